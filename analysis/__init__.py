@@ -1,0 +1,1 @@
+"""Analysis: DuckDB views, statistics, plots and HTML reports over the store."""

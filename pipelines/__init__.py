@@ -1,0 +1,1 @@
+"""Experiment orchestration: chunked runs, the Parquet store, executors and the CLI."""

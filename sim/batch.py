@@ -1,0 +1,95 @@
+"""Run a batch of games of one arm and return their result columns.
+
+Python validates and allocates; the game's jitted ``play_many`` fills the output arrays
+(each game writes only its own row). Chunking, threads and Parquet live in ``pipelines/``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+import numpy as np
+
+from .spec import Components, GameSpec, SpecError
+from .trace import events, new_log
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One fully resolved configuration: game, players, rules, components and seat policies."""
+
+    spec: GameSpec
+    n_players: int
+    variant: str
+    rule_values: Mapping[str, Any]
+    components: Components
+    policies: tuple[str, ...]  # one policy string per seat, e.g. "greedy:w_stars=2"
+
+    @property
+    def rules(self) -> np.ndarray:
+        return self.spec.pack_rules(self.rule_values)
+
+    @property
+    def policy_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.spec.pack_policies(list(self.policies))
+
+    @property
+    def policy_names(self) -> tuple[str, ...]:
+        return tuple(self.spec.policy_values(p)[0] for p in self.policies)
+
+
+def make_arm(spec: GameSpec, n_players: int, variant: str | None = None,
+             tweaks: Mapping[str, Any] | None = None, policy: str = "greedy",
+             seat_policies: Mapping[int, str] | None = None,
+             components: Components | None = None) -> Arm:
+    """Validate everything about an arm up front (raises SpecError with the valid choices)."""
+    spec.check_players(n_players)
+    v = spec.variant(variant, n_players)
+    values = spec.rule_values(n_players, v.name, tweaks)
+    seats = [policy] * n_players
+    for seat, pol in (seat_policies or {}).items():
+        if not 0 <= int(seat) < n_players:
+            raise SpecError(f"--seat-policy seat {seat} is out of range (valid: 0-{n_players - 1})")
+        seats[int(seat)] = pol
+    for p in seats:
+        spec.policy_values(p)  # validate
+    comps = components if components is not None else spec.load_components(None)
+    return Arm(spec, n_players, v.name, dict(values), comps, tuple(seats))
+
+
+def run_games(arm: Arm, master_seed: int, first_index: int, n_games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Play games ``first_index .. first_index + n_games - 1`` of ``arm``.
+
+    Returns
+    -------
+    games : int64[n_games, len(spec.game_column_names)]
+    seats : int64[n_games, n_players, len(spec.seat_column_names)]
+    """
+    if n_games <= 0:
+        raise SpecError(f"number of games must be positive, got {n_games}")
+    if not 0 <= master_seed < 2**63:
+        raise SpecError(f"seed {master_seed} is out of range (valid: 0..{2**63 - 1})")
+    spec = arm.spec
+    games = np.zeros((n_games, len(spec.game_column_names)), dtype=np.int64)
+    seats = np.zeros((n_games, arm.n_players, len(spec.seat_column_names)), dtype=np.int64)
+    kinds, params = arm.policy_arrays
+    spec.play_many(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
+                   np.uint64(master_seed), np.int64(first_index), games, seats)
+    return games, seats
+
+
+def replay(arm: Arm, master_seed: int, game_index: int):
+    """Play one game with tracing on.
+
+    Returns
+    -------
+    (events int64[n, EV_WIDTH], games row, seats rows)
+    """
+    spec = arm.spec
+    log = new_log(spec.max_events)
+    g = np.zeros(len(spec.game_column_names), dtype=np.int64)
+    s = np.zeros((arm.n_players, len(spec.seat_column_names)), dtype=np.int64)
+    kinds, params = arm.policy_arrays
+    spec.play_one(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
+                  np.uint64(master_seed), np.int64(game_index), g, s, log)
+    return events(log), g, s

@@ -1,0 +1,242 @@
+"""Task-card conditions and task scoring for The Little Flower Shop Dice Game.
+
+Rule source: ``shared/rules/flower_shop.md`` §2.6 (shop grid and lines), §2.8 (condition codes)
+and FS-E3 (task points). Also used by the solo feasibility check (FS-SOLO-C4) and the offline
+task-conflict search (§2.9).
+
+Component array layouts (built by ``rules.load_components`` from the editable data files):
+
+``tiles``: int64[n_tiles, TL_W]
+
+=============== ==================================================================
+column          meaning
+=============== ==================================================================
+0..7            specific flower icons of flower type 0..7 (unused types are 0)
+TL_ANY = 8      fuchsia "any flower" icons
+TL_VASE = 9     vase colour index
+TL_KNICK = 10   knickknack index
+TL_STARS = 11   printed stars
+TL_FLOWERS = 12 total flower icons (specific + fuchsia)
+=============== ==================================================================
+
+``tasks``: int64[n_cards, TK_W]: row condition, row parameter, row points, column condition,
+column parameter, column points. Points of -1 mean "use the rule default".
+"""
+import numpy as np
+from numba import njit
+
+MAX_FLOWER_TYPES = 8
+TL_ANY = 8
+TL_VASE = 9
+TL_KNICK = 10
+TL_STARS = 11
+TL_FLOWERS = 12
+TL_W = 13
+
+TK_ROW_COND = 0
+TK_ROW_PARAM = 1
+TK_ROW_POINTS = 2
+TK_COL_COND = 3
+TK_COL_PARAM = 4
+TK_COL_POINTS = 5
+TK_W = 6
+
+# Condition codes (§2.8); CONDITIONS lists their names in code order.
+C_SUM_FLOWERS_EQ = 0
+C_SUM_FLOWERS_GE = 1
+C_SUM_FLOWERS_LE = 2
+C_SUM_STARS_GE = 3
+C_SAME_KNICK = 4
+C_DIFF_KNICK = 5
+C_SAME_VASE = 6
+C_DIFF_VASE = 7
+C_SAME_FLOWER_COUNT = 8
+C_DIFF_FLOWER_COUNT = 9
+C_SHARE_FLOWER_TYPE = 10
+CONDITIONS = (
+    "SUM_FLOWERS_EQ", "SUM_FLOWERS_GE", "SUM_FLOWERS_LE", "SUM_STARS_GE",
+    "SAME_KNICK", "DIFF_KNICK", "SAME_VASE", "DIFF_VASE",
+    "SAME_FLOWER_COUNT", "DIFF_FLOWER_COUNT", "SHARE_FLOWER_TYPE",
+)
+CONDITIONS_WITH_PARAM = ("SUM_FLOWERS_EQ", "SUM_FLOWERS_GE", "SUM_FLOWERS_LE", "SUM_STARS_GE")
+
+
+@njit(cache=True)
+def _all_equal(tiles, ids, n, col):
+    for i in range(1, n):
+        if tiles[ids[i], col] != tiles[ids[0], col]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _all_different(tiles, ids, n, col):
+    for i in range(n):
+        for j in range(i + 1, n):
+            if tiles[ids[i], col] == tiles[ids[j], col]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _sum(tiles, ids, n, col):
+    s = 0
+    for i in range(n):
+        s += tiles[ids[i], col]
+    return s
+
+
+@njit(cache=True)
+def line_meets(cond, param, tiles, ids, n):
+    """Whether the tiles ``ids[:n]`` of one line meet condition ``cond`` (§2.8).
+
+    Parameters
+    ----------
+    cond, param : int
+        Condition code (``C_*``) and its parameter k (ignored by codes without one).
+    tiles : int64[n_tiles, TL_W]
+    ids : int64 array
+        Tile ids of the line; only the first ``n`` are used.
+    n : int
+        Number of tiles in the line (a line with no tile never meets a condition).
+
+    Returns
+    -------
+    bool
+    """
+    if n <= 0:
+        return False
+    if cond == C_SUM_FLOWERS_EQ:
+        return _sum(tiles, ids, n, TL_FLOWERS) == param
+    if cond == C_SUM_FLOWERS_GE:
+        return _sum(tiles, ids, n, TL_FLOWERS) >= param
+    if cond == C_SUM_FLOWERS_LE:
+        return _sum(tiles, ids, n, TL_FLOWERS) <= param
+    if cond == C_SUM_STARS_GE:
+        return _sum(tiles, ids, n, TL_STARS) >= param
+    if cond == C_SAME_KNICK:
+        return _all_equal(tiles, ids, n, TL_KNICK)
+    if cond == C_DIFF_KNICK:
+        return _all_different(tiles, ids, n, TL_KNICK)
+    if cond == C_SAME_VASE:
+        return _all_equal(tiles, ids, n, TL_VASE)
+    if cond == C_DIFF_VASE:
+        return _all_different(tiles, ids, n, TL_VASE)
+    if cond == C_SAME_FLOWER_COUNT:
+        return _all_equal(tiles, ids, n, TL_FLOWERS)
+    if cond == C_DIFF_FLOWER_COUNT:
+        return _all_different(tiles, ids, n, TL_FLOWERS)
+    if cond == C_SHARE_FLOWER_TYPE:
+        # Fuchsia icons do not count (§2.8).
+        for f in range(MAX_FLOWER_TYPES):
+            ok = True
+            for i in range(n):
+                if tiles[ids[i], f] < 1:
+                    ok = False
+                    break
+            if ok:
+                return True
+        return False
+    return False
+
+
+@njit(cache=True)
+def line_slots(rows, cols, line, out):
+    """Slots of line ``line`` into ``out``; lines are rows 0..rows-1 then columns (§2.6).
+
+    Returns
+    -------
+    int, the number of slots written.
+    """
+    if line < rows:
+        for c in range(cols):
+            out[c] = line * cols + c
+        return cols
+    c = line - rows
+    for r in range(rows):
+        out[r] = r * cols + c
+    return rows
+
+
+@njit(cache=True)
+def lines_met(shop, finished, rows, cols, card, tasks, tiles, require_full):
+    """Rows and columns of one shop that meet task card ``card`` (FS-E3, AMB-12).
+
+    Parameters
+    ----------
+    shop : int64[rows*cols]
+        Tile id per slot, -1 for empty.
+    finished : int64[rows*cols]
+        1 where the slot's tile is finished.
+    require_full : bool
+        If True (default rule) a line counts only when every slot holds a finished tile;
+        otherwise its finished tiles are evaluated (an empty line never counts).
+
+    Returns
+    -------
+    (rows_met, cols_met) : tuple of int
+    """
+    slots = np.empty(max(rows, cols), dtype=np.int64)
+    ids = np.empty(max(rows, cols), dtype=np.int64)
+    rows_met = 0
+    cols_met = 0
+    for line in range(rows + cols):
+        k = line_slots(rows, cols, line, slots)
+        n = 0
+        full = True
+        for i in range(k):
+            s = slots[i]
+            if shop[s] >= 0 and finished[s] == 1:
+                ids[n] = shop[s]
+                n += 1
+            else:
+                full = False
+        if require_full and not full:
+            continue
+        if line < rows:
+            if line_meets(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], tiles, ids, n):
+                rows_met += 1
+        else:
+            if line_meets(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], tiles, ids, n):
+                cols_met += 1
+    return rows_met, cols_met
+
+
+@njit(cache=True)
+def task_points(shop, finished, rows, cols, cards, n_cards, tasks, tiles,
+                row_default, col_default, require_full):
+    """Task points of one shop over the cards in play (FS-E3): the points of all cards add up.
+
+    Parameters
+    ----------
+    cards : int64 array
+        Card ids in play; the first ``n_cards`` are used.
+    row_default, col_default : int
+        Points per line used where the card leaves them blank (-1 in ``tasks``).
+
+    Returns
+    -------
+    int
+    """
+    total = 0
+    for i in range(n_cards):
+        card = cards[i]
+        rm, cm = lines_met(shop, finished, rows, cols, card, tasks, tiles, require_full)
+        rp = tasks[card, TK_ROW_POINTS]
+        cp = tasks[card, TK_COL_POINTS]
+        if rp < 0:
+            rp = row_default
+        if cp < 0:
+            cp = col_default
+        total += rm * rp + cm * cp
+    return total
+
+
+@njit(cache=True)
+def card_fully_satisfied(shop, finished, rows, cols, card, tasks, tiles):
+    """Solo win test for one card (FS-SOLO-E1): every slot finished, every line met."""
+    for s in range(rows * cols):
+        if shop[s] < 0 or finished[s] != 1:
+            return False
+    rm, cm = lines_met(shop, finished, rows, cols, card, tasks, tiles, True)
+    return rm == rows and cm == cols

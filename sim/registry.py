@@ -1,0 +1,24 @@
+"""The one registry of games. Adding a game = one import and one entry here."""
+from __future__ import annotations
+
+from .spec import GameSpec, SpecError
+from .games.flower_shop import SPEC as _flower_shop
+
+_GAMES: dict[str, GameSpec] = {
+    _flower_shop.id: _flower_shop,
+}
+
+
+def available_games() -> list[str]:
+    """Registered game ids, in registration order."""
+    return list(_GAMES)
+
+
+def make(game_id: str) -> GameSpec:
+    """The spec of ``game_id``; unknown ids raise SpecError listing the valid ones."""
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise SpecError(
+            f"unknown game '{game_id}'; valid: {', '.join(available_games())}"
+        ) from None

@@ -1,0 +1,83 @@
+"""Counter-based random streams for the kernels.
+
+Game ``i`` of a run with master seed ``s`` draws only from streams keyed by ``(s, i, sub)``,
+so a game's result does not depend on chunking, thread count or executor. ``sub`` separates
+setup shuffles, dice and policy randomness (common random numbers across rule tweaks).
+
+A stream is a ``uint64[1]`` array holding a splitmix64 counter. All arithmetic is in
+``np.uint64`` (mixing uint64 with int64 in numba promotes to float64).
+
+These are the only shared jitted helpers; kernels never touch ``np.random``.
+"""
+import numpy as np
+from numba import njit
+
+SUB_SETUP = 0
+SUB_DICE = 1
+SUB_POLICY = 2
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True)
+def mix64(z):
+    """splitmix64 finaliser: a bijective avalanche of one uint64."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def make_stream(master_seed, game_index, sub):
+    """Return a new stream state for (master_seed, game_index, sub).
+
+    Parameters
+    ----------
+    master_seed : int or uint64
+        The run's master seed (0 <= seed < 2**63).
+    game_index : int
+        Global index of the game within the run.
+    sub : int
+        Sub-stream id (SUB_SETUP, SUB_DICE, SUB_POLICY, ...).
+
+    Returns
+    -------
+    uint64[1] array, the stream state.
+    """
+    s = np.zeros(1, dtype=np.uint64)
+    k = mix64(np.uint64(master_seed) + _GOLDEN)
+    k = mix64(k ^ (np.uint64(game_index) * _M2 + _GOLDEN))
+    s[0] = mix64(k ^ (np.uint64(sub) + np.uint64(1)) * _M1)
+    return s
+
+
+@njit(cache=True)
+def next_u64(state):
+    """Advance the stream and return 64 random bits (splitmix64)."""
+    state[0] += _GOLDEN
+    return mix64(state[0])
+
+
+@njit(cache=True)
+def randint(state, n):
+    """Uniform integer in [0, n) for 1 <= n <= 2048 (exact up to 2**-53 bias)."""
+    x = next_u64(state) >> np.uint64(11)
+    return np.int64((x * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True)
+def uniform(state):
+    """Uniform float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def shuffle(state, arr):
+    """Fisher-Yates shuffle of a 1-d array in place."""
+    for i in range(arr.shape[0] - 1, 0, -1):
+        j = randint(state, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
