@@ -63,6 +63,7 @@ CONDITIONS_WITH_PARAM = ("SUM_FLOWERS_EQ", "SUM_FLOWERS_GE", "SUM_FLOWERS_LE", "
 
 @njit(cache=True)
 def _all_equal(tiles, ids, n, col):
+    """Whether column ``col`` is equal over the tiles ``ids[:n]``."""
     for i in range(1, n):
         if tiles[ids[i], col] != tiles[ids[0], col]:
             return False
@@ -71,6 +72,7 @@ def _all_equal(tiles, ids, n, col):
 
 @njit(cache=True)
 def _all_different(tiles, ids, n, col):
+    """Whether column ``col`` is pairwise different over the tiles ``ids[:n]``."""
     for i in range(n):
         for j in range(i + 1, n):
             if tiles[ids[i], col] == tiles[ids[j], col]:
@@ -80,6 +82,7 @@ def _all_different(tiles, ids, n, col):
 
 @njit(cache=True)
 def _sum(tiles, ids, n, col):
+    """Sum of column ``col`` over the tiles ``ids[:n]``."""
     s = 0
     for i in range(n):
         s += tiles[ids[i], col]
