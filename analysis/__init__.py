@@ -1,1 +1,21 @@
-"""Analysis: DuckDB views, statistics, plots and HTML reports over the store."""
+"""Analysis: DuckDB views, statistics, plots and HTML reports over the store.
+
+Modules: :mod:`analysis.db` (``connect(store)`` and marts), :mod:`analysis.stats` (intervals,
+tests, planning), :mod:`analysis.plots` (figures, no I/O), :mod:`analysis.reports`
+(``write_report(store, experiment, out_dir)``). ``connect`` and ``write_report`` are also
+available here; they are imported lazily, so ``import analysis`` stays cheap.
+"""
+
+__all__ = ["connect", "write_report"]
+
+
+def __getattr__(name):
+    if name == "connect":
+        from .db import connect
+
+        return connect
+    if name == "write_report":
+        from .reports import write_report
+
+        return write_report
+    raise AttributeError(f"module 'analysis' has no attribute {name!r}")

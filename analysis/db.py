@@ -1,0 +1,399 @@
+"""DuckDB views over a playtest store, and the marts the reports read.
+
+Layering (dbt style, ``shared/style.md`` §5 example 12):
+
+1. Base views over the store (``shared/design.md`` §4), queryable with plain DuckDB:
+
+   * ``games``: ``<store>/results/games/**/part-*.parquet``, one row per game;
+   * ``seats``: ``<store>/results/seats/**/part-*.parquet``, one row per game x seat;
+   * ``experiments``: ``<store>/experiments/*.json``, one row per manifest (``name``,
+     ``master_seed``, ``n_games``, ``code_version``, ``created_at``, ``status``,
+     ``finished_chunks``, ``arms``, the whole ``manifest`` as JSON, and its ``file``).
+
+   Parquet is read with ``hive_partitioning=true, union_by_name=true`` (games of different
+   games have different extra columns) and ``hive_types_autocast=false`` (an experiment named
+   ``123`` stays a string). An empty store gives empty views with the contract columns.
+
+2. Staging views in ``analysis/sql/stg_*.sql`` (types normalised; ``stg_arms`` unnests the
+   manifests' arms).
+
+3. Marts in ``analysis/sql/*.sql`` (``seat_win_rates``, ``score_summary``, ``solo_ladder``...).
+   A mart whose first lines say ``-- requires: games.col, ...`` is created only when the store
+   has those columns (e.g. Flower Shop solo ``loss_day``); :func:`has_view` tells.
+
+The Python functions below filter a mart by experiment and add 95% intervals
+(:mod:`analysis.stats`), returning pandas DataFrames.
+"""
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+from scipy.stats import t as t_dist
+
+from . import stats
+
+__all__ = [
+    "SQL_VIEWS",
+    "connect",
+    "has_view",
+    "query",
+    "experiment_names",
+    "load_manifest",
+    "arms",
+    "seat_win_rates",
+    "score_summary",
+    "score_histogram",
+    "game_length",
+    "rounds_histogram",
+    "end_reasons",
+    "solo_ladder",
+    "solo_loss_day",
+    "solo_task_cards",
+    "paired_values",
+]
+
+# Views created from analysis/sql/<name>.sql, in dependency order.
+SQL_VIEWS = (
+    "stg_games",
+    "stg_seats",
+    "stg_arms",
+    "seat_win_rates",
+    "score_summary",
+    "score_histogram",
+    "game_length",
+    "rounds_histogram",
+    "end_reasons",
+    "solo_ladder",
+    "solo_games",
+    "solo_loss_day",
+    "solo_task_cards",
+)
+
+# Contract columns (design.md §4) used for the empty placeholder views.
+_GAMES_EMPTY = (
+    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, master_seed BIGINT, "
+    "game_index BIGINT, rounds BIGINT, truncated BOOLEAN, n_winners BIGINT, winner_seat BIGINT, "
+    "end_reason VARCHAR"
+)
+_SEATS_EMPTY = (
+    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, master_seed BIGINT, "
+    "game_index BIGINT, seat BIGINT, policy VARCHAR, score BIGINT, rank BIGINT, won BOOLEAN, "
+    "win_share DOUBLE"
+)
+_EXPERIMENTS_EMPTY = (
+    "name VARCHAR, master_seed BIGINT, n_games BIGINT, code_version VARCHAR, created_at VARCHAR, "
+    "status VARCHAR, finished_chunks JSON, arms JSON, manifest JSON, file VARCHAR"
+)
+
+
+def _store_str(store) -> str:
+    s = os.fspath(store)
+    if "://" not in s:
+        s = Path(s).expanduser().absolute().as_posix()
+    return s.rstrip("/")
+
+
+def _lit(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _empty_view(con, name: str, columns: str) -> None:
+    cols = [c.strip().split(" ", 1) for c in columns.split(",")]
+    body = ", ".join(f"CAST(NULL AS {t}) AS {n}" for n, t in cols)
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT {body} WHERE false")
+
+
+def _parquet_view(con, name: str, glob: str, empty: str) -> None:
+    src = (f"read_parquet({_lit(glob)}, hive_partitioning=true, union_by_name=true, "
+           f"hive_types_autocast=false)")
+    try:
+        con.execute(f"SELECT * FROM {src} LIMIT 0")
+    except duckdb.IOException:  # no files yet
+        _empty_view(con, name, empty)
+        return
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {src}")
+
+
+def _experiments_view(con, glob: str) -> None:
+    # read_text + json_valid: a malformed or half-written manifest is skipped, not fatal
+    src = f"read_text({_lit(glob)})"
+    try:
+        con.execute(f"SELECT * FROM {src} LIMIT 0")
+    except duckdb.IOException:
+        _empty_view(con, "experiments", _EXPERIMENTS_EMPTY)
+        return
+    con.execute(f"""
+        CREATE OR REPLACE VIEW experiments AS
+        WITH m AS (
+            SELECT CAST(content AS JSON) AS json, filename
+            FROM {src}
+            WHERE json_valid(content) AND json_type(CAST(content AS JSON)) = 'OBJECT'
+        )
+        SELECT coalesce(json ->> 'name', regexp_extract(filename, '([^/\\\\]+)\\.json$', 1)) AS name,
+               TRY_CAST(json ->> 'master_seed' AS BIGINT) AS master_seed,
+               TRY_CAST(json ->> 'n_games' AS BIGINT) AS n_games,
+               json ->> 'code_version' AS code_version,
+               json ->> 'created_at' AS created_at,
+               json ->> 'status' AS status,
+               json -> 'finished_chunks' AS finished_chunks,
+               json -> 'arms' AS arms,
+               json AS manifest,
+               filename AS file
+        FROM m
+    """)
+
+
+def _sql_text(name: str) -> str:
+    return resources.files("analysis").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+
+
+def _requires(sql: str) -> list[tuple[str, str]]:
+    out = []
+    for line in sql.splitlines():
+        line = line.strip()
+        if line.startswith("-- requires:"):
+            for item in line.split(":", 1)[1].split(","):
+                view, _, col = item.strip().partition(".")
+                out.append((view, col))
+    return out
+
+
+def _columns(con, view: str) -> set[str]:
+    return {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {view}").fetchall()}
+
+
+def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
+    """Open DuckDB with the store's views (``games``, ``seats``, ``experiments``) and marts.
+
+    Parameters
+    ----------
+    store : str or path-like
+        Store root (the directory holding ``experiments/`` and ``results/``), local or any
+        URL DuckDB can read.
+    database : str, default ":memory:"
+        DuckDB database; the views only reference the store, nothing is copied.
+
+    Returns
+    -------
+    duckdb.DuckDBPyConnection
+        Views re-read the files at each query, so new chunks appear without reconnecting
+        (a store that was empty at connect time stays empty: reconnect). Marts that cannot be
+        built are listed, with the reason, in the table ``skipped_views``.
+    """
+    root = _store_str(store)
+    con = duckdb.connect(database)
+    _parquet_view(con, "games", f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
+    _parquet_view(con, "seats", f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
+    _experiments_view(con, f"{root}/experiments/*.json")
+    con.execute("CREATE OR REPLACE TEMP TABLE skipped_views (view_name VARCHAR, reason VARCHAR)")
+    for name in SQL_VIEWS:
+        sql = _sql_text(name)
+        missing = []
+        for view, col in _requires(sql):
+            if not has_view(con, view) or col not in _columns(con, view):
+                missing.append(f"{view}.{col}")
+        if missing:
+            con.execute("INSERT INTO skipped_views VALUES (?, ?)",
+                        [name, "store has no column " + ", ".join(missing)])
+            continue
+        try:
+            con.execute(sql)
+        except duckdb.Error as exc:
+            con.execute("INSERT INTO skipped_views VALUES (?, ?)", [name, str(exc).splitlines()[0]])
+            warnings.warn(f"analysis view {name} not created: {exc}", stacklevel=2)
+    return con
+
+
+def has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """True if ``name`` is a view or table of this connection."""
+    n = con.execute(
+        "SELECT count(*) FROM (SELECT view_name AS n FROM duckdb_views() "
+        "UNION ALL SELECT table_name FROM duckdb_tables()) WHERE n = ?", [name]).fetchone()[0]
+    return n > 0
+
+
+def query(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> pd.DataFrame:
+    """Run ``sql`` (with ``?`` parameters) and return a pandas DataFrame."""
+    return con.execute(sql, params or []).df()
+
+
+def _mart(con, view: str, experiment: str | None, order: str) -> pd.DataFrame:
+    if not has_view(con, view):
+        return pd.DataFrame()
+    where, params = ("WHERE experiment = ?", [experiment]) if experiment is not None else ("", [])
+    return query(con, f"SELECT * FROM {view} {where} ORDER BY {order}", params)
+
+
+def experiment_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Experiments in the store: those with a manifest or with stored results (sorted)."""
+    rows = con.execute(
+        "SELECT name FROM experiments UNION SELECT DISTINCT experiment FROM games "
+        "UNION SELECT DISTINCT experiment FROM seats").fetchall()
+    return sorted({r[0] for r in rows if r[0] is not None})
+
+
+def load_manifest(store, experiment: str) -> dict:
+    """The manifest of ``experiment`` as a dict, or ``{}`` when it has none (or it is unreadable)."""
+    path = Path(_store_str(store)) / "experiments" / f"{experiment}.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data.get("name", experiment) == experiment:
+            return data
+    except (OSError, ValueError):
+        pass
+    # fall back to a manifest whose "name" matches but whose file is named otherwise
+    try:
+        for p in sorted((Path(_store_str(store)) / "experiments").glob("*.json")):
+            try:
+                data = json.loads(p.read_text(encoding="utf-8"))
+            except ValueError:
+                continue
+            if isinstance(data, dict) and data.get("name") == experiment:
+                return data
+    except OSError:
+        pass
+    return {}
+
+
+def _with_wilson(df: pd.DataFrame, successes: str, n: str = "n_games",
+                 level: float = 0.95) -> pd.DataFrame:
+    if df.empty:
+        return df.assign(low=pd.Series(dtype=float), high=pd.Series(dtype=float))
+    lo, hi = stats.wilson_interval(df[successes].to_numpy(float), df[n].to_numpy(float), level)
+    return df.assign(low=np.asarray(lo, dtype=float), high=np.asarray(hi, dtype=float))
+
+
+def _t_quantile(n: pd.Series, level: float) -> np.ndarray:
+    """Student-t quantile for a two-sided ``level`` interval of a mean of ``n`` values."""
+    return t_dist.ppf(0.5 + level / 2, np.maximum(n.to_numpy(float) - 1, 1))
+
+
+def arms(con, experiment: str | None = None) -> pd.DataFrame:
+    """Arms from the manifests (``stg_arms``): game, players, variant, policies, components..."""
+    return _mart(con, "stg_arms", experiment, "experiment, arm_index")
+
+
+def seat_win_rates(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Win rate by experiment / arm / seat (``seat_win_rates``) with Wilson ``low``/``high``.
+
+    The interval treats ``win_share_sum`` (ties split 1/k) as the number of successes.
+    """
+    df = _mart(con, "seat_win_rates", experiment, "experiment, arm, seat")
+    return _with_wilson(df, "win_share_sum", level=level)
+
+
+def score_summary(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Score summary by seat, with a t interval of the mean score (``mean_low``/``mean_high``)."""
+    df = _mart(con, "score_summary", experiment, "experiment, arm, seat")
+    if df.empty:
+        return df
+    t = _t_quantile(df["n_games"], level)
+    se = df["sd_score"].fillna(0.0) / np.sqrt(df["n_games"])
+    return df.assign(mean_low=df["mean_score"] - t * se, mean_high=df["mean_score"] + t * se)
+
+
+def score_histogram(con, experiment: str | None = None) -> pd.DataFrame:
+    """Score frequencies per arm and seat (``score_histogram``)."""
+    return _mart(con, "score_histogram", experiment, "experiment, arm, seat, score")
+
+
+def game_length(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Rounds per game by arm, with a t interval of the mean; truncated / tied / no-winner counts."""
+    df = _mart(con, "game_length", experiment, "experiment, arm")
+    if df.empty:
+        return df
+    t = _t_quantile(df["n_games"], level)
+    se = df["sd_rounds"].fillna(0.0) / np.sqrt(df["n_games"])
+    return df.assign(mean_low=df["mean_rounds"] - t * se, mean_high=df["mean_rounds"] + t * se)
+
+
+def rounds_histogram(con, experiment: str | None = None) -> pd.DataFrame:
+    """Game-length frequencies per arm (``rounds_histogram``)."""
+    return _mart(con, "rounds_histogram", experiment, "experiment, arm, rounds")
+
+
+def end_reasons(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """End reasons per arm with counts, shares and Wilson intervals of the share."""
+    df = _mart(con, "end_reasons", experiment, "experiment, arm, n_games DESC, end_reason")
+    if df.empty:
+        return df
+    totals = df.groupby(["experiment", "arm"])["n_games"].transform("sum")
+    lo, hi = stats.wilson_interval(df["n_games"].to_numpy(float), totals.to_numpy(float), level)
+    return df.assign(low=lo, high=hi)
+
+
+def solo_ladder(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Solo win probability per variant and policy (``solo_ladder``) with Wilson intervals."""
+    df = _mart(con, "solo_ladder", experiment, "experiment, arm, policy")
+    return _with_wilson(df, "wins", level=level)
+
+
+def solo_loss_day(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Day the solo game ended per variant and policy (7 = reached the end), with shares.
+
+    Empty when the store has no ``loss_day`` column.
+    """
+    df = _mart(con, "solo_loss_day", experiment, "experiment, arm, policy, loss_day")
+    if df.empty:
+        return df
+    totals = df.groupby(["experiment", "arm", "variant", "policy"])["n_games"].transform("sum")
+    lo, hi = stats.wilson_interval(df["n_games"].to_numpy(float), totals.to_numpy(float), level)
+    return df.assign(low=lo, high=hi)
+
+
+def solo_task_cards(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
+    """Solo win probability per task card, variant and policy, with Wilson intervals.
+
+    Empty when the store has no ``task_card``/``task_card_2`` columns.
+    """
+    df = _mart(con, "solo_task_cards", experiment, "experiment, arm, policy, card")
+    return _with_wilson(df, "wins", level=level)
+
+
+def paired_values(con, experiment: str, arm: str, baseline_arm: str, column: str = "win_share",
+                  seat: int | None = 0, baseline_experiment: str | None = None):
+    """Per-game values of ``column`` in two arms, aligned on ``(master_seed, game_index)``.
+
+    For common-random-number comparisons (``playtest compare``): feed the result to
+    :func:`analysis.stats.paired_difference`. Games present in only one arm are dropped.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+    experiment, arm : str
+        The treatment arm.
+    baseline_arm : str
+        The baseline arm (in ``baseline_experiment``, default the same experiment).
+    column : str, default "win_share"
+        A seats column (``win_share``, ``score``, ``rank``...) when ``seat`` is given, else a
+        games column (``rounds``...).
+    seat : int or None, default 0
+        Seat to compare; None compares per-game columns from ``games``.
+
+    Returns
+    -------
+    (a, b) : tuple of numpy.ndarray
+        Values of the arm and of the baseline, in ``(master_seed, game_index)`` order.
+    """
+    table = "stg_seats" if seat is not None else "stg_games"
+    if column not in _columns(con, table):
+        raise ValueError(f"unknown column '{column}' of {table}; valid: "
+                         f"{', '.join(sorted(_columns(con, table)))}")
+    seat_cond = "AND a.seat = ? AND b.seat = ?" if seat is not None else ""
+    params = [experiment, arm, baseline_experiment or experiment, baseline_arm]
+    if seat is not None:
+        params += [seat, seat]
+    df = query(con, f"""
+        SELECT CAST(a."{column}" AS DOUBLE) AS a, CAST(b."{column}" AS DOUBLE) AS b
+        FROM {table} AS a JOIN {table} AS b
+          ON a.master_seed = b.master_seed AND a.game_index = b.game_index
+        WHERE a.experiment = ? AND a.arm = ? AND b.experiment = ? AND b.arm = ? {seat_cond}
+        ORDER BY a.master_seed, a.game_index""", params)
+    return df["a"].to_numpy(float), df["b"].to_numpy(float)

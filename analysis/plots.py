@@ -1,0 +1,293 @@
+"""Figure functions: DataFrames in, matplotlib Figures out. No file or database I/O.
+
+Every estimate is drawn with its 95% interval (``low``/``high`` columns, as returned by
+:mod:`analysis.db`). The caller saves or embeds the figure (:func:`analysis.reports.figure_to_data_uri`)
+Figures are plain ``matplotlib.figure.Figure`` objects, not pyplot figures: no global state,
+no backend needed (rendering uses Agg), nothing to close, safe in threads. Jupyter displays them
+inline; ``fig.savefig(path)`` saves them.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import matplotlib.ticker
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.figure import Figure
+
+__all__ = [
+    "SOLO_ORDER",
+    "variant_order",
+    "seat_win_rate_plot",
+    "score_distribution_plot",
+    "rounds_distribution_plot",
+    "solo_ladder_plot",
+    "loss_day_plot",
+    "task_card_plot",
+    "metric_curve_plot",
+]
+
+# Solo difficulty ladder, easiest first (shared/rules/flower_shop.md §7).
+SOLO_ORDER = ("solo_easy", "solo_base", "solo_hard", "solo_very_hard", "solo_hell")
+
+_PALETTE = "colorblind"
+
+
+def _figure(figsize) -> Figure:
+    fig = Figure(figsize=figsize, dpi=100)
+    return fig
+
+
+def _grid(n: int, ncols: int = 3, size=(4.2, 3.2)):
+    ncols = max(1, min(ncols, n))
+    nrows = max(1, math.ceil(n / ncols))
+    fig = _figure((size[0] * ncols, size[1] * nrows))
+    with sns.axes_style("whitegrid"):
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.set_visible(False)
+    return fig, list(axes.flat[:max(n, 1)])
+
+
+def _yerr(df: pd.DataFrame, y: str = "win_rate") -> np.ndarray:
+    lo = (df[y] - df["low"]).clip(lower=0).to_numpy(float)
+    hi = (df["high"] - df[y]).clip(lower=0).to_numpy(float)
+    return np.vstack([lo, hi])
+
+
+def _percent_axis(ax, top: float | None = None):
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_ylim(0, top if top is not None else ax.get_ylim()[1])
+
+
+def variant_order(variants: Sequence[str]) -> list[str]:
+    """Known solo variants in ladder order (easiest first), then the others as given."""
+    seen = list(dict.fromkeys(variants))
+    known = [v for v in SOLO_ORDER if v in seen]
+    return known + [v for v in seen if v not in SOLO_ORDER]
+
+
+def seat_win_rate_plot(rates: pd.DataFrame, title: str | None = None) -> Figure:
+    """Win rate by seat with 95% intervals and the fair share 1/N, one panel per arm.
+
+    Parameters
+    ----------
+    rates : DataFrame
+        Columns ``arm, n_players, seat, win_rate, low, high`` (:func:`analysis.db.seat_win_rates`).
+    """
+    arms = list(dict.fromkeys(rates["arm"]))
+    fig, axes = _grid(len(arms))
+    colors = sns.color_palette(_PALETTE, 10)
+    top = min(1.0, max(0.05, float(rates["high"].max()) * 1.15)) if len(rates) else 1.0
+    for ax, arm in zip(axes, arms):
+        d = rates[rates["arm"] == arm].sort_values("seat")
+        n = int(d["n_players"].iloc[0])
+        ax.bar(d["seat"].astype(int), d["win_rate"], color=colors[0], alpha=0.75, width=0.6)
+        ax.errorbar(d["seat"].astype(int), d["win_rate"], yerr=_yerr(d), fmt="none",
+                    ecolor="black", capsize=4, lw=1.2)
+        ax.axhline(1.0 / n, color=colors[3], ls="--", lw=1.2, label=f"fair share 1/{n}")
+        ax.set_xticks(d["seat"].astype(int))
+        ax.set_xlabel("seat (0 = start player)")
+        ax.set_ylabel("win rate (95% CI)")
+        ax.set_title(f"{arm} ({n} players)")
+        _percent_axis(ax, top)
+        ax.legend(loc="upper right", fontsize=8)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def _frequencies(g: pd.DataFrame, value: str, vmin: int, vmax: int, max_bins: int = 80):
+    """Shares over every integer in [vmin, vmax] (absent values = 0), or over ``max_bins``
+    equal bins when the range is wider."""
+    counts = g.groupby(value)["n"].sum()
+    total = float(counts.sum())
+    if vmax - vmin + 1 <= max_bins:
+        xs = np.arange(vmin, vmax + 1)
+        return xs, counts.reindex(xs, fill_value=0).to_numpy(float) / total
+    hist, edges = np.histogram(counts.index.to_numpy(float), bins=max_bins, range=(vmin, vmax),
+                               weights=counts.to_numpy(float))
+    return (edges[:-1] + edges[1:]) / 2, hist / total
+
+
+def _hist_panels(hist: pd.DataFrame, value: str, hue: str | None, xlabel: str) -> Figure:
+    arms = list(dict.fromkeys(hist["arm"]))
+    fig, axes = _grid(len(arms))
+    colors = sns.color_palette(_PALETTE, 10)
+    for ax, arm in zip(axes, arms):
+        d = hist[hist["arm"] == arm]
+        groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
+        vmin, vmax = int(d[value].min()), int(d[value].max())
+        for i, (key, g) in enumerate(groups):
+            xs, share = _frequencies(g, value, vmin, vmax)
+            label = None if key is None else f"{hue} {key}"
+            ax.step(xs, share, where="mid", color=colors[i % 10], label=label, lw=1.4)
+        ax.set_title(str(arm))
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("share of games")
+        _percent_axis(ax)
+        if hue is not None and len(groups) > 1:
+            ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def score_distribution_plot(hist: pd.DataFrame) -> Figure:
+    """Score distribution by seat, one panel per arm.
+
+    Parameters
+    ----------
+    hist : DataFrame
+        Columns ``arm, seat, score, n`` (:func:`analysis.db.score_histogram`): frequencies, so the
+        chart costs the same for a thousand games or a billion.
+    """
+    return _hist_panels(hist, "score", "seat", "final score")
+
+
+def rounds_distribution_plot(hist: pd.DataFrame) -> Figure:
+    """Game length (rounds) distribution, one panel per arm (:func:`analysis.db.rounds_histogram`)."""
+    return _hist_panels(hist, "rounds", None, "rounds")
+
+
+def solo_ladder_plot(ladder: pd.DataFrame) -> Figure:
+    """Solo difficulty ladder: win probability per variant (easiest first) and skill level.
+
+    Parameters
+    ----------
+    ladder : DataFrame
+        Columns ``variant, policy, win_rate, low, high`` (:func:`analysis.db.solo_ladder`).
+    """
+    order = variant_order(ladder["variant"])
+    policies = list(dict.fromkeys(ladder["policy"]))
+    colors = sns.color_palette(_PALETTE, max(3, len(policies)))
+    fig = _figure((max(5.5, 1.4 * len(order) + 2), 3.8))
+    with sns.axes_style("whitegrid"):
+        ax = fig.subplots()
+    x0 = np.arange(len(order))
+    width = 0.7 / max(1, len(policies))
+    for i, pol in enumerate(policies):
+        d = ladder[ladder["policy"] == pol].set_index("variant").reindex(order).dropna(
+            subset=["win_rate"])
+        x = np.array([order.index(v) for v in d.index]) + (i - (len(policies) - 1) / 2) * width
+        ax.errorbar(x, d["win_rate"], yerr=_yerr(d), fmt="o-", capsize=4, color=colors[i],
+                    label=pol, lw=1.3, ms=6)
+    ax.set_xticks(x0, order, rotation=15)
+    ax.set_xlabel("variant (easiest first)")
+    ax.set_ylabel("win probability (95% CI)")
+    _percent_axis(ax, min(1.0, float(ladder["high"].max()) * 1.15 + 0.02) if len(ladder) else 1)
+    ax.legend(title="policy", fontsize=8)
+    ax.set_title("Solo difficulty ladder")
+    fig.tight_layout()
+    return fig
+
+
+def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
+    """Day on which solo games ended, per variant (one panel per policy).
+
+    Parameters
+    ----------
+    loss : DataFrame
+        Columns ``variant, policy, loss_day, share, low, high`` (:func:`analysis.db.solo_loss_day`).
+    last_day : int, default 7
+        The value meaning "reached the end" (labelled "end").
+    """
+    policies = list(dict.fromkeys(loss["policy"]))
+    order = variant_order(loss["variant"])
+    fig, axes = _grid(len(policies), ncols=2, size=(6.0, 3.6))
+    colors = sns.color_palette(_PALETTE, max(3, len(order)))
+    days = sorted(int(d) for d in loss["loss_day"].dropna().unique())
+    width = 0.8 / max(1, len(order))
+    for ax, pol in zip(axes, policies):
+        dp = loss[loss["policy"] == pol]
+        for i, v in enumerate(order):
+            d = dp[dp["variant"] == v].set_index("loss_day").reindex(days)
+            d = d.assign(share=d["share"].fillna(0), low=d["low"].fillna(0),
+                         high=d["high"].fillna(0))
+            x = np.arange(len(days)) + (i - (len(order) - 1) / 2) * width
+            ax.bar(x, d["share"], width=width, color=colors[i], label=v)
+            ax.errorbar(x, d["share"], yerr=_yerr(d, "share"), fmt="none", ecolor="black",
+                        capsize=2, lw=0.8)
+        ax.set_xticks(np.arange(len(days)),
+                      [("end" if d == last_day else str(d)) for d in days])
+        ax.set_xlabel("day the game ended (end = played to the last day)")
+        ax.set_ylabel("share of games (95% CI)")
+        ax.set_title(f"policy {pol}")
+        _percent_axis(ax)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def task_card_plot(cards: pd.DataFrame) -> Figure:
+    """Solo win probability per task card and variant (one panel per policy).
+
+    Parameters
+    ----------
+    cards : DataFrame
+        Columns ``variant, policy, card, win_rate, low, high`` (:func:`analysis.db.solo_task_cards`).
+    """
+    policies = list(dict.fromkeys(cards["policy"]))
+    order = variant_order(cards["variant"])
+    fig, axes = _grid(len(policies), ncols=2, size=(6.0, 3.6))
+    colors = sns.color_palette(_PALETTE, max(3, len(order)))
+    ids = sorted(int(c) for c in cards["card"].unique())
+    width = 0.8 / max(1, len(order))
+    for ax, pol in zip(axes, policies):
+        dp = cards[cards["policy"] == pol]
+        for i, v in enumerate(order):
+            d = dp[dp["variant"] == v].set_index("card").reindex(ids).dropna(subset=["win_rate"])
+            x = np.array([ids.index(int(c)) for c in d.index]) + (i - (len(order) - 1) / 2) * width
+            ax.errorbar(x, d["win_rate"], yerr=_yerr(d), fmt="o", capsize=3, color=colors[i],
+                        label=v, ms=5)
+        ax.set_xticks(np.arange(len(ids)), [str(c) for c in ids])
+        ax.set_xlabel("task card")
+        ax.set_ylabel("win probability (95% CI)")
+        ax.set_title(f"policy {pol}")
+        _percent_axis(ax, 1.0)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = "low",
+                      high: str = "high", hue: str | None = None, reference: float | None = None,
+                      xlabel: str | None = None, ylabel: str | None = None,
+                      title: str | None = None, percent: bool = False) -> Figure:
+    """A metric against a parameter with its 95% band (sweeps, rule-tweak curves).
+
+    Parameters
+    ----------
+    df : DataFrame
+        One row per parameter value (and ``hue`` level) with columns ``x``, ``y``, ``low``, ``high``.
+    hue : str, optional
+        Column splitting the data into several curves (e.g. seat).
+    reference : float, optional
+        Horizontal reference line (e.g. the fair share 1/N, or 0 for a difference).
+    percent : bool, default False
+        Format the y axis as percentages of 1.
+    """
+    fig = _figure((6.4, 3.8))
+    with sns.axes_style("whitegrid"):
+        ax = fig.subplots()
+    groups = [(None, df)] if hue is None else list(df.groupby(hue, sort=True))
+    colors = sns.color_palette(_PALETTE, max(3, len(groups)))
+    for i, (key, g) in enumerate(groups):
+        g = g.sort_values(x)
+        label = None if key is None else f"{hue} {key}"
+        ax.plot(g[x], g[y], marker="o", color=colors[i], label=label, lw=1.5)
+        ax.fill_between(g[x], g[low], g[high], color=colors[i], alpha=0.2, lw=0)
+    if reference is not None:
+        ax.axhline(reference, color="gray", ls="--", lw=1)
+    ax.set_xlabel(xlabel or x)
+    ax.set_ylabel(ylabel or f"{y} (95% CI)")
+    if percent:
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    if title:
+        ax.set_title(title)
+    if hue is not None:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,475 @@
+"""Self-contained HTML reports of one experiment (``playtest report EXPERIMENT``).
+
+One file, no external resources: CSS inline, charts embedded as base64 PNG. The report states
+what a reader needs to reproduce it (design.md §5): games per arm, master seed, code and game
+versions, policies per seat, rule values that differ from the defaults, and whether the
+component data are assumed defaults.
+
+Multiplayer arms get: win rate by seat with Wilson 95% intervals (table and chart), the
+first-player advantage (seat 0 minus 1/N, with interval), a chi-square goodness-of-fit test of
+seat balance in plain words, score distributions, game length, end reasons and truncated games.
+Solo arms (``n_players == 1``, e.g. Flower Shop solo variants) get the difficulty report: the
+ladder (win probability per variant and skill level), a monotonicity verdict with its evidence,
+the day of loss per variant, the win probability per task card and the exact settings.
+"""
+from __future__ import annotations
+
+import base64
+import datetime as _dt
+import functools
+import io
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import numpy as np
+import pandas as pd
+
+from sim.spec import SpecError
+
+from . import db, plots, stats
+
+__all__ = ["ASSUMED_COMPONENTS_TEXT", "write_report", "render_report", "build_context",
+           "figure_to_data_uri"]
+
+ASSUMED_COMPONENTS_TEXT = (
+    "assumed defaults (spec §2 [A]); replace with real components via --components"
+)
+UNKNOWN = "unknown"
+
+
+# ----------------------------------------------------------------------------------------------
+# formatting
+# ----------------------------------------------------------------------------------------------
+def _pct(x, digits: int = 1) -> str:
+    if x is None or (isinstance(x, float) and not np.isfinite(x)):
+        return "n/a"
+    return f"{100 * float(x):.{digits}f}%"
+
+
+def _ci(lo, hi, digits: int = 1) -> str:
+    if lo is None or not np.isfinite(lo):
+        return "n/a"
+    return f"{100 * float(lo):.{digits}f}–{100 * float(hi):.{digits}f}%"
+
+
+def _pts(x, digits: int = 1) -> str:
+    return f"{100 * float(x):+.{digits}f}"
+
+
+def _num(x, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and not np.isfinite(x)):
+        return "n/a"
+    x = float(x)
+    return f"{int(x):,}" if x == int(x) and abs(x) < 1e15 else f"{x:,.{digits}f}"
+
+
+def _p(p: float) -> str:
+    return stats._fmt_p(p)
+
+
+def figure_to_data_uri(fig, dpi: int = 100) -> str:
+    """Render a matplotlib figure to a ``data:image/png;base64,...`` URI (for ``<img src>``)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    if getattr(fig.canvas, "manager", None) is not None:  # a pyplot figure: release it
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+# ----------------------------------------------------------------------------------------------
+# manifest helpers
+# ----------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _defaults(game: str) -> dict | None:
+    """Default rule values of ``game`` from the registry, or None if it cannot be loaded."""
+    try:
+        from sim.registry import make
+
+        return {p.name: p.default for p in make(game).params}
+    except Exception:
+        return None
+
+
+def _norm(v):
+    if isinstance(v, (list, tuple)):
+        return tuple(_norm(x) for x in v)
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return v
+
+
+def _show(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    if isinstance(v, bool):
+        return str(v).lower()
+    return str(v)
+
+
+def _rule_changes(arm: dict) -> tuple[list[str], str]:
+    """Rule values of ``arm`` that differ from the game's defaults, and a note on their source."""
+    rv = arm.get("rule_values") or {}
+    tweaks = arm.get("tweaks") or {}
+    defaults = _defaults(str(arm.get("game")))
+    if defaults is not None and isinstance(rv, dict) and rv:
+        items = [f"{k} = {_show(v)} (default {_show(defaults[k])})" for k, v in rv.items()
+                 if k in defaults and _norm(v) != _norm(defaults[k])]
+        return items, "compared with the game's defaults"
+    items = [f"{k} = {_show(v)}" for k, v in (tweaks.items() if isinstance(tweaks, dict) else [])]
+    return items, "defaults unavailable: --set tweaks shown (variant presets not expanded)"
+
+
+def _components_text(arm: dict) -> str:
+    comp = arm.get("components") or {}
+    if not isinstance(comp, dict) or "assumed" not in comp:
+        return f"{UNKNOWN} (manifest does not say whether component data are assumed)"
+    digest = comp.get("digest") or UNKNOWN
+    if comp.get("assumed"):
+        return f"{ASSUMED_COMPONENTS_TEXT} [digest {digest}]"
+    return f"real component data from {comp.get('dir') or UNKNOWN} [digest {digest}]"
+
+
+def _policy_texts(pols) -> list[str]:
+    """``seat i: policy`` per seat; manifest entries may be strings or ``{seat, policy, spec}``."""
+    if not isinstance(pols, list) or not pols:
+        return [UNKNOWN]
+    out = []
+    for i, p in enumerate(pols):
+        if isinstance(p, dict):
+            seat = p.get("seat", i)
+            text = p.get("spec") or p.get("policy") or UNKNOWN
+        else:
+            seat, text = i, p
+        out.append(f"seat {seat}: {text}")
+    return out
+
+
+def _get(d: dict, key: str):
+    v = d.get(key) if isinstance(d, dict) else None
+    return UNKNOWN if v is None or v == "" else v
+
+
+# ----------------------------------------------------------------------------------------------
+# sections
+# ----------------------------------------------------------------------------------------------
+def _arm_rows(manifest: dict, stored: pd.DataFrame, games_stored: dict) -> list[dict]:
+    """One row per arm: manifest arms in order, then arms only present in the data."""
+    versions = manifest.get("game_versions") if isinstance(manifest.get("game_versions"), dict) else {}
+    arms = [a for a in (manifest.get("arms") or []) if isinstance(a, dict)]
+    names = [str(a.get("name")) for a in arms]
+    for arm in stored.get("arm", pd.Series(dtype=str)).tolist():
+        if arm not in names:
+            names.append(arm)
+            arms.append({"name": arm})
+    rows = []
+    for a in arms:
+        name = str(a.get("name"))
+        srow = stored[stored["arm"] == name] if len(stored) else stored
+        game = a.get("game") or (srow["game"].iloc[0] if len(srow) else None)
+        n_players = a.get("n_players") or (int(srow["n_players"].iloc[0]) if len(srow) else None)
+        a = {**a, "game": game, "n_players": n_players,
+             "game_version": a.get("game_version") or versions.get(game)}
+        changes, changes_note = _rule_changes(a)
+        requested = a.get("n_games")
+        rows.append({
+            "name": name,
+            "game": game or UNKNOWN,
+            "n_players": n_players if n_players is not None else UNKNOWN,
+            "variant": _get(a, "variant"),
+            "policies": _policy_texts(a.get("policies")),
+            "game_version": _get(a, "game_version"),
+            "components": _components_text(a),
+            "assumed": bool((a.get("components") or {}).get("assumed", False)),
+            "changes": changes,
+            "changes_note": changes_note,
+            "games_stored": games_stored.get(name, 0),
+            "games_requested": requested if isinstance(requested, int) else None,
+            "rule_values": json.dumps(a.get("rule_values", UNKNOWN), sort_keys=True, indent=1),
+            "tweaks": json.dumps(a.get("tweaks", UNKNOWN), sort_keys=True),
+        })
+    return rows
+
+
+def _multiplayer_section(con, experiment: str, multi_arms: list[str]) -> dict:
+    rates = db.seat_win_rates(con, experiment)
+    rates = rates[rates["arm"].isin(multi_arms)]
+    per_arm = []
+    for arm in multi_arms:
+        d = rates[rates["arm"] == arm].sort_values("seat")
+        if d.empty:
+            continue
+        n = int(d["n_players"].iloc[0])
+        fair = 1.0 / n
+        n_games = int(d["n_games"].max())
+        seats = [{
+            "seat": int(r.seat), "policy": r.policy, "n_games": _num(r.n_games),
+            "wins": _num(r.wins), "share_sum": _num(r.win_share_sum),
+            "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
+            "vs_fair": _pts(r.win_rate - fair),
+        } for r in d.itertuples()]
+        test = stats.seat_balance_test(d["win_share_sum"].to_numpy(float), n)
+        s0 = d[d["seat"] == 0].iloc[0]
+        adv, lo, hi = s0.win_rate - fair, s0.low - fair, s0.high - fair
+        if lo > 0:
+            adv_word = "significantly above the fair share"
+        elif hi < 0:
+            adv_word = "significantly below the fair share"
+        else:
+            adv_word = "consistent with the fair share (the interval includes 0)"
+        adv_text = (f"Seat 0 (start player) wins {_pct(s0.win_rate)} (95% CI {_ci(s0.low, s0.high)}) "
+                    f"against a fair share of {_pct(fair)}: {_pts(adv)} points "
+                    f"(95% CI {_pts(lo)} to {_pts(hi)}), {adv_word}.")
+        need = stats.required_games(fair, 0.02)
+        plan = (f"Detecting a 2-point seat advantage (vs {_pct(fair)}) with 95% confidence and "
+                f"80% power needs about {need:,} games; this arm has {n_games:,}.")
+        policies = set(d["policy"])
+        mixed = len(policies) > 1
+        per_arm.append({
+            "arm": arm, "n_players": n, "n_games": n_games, "seats": seats,
+            "balance": test.describe(), "balance_rejected": test.significant,
+            "advantage": adv_text, "plan": plan,
+            "mixed_note": ("Seats play different policies, so seat differences mix seat order "
+                           "and policy strength." if mixed else ""),
+        })
+    chart = plots.seat_win_rate_plot(rates) if len(rates) else None
+    hist = db.score_histogram(con, experiment)
+    hist = hist[hist["arm"].isin(multi_arms)]
+    return {
+        "arms": per_arm,
+        "chart": figure_to_data_uri(chart) if chart is not None else None,
+        "score_chart": (figure_to_data_uri(plots.score_distribution_plot(hist))
+                        if len(hist) else None),
+    }
+
+
+def _score_rows(con, experiment: str) -> list[dict]:
+    ss = db.score_summary(con, experiment)
+    return [{
+        "arm": r.arm, "seat": int(r.seat), "policy": r.policy, "n_games": _num(r.n_games),
+        "mean": _num(r.mean_score), "ci": f"{_num(r.mean_low)}–{_num(r.mean_high)}",
+        "sd": _num(r.sd_score), "median": _num(r.median_score),
+        "iqr": f"{_num(r.q25_score)}–{_num(r.q75_score)}",
+        "range": f"{_num(r.min_score)}–{_num(r.max_score)}",
+    } for r in ss.itertuples()]
+
+
+def _length_rows(con, experiment: str) -> tuple[list[dict], int]:
+    gl = db.game_length(con, experiment)
+    rows = [{
+        "arm": r.arm, "n_players": int(r.n_players), "n_games": _num(r.n_games),
+        "mean": _num(r.mean_rounds), "ci": f"{_num(r.mean_low)}–{_num(r.mean_high)}",
+        "median": _num(r.median_rounds), "range": f"{_num(r.min_rounds)}–{_num(r.max_rounds)}",
+        "truncated": int(r.n_truncated), "tied": int(r.n_tied), "no_winner": int(r.n_no_winner),
+    } for r in gl.itertuples()]
+    return rows, int(gl["n_truncated"].sum()) if len(gl) else 0
+
+
+def _end_rows(con, experiment: str) -> list[dict]:
+    er = db.end_reasons(con, experiment)
+    return [{"arm": r.arm, "reason": r.end_reason, "n_games": _num(r.n_games),
+             "share": _pct(r.share), "ci": _ci(r.low, r.high)} for r in er.itertuples()]
+
+
+def _ladder_label(ladder: pd.DataFrame) -> pd.DataFrame:
+    dup = ladder.duplicated(["variant", "policy"], keep=False)
+    return ladder.assign(label=np.where(dup, ladder["arm"], ladder["variant"]))
+
+
+def _solo_section(con, experiment: str, solo_arms: list[str]) -> dict:
+    ladder = db.solo_ladder(con, experiment)
+    ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
+    order = plots.variant_order(ladder["variant"])
+    ladder = ladder.assign(_o=ladder["variant"].map(order.index)).sort_values(["policy", "_o"])
+    rows = [{"variant": r.label, "policy": r.policy, "n_games": _num(r.n_games),
+             "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high)}
+            for r in ladder.itertuples()]
+    checks = []
+    for pol, d in ladder.groupby("policy", sort=False):
+        known = d[d["variant"].isin(plots.SOLO_ORDER) & (d["label"] == d["variant"])]
+        if len(known) >= 2:
+            use, assumption = known, ("expected order, easiest first: "
+                                      + " < ".join(known["variant"]) + " in difficulty")
+            left_out = sorted(set(d["label"]) - set(known["label"]))
+            if left_out:
+                assumption += f"; not in the standard ladder, left out: {', '.join(left_out)}"
+        elif len(d) >= 2:
+            use, assumption = d, ("no standard solo variant names; order assumed as listed: "
+                                  + " < ".join(d["label"]))
+        else:
+            continue
+        res = stats.ladder_monotonicity(use["wins"].to_numpy(float), use["n_games"].to_numpy(float),
+                                        labels=list(use["label"]))
+        checks.append({
+            "policy": pol, "verdict": res.verdict, "text": res.text, "assumption": assumption,
+            "steps": [{
+                "easier": s.easier, "harder": s.harder,
+                "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
+                "diff": _pts(s.diff), "ci": f"{_pts(s.low)} to {_pts(s.high)}",
+                "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.verdict,
+            } for s in res.steps],
+        })
+    out: dict[str, Any] = {
+        "rows": rows, "checks": checks,
+        "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
+        "loss": None, "cards": None,
+    }
+    loss = db.solo_loss_day(con, experiment)
+    if len(loss):
+        loss = loss[loss["arm"].isin(solo_arms)]
+        days = sorted(int(x) for x in loss["loss_day"].unique())
+        table = []
+        for (arm, pol), d in loss.groupby(["arm", "policy"], sort=False):
+            d = d.set_index("loss_day")
+            variant = d["variant"].iloc[0]
+            table.append({"variant": variant, "arm": arm, "policy": pol,
+                          "n_games": _num(d["n_games"].sum()),
+                          "cells": [(_pct(d.loc[x, "share"]) if x in d.index else "0.0%")
+                                    for x in days]})
+        table.sort(key=lambda r: (r["policy"], order.index(r["variant"])
+                                  if r["variant"] in order else 99))
+        out["loss"] = {"days": [("end (7)" if x == 7 else str(x)) for x in days], "rows": table,
+                       "chart": figure_to_data_uri(plots.loss_day_plot(loss))}
+    cards = db.solo_task_cards(con, experiment)
+    if len(cards):
+        cards = cards[cards["arm"].isin(solo_arms)]
+        variants = [v for v in order if v in set(cards["variant"])]
+        tables = []
+        for pol, dp in cards.groupby("policy", sort=False):
+            rows_c = []
+            for card, dc in dp.groupby("card", sort=True):
+                dc = dc.set_index("variant")
+                rows_c.append({"card": int(card), "cells": [
+                    (f"{_pct(dc.loc[v, 'win_rate'])} ({_ci(dc.loc[v, 'low'], dc.loc[v, 'high'])}; "
+                     f"n = {_num(dc.loc[v, 'n_games'])})") if v in dc.index else "–"
+                    for v in variants]})
+            tables.append({"policy": pol, "rows": rows_c})
+        out["cards"] = {"variants": variants, "tables": tables,
+                        "chart": figure_to_data_uri(plots.task_card_plot(cards))}
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# public API
+# ----------------------------------------------------------------------------------------------
+def build_context(con, store, experiment: str) -> dict:
+    """Everything the template shows, as plain strings/lists (raises SpecError if unknown)."""
+    names = db.experiment_names(con)
+    if experiment not in names:
+        where = os.fspath(store)
+        valid = ", ".join(names) if names else f"none (the store at {where} has no experiments)"
+        raise SpecError(f"unknown experiment '{experiment}'; valid: {valid}")
+    manifest = db.load_manifest(store, experiment)
+    stored = db.query(con, """
+        SELECT arm, any_value(game) AS game, any_value(n_players) AS n_players,
+               count(*) AS n_games, sum(CASE WHEN truncated THEN 1 ELSE 0 END) AS n_truncated,
+               list(DISTINCT master_seed ORDER BY master_seed) AS seeds
+        FROM stg_games WHERE experiment = ? GROUP BY arm ORDER BY arm""", [experiment])
+    games_stored = dict(zip(stored["arm"], stored["n_games"].astype(int)))
+    arm_rows = _arm_rows(manifest, stored, games_stored)
+    seeds = sorted({int(s) for lst in stored.get("seeds", []) for s in lst})
+    master_seed = manifest.get("master_seed")
+    if master_seed is None and seeds:
+        master_seed = ", ".join(map(str, seeds))
+    games = sorted({r["game"] for r in arm_rows})
+    versions = sorted({f"{r['game']} {r['game_version']}" for r in arm_rows})
+    multi = [r["name"] for r in arm_rows
+             if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
+    solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
+    length_rows, n_truncated = _length_rows(con, experiment)
+    any_assumed = any(r["assumed"] for r in arm_rows)
+    all_assumed_known = all("assumed" in (a.get("components") or {})
+                            for a in manifest.get("arms") or [] if isinstance(a, dict))
+    ctx = {
+        "experiment": experiment,
+        "generated_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "games": ", ".join(games) or UNKNOWN,
+        "game_versions": ", ".join(versions) or UNKNOWN,
+        "code_version": _get(manifest, "code_version"),
+        "code_versions_mixed": (sorted(map(str, manifest["code_versions"]))
+                                if isinstance(manifest.get("code_versions"), list)
+                                and len(manifest["code_versions"]) > 1 else []),
+        "master_seed": master_seed if master_seed is not None else UNKNOWN,
+        "n_games": _get(manifest, "n_games"),
+        "status": _get(manifest, "status"),
+        "created_at": _get(manifest, "created_at"),
+        "total_stored": int(stored["n_games"].sum()) if len(stored) else 0,
+        "components_summary": (ASSUMED_COMPONENTS_TEXT if any_assumed else
+                               ("real component data" if manifest.get("arms") and all_assumed_known
+                                else UNKNOWN)),
+        "arms": arm_rows,
+        "is_solo": bool(solo) and not multi,
+        "multi": _multiplayer_section(con, experiment, multi) if multi else None,
+        "solo": _solo_section(con, experiment, solo) if solo else None,
+        "scores": _score_rows(con, experiment) if multi else [],
+        "length": length_rows,
+        "rounds_chart": None,
+        "n_truncated": n_truncated,
+        "ends": _end_rows(con, experiment),
+        "manifest_json": json.dumps(manifest, indent=2, sort_keys=True) if manifest else "",
+    }
+    rh = db.rounds_histogram(con, experiment)
+    if multi and len(rh):
+        ctx["rounds_chart"] = figure_to_data_uri(
+            plots.rounds_distribution_plot(rh[rh["arm"].isin(multi)]))
+    return ctx
+
+
+@functools.lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("analysis", "templates"),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def render_report(context: dict) -> str:
+    """Render the HTML of a report context (:func:`build_context`)."""
+    return _env().get_template("report.html.j2").render(**context)
+
+
+def _safe_name(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "_", name).strip("._") or "experiment"
+
+
+def write_report(store, experiment: str, out_dir) -> Path:
+    """Write ``<out_dir>/<experiment>.html``, one self-contained report; return its path.
+
+    Parameters
+    ----------
+    store : str or path-like
+        Store root.
+    experiment : str
+        Experiment name (manifest ``name`` / ``experiment=`` partition).
+    out_dir : str or path-like
+        Created if missing.
+
+    Raises
+    ------
+    sim.spec.SpecError
+        Unknown experiment; the message lists the experiments in the store.
+    """
+    con = db.connect(store)
+    try:
+        ctx = build_context(con, store, experiment)
+    finally:
+        con.close()
+    html = render_report(ctx)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{_safe_name(experiment)}.html"
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(path)
+    return path

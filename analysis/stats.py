@@ -1,0 +1,528 @@
+"""Statistics for game-balance analysis: intervals, balance tests, paired differences, planning.
+
+Conventions (``shared/design.md`` §5):
+
+* A win rate is the mean of ``win_share`` (1/n_winners for a winner, else 0), always reported
+  with a 95% interval. For proportions the interval is Wilson's score interval; for means a
+  Student-t (normal-theory) interval, or a bootstrap interval where no closed form fits.
+* Seat advantage is tested against equal shares 1/N with a chi-square goodness-of-fit test.
+* Rule tweaks are compared with *paired* differences: both arms share per-game seeds (common
+  random numbers), so the per-game difference carries the comparison.
+
+Everything here delegates to scipy / statsmodels; tests in ``tests/analysis/test_stats.py``
+pin the results to their reference values and to hand-worked textbook examples.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+from scipy import stats as _st
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.proportion import (
+    confint_proportions_2indep,
+    proportion_confint,
+    proportion_effectsize,
+    test_proportions_2indep,
+)
+from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+__all__ = [
+    "Estimate",
+    "Difference",
+    "BalanceTest",
+    "LadderStep",
+    "LadderResult",
+    "wilson_interval",
+    "proportion_estimate",
+    "mean_interval",
+    "bootstrap_interval",
+    "paired_difference",
+    "unpaired_difference",
+    "proportion_difference",
+    "seat_balance_test",
+    "required_games",
+    "ladder_monotonicity",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# Result types
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with a two-sided confidence interval."""
+
+    estimate: float
+    low: float
+    high: float
+    n: int
+    level: float = 0.95
+    method: str = ""
+
+    def contains(self, value: float) -> bool:
+        """True if ``value`` lies inside the interval (bounds included)."""
+        return self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference (first minus second) with its interval and a two-sided p-value."""
+
+    estimate: float
+    low: float
+    high: float
+    p_value: float
+    n: int
+    level: float = 0.95
+    method: str = ""
+
+    @property
+    def significant(self) -> bool:
+        """True if the interval excludes 0."""
+        return self.low > 0 or self.high < 0
+
+
+@dataclass(frozen=True)
+class BalanceTest:
+    """Result of :func:`seat_balance_test`."""
+
+    statistic: float
+    p_value: float
+    dof: int
+    observed: np.ndarray
+    expected: np.ndarray
+    n_players: int
+    alpha: float
+    approximate: bool  # True if some expected count < 5 (chi-square approximation is rough)
+
+    @property
+    def significant(self) -> bool:
+        """True if seat balance is rejected at level ``alpha``."""
+        return bool(self.p_value < self.alpha)
+
+    def describe(self) -> str:
+        """One plain-language sentence stating the result and its evidence."""
+        fair = 100.0 / self.n_players
+        ev = f"chi-square = {self.statistic:.2f} on {self.dof} df, {_p_eq(self.p_value)}"
+        if self.significant:
+            text = (f"Seat win rates differ from equal shares ({fair:.1f}% each) at the "
+                    f"{self.alpha:.0%} level ({ev}).")
+        else:
+            text = (f"No evidence that seat win rates differ from equal shares ({fair:.1f}% each) "
+                    f"at the {self.alpha:.0%} level ({ev}).")
+        if self.approximate:
+            text += " Some expected counts are below 5, so the p-value is approximate."
+        return text
+
+
+@dataclass(frozen=True)
+class LadderStep:
+    """One adjacent pair of a ladder: ``harder`` should have a lower win rate than ``easier``."""
+
+    easier: str
+    harder: str
+    p_easier: float
+    p_harder: float
+    diff: float  # p_easier - p_harder: positive when the order is as expected
+    low: float
+    high: float
+    p_expected: float  # one-sided p-value for "easier wins more often", Holm-adjusted
+    p_reversed: float  # one-sided p-value for "harder wins more often", Holm-adjusted
+    verdict: str  # "harder", "easier", "no clear difference"
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """Result of :func:`ladder_monotonicity`."""
+
+    verdict: str  # "monotone", "not monotone", "inconclusive"
+    steps: list[LadderStep] = field(default_factory=list)
+    alpha: float = 0.05
+    text: str = ""
+
+    @property
+    def monotone(self) -> bool:
+        return self.verdict == "monotone"
+
+
+def _fmt_p(p: float) -> str:
+    if not np.isfinite(p):
+        return "n/a"
+    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _p_eq(p: float) -> str:
+    """``"p = 0.012"`` or ``"p < 0.001"``."""
+    f = _fmt_p(p)
+    return f"p {f}" if f.startswith("<") else f"p = {f}"
+
+
+# ----------------------------------------------------------------------------------------------
+# Proportions and means
+# ----------------------------------------------------------------------------------------------
+def wilson_interval(successes, n, level: float = 0.95):
+    """Wilson score interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes : float or array_like
+        Number of successes. May be fractional (a sum of ``win_share``, where a k-way tie
+        counts 1/k for each winner); the interval is then that of the mean share, which is
+        slightly conservative because a shared win varies less than a whole one.
+    n : int or array_like
+        Number of trials (games). ``n == 0`` gives ``(nan, nan)``.
+    level : float, default 0.95
+        Confidence level.
+
+    Returns
+    -------
+    (low, high) : tuple of float or of ndarray
+        Computed by ``statsmodels.stats.proportion.proportion_confint(method="wilson")``.
+
+    Examples
+    --------
+    >>> lo, hi = wilson_interval(8, 10)
+    >>> round(lo, 4), round(hi, 4)
+    (0.4902, 0.9433)
+    """
+    s = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    safe = np.where(m > 0, m, 1.0)
+    lo, hi = proportion_confint(np.minimum(s, safe), safe, alpha=1.0 - level, method="wilson")
+    lo = np.where(m > 0, lo, np.nan)
+    hi = np.where(m > 0, hi, np.nan)
+    if lo.ndim == 0:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def proportion_estimate(successes: float, n: int, level: float = 0.95) -> Estimate:
+    """Proportion ``successes / n`` with its Wilson interval (see :func:`wilson_interval`)."""
+    lo, hi = wilson_interval(successes, n, level)
+    est = successes / n if n > 0 else float("nan")
+    return Estimate(float(est), lo, hi, int(n), level, "wilson")
+
+
+def mean_interval(values: Sequence[float], level: float = 0.95, method: str = "t",
+                  n_resamples: int = 2000, seed: int = 0) -> Estimate:
+    """Mean with a confidence interval.
+
+    Parameters
+    ----------
+    values : array_like
+        Observations (for example scores or game lengths).
+    level : float, default 0.95
+        Confidence level.
+    method : {"t", "z", "bootstrap"}, default "t"
+        ``"t"``: Student t interval (``DescrStatsW.tconfint_mean``), the normal-theory interval
+        for a mean; ``"z"``: normal quantile instead of t (``zconfint_mean``);
+        ``"bootstrap"``: BCa bootstrap (:func:`bootstrap_interval`).
+    n_resamples, seed : int
+        Bootstrap settings (ignored by the closed forms).
+
+    Returns
+    -------
+    Estimate
+        A sample with one value, or zero spread, gives a degenerate interval (mean, mean).
+    """
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, level, method)
+    m = float(x.mean())
+    if n == 1 or float(x.std()) == 0.0:
+        return Estimate(m, m, m, n, level, method)
+    if method == "t":
+        lo, hi = DescrStatsW(x).tconfint_mean(alpha=1.0 - level)
+    elif method == "z":
+        lo, hi = DescrStatsW(x).zconfint_mean(alpha=1.0 - level)
+    elif method == "bootstrap":
+        return bootstrap_interval(x, np.mean, level=level, n_resamples=n_resamples, seed=seed)
+    else:
+        raise ValueError(f"unknown method '{method}'; valid: t, z, bootstrap")
+    return Estimate(m, float(lo), float(hi), n, level, method)
+
+
+def bootstrap_interval(values: Sequence[float], statistic: Callable = np.mean,
+                       level: float = 0.95, n_resamples: int = 2000, seed: int = 0,
+                       method: str = "BCa") -> Estimate:
+    """Bootstrap interval of ``statistic`` (``scipy.stats.bootstrap``), for statistics with no
+    closed-form interval (medians, ratios, quantiles of game length...).
+
+    Parameters
+    ----------
+    values : array_like
+        One-dimensional sample.
+    statistic : callable, default numpy.mean
+        Called as ``statistic(sample, axis=-1)`` (vectorised, as scipy expects).
+    level : float, default 0.95
+    n_resamples : int, default 2000
+    seed : int, default 0
+        Seed of the resampling generator, so reports are reproducible.
+    method : {"BCa", "percentile", "basic"}, default "BCa"
+
+    Returns
+    -------
+    Estimate
+    """
+    x = np.asarray(values, dtype=float)
+    est = float(statistic(x, axis=-1))
+    if x.size < 2 or float(x.std()) == 0.0:
+        return Estimate(est, est, est, int(x.size), level, f"bootstrap-{method}")
+    res = _st.bootstrap((x,), statistic, confidence_level=level, n_resamples=n_resamples,
+                        method=method, rng=np.random.default_rng(seed), vectorized=True)
+    ci = res.confidence_interval
+    return Estimate(est, float(ci.low), float(ci.high), int(x.size), level, f"bootstrap-{method}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Differences
+# ----------------------------------------------------------------------------------------------
+def paired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Difference:
+    """Mean of per-game differences ``a - b`` with a t interval (common random numbers).
+
+    Parameters
+    ----------
+    a, b : array_like
+        Per-game values of the two arms, aligned by game (same ``master_seed`` and
+        ``game_index``), e.g. seat 0's ``win_share`` under the tweak and under the baseline.
+    level : float, default 0.95
+
+    Returns
+    -------
+    Difference
+        Interval from ``DescrStatsW(a - b).tconfint_mean``; p-value of the paired t test
+        (``scipy.stats.ttest_rel``). Identical arms give (0, 0) with p = 1.
+    """
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"paired samples must have the same length ({x.size} != {y.size})")
+    d = x - y
+    n = d.size
+    if n == 0:
+        return Difference(float("nan"), float("nan"), float("nan"), float("nan"), 0, level, "paired-t")
+    m = float(d.mean())
+    if n == 1 or float(d.std()) == 0.0:
+        return Difference(m, m, m, 1.0 if m == 0 else 0.0, n, level, "paired-t")
+    lo, hi = DescrStatsW(d).tconfint_mean(alpha=1.0 - level)
+    p = float(_st.ttest_rel(x, y).pvalue)
+    return Difference(m, float(lo), float(hi), p, n, level, "paired-t")
+
+
+def unpaired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Difference:
+    """Difference of means ``mean(a) - mean(b)`` of independent samples (Welch t interval).
+
+    Use when the arms do not share seeds; otherwise :func:`paired_difference` is much tighter.
+
+    Returns
+    -------
+    Difference
+        Interval from ``CompareMeans.tconfint_diff(usevar="unequal")``; p-value from
+        ``scipy.stats.ttest_ind(equal_var=False)``.
+    """
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    m = float(x.mean() - y.mean())
+    n = int(x.size + y.size)
+    if x.std() == 0 and y.std() == 0:
+        return Difference(m, m, m, 1.0 if m == 0 else 0.0, n, level, "welch")
+    cm = CompareMeans(DescrStatsW(x), DescrStatsW(y))
+    lo, hi = cm.tconfint_diff(alpha=1.0 - level, usevar="unequal")
+    p = float(_st.ttest_ind(x, y, equal_var=False).pvalue)
+    return Difference(m, float(lo), float(hi), p, n, level, "welch")
+
+
+def proportion_difference(s1: float, n1: int, s2: float, n2: int,
+                          level: float = 0.95) -> Difference:
+    """Difference of two independent proportions ``s1/n1 - s2/n2``.
+
+    Interval: Newcombe's hybrid score interval (built from two Wilson intervals;
+    ``confint_proportions_2indep(method="newcomb")``), well behaved near 0 and 1.
+    p-value: two-sided Agresti-Caffo test (``test_proportions_2indep``).
+    """
+    lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", alpha=1.0 - level)
+    p = float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo").pvalue)
+    return Difference(float(s1 / n1 - s2 / n2), float(lo), float(hi), p, int(n1 + n2), level,
+                      "newcombe")
+
+
+# ----------------------------------------------------------------------------------------------
+# Seat balance
+# ----------------------------------------------------------------------------------------------
+def seat_balance_test(wins_by_seat: Sequence[float], n_players: int | None = None,
+                      alpha: float = 0.05) -> BalanceTest:
+    """Chi-square goodness-of-fit test of seat win counts against equal shares 1/N.
+
+    Parameters
+    ----------
+    wins_by_seat : array_like of float, length N
+        Wins per seat, ``sum(win_share)`` over the games of one arm (one player count).
+    n_players : int, optional
+        N; defaults to ``len(wins_by_seat)``.
+    alpha : float, default 0.05
+        Level at which :attr:`BalanceTest.significant` rejects balance.
+
+    Returns
+    -------
+    BalanceTest
+
+    Notes
+    -----
+    The expected count of every seat is ``total / N`` where ``total = sum(wins_by_seat)``:
+    games that nobody won contribute 0 to every seat and so drop out, and a game with a
+    single winner adds exactly 1 to one seat (a multinomial draw, for which the chi-square
+    approximation is standard; ``scipy.stats.chisquare``, N - 1 degrees of freedom).
+
+    **Ties.** A k-way tie adds 1/k to each tied seat (the fractional ``win_share``), so the
+    counts may be fractional. Splitting a win spreads it over seats, which lowers the variance
+    of the counts relative to a multinomial; the test is then slightly conservative (it
+    rejects balance a little less often than ``alpha``), never anti-conservative. To test only
+    decisive games, pass the wins of games with ``n_winners = 1``.
+    """
+    obs = np.asarray(wins_by_seat, dtype=float)
+    n = int(n_players or obs.size)
+    if obs.size != n:
+        raise ValueError(f"expected {n} seat counts, got {obs.size}")
+    total = float(obs.sum())
+    expected = np.full(n, total / n)
+    if total <= 0 or n < 2:
+        return BalanceTest(float("nan"), float("nan"), n - 1, obs, expected, n, alpha, True)
+    res = _st.chisquare(obs, expected)
+    return BalanceTest(float(res.statistic), float(res.pvalue), n - 1, obs, expected, n, alpha,
+                       bool((expected < 5).any()))
+
+
+# ----------------------------------------------------------------------------------------------
+# Planning
+# ----------------------------------------------------------------------------------------------
+def required_games(p: float, delta: float, alpha: float = 0.05, power: float = 0.8,
+                   two_sample: bool = False) -> int:
+    """Games needed to detect a change ``delta`` in a win rate ``p`` (two-sided test).
+
+    Parameters
+    ----------
+    p : float
+        Baseline win rate, e.g. 1/N for a seat of an N-player game.
+    delta : float
+        Smallest difference worth detecting, e.g. 0.02 (2 percentage points).
+    alpha : float, default 0.05
+        Two-sided significance level (95% confidence).
+    power : float, default 0.8
+    two_sample : bool, default False
+        False: one seat's rate against a known value ``p`` (seat advantage vs 1/N).
+        True: games *per arm* to compare two independent arms. Arms with common random
+        numbers (paired) need fewer games, so this is an upper bound for them.
+
+    Returns
+    -------
+    int
+        Games (rounded up), from Cohen's effect size h (``proportion_effectsize``) and
+        ``NormalIndPower.solve_power`` (``ratio=0`` is the one-sample case).
+    """
+    if not 0 < p < 1 or not 0 < p + delta < 1 or delta == 0:
+        raise ValueError("need 0 < p < 1, 0 < p + delta < 1 and delta != 0")
+    h = abs(float(proportion_effectsize(p + delta, p)))
+    n = NormalIndPower().solve_power(effect_size=h, alpha=alpha, power=power,
+                                     ratio=1.0 if two_sample else 0.0,
+                                     alternative="two-sided")
+    return int(math.ceil(float(np.asarray(n).item()) - 1e-9))
+
+
+# ----------------------------------------------------------------------------------------------
+# Difficulty ladders
+# ----------------------------------------------------------------------------------------------
+def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
+                        labels: Sequence[str] | None = None, alpha: float = 0.05,
+                        level: float = 0.95) -> LadderResult:
+    """Is a ladder of win probabilities strictly decreasing (each rung harder than the last)?
+
+    Parameters
+    ----------
+    successes, n : array_like
+        Wins and games per rung, ordered from the easiest rung to the hardest
+        (e.g. solo_easy, solo_base, solo_hard, solo_very_hard, solo_hell).
+    labels : sequence of str, optional
+        Rung names for the evidence text.
+    alpha : float, default 0.05
+        Family-wise error rate over the adjacent steps (Holm correction).
+    level : float, default 0.95
+        Level of the per-step intervals of the difference (Newcombe).
+
+    Returns
+    -------
+    LadderResult
+        ``verdict`` is
+
+        * ``"monotone"``: every adjacent step is significantly harder (one-sided
+          Agresti-Caffo test that the easier rung wins more, Holm-adjusted p < ``alpha``);
+        * ``"not monotone"``: some step is significantly *easier* than the rung before it
+          (one-sided test in the reverse direction, Holm-adjusted over the steps);
+        * ``"inconclusive"``: neither; the steps lacking evidence are named in ``text``.
+
+    Notes
+    -----
+    Rungs are treated as independent samples. Arms run with common random numbers are
+    positively correlated, which makes this test conservative (it may say "inconclusive"
+    where a paired test would conclude).
+    """
+    s = np.asarray(successes, dtype=float)
+    m = np.asarray(n, dtype=float)
+    k = s.size
+    names = list(labels) if labels is not None else [f"rung {i}" for i in range(k)]
+    if k < 2:
+        return LadderResult("inconclusive", [], alpha, "Fewer than two rungs: nothing to order.")
+    diffs, lows, highs, p_exp, p_rev = [], [], [], [], []
+    for i in range(k - 1):
+        s1, n1, s2, n2 = s[i], m[i], s[i + 1], m[i + 1]
+        d = proportion_difference(s1, n1, s2, n2, level)
+        diffs.append(d.estimate)
+        lows.append(d.low)
+        highs.append(d.high)
+        p_exp.append(float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo",
+                                                   alternative="larger").pvalue))
+        p_rev.append(float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo",
+                                                   alternative="smaller").pvalue))
+    adj_exp = multipletests(p_exp, alpha=alpha, method="holm")[1]
+    adj_rev = multipletests(p_rev, alpha=alpha, method="holm")[1]
+    steps = []
+    for i in range(k - 1):
+        if adj_exp[i] < alpha:
+            v = "harder"
+        elif adj_rev[i] < alpha:
+            v = "easier"
+        else:
+            v = "no clear difference"
+        steps.append(LadderStep(names[i], names[i + 1], float(s[i] / m[i]),
+                                float(s[i + 1] / m[i + 1]), diffs[i], lows[i], highs[i],
+                                float(adj_exp[i]), float(adj_rev[i]), v))
+    easier = [st for st in steps if st.verdict == "easier"]
+    unclear = [st for st in steps if st.verdict == "no clear difference"]
+    order = " > ".join(f"{nm} {100 * st:.1f}%" for nm, st in zip(names, s / m))
+    if easier:
+        verdict = "not monotone"
+        bad = "; ".join(
+            f"{st.harder} wins more often than {st.easier} "
+            f"({100 * st.p_harder:.1f}% vs {100 * st.p_easier:.1f}%, difference "
+            f"{100 * -st.diff:+.1f} points, 95% CI {100 * -st.high:+.1f} to {100 * -st.low:+.1f}, "
+            f"Holm-adjusted one-sided {_p_eq(st.p_reversed)})" for st in easier)
+        text = f"The ladder is NOT monotone: {bad}."
+    elif unclear:
+        verdict = "inconclusive"
+        bad = "; ".join(
+            f"{st.easier} vs {st.harder} ({100 * st.p_easier:.1f}% vs {100 * st.p_harder:.1f}%, "
+            f"difference {100 * st.diff:+.1f} points, 95% CI {100 * st.low:+.1f} to "
+            f"{100 * st.high:+.1f}, Holm-adjusted one-sided {_p_eq(st.p_expected)})" for st in unclear)
+        text = (f"Monotonicity is not established: no significant difference between {bad}. "
+                f"More games would settle it.")
+    else:
+        verdict = "monotone"
+        worst = max(steps, key=lambda st: st.p_expected)
+        text = (f"The ladder is monotone: every step is significantly harder than the one "
+                f"before ({order}; largest Holm-adjusted one-sided p-value: "
+                f"{_p_eq(worst.p_expected)}, for {worst.easier} vs {worst.harder}).")
+    return LadderResult(verdict, steps, alpha, text)

@@ -1,0 +1,134 @@
+"""HTML reports: one self-contained file with the required sections and reproducibility facts."""
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+import pytest
+
+from analysis import reports
+from analysis.reports import ASSUMED_COMPONENTS_TEXT, write_report
+from sim.spec import SpecError
+
+from analysis_synth import SOLO_VARIANTS, make_solo_store
+
+
+def _text(page: str) -> str:
+    return html_lib.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def _assert_self_contained(html: str):
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", html, re.I)
+    assert "<link" not in html.lower() and "<script" not in html.lower()
+    srcs = re.findall(r'<img[^>]*src="([^"]+)"', html)
+    assert srcs and all(s.startswith("data:image/png;base64,") for s in srcs)
+    return srcs
+
+
+def test_multiplayer_report(tiny_store, tmp_path):
+    out = write_report(tiny_store, "tiny", tmp_path / "reports")
+    assert out == tmp_path / "reports" / "tiny.html"
+    assert [p.name for p in out.parent.iterdir()] == ["tiny.html"]  # one file, no temp left
+    html = out.read_text()
+    srcs = _assert_self_contained(html)
+    assert len(srcs) >= 3  # win rates, scores, game length
+    for section in ("summary", "arms", "win-rates", "first-player", "seat-balance", "scores",
+                    "game-length", "end-reasons", "exact-settings"):
+        assert f'id="{section}"' in html, section
+    text = _text(html)
+    assert "Master seed 7" in text
+    assert "abc1234" in text                                  # code version
+    assert "rattlebones 1.0" in text                          # game version
+    assert "seat 0: greedy; seat 1: random; seat 2: greedy" in text   # policies per seat
+    assert ASSUMED_COMPONENTS_TEXT in text
+    assert "target = 25" in text                              # tweak shown
+    # golden numbers of the tiny store: p2 seat 0 wins 3.5 of 6 games
+    assert "58.3%" in text and "Wilson" in text
+    assert "Seat 0 (start player) wins 58.3%" in text
+    assert "goodness" in text.lower() and "chi-square" in text
+    # truncated games are shown
+    assert 'id="truncated-warning"' in html and "1 truncated game(s)" in text
+    assert "max_rounds" in text
+    assert "Seats play different policies" in text            # p3 has mixed policies
+
+
+def test_solo_report(tmp_path):
+    probs = {v: p for v, p in zip(SOLO_VARIANTS, [0.85, 0.6, 0.4, 0.2, 0.05])}
+    store = make_solo_store(tmp_path / "store", "fs_solo", probs, n_games=300,
+                            policies=("greedy", "novice"))
+    out = write_report(store, "fs_solo", tmp_path / "out")
+    html = out.read_text()
+    _assert_self_contained(html)
+    for section in ("solo-ladder", "monotonicity", "loss-day", "task-cards", "exact-settings",
+                    "game-length", "end-reasons"):
+        assert f'id="{section}"' in html, section
+    assert 'id="seat-balance"' not in html and 'id="truncated-warning"' not in html
+    text = _text(html)
+    assert "Solo difficulty report" in text
+    assert "Policy greedy: monotone" in text
+    assert "solo_easy < solo_base < solo_hard < solo_very_hard < solo_hell" in text
+    assert "end (7)" in text
+    assert "fs-1.2" in text and "Master seed 11" in text and ASSUMED_COMPONENTS_TEXT in text
+    assert '"solo_row_size": 4' in text
+
+
+def test_solo_report_flags_swapped_ladder(tmp_path):
+    probs = {"solo_easy": 0.8, "solo_base": 0.3, "solo_hard": 0.6, "solo_very_hard": 0.2,
+             "solo_hell": 0.02}
+    store = make_solo_store(tmp_path / "store", "swapped", probs, n_games=400)
+    text = _text(write_report(store, "swapped", tmp_path / "out").read_text())
+    assert "Policy greedy: not monotone" in text
+    assert "solo_hard wins more often than solo_base" in text
+
+
+def test_unknown_experiment_lists_valid_names(tiny_store, tmp_path):
+    with pytest.raises(SpecError, match=r"unknown experiment 'nope'; valid: tiny"):
+        write_report(tiny_store, "nope", tmp_path)
+    with pytest.raises(SpecError, match="no experiments"):
+        write_report(tmp_path / "empty", "x", tmp_path)
+    assert not list(tmp_path.glob("*.html"))
+
+
+def test_report_without_manifest_says_unknown(tiny_store, tmp_path):
+    (tiny_store / "experiments" / "tiny.json").unlink()
+    html = write_report(tiny_store, "tiny", tmp_path / "o").read_text()
+    text = _text(html)
+    assert "No manifest found" in text and "unknown" in text
+    assert "Master seed 7" in text  # still recovered from the data
+
+
+def test_manifest_only_experiment(tiny_store, tmp_path):
+    import json
+    (tiny_store / "experiments" / "queued.json").write_text(json.dumps(
+        {"name": "queued", "master_seed": 3, "arms": [{"name": "a", "game": "rattlebones",
+                                                         "n_players": 2}]}))
+    text = _text(write_report(tiny_store, "queued", tmp_path / "o").read_text())
+    assert "0 games stored" in text
+
+
+def test_rule_changes_against_defaults(monkeypatch):
+    monkeypatch.setattr(reports, "_defaults", lambda game: {"target": 30, "dice": [1, 2]})
+    items, note = reports._rule_changes({"game": "g", "rule_values": {"target": 30, "dice": [1, 3]}})
+    assert items == ["dice = [1, 3] (default [1, 2])"] and "defaults" in note
+
+
+def test_pipelines_manifest_shape(tiny_store, tmp_path):
+    """Manifests as pipelines/ writes them: per-seat policy objects, per-arm n_games,
+    top-level game_versions and code_versions."""
+    import json
+    path = tiny_store / "experiments" / "tiny.json"
+    m = json.loads(path.read_text())
+    for a in m["arms"]:
+        a["policies"] = [{"seat": i, "policy": p.split(":")[0], "spec": p, "params": {}}
+                         for i, p in enumerate(a["policies"])]
+        a["n_games"] = 10
+        del a["game_version"]
+    m["arms"][0]["policies"][1]["spec"] = "greedy:w_stars=2"
+    m["game_versions"] = {"rattlebones": "rb-7"}
+    m["code_versions"] = ["abc1234", "def5678"]
+    path.write_text(json.dumps(m))
+    text = _text(write_report(tiny_store, "tiny", tmp_path / "o").read_text())
+    assert "seat 0: greedy; seat 1: greedy:w_stars=2" in text
+    assert "6 of 10 requested" in text
+    assert "rattlebones rb-7" in text
+    assert "several code versions: abc1234, def5678" in text
