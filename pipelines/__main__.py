@@ -1,0 +1,4 @@
+"""``python -m pipelines`` = ``playtest``."""
+from .cli import main
+
+main()

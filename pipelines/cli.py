@@ -1,0 +1,463 @@
+"""The ``playtest`` command line (design §4). Also ``python -m pipelines``.
+
+Every command turns bad input (:class:`sim.spec.SpecError`, raised by validation before anything
+is written) into one message on stderr and exit code 2. New commands (``compare``, ``sweep``,
+``plan``) build an :class:`~pipelines.experiment.Experiment` and call :func:`_run_and_summarise`.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from sim.spec import SpecError
+
+from . import settings
+
+app = typer.Typer(
+    name="playtest",
+    help="Game-balance analytics for tabletop dice games: simulate, store, query, report.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+
+class CLIError(Exception):
+    """A failure that is not bad input (exit code 1), e.g. a missing optional component."""
+
+
+def guarded(fn):
+    """Bad input -> one message, exit 2; other known failures -> exit 1; no tracebacks."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except SpecError as e:
+            err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
+            raise typer.Exit(2)
+        except CLIError as e:
+            err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
+            raise typer.Exit(1)
+        except KeyboardInterrupt:
+            err.print("interrupted; run the same command again to resume")
+            raise typer.Exit(130)
+
+    return wrapper
+
+
+def _registry():
+    try:
+        return importlib.import_module("sim.registry")
+    except ImportError as e:  # a game package under construction
+        raise CLIError(f"the game registry cannot be imported yet ({e})") from None
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+    if isinstance(v, float) and v == int(v):
+        return str(int(v)) if abs(v) < 1e15 else str(v)
+    return str(v)
+
+
+# ---- shared options ----------------------------------------------------------------------
+
+StoreOpt = typer.Option(None, "--store", help="Store directory (default: $PLAYTEST_STORE or data/).")
+PlayersOpt = typer.Option(None, "--players", "-p",
+                          help="Player count(s): 4, 2-4 or 2,3 (run: default all; one arm each).")
+VariantOpt = typer.Option(None, "--variant", help="Named rule variant (see `playtest rules GAME`).")
+SetOpt = typer.Option(None, "--set", help="Rule tweak NAME=VALUE (repeatable).")
+PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] (default greedy).")
+SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] for one seat (repeatable; 0 = start player).")
+ComponentsOpt = typer.Option(None, "--components", help="Directory with your own component data files.")
+
+
+# ---- games / rules -----------------------------------------------------------------------
+
+@app.command("games")
+@guarded
+def games_cmd():
+    """List games, player counts, variants and policies."""
+    reg = _registry()
+    t = Table(title="Games")
+    for c in ("game", "title", "version", "players", "variants", "policies"):
+        t.add_column(c, overflow="fold")
+    for gid in reg.available_games():
+        s = reg.make(gid)
+        players = f"{s.min_players}" if s.min_players == s.max_players else f"{s.min_players}-{s.max_players}"
+        t.add_row(gid, s.title, s.version, players, ", ".join(s.variants), ", ".join(s.policies))
+    out.print(t)
+
+
+@app.command("rules")
+@guarded
+def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games`).")):
+    """Every rule parameter (name, default, range, meaning), variants, policies, rule status."""
+    spec = _registry().make(game)
+    out.print(f"[bold]{spec.title}[/] ({spec.id}, version {spec.version}), "
+              f"{spec.min_players}-{spec.max_players} players")
+
+    t = Table(title="Rule parameters (--set NAME=VALUE)")
+    for c in ("name", "kind", "default", "range", "meaning", "source"):
+        t.add_column(c, overflow="fold")
+    for p in spec.params:
+        t.add_row(p.name, p.kind, _fmt(p.default), p.range_text(), p.doc, p.source)
+    out.print(t)
+
+    t = Table(title="Variants (--variant NAME)")
+    for c in ("variant", "players", "overrides", "meaning", "rules"):
+        t.add_column(c, overflow="fold")
+    for v in spec.variants.values():
+        pl = "any" if not v.players else f"{v.players[0]}-{v.players[1]}"
+        ov = ", ".join(f"{k}={_fmt(x)}" for k, x in v.overrides.items()) or "(defaults)"
+        t.add_row(v.name, pl, ov, v.doc, ", ".join(v.rule_ids))
+    out.print(t)
+    defaults = sorted({spec.default_variant(n) for n in range(spec.min_players, spec.max_players + 1)})
+    out.print("default variant: " + ", ".join(
+        f"{n}p={spec.default_variant(n)}" for n in range(spec.min_players, spec.max_players + 1))
+        if len(defaults) > 1 else f"default variant: {defaults[0]}")
+
+    t = Table(title="Policies (--policy NAME[:k=v,...], --seat-policy SEAT=NAME)")
+    for c in ("policy", "presets", "meaning"):
+        t.add_column(c, overflow="fold")
+    for p in spec.policies.values():
+        t.add_row(p.name, ", ".join(f"{k}={_fmt(x)}" for k, x in p.overrides.items()) or "(defaults)",
+                  p.doc)
+    out.print(t)
+    t = Table(title="Policy parameters")
+    for c in ("name", "kind", "default", "range", "meaning"):
+        t.add_column(c, overflow="fold")
+    for p in spec.policy_params:
+        t.add_row(p.name, p.kind, _fmt(p.default), p.range_text(), p.doc)
+    out.print(t)
+
+    t = Table(title="Output columns")
+    t.add_column("table")
+    t.add_column("column")
+    t.add_column("meaning", overflow="fold")
+    for c in spec.game_columns:
+        t.add_row("games", c.name, c.doc)
+    for c in spec.seat_columns:
+        t.add_row("seats", c.name, c.doc)
+    t.add_row("games", "end_reason", ", ".join(spec.end_reasons))
+    out.print(t)
+
+    done = [r for r in spec.rules if r.implemented]
+    todo = [r for r in spec.rules if not r.implemented]
+    out.print(f"Rule IDs: {len(done)} of {len(spec.rules)} implemented"
+              + ("" if todo else " (all)"))
+    if todo:
+        t = Table(title="Not implemented")
+        t.add_column("rule")
+        t.add_column("summary", overflow="fold")
+        t.add_column("note", overflow="fold")
+        for r in todo:
+            t.add_row(r.rule_id, r.summary, r.note)
+        out.print(t)
+
+
+# ---- run ---------------------------------------------------------------------------------
+
+def _run_and_summarise(exp, store, workers, executor, scheduler, quiet):
+    from .runner import run
+
+    res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet)
+    for n in res.notes:
+        err.print(f"note: {n}", markup=False, soft_wrap=True)
+    arms = ", ".join(f"{a.name} ({a.game} {a.arm.n_players}p {a.arm.variant})" for a in exp.arms)
+    if res.simulated == 0:
+        out.print(f"experiment [bold]{res.experiment}[/] is complete "
+                  f"({res.total_games:,} games in {len(res.arms)} arms); nothing to simulate", soft_wrap=True)
+    else:
+        out.print(f"experiment [bold]{res.experiment}[/]: simulated {res.simulated:,} games "
+                  f"({res.chunks_done} chunks"
+                  + (f", {res.chunks_skipped} already done" if res.chunks_skipped else "")
+                  + f") in {res.elapsed:.1f} s, {res.games_per_s:,.0f} games/s "
+                  f"({res.executor}, {res.workers} workers)", soft_wrap=True)
+    out.print(f"arms: {arms}", soft_wrap=True, markup=False)
+    out.print(f"store: {res.store}  manifest: {res.manifest_path}", soft_wrap=True, markup=False)
+    return res
+
+
+@app.command("run")
+@guarded
+def run_cmd(
+    game: Optional[str] = typer.Argument(None, help="Game id (or use --spec)."),
+    players: Optional[str] = PlayersOpt,
+    variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = SetOpt,
+    policy: Optional[str] = PolicyOpt,
+    seat_policy: Optional[List[str]] = SeatPolicyOpt,
+    games: Optional[int] = typer.Option(None, "--games", "-n",
+                                        help=f"Games per arm (default {settings.DEFAULT_GAMES:,})."),
+    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    spec: Optional[Path] = typer.Option(None, "--spec", help="TOML experiment spec with several arms."),
+    store: Optional[str] = StoreOpt,
+    experiment: Optional[str] = typer.Option(None, "--experiment", "-e",
+                                             help="Experiment name (default: derived from the arguments)."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads/workers (default: all cores)."),
+    executor: str = typer.Option("local", "--executor", help="local | dask"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a LocalCluster)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size",
+                                             help=f"Games per chunk/part (default {settings.DEFAULT_CHUNK_SIZE:,})."),
+    components: Optional[str] = ComponentsOpt,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Simulate games into the store (resumes/grows an existing experiment)."""
+    from . import experiment as ex
+
+    if spec is not None:
+        given = [n for n, v in (("GAME", game), ("--players", players), ("--variant", variant),
+                                ("--set", set_), ("--policy", policy),
+                                ("--seat-policy", seat_policy), ("--components", components)) if v]
+        if given:
+            raise SpecError(f"--spec defines the arms; remove {', '.join(given)} "
+                            f"(--games, --seed, --experiment, --chunk-size may override the spec)")
+        exp = ex.from_toml(spec, games=games, seed=seed, experiment=experiment,
+                           chunk_size=chunk_size)
+    else:
+        if not game:
+            raise SpecError("give a GAME or --spec FILE.toml; games: "
+                            + ", ".join(_registry().available_games()))
+        exp = ex.from_cli(game, players, variant, set_ or (), policy, seat_policy or (),
+                          settings.DEFAULT_GAMES if games is None else games,
+                          settings.DEFAULT_SEED if seed is None else seed,
+                          experiment, chunk_size, components)
+    _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
+
+
+# ---- replay ------------------------------------------------------------------------------
+
+@app.command("replay")
+@guarded
+def replay_cmd(
+    game: str = typer.Argument(..., help="Game id."),
+    seed: int = typer.Option(..., "--seed", help="Master seed of the run."),
+    game_index: int = typer.Option(0, "--game-index", "-i", help="Game index within the run."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Player count (default: the maximum)."),
+    variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = SetOpt,
+    policy: Optional[str] = PolicyOpt,
+    seat_policy: Optional[List[str]] = SeatPolicyOpt,
+    components: Optional[str] = ComponentsOpt,
+):
+    """A readable turn-by-turn log of one game (same seed/index = same game as in `run`)."""
+    from sim.batch import replay
+
+    from . import experiment as ex
+
+    spec = _registry().make(game)
+    counts = ex.parse_players(players if players is not None else spec.max_players, spec)
+    if len(counts) != 1:
+        raise SpecError(f"--players: replay needs one player count, got {players!r}")
+    ex.check_seed(seed)
+    if game_index < 0:
+        raise SpecError(f"--game-index: must be >= 0, got {game_index}")
+    cfg = ex.ArmConfig("replay", spec.id, counts[0], variant, ex.parse_set(set_ or ()),
+                       policy or settings.DEFAULT_POLICY,
+                       ex.parse_seat_policies(seat_policy or ()), components)
+    arm = ex.resolve_arm(cfg, 1).arm
+    evs, g, s = replay(arm, seed, game_index)
+
+    out.print(f"[bold]{spec.title}[/] ({spec.id} v{spec.version}) — {arm.n_players} players, "
+              f"variant {arm.variant}, seed {seed}, game index {game_index}")
+    changed = {k: v for k, v in arm.rule_values.items()
+               if v != next(p.default for p in spec.params if p.name == k)}
+    out.print("rules: " + (", ".join(f"{k}={_fmt(v)}" for k, v in changed.items())
+                           if changed else "defaults"), soft_wrap=True)
+    out.print("policies: " + ", ".join(f"seat {i}={p}" for i, p in enumerate(arm.policies)))
+    comp = arm.components
+    out.print(f"components: {comp.source_dir} (digest {comp.digest}"
+              + (", includes assumed data" if comp.assumed else "") + ")")
+    out.print()
+    for ev in evs:
+        out.print(spec.format_event(ev, comp), soft_wrap=True, markup=False)
+    if len(evs) >= spec.max_events:
+        out.print(f"… log truncated at {spec.max_events} events")
+    out.print()
+    names = spec.game_column_names
+    gv = dict(zip(names, (int(x) for x in g)))
+    reason = spec.end_reasons[gv["end_reason"]] if 0 <= gv["end_reason"] < len(spec.end_reasons) else gv["end_reason"]
+    winner = (f"winner seat {gv['winner_seat']}" if gv["n_winners"] == 1
+              else f"{gv['n_winners']} winners (shared)" if gv["n_winners"] > 1 else "no winner")
+    out.print(f"end: {reason} after {gv['rounds']} rounds; {winner}"
+              + (" [red](TRUNCATED at the safety cap)[/]" if gv["truncated"] else ""))
+    extra = {k: v for k, v in gv.items() if k not in ("rounds", "truncated", "n_winners",
+                                                      "winner_seat", "end_reason")}
+    if extra:
+        out.print(", ".join(f"{k}={v}" for k, v in extra.items()), soft_wrap=True)
+    # one column per seat, one row per statistic: fits any number of game-specific stats
+    t = Table(title="Final scores")
+    t.add_column("")
+    for seat in range(arm.n_players):
+        t.add_column(f"seat {seat}", justify="right")
+    t.add_row("policy", *arm.policy_names)
+    for j, c in enumerate(spec.seat_column_names):
+        vals = [int(s[seat, j]) for seat in range(arm.n_players)]
+        t.add_row(c, *(("yes" if v else "no") if c == "won" else str(v) for v in vals))
+    out.print(t)
+
+
+# ---- sql / report ------------------------------------------------------------------------
+
+@app.command("sql")
+@guarded
+def sql_cmd(
+    query: str = typer.Argument(..., help="SQL over the views games, seats, experiments."),
+    store: Optional[str] = StoreOpt,
+    format: str = typer.Option("table", "--format", "-f", help="table | csv | parquet"),
+    out_file: Optional[Path] = typer.Option(None, "--out", "-o", help="Output file (needed for parquet)."),
+    max_rows: int = typer.Option(200, "--max-rows", help="Rows shown by --format table."),
+):
+    """Query the store with DuckDB (views games, seats, experiments)."""
+    import duckdb
+
+    from .store import connect
+
+    if format not in ("table", "csv", "parquet"):
+        raise SpecError(f"--format: unknown format '{format}'; valid: table, csv, parquet")
+    if format == "parquet" and out_file is None:
+        raise SpecError("--format parquet needs --out FILE")
+    con = connect(settings.store_root(store))
+    try:
+        rel = con.sql(query)
+        if rel is None:
+            return
+        if format == "parquet":
+            rel.write_parquet(str(out_file))
+            err.print(f"wrote {out_file}")
+            return
+        if format == "csv":
+            if out_file is not None:
+                rel.write_csv(str(out_file))
+                err.print(f"wrote {out_file}")
+            else:
+                import pyarrow.csv as pacsv
+
+                pacsv.write_csv(rel.arrow().read_all() if hasattr(rel.arrow(), "read_all")
+                                else rel.arrow(), sys.stdout.buffer)
+            return
+        cols = rel.columns
+        rows = rel.limit(max_rows + 1).fetchall()
+    except duckdb.Error as e:
+        raise SpecError(f"SQL: {e}") from None
+    t = Table()
+    for c in cols:
+        t.add_column(c, overflow="fold")
+    for r in rows[:max_rows]:
+        t.add_row(*("" if v is None else _fmt(v) for v in r))
+    out.print(t)
+    if len(rows) > max_rows:
+        err.print(f"(more rows; showing {max_rows}: use --max-rows, --format csv or LIMIT)")
+    if out_file is not None:
+        rel.write_csv(str(out_file))
+        err.print(f"wrote {out_file}")
+
+
+def _write_report(store_root: Path, experiment: str, out_dir: Path) -> Path:
+    if importlib.util.find_spec("analysis.reports") is None:
+        raise CLIError("analysis.reports is not available yet (the report writer is in progress)")
+    reports = importlib.import_module("analysis.reports")
+    return Path(reports.write_report(store_root, experiment, out_dir))
+
+
+@app.command("report")
+@guarded
+def report_cmd(
+    experiment: str = typer.Argument(..., help="Experiment name (see `playtest sql \"SELECT * FROM experiments\"`)."),
+    store: Optional[str] = StoreOpt,
+    out_dir: Path = typer.Option(Path("reports"), "--out", "-o", help="Output directory."),
+):
+    """Write a self-contained HTML report of one experiment."""
+    from .store import Store
+
+    root = settings.store_root(store)
+    known = Store(root).experiments()
+    if experiment not in known:
+        raise SpecError(f"unknown experiment '{experiment}' in store {root}; valid: "
+                        + (", ".join(known) if known else "(none yet: run `playtest run` first)"))
+    path = _write_report(root, experiment, out_dir)
+    out.print(f"report: {path}")
+
+
+# ---- demo --------------------------------------------------------------------------------
+
+def seat_win_table(store_root: Path, experiment: str) -> Table:
+    """Win rate (mean win_share) by seat and player count with a 95% interval.
+
+    Uses ``analysis.db.seat_win_rates`` (Wilson interval) when available, else a normal
+    interval computed here.
+    """
+    from .store import connect
+
+    con = connect(store_root)
+    if importlib.util.find_spec("analysis.db") is not None:
+        db = importlib.import_module("analysis.db")
+        if hasattr(db, "seat_win_rates"):
+            df = db.seat_win_rates(con, experiment)
+            t = Table(title=f"Win rate by seat ({experiment})")
+            for c in ("players", "seat", "games", "win rate", "95% CI", "fair share"):
+                t.add_column(c, justify="right")
+            for r in df.sort_values(["n_players", "seat"]).itertuples():
+                t.add_row(str(r.n_players), str(r.seat), f"{int(r.n_games):,}",
+                          f"{r.win_rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]",
+                          f"{1 / r.n_players:.3f}")
+            return t
+    rows = con.execute(
+        "SELECT n_players, seat, count(*) AS n, avg(win_share) AS wr, "
+        "stddev_samp(win_share) AS sd FROM seats WHERE experiment = ? "
+        "GROUP BY n_players, seat ORDER BY n_players, seat", [experiment]).fetchall()
+    t = Table(title=f"Win rate by seat ({experiment})")
+    for c in ("players", "seat", "games", "win rate", "95% CI", "fair share"):
+        t.add_column(c, justify="right")
+    for n_players, seat, n, wr, sd in rows:
+        half = 1.96 * (sd or 0.0) / (n ** 0.5) if n > 1 else float("nan")
+        t.add_row(str(n_players), str(seat), f"{n:,}", f"{wr:.3f}",
+                  f"[{wr - half:.3f}, {wr + half:.3f}]", f"{1 / n_players:.3f}")
+    return t
+
+
+@app.command("demo")
+@guarded
+def demo_cmd(
+    store: Optional[str] = StoreOpt,
+    games: int = typer.Option(settings.DEMO_GAMES, "--games", "-n", help="Games per player count."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
+    out_dir: Path = typer.Option(Path("reports"), "--out", "-o", help="Report directory."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """The demo: Flower Shop, 2-4 players, greedy, seed 1; seat win rates and a report."""
+    from . import experiment as ex
+
+    players = f"{min(settings.DEMO_PLAYERS)}-{max(settings.DEMO_PLAYERS)}"
+    exp = ex.from_cli(settings.DEMO_GAME, players=players, policy=settings.DEMO_POLICY,
+                      games=games, seed=settings.DEMO_SEED)
+    res = _run_and_summarise(exp, store, workers, "local", None, quiet)
+    out.print(seat_win_table(res.store, exp.name))
+    try:
+        path = _write_report(res.store, exp.name, out_dir)
+        out.print(f"report: {path}")
+    except CLIError as e:
+        err.print(f"note: no report ({e})")
+
+
+def main():  # console script entry point
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,478 @@
+"""Experiments: a name, a master seed, a game count and a list of arms.
+
+An *arm* is one fully resolved configuration (game, player count, variant, rule tweaks, per-seat
+policies, component data) that :func:`sim.batch.make_arm` accepts. All arms of an experiment share
+the master seed and the game indices ``0..n-1`` (common random numbers), so arms are paired.
+
+Experiments come from command-line arguments (:func:`from_cli`) or a TOML spec file
+(:func:`from_toml`)::
+
+    [experiment]
+    name = "lock-cost"          # optional; derived from the content when missing
+    seed = 1
+    games = 200000              # per arm, unless an arm says otherwise
+    chunk_size = 100000         # optional
+    game = "flower_shop"        # optional defaults for every arm: game, players, variant,
+    policy = "greedy"           #   policy, components
+
+    [[arms]]
+    name = "baseline"
+    players = 4                 # or "2-4" / [2, 3, 4]: one arm per player count
+    [[arms]]
+    name = "lock2"
+    players = 4
+    set = { extra_lock_cost = 2 }
+    seat_policy = { 0 = "greedy:w_stars=2" }
+
+Everything is validated here, before the store is touched: a problem raises
+:class:`sim.spec.SpecError` naming the key (``arms[2].set.extra_lock_cost: ...``) and the valid
+choices.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from sim.spec import SpecError, short_hash
+
+from . import settings
+
+NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
+# Names a hive-partition reader could take for something other than a string.
+_RESERVED = {"true", "false", "null", "none", "nan", "inf", "infinity"}
+
+EXPERIMENT_KEYS = ("name", "seed", "games", "chunk_size", "description",
+                   "game", "players", "variant", "policy", "components")
+ARM_KEYS = ("name", "game", "players", "variant", "set", "policy", "seat_policy", "games",
+            "components")
+
+
+def registry():
+    """``sim.registry`` (imported lazily: a game under construction must not break the CLI)."""
+    return importlib.import_module("sim.registry")
+
+
+def check_name(name: str, what: str) -> str:
+    """Experiment and arm names become hive partition values: keep them plain strings."""
+    if not isinstance(name, str) or not NAME_RE.match(name) or name.lower() in _RESERVED \
+            or len(name) > 120:
+        raise SpecError(
+            f"{what} name {name!r} is not allowed (valid: a letter, then letters, digits, "
+            f"'_', '.', '-'; at most 120 characters; not {', '.join(sorted(_RESERVED))})"
+        )
+    return name
+
+
+def slug(text: str) -> str:
+    """A readable name fragment made of allowed characters."""
+    s = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(text)).strip("_")
+    return s or "x"
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, Mapping):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+# ---- arms -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ArmConfig:
+    """What the user asked for (unresolved); ``where`` locates it for error messages."""
+
+    name: str
+    game: str
+    n_players: int
+    variant: str | None = None
+    tweaks: tuple[tuple[str, Any], ...] = ()
+    policy: str = settings.DEFAULT_POLICY
+    seat_policies: tuple[tuple[int, str], ...] = ()
+    components: str | None = None
+    games: int | None = None
+    where: str = ""
+
+
+@dataclass
+class ResolvedArm:
+    """An arm validated by :func:`sim.batch.make_arm`, plus its manifest definition."""
+
+    config: ArmConfig
+    arm: Any  # sim.batch.Arm
+    n_games: int
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    @property
+    def game(self) -> str:
+        return self.arm.spec.id
+
+    def definition(self) -> dict:
+        """Everything that determines this arm's results (compared on resume)."""
+        a = self.arm
+        spec = a.spec
+        seats = []
+        for seat, text in enumerate(a.policies):
+            pname, values = spec.policy_values(text)
+            seats.append({"seat": seat, "policy": pname, "spec": text,
+                          "params": _jsonable(values)})
+        return {
+            "game": spec.id,
+            "game_version": spec.version,
+            "n_players": a.n_players,
+            "variant": a.variant,
+            "rule_values": _jsonable(dict(a.rule_values)),
+            "tweaks": {k: _jsonable(v) for k, v in self.config.tweaks},
+            "policies": seats,
+            "components": {
+                "digest": a.components.digest,
+                "assumed": bool(a.components.assumed),
+                "dir": str(a.components.source_dir),
+            },
+        }
+
+
+def _prefix(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _err(where: str, msg: str) -> SpecError:
+    return SpecError(f"{where}: {msg}" if where else msg)
+
+
+def resolve_arm(cfg: ArmConfig, default_games: int) -> ResolvedArm:
+    """Validate one arm completely (raises SpecError naming the key and the valid choices)."""
+    from sim.batch import make_arm
+
+    w = cfg.where
+    try:
+        spec = registry().make(cfg.game)
+    except SpecError as e:
+        raise _err(_prefix(w, "game") if w else "", str(e)) from None
+    by_name = {p.name: p for p in spec.params}
+    for k, v in cfg.tweaks:  # pin errors on the key before the combined check
+        loc = _prefix(w, f"set.{k}") if w else f"--set {k}"
+        if k not in by_name:
+            raise _err(loc, f"unknown parameter '{k}' of {spec.id}; valid: {', '.join(sorted(by_name))}")
+        p = by_name[k]
+        try:
+            p.parse(v) if isinstance(v, str) and p.kind != "choice" else p.check(v)
+        except SpecError as e:
+            raise _err(loc, str(e)) from None
+    pols = [(_prefix(w, "policy") if w else "--policy", cfg.policy)]
+    pols += [(_prefix(w, f"seat_policy.{seat}") if w else f"--seat-policy {seat}", text)
+             for seat, text in cfg.seat_policies]
+    for loc, text in pols:
+        try:
+            spec.policy_values(text)
+        except SpecError as e:
+            raise _err(f"{loc} {text}" if not w else loc, str(e)) from None
+    try:
+        comps = load_components(spec, cfg.components)
+    except SpecError as e:
+        raise _err(_prefix(w, "components") if w else "--components", str(e)) from None
+    try:
+        arm = make_arm(spec, cfg.n_players, cfg.variant, dict(cfg.tweaks), cfg.policy,
+                       dict(cfg.seat_policies), comps)
+    except SpecError as e:
+        raise _err(w, str(e)) from None
+    n = cfg.games if cfg.games is not None else default_games
+    check_games(n, _prefix(w, "games") if w else "--games")
+    return ResolvedArm(cfg, arm, int(n))
+
+
+def load_components(spec, directory: str | None):
+    """The game's component data from ``directory`` (or its bundled defaults)."""
+    if directory is None:
+        return spec.load_components(None)
+    d = Path(directory).expanduser()
+    if not d.is_dir():
+        raise SpecError(f"component directory '{directory}' does not exist")
+    return spec.load_components(d)
+
+
+def check_games(n: Any, where: str = "--games") -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        raise SpecError(f"{where}: number of games must be a positive integer, got {n!r}")
+    return n
+
+
+def check_seed(seed: Any, where: str = "--seed") -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= settings.MAX_SEED:
+        raise SpecError(f"{where}: seed {seed!r} is out of range (valid: 0..{settings.MAX_SEED})")
+    return seed
+
+
+def check_chunk_size(n: Any, where: str = "--chunk-size") -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        raise SpecError(f"{where}: chunk size must be a positive integer, got {n!r}")
+    return n
+
+
+# ---- experiments ----------------------------------------------------------------------------
+
+@dataclass
+class Experiment:
+    """A validated experiment, ready to run."""
+
+    name: str
+    seed: int
+    n_games: int
+    chunk_size: int | None  # None = the stored one, or the default
+    arms: list[ResolvedArm]
+    source: dict = field(default_factory=dict)  # how it was defined (CLI args or spec text)
+    name_derived: bool = True
+
+    def content_hash(self) -> str:
+        return content_hash(self.seed, self.arms)
+
+    def arm(self, name: str) -> ResolvedArm:
+        return next(a for a in self.arms if a.name == name)
+
+
+_COMPARED = ("game", "game_version", "n_players", "variant", "rule_values")
+
+
+def comparable(defn: dict) -> dict:
+    """The part of an arm definition that determines results (how it was spelled does not)."""
+    out = {k: defn.get(k) for k in _COMPARED}
+    out["policies"] = [[p["seat"], p["policy"], p["params"]] for p in defn.get("policies", [])]
+    out["components"] = (defn.get("components") or {}).get("digest")
+    return out
+
+
+def content_hash(seed: int, arms: Iterable[ResolvedArm]) -> str:
+    """Hash of everything that defines the results (not the game count or chunking)."""
+    body = {"seed": seed, "arms": {a.name: comparable(a.definition()) for a in arms}}
+    return short_hash(body, 8)
+
+
+def parse_players(text: str | int | list | None, spec, where: str = "--players") -> list[int]:
+    """``4``, ``"2-4"``, ``"2,3"`` or ``[2, 3]`` -> player counts (validated, sorted)."""
+    if text is None:
+        return list(range(spec.min_players, spec.max_players + 1))
+    valid = f"{spec.min_players}-{spec.max_players}"
+    out: list[int] = []
+    try:
+        if isinstance(text, bool):
+            raise ValueError
+        if isinstance(text, int):
+            out = [text]
+        elif isinstance(text, list):
+            out = [int(x) if not isinstance(x, bool) and float(x) == int(x) else _raise()
+                   for x in text]
+        else:
+            for part in str(text).split(","):
+                part = part.strip()
+                lo, dash, hi = part.partition("-")
+                if dash:
+                    a, b = int(lo), int(hi)
+                    if a > b:
+                        raise ValueError
+                    out.extend(range(a, b + 1))
+                else:
+                    out.append(int(part))
+    except (ValueError, TypeError):
+        raise SpecError(f"{where}: cannot read {text!r} as player counts "
+                        f"(e.g. 4, 2-4 or 2,3; valid for {spec.id}: {valid})") from None
+    if not out:
+        raise SpecError(f"{where}: no player count given (valid for {spec.id}: {valid})")
+    for n in out:
+        if not spec.min_players <= n <= spec.max_players:
+            raise SpecError(f"{where}: {spec.id} is for {valid} players, not {n}")
+    return sorted(set(out))
+
+
+def _raise():
+    raise ValueError
+
+
+def parse_set(items: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    """``["a=1", "b=x"]`` -> ``(("a", "1"), ("b", "x"))`` (last one wins)."""
+    out: dict[str, str] = {}
+    for item in items or ():
+        k, eq, v = item.partition("=")
+        if not eq or not k.strip():
+            raise SpecError(f"--set '{item}' must look like NAME=VALUE")
+        out[k.strip()] = v.strip()
+    return tuple(out.items())
+
+
+def parse_seat_policies(items: Iterable[str]) -> tuple[tuple[int, str], ...]:
+    """``["0=greedy:w=2"]`` -> ``((0, "greedy:w=2"),)``."""
+    out: dict[int, str] = {}
+    for item in items or ():
+        k, eq, v = item.partition("=")
+        try:
+            seat = int(k)
+        except ValueError:
+            seat = None
+        if not eq or seat is None or not v.strip():
+            raise SpecError(f"--seat-policy '{item}' must look like SEAT=NAME[:k=v,...] "
+                            f"(seat 0 = start player)")
+        out[seat] = v.strip()
+    return tuple(sorted(out.items()))
+
+
+def from_cli(game: str, players: str | None = None, variant: str | None = None,
+             tweaks: Iterable[str] = (), policy: str | None = None,
+             seat_policies: Iterable[str] = (), games: int = settings.DEFAULT_GAMES,
+             seed: int = settings.DEFAULT_SEED, experiment: str | None = None,
+             chunk_size: int | None = None, components: str | None = None) -> Experiment:
+    """One arm per player count; the name is derived from the content unless given."""
+    spec = registry().make(game)
+    counts = parse_players(players, spec)
+    check_games(games)
+    check_seed(seed)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+    tw = parse_set(tweaks)
+    sp = parse_seat_policies(seat_policies)
+    policy = policy or settings.DEFAULT_POLICY
+    arms = [resolve_arm(ArmConfig(f"p{n}", spec.id, n, variant, tw, policy, sp, components),
+                        games) for n in counts]
+    name_derived = experiment is None
+    if experiment is None:
+        ps = f"{counts[0]}p" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}p"
+        if len(counts) > 1 and counts != list(range(counts[0], counts[-1] + 1)):
+            ps = "_".join(map(str, counts)) + "p"
+        vs = {a.arm.variant for a in arms}
+        vname = variant or (vs.pop() if len(vs) == 1 else "default")
+        pol = policy.partition(":")[0]
+        if sp:
+            pol += "-mixed"
+        experiment = "-".join(
+            [spec.id, ps, slug(vname), slug(pol), f"s{seed}", content_hash(seed, arms)])
+    check_name(experiment, "experiment")
+    source = {"kind": "cli", "game": spec.id, "players": players, "variant": variant,
+              "set": [f"{k}={v}" for k, v in tw], "policy": policy,
+              "seat_policy": [f"{s}={p}" for s, p in sp], "games": games, "seed": seed,
+              "components": components}
+    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
+
+
+def from_toml(path: str | Path, games: int | None = None, seed: int | None = None,
+              experiment: str | None = None, chunk_size: int | None = None) -> Experiment:
+    """Read and validate a TOML experiment spec; command-line values override the file's."""
+    path = Path(path)
+    if not path.is_file():
+        raise SpecError(f"spec file '{path}' does not exist")
+    text = path.read_text(encoding="utf-8")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: malformed TOML: {e}") from None
+    unknown = set(doc) - {"experiment", "arms"}
+    if unknown:
+        raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}'; valid: experiment, arms")
+    exp = doc.get("experiment", {})
+    if not isinstance(exp, dict):
+        raise SpecError(f"{path}: 'experiment' must be a table")
+    for k in exp:
+        if k not in EXPERIMENT_KEYS:
+            raise SpecError(f"experiment.{k}: unknown key; valid: {', '.join(EXPERIMENT_KEYS)}")
+    arms_doc = doc.get("arms")
+    if not isinstance(arms_doc, list) or not arms_doc or not all(isinstance(a, dict) for a in arms_doc):
+        raise SpecError(f"{path}: needs at least one [[arms]] table")
+
+    seed = check_seed(seed if seed is not None else exp.get("seed", settings.DEFAULT_SEED),
+                      "--seed" if seed is not None else "experiment.seed")
+    n_games = games if games is not None else exp.get("games", settings.DEFAULT_GAMES)
+    check_games(n_games, "--games" if games is not None else "experiment.games")
+    if chunk_size is None and "chunk_size" in exp:
+        chunk_size = check_chunk_size(exp["chunk_size"], "experiment.chunk_size")
+    elif chunk_size is not None:
+        check_chunk_size(chunk_size)
+
+    configs: list[ArmConfig] = []
+    games_in_spec = {a.get("game", exp.get("game")) for a in arms_doc}
+    for i, a in enumerate(arms_doc):
+        w = f"arms[{i}]"
+        for k in a:
+            if k not in ARM_KEYS:
+                raise SpecError(f"{w}.{k}: unknown key; valid: {', '.join(ARM_KEYS)}")
+        game = a.get("game", exp.get("game"))
+        if not isinstance(game, str):
+            raise SpecError(f"{w}.game: missing (or set experiment.game); valid: "
+                            f"{', '.join(registry().available_games())}")
+        try:
+            spec = registry().make(game)
+        except SpecError as e:
+            raise SpecError(f"{w}.game: {e}") from None
+        counts = parse_players(a.get("players", exp.get("players")), spec, f"{w}.players")
+        variant = a.get("variant", exp.get("variant"))
+        if variant is not None and not isinstance(variant, str):
+            raise SpecError(f"{w}.variant: must be a string; valid: {', '.join(spec.variants)}")
+        tweaks = a.get("set", {})
+        if not isinstance(tweaks, dict):
+            raise SpecError(f"{w}.set: must be a table like {{ name = value }}")
+        policy = a.get("policy", exp.get("policy", settings.DEFAULT_POLICY))
+        if not isinstance(policy, str):
+            raise SpecError(f"{w}.policy: must be a string like \"greedy:w_stars=2\"; "
+                            f"valid: {', '.join(spec.policies)}")
+        seat_doc = a.get("seat_policy", {})
+        if not isinstance(seat_doc, dict):
+            raise SpecError(f"{w}.seat_policy: must be a table like {{ 0 = \"greedy\" }}")
+        seats = []
+        for s, p in seat_doc.items():
+            try:
+                seats.append((int(s), p))
+            except ValueError:
+                raise SpecError(f"{w}.seat_policy.{s}: seat must be an integer "
+                                f"(0 = start player)") from None
+            if not isinstance(p, str):
+                raise SpecError(f"{w}.seat_policy.{s}: must be a policy string; "
+                                f"valid: {', '.join(spec.policies)}")
+        comp = a.get("components", exp.get("components"))
+        if comp is not None:
+            if not isinstance(comp, str):
+                raise SpecError(f"{w}.components: must be a directory path")
+            comp = str((path.parent / comp).resolve()) if not Path(comp).is_absolute() else comp
+        arm_games = a.get("games")
+        if arm_games is not None:
+            check_games(arm_games, f"{w}.games")
+        base = a.get("name")
+        if base is not None:
+            check_name(base, f"{w}.name: arm")
+        for n in counts:
+            if base is None:
+                parts = [f"p{n}"]
+                if len(games_in_spec) > 1:
+                    parts.insert(0, spec.id)
+                if variant:
+                    parts.append(slug(variant))
+                parts += [slug(f"{k}{_jsonable(v)}") for k, v in tweaks.items()]
+                if policy != settings.DEFAULT_POLICY or seats:
+                    parts.append(slug(policy.partition(":")[0]) + ("-mixed" if seats else ""))
+                name = "-".join(parts)
+                if len(name) > 80:
+                    name = name[:70] + "-" + short_hash(name, 8)
+            else:
+                name = base if len(counts) == 1 else f"{base}-p{n}"
+            configs.append(ArmConfig(name, spec.id, n, variant, tuple(tweaks.items()), policy,
+                                     tuple(sorted(seats)), comp, arm_games, w))
+    seen: dict[str, str] = {}
+    for c in configs:
+        if c.name in seen:
+            raise SpecError(f"{c.where}.name: duplicate arm name '{c.name}' (also {seen[c.name]}); "
+                            f"give each arm a distinct name")
+        seen[c.name] = c.where
+    arms = [resolve_arm(c, n_games) for c in configs]
+
+    name = experiment or exp.get("name")
+    name_derived = name is None
+    if name is None:
+        name = f"{slug(path.stem)}-s{seed}-{content_hash(seed, arms)}"
+        if not NAME_RE.match(name):
+            name = "spec-" + name
+    check_name(name, "experiment" if experiment else "experiment.name: experiment")
+    source = {"kind": "spec", "file": str(path), "text": text}
+    return Experiment(name, seed, n_games, chunk_size, arms, source, name_derived)

@@ -1,0 +1,390 @@
+"""Run an experiment into the store: plan chunks, simulate the missing ones, write them.
+
+Order of work (so that bad input writes nothing and a killed run resumes):
+
+1. The :class:`~pipelines.experiment.Experiment` is already fully validated (every arm went
+   through ``sim.batch.make_arm``). Here the executor options and the stored manifest (if any) are
+   checked — a manifest with different results-defining settings is an error, never mixed.
+2. The chunk plan is fixed in the manifest (``status = "running"``), then each missing chunk is
+   simulated (a pure function of arm + game-index range, see :func:`simulate_chunk`) and its two
+   parts written atomically; the manifest lists the chunk as finished right after.
+3. ``status = "complete"`` when every planned chunk is finished.
+
+Chunks are game-index ranges. A new experiment's chunk ``c`` covers
+``[c * chunk_size, min((c + 1) * chunk_size, n))``. Growing an experiment (a larger ``--games``)
+appends chunks after the last planned one; earlier chunks and their files are never touched.
+Every game's result depends only on ``(rules, policies, components, master_seed, game_index)``,
+so the data is identical for any worker count, chunk size or executor.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+
+from sim.spec import SpecError
+
+from . import settings
+from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
+from .store import MANIFEST_FORMAT, Store, StoreError, build_tables, now_iso
+
+EXECUTORS = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Everything needed to simulate one chunk (picklable, for remote executors)."""
+
+    arm_name: str
+    chunk: int
+    start: int
+    stop: int
+    master_seed: int
+    game: str
+    n_players: int
+    variant: str
+    rule_values: dict
+    policies: tuple
+    components: Any  # sim.spec.Components (data travels with the task)
+
+    @property
+    def n(self) -> int:
+        return self.stop - self.start
+
+
+def simulate_chunk(task: ChunkTask, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Pure function of (arm, game-index range): the kernel output arrays of one chunk."""
+    import importlib
+
+    from sim.batch import Arm, run_games
+
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    spec = importlib.import_module("sim.registry").make(task.game)
+    arm = Arm(spec, task.n_players, task.variant, dict(task.rule_values), task.components,
+              tuple(task.policies))
+    return run_games(arm, task.master_seed, task.start, task.n)
+
+
+def make_task(ra: ResolvedArm, chunk: int, start: int, stop: int, seed: int) -> ChunkTask:
+    a = ra.arm
+    return ChunkTask(ra.name, chunk, start, stop, seed, a.spec.id, a.n_players, a.variant,
+                     dict(a.rule_values), tuple(a.policies), a.components)
+
+
+# ---- planning ----------------------------------------------------------------------------
+
+def plan_chunks(existing: list[dict], n_games: int, chunk_size: int) -> list[dict]:
+    """Keep the planned chunks; append chunks of ``chunk_size`` up to ``n_games``."""
+    chunks = [dict(c) for c in existing]
+    start = chunks[-1]["stop"] if chunks else 0
+    c = chunks[-1]["chunk"] + 1 if chunks else 0
+    while start < n_games:
+        stop = min(start + chunk_size, n_games)
+        chunks.append({"chunk": c, "start": start, "stop": stop})
+        c += 1
+        start = stop
+    return chunks
+
+
+def _differences(old: dict, new: dict) -> list[str]:
+    a, b = comparable(old), comparable(new)
+    out = []
+    for k in a:
+        if a[k] != b[k]:
+            if k == "rule_values":
+                keys = sorted(set(a[k] or {}) | set(b[k] or {}))
+                diff = [f"{x}: {a[k].get(x)!r} -> {b[k].get(x)!r}" for x in keys
+                        if (a[k] or {}).get(x) != (b[k] or {}).get(x)]
+                out.append("rule values (" + "; ".join(diff[:5]) + ")")
+            elif k == "components":
+                out.append(f"component data ({a[k]} -> {b[k]})")
+            else:
+                out.append(f"{k} ({a[k]!r} -> {b[k]!r})")
+    return out
+
+
+def build_manifest(exp: Experiment, old: dict | None, chunk_size: int) -> tuple[dict, list[str]]:
+    """The manifest for this run (pure: nothing is written). Returns (manifest, notes)."""
+    notes: list[str] = []
+    if old is not None:
+        if old.get("master_seed") != exp.seed:
+            raise StoreError(
+                f"experiment '{exp.name}' already exists with seed {old.get('master_seed')}, "
+                f"not {exp.seed}; use another --experiment name (or the same seed)")
+        old_arms = {a["name"]: a for a in old.get("arms", [])}
+        for ra in exp.arms:
+            if ra.name in old_arms:
+                diff = _differences(old_arms[ra.name], ra.definition())
+                if diff:
+                    raise StoreError(
+                        f"experiment '{exp.name}' arm '{ra.name}' was run with different "
+                        f"settings: {'; '.join(diff)}. Results are never mixed: use another "
+                        f"--experiment name, or move {Store('.').manifest_path(exp.name).name} "
+                        f"and its results away")
+        manifest = {k: v for k, v in old.items()}
+        arms = [dict(a) for a in old.get("arms", [])]
+        missing = [a["name"] for a in arms if a["name"] not in {r.name for r in exp.arms}]
+        if missing:
+            notes.append(f"arms kept from earlier runs, not run now: {', '.join(missing)}")
+    else:
+        manifest = {"format": MANIFEST_FORMAT, "name": exp.name, "created_at": now_iso()}
+        arms = []
+    by_name = {a["name"]: a for a in arms}
+    for ra in exp.arms:
+        entry = by_name.get(ra.name)
+        if entry is None:
+            entry = {"name": ra.name, **ra.definition(), "n_games": 0, "chunks": [],
+                     "finished_chunks": []}
+            arms.append(entry)
+            by_name[ra.name] = entry
+        else:
+            entry.update({k: v for k, v in ra.definition().items()
+                          if k in ("tweaks", "policies", "components")})
+        if ra.n_games < entry["n_games"]:
+            notes.append(f"arm {ra.name}: already has {entry['n_games']:,} games "
+                         f"(more than the {ra.n_games:,} asked); nothing removed")
+        n = max(ra.n_games, entry["n_games"])
+        entry["chunks"] = plan_chunks(entry["chunks"], n, chunk_size)
+        entry["n_games"] = n
+    code = settings.code_version()
+    manifest.update({
+        "status": "running",
+        "master_seed": exp.seed,
+        "n_games": max(a["n_games"] for a in arms),
+        "chunk_size": chunk_size,
+        "game_versions": {a["game"]: a["game_version"] for a in arms},
+        "code_version": code,
+        "code_versions": sorted(set(manifest.get("code_versions", [])) | {code}),
+        "spec": exp.source,
+        "content_hash": exp.content_hash(),
+        "arms": arms,
+    })
+    return manifest, notes
+
+
+def _finished(manifest: dict) -> dict:
+    """Finished chunks per arm (top-level summary; the arms hold the authoritative lists)."""
+    return {a["name"]: list(a["finished_chunks"]) for a in manifest["arms"]}
+
+
+# ---- executors ---------------------------------------------------------------------------
+
+class LocalExecutor:
+    """Chunks one after another; numba threads inside each chunk."""
+
+    name = "local"
+
+    def __init__(self, workers: int):
+        import numba
+
+        self.workers = max(1, min(workers, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(self.workers)
+
+    def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]
+            ) -> Iterator[tuple[ChunkTask, np.ndarray, np.ndarray]]:
+        from sim.batch import run_games
+
+        for t in tasks:
+            g, s = run_games(arms[t.arm_name].arm, t.master_seed, t.start, t.n)
+            yield t, g, s
+
+    def close(self):
+        pass
+
+
+class DaskExecutor:
+    """Chunks as tasks on a Dask cluster (``scheduler`` address, or a LocalCluster)."""
+
+    name = "dask"
+
+    def __init__(self, workers: int, scheduler: str | None = None, processes: bool = True):
+        from distributed import Client, LocalCluster
+
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout="15s")
+            except (OSError, TimeoutError) as e:
+                raise StoreError(f"--scheduler {scheduler}: cannot connect ({e})") from None
+            self.threads = None
+        else:
+            self.cluster = LocalCluster(n_workers=workers if processes else 1,
+                                        threads_per_worker=1, processes=processes,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+            # One numba thread per single-threaded worker process; in-process: all workers.
+            self.threads = 1 if processes else workers
+        self.window = 2 * max(1, len(self.client.scheduler_info().get("workers", {})) or workers)
+
+    def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]):
+        from distributed import as_completed
+
+        pending = list(tasks)[::-1]
+        futures = as_completed()
+        by_key = {}
+
+        def submit():
+            t = pending.pop()
+            f = self.client.submit(simulate_chunk, t, self.threads, pure=False)
+            by_key[f.key] = t
+            futures.add(f)
+
+        for _ in range(min(self.window, len(pending))):
+            submit()
+        for f in futures:
+            g, s = f.result()
+            t = by_key.pop(f.key)
+            if pending:
+                submit()
+            yield t, g, s
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+# ---- progress ----------------------------------------------------------------------------
+
+class _Progress:
+    def __init__(self, total: int, quiet: bool, label: str):
+        self.p = None
+        if quiet or total <= 0:
+            return
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn,
+                                   TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+        from rich.text import Text
+
+        class Speed(ProgressColumn):
+            def render(self, task):
+                s = task.finished_speed or task.speed
+                return Text(f"{s:,.0f} games/s" if s else "… games/s", style="cyan")
+
+        self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                          MofNCompleteColumn(), Speed(), TimeElapsedColumn(), TextColumn("ETA"),
+                          TimeRemainingColumn(), console=Console(stderr=True),
+                          transient=False)
+        self.p.start()
+        self.task = self.p.add_task(label, total=total)
+
+    def advance(self, n: int):
+        if self.p:
+            self.p.advance(self.task, n)
+
+    def close(self):
+        if self.p:
+            self.p.stop()
+
+
+# ---- run ---------------------------------------------------------------------------------
+
+@dataclass
+class RunResult:
+    experiment: str
+    store: Path
+    manifest_path: Path
+    arms: list[str]
+    total_games: int  # games in the experiment after this run (all arms)
+    simulated: int  # games simulated by this run
+    chunks_done: int
+    chunks_skipped: int
+    elapsed: float
+    executor: str
+    workers: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def games_per_s(self) -> float:
+        return self.simulated / self.elapsed if self.elapsed > 0 else 0.0
+
+
+def check_run_options(workers: int | None, executor: str, scheduler: str | None) -> int:
+    if executor not in EXECUTORS:
+        raise SpecError(f"--executor: unknown executor '{executor}'; valid: {', '.join(EXECUTORS)}")
+    if scheduler and executor != "dask":
+        raise SpecError("--scheduler needs --executor dask")
+    if workers is None:
+        return settings.default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SpecError(f"--workers: must be a positive integer, got {workers!r}")
+    return workers
+
+
+def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int | None = None,
+        executor: str = "local", scheduler: str | None = None, quiet: bool = False,
+        dask_processes: bool = True,
+        after_chunk: Callable[[str, int], None] | None = None) -> RunResult:
+    """Run (or resume, or grow) ``exp`` into the store. See the module docstring.
+
+    ``after_chunk(arm, chunk)`` is called once a chunk is recorded (tests inject failures here).
+    """
+    t0 = time.perf_counter()
+    workers = check_run_options(workers, executor, scheduler)
+    store = Store(settings.store_root(store_root))
+    if store.root.exists() and not store.root.is_dir():
+        raise StoreError(f"--store {store.root} is not a directory")
+    old = store.read_manifest(exp.name)
+    chunk_size = exp.chunk_size or (old or {}).get("chunk_size") or settings.DEFAULT_CHUNK_SIZE
+    check_chunk_size(chunk_size)
+    manifest, notes = build_manifest(exp, old, chunk_size)  # raises before anything is written
+
+    arms = {ra.name: ra for ra in exp.arms}
+    tasks: list[ChunkTask] = []
+    skipped = 0
+    for entry in manifest["arms"]:
+        if entry["name"] not in arms:
+            continue
+        done = set(entry["finished_chunks"])
+        for c in entry["chunks"]:
+            if c["chunk"] in done:
+                skipped += 1
+            else:
+                tasks.append(make_task(arms[entry["name"]], c["chunk"], c["start"], c["stop"],
+                                       exp.seed))
+    # Interleave arms chunk by chunk so a partial run has comparable arms.
+    tasks.sort(key=lambda t: (t.chunk, list(arms).index(t.arm_name)))
+
+    simulated = 0
+    with store.lock(exp.name):
+        mpath = store.write_manifest(manifest)
+        entries = {a["name"]: a for a in manifest["arms"]}
+        for ra in exp.arms:
+            store.remove_stale_temp(ra.game, exp.name, ra.name)
+        if tasks:
+            ex = (LocalExecutor(workers) if executor == "local"
+                  else DaskExecutor(workers, scheduler, processes=dask_processes))
+            total = sum(t.n for t in tasks)
+            bar = _Progress(total, quiet, exp.name)
+            try:
+                for t, g, s in ex.map(tasks, arms):
+                    ra = arms[t.arm_name]
+                    gt, st = build_tables(exp.name, ra.name, ra.arm, exp.seed, t.start, g, s)
+                    store.write_part("games", ra.game, exp.name, ra.name, t.chunk, gt)
+                    store.write_part("seats", ra.game, exp.name, ra.name, t.chunk, st)
+                    e = entries[t.arm_name]
+                    e["finished_chunks"] = sorted(set(e["finished_chunks"]) | {t.chunk})
+                    manifest["finished_chunks"] = _finished(manifest)
+                    store.write_manifest(manifest)
+                    simulated += t.n
+                    bar.advance(t.n)
+                    if after_chunk is not None:
+                        after_chunk(t.arm_name, t.chunk)
+            finally:
+                bar.close()
+                ex.close()
+        manifest["finished_chunks"] = _finished(manifest)
+        complete = all(len(a["finished_chunks"]) == len(a["chunks"]) for a in manifest["arms"])
+        manifest["status"] = "complete" if complete else "running"
+        manifest["finished_at"] = now_iso() if complete else None
+        store.write_manifest(manifest)
+    total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)
+    return RunResult(exp.name, store.root, mpath, list(arms), total_games, simulated,
+                     len(tasks), skipped, time.perf_counter() - t0, executor,
+                     workers if executor == "local" else workers, notes)

@@ -1,0 +1,73 @@
+"""Pipeline settings: store root, chunk size, demo size, code version.
+
+The store root is resolved as ``--store DIR`` > ``$PLAYTEST_STORE`` > ``data/`` of the repository
+(when running from a source checkout) > ``./data``.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+#: Games per chunk (one Parquet part per arm and chunk).
+DEFAULT_CHUNK_SIZE = 100_000
+#: Default number of games per arm for ``playtest run``.
+DEFAULT_GAMES = 100_000
+#: Default master seed.
+DEFAULT_SEED = 1
+#: Largest accepted master seed (seeds are 0 <= s < 2**63).
+MAX_SEED = 2**63 - 1
+#: Default policy for every seat.
+DEFAULT_POLICY = "greedy"
+
+#: ``playtest demo``: game, player counts, games per player count, seed, policy.
+DEMO_GAME = "flower_shop"
+DEMO_PLAYERS = (2, 3, 4)
+DEMO_GAMES = 200_000
+DEMO_SEED = 1
+DEMO_POLICY = "greedy"
+
+STORE_ENV = "PLAYTEST_STORE"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def store_root(explicit: str | os.PathLike | None = None) -> Path:
+    """The store directory (not created here: bad input must write nothing)."""
+    if explicit:
+        return Path(explicit).expanduser()
+    env = os.environ.get(STORE_ENV)
+    if env:
+        return Path(env).expanduser()
+    if (REPO_ROOT / "pyproject.toml").is_file() and (REPO_ROOT / "data").is_dir():
+        return REPO_ROOT / "data"
+    return Path.cwd() / "data"
+
+
+def default_workers() -> int:
+    """All cores available to this process."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - non-Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """Package version plus the git commit (``+dirty`` if the tree has local changes)."""
+    try:
+        from importlib.metadata import version
+
+        pkg = version("playtest")
+    except Exception:  # pragma: no cover - not installed
+        pkg = "0+unknown"
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "describe", "--always", "--dirty", "--abbrev=10"],
+            capture_output=True, text=True, timeout=5,
+        )
+        if out.returncode == 0 and out.stdout.strip():
+            return f"{pkg}+g{out.stdout.strip()}"
+    except Exception:  # pragma: no cover - git missing
+        pass
+    return pkg

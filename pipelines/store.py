@@ -1,0 +1,323 @@
+"""The result store: hive-partitioned Parquet parts plus one JSON manifest per experiment.
+
+Layout (design §4, fixed)::
+
+    <store>/experiments/<experiment>.json
+    <store>/results/games/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
+    <store>/results/seats/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
+
+The partition columns (``game``, ``experiment``, ``arm``) are also stored in every file, as
+plain strings, so a part is self-describing; names are restricted to strings a hive reader cannot
+mistake for numbers or dates (see :func:`pipelines.experiment.check_name`). DuckDB
+(``hive_partitioning=true``) and Polars (``hive_partitioning=True``) read the same string values
+either way.
+
+Atomicity: a part is written to ``.part-<chunk>.parquet.<pid>.tmp`` in its final directory,
+fsynced and renamed with :func:`os.replace`; the manifest the same way, after the chunk's parts.
+Globs ending in ``*.parquet`` / ``*.json`` never match the temporary names, so a killed run never
+leaves a readable half-file. A chunk is finished only once the manifest lists it; a part on disk
+that the manifest does not list is simulated again (same content) on resume.
+"""
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON, SpecError
+
+MANIFEST_FORMAT = 1
+TABLES = ("games", "seats")
+GAME_KEYS = ("experiment", "arm", "game", "n_players", "master_seed", "game_index")
+SEAT_KEYS = GAME_KEYS + ("seat",)
+PARQUET_OPTIONS = dict(compression="zstd", compression_level=3)
+
+
+class StoreError(SpecError):
+    """A store conflict the user must resolve (reported like bad input: exit code 2)."""
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    """Paths and atomic I/O under one store root (nothing is created until written)."""
+
+    def __init__(self, root: str | os.PathLike):
+        self.root = Path(root)
+
+    # ---- paths ------------------------------------------------------------------------
+    @property
+    def experiments_dir(self) -> Path:
+        return self.root / "experiments"
+
+    def manifest_path(self, experiment: str) -> Path:
+        return self.experiments_dir / f"{experiment}.json"
+
+    def arm_dir(self, table: str, game: str, experiment: str, arm: str) -> Path:
+        return (self.root / "results" / table / f"game={game}" / f"experiment={experiment}"
+                / f"arm={arm}")
+
+    def part_path(self, table: str, game: str, experiment: str, arm: str, chunk: int) -> Path:
+        return self.arm_dir(table, game, experiment, arm) / f"part-{chunk:05d}.parquet"
+
+    def glob(self, table: str) -> str:
+        return str(self.root / "results" / table / "**" / "*.parquet")
+
+    # ---- manifests --------------------------------------------------------------------
+    def read_manifest(self, experiment: str) -> dict | None:
+        p = self.manifest_path(experiment)
+        if not p.is_file():
+            return None
+        try:
+            return json.loads(p.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise StoreError(f"manifest {p} is not valid JSON ({e}); move it away to start over") from None
+
+    def write_manifest(self, manifest: dict) -> Path:
+        manifest["updated_at"] = now_iso()
+        p = self.manifest_path(manifest["name"])
+        data = json.dumps(manifest, indent=2, sort_keys=False, default=_json_default) + "\n"
+        atomic_write_bytes(p, data.encode("utf-8"))
+        return p
+
+    def experiments(self) -> list[str]:
+        if not self.experiments_dir.is_dir():
+            return []
+        return sorted(p.stem for p in self.experiments_dir.glob("*.json"))
+
+    @contextlib.contextmanager
+    def lock(self, experiment: str):
+        """Exclusive per-experiment lock (released by the OS if the process dies)."""
+        import fcntl
+
+        self.experiments_dir.mkdir(parents=True, exist_ok=True)
+        path = self.experiments_dir / f".{experiment}.lock"
+        f = open(path, "a+")
+        try:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreError(f"experiment '{experiment}' is being run by another process "
+                                 f"(lock {path})") from None
+            yield
+            with contextlib.suppress(OSError):
+                path.unlink()
+        finally:
+            f.close()
+
+    # ---- parts ------------------------------------------------------------------------
+    def write_part(self, table: str, game: str, experiment: str, arm: str, chunk: int,
+                   data: pa.Table) -> Path:
+        path = self.part_path(table, game, experiment, arm, chunk)
+        write_parquet_atomic(path, data)
+        return path
+
+    def remove_stale_temp(self, game: str, experiment: str, arm: str) -> None:
+        """Delete temporary files left by a killed run of this arm."""
+        for table in TABLES:
+            d = self.arm_dir(table, game, experiment, arm)
+            if d.is_dir():
+                for p in d.glob(".part-*.tmp"):
+                    with contextlib.suppress(OSError):
+                        p.unlink()
+
+
+def _json_default(o: Any):
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.floating,)):
+        return float(o)
+    if isinstance(o, (np.bool_,)):
+        return bool(o)
+    if isinstance(o, (tuple, set)):
+        return list(o)
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serialisable: {type(o)}")
+
+
+def _fsync_dir(d: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file + fsync + :func:`os.replace`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    _fsync_dir(path.parent)
+
+
+def write_parquet_atomic(path: Path, data: pa.Table) -> None:
+    """Write a Parquet file under a temporary name and rename it when complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        pq.write_table(data, tmp, **PARQUET_OPTIONS)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+    _fsync_dir(path.parent)
+
+
+# ---- result columns -> Arrow tables ------------------------------------------------------
+
+def _const(value, n: int, typ) -> pa.Array:
+    return pa.repeat(pa.scalar(value, typ), n)
+
+
+def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_index: int,
+                 games: np.ndarray, seats: np.ndarray) -> tuple[pa.Table, pa.Table]:
+    """Kernel output arrays of one chunk -> the ``games`` and ``seats`` tables (design §4).
+
+    Rows are in (game_index, seat) order, so part content is deterministic.
+    """
+    spec = arm.spec
+    n, p = games.shape[0], arm.n_players
+    idx = np.arange(first_index, first_index + n, dtype=np.int64)
+    reasons = np.asarray(spec.end_reasons, dtype=object)
+    codes = games[:, G_END_REASON]
+    if n and (codes.min() < 0 or codes.max() >= len(reasons)):
+        bad = int(codes[(codes < 0) | (codes >= len(reasons))][0])
+        raise RuntimeError(f"{spec.id} kernel wrote end_reason {bad}; valid indices "
+                           f"0..{len(reasons) - 1} ({', '.join(spec.end_reasons)})")
+
+    common = {
+        "experiment": _const(experiment, n, pa.string()),
+        "arm": _const(arm_name, n, pa.string()),
+        "game": _const(spec.id, n, pa.string()),
+        "n_players": _const(p, n, pa.int64()),
+        "master_seed": _const(master_seed, n, pa.int64()),
+        "game_index": pa.array(idx, pa.int64()),
+    }
+    gcols = dict(common)
+    for j, name in enumerate(spec.game_column_names):
+        col = games[:, j]
+        if j == G_TRUNCATED:
+            gcols[name] = pa.array(col != 0, pa.bool_())
+        elif j == G_END_REASON:
+            gcols[name] = pa.array(reasons[col], pa.string())
+        else:
+            gcols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
+    games_tbl = pa.table(gcols)
+
+    m = n * p
+    flat = seats.reshape(m, seats.shape[2]) if m else seats.reshape(0, seats.shape[2])
+    scols = {
+        "experiment": _const(experiment, m, pa.string()),
+        "arm": _const(arm_name, m, pa.string()),
+        "game": _const(spec.id, m, pa.string()),
+        "n_players": _const(p, m, pa.int64()),
+        "master_seed": _const(master_seed, m, pa.int64()),
+        "game_index": pa.array(np.repeat(idx, p), pa.int64()),
+        "seat": pa.array(np.tile(np.arange(p, dtype=np.int64), n), pa.int64()),
+        "policy": pa.array(np.tile(np.asarray(arm.policy_names, dtype=object), n), pa.string()),
+    }
+    n_winners = np.repeat(games[:, G_N_WINNERS], p)
+    for j, name in enumerate(spec.seat_column_names):
+        col = flat[:, j]
+        if j == S_WON:
+            won = col != 0
+            scols[name] = pa.array(won, pa.bool_())
+            share = np.where(won, 1.0 / np.maximum(n_winners, 1), 0.0)
+            scols["win_share"] = pa.array(share, pa.float64())
+        else:
+            scols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
+    # win_share goes right after won (design column order), game-specific stats after it.
+    return games_tbl, pa.table(scols)
+
+
+# ---- DuckDB views ------------------------------------------------------------------------
+
+_EMPTY_GAMES = ("NULL::VARCHAR AS experiment, NULL::VARCHAR AS arm, NULL::VARCHAR AS game, "
+                "NULL::BIGINT AS n_players, NULL::BIGINT AS master_seed, "
+                "NULL::BIGINT AS game_index, NULL::BIGINT AS rounds, NULL::BOOLEAN AS truncated, "
+                "NULL::BIGINT AS n_winners, NULL::BIGINT AS winner_seat, "
+                "NULL::VARCHAR AS end_reason")
+_EMPTY_SEATS = ("NULL::VARCHAR AS experiment, NULL::VARCHAR AS arm, NULL::VARCHAR AS game, "
+                "NULL::BIGINT AS n_players, NULL::BIGINT AS master_seed, "
+                "NULL::BIGINT AS game_index, NULL::BIGINT AS seat, NULL::VARCHAR AS policy, "
+                "NULL::BIGINT AS score, NULL::BIGINT AS rank, NULL::BOOLEAN AS won, "
+                "NULL::DOUBLE AS win_share")
+
+
+def _sql_str(s: str) -> str:
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def create_views(con, root: str | os.PathLike) -> None:
+    """Create the ``games``, ``seats`` and ``experiments`` views over a store (plain DuckDB)."""
+    store = Store(root)
+    for table, empty in (("games", _EMPTY_GAMES), ("seats", _EMPTY_SEATS)):
+        files = any((store.root / "results" / table).glob("**/*.parquet")) \
+            if (store.root / "results" / table).is_dir() else False
+        if files:
+            con.execute(
+                f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet("
+                f"{_sql_str(store.glob(table))}, hive_partitioning=true, union_by_name=true)")
+        else:
+            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT {empty} WHERE false")
+    if store.experiments():
+        glob = _sql_str(str(store.experiments_dir / "*.json"))
+        con.execute(
+            "CREATE OR REPLACE VIEW experiments AS SELECT "
+            "json ->> 'name' AS name, json ->> 'status' AS status, "
+            "(json ->> 'master_seed')::BIGINT AS master_seed, "
+            "(json ->> 'n_games')::BIGINT AS n_games, "
+            "(json ->> 'chunk_size')::BIGINT AS chunk_size, "
+            "json ->> 'code_version' AS code_version, "
+            "json -> 'game_versions' AS game_versions, "
+            "json ->> 'created_at' AS created_at, json ->> 'updated_at' AS updated_at, "
+            "json -> 'arms' AS arms, json AS manifest "
+            f"FROM read_json_objects({glob}, format='auto')")
+    else:
+        con.execute(
+            "CREATE OR REPLACE VIEW experiments AS SELECT NULL::VARCHAR AS name, "
+            "NULL::VARCHAR AS status, NULL::BIGINT AS master_seed, NULL::BIGINT AS n_games, "
+            "NULL::BIGINT AS chunk_size, NULL::VARCHAR AS code_version, NULL::JSON AS game_versions, "
+            "NULL::VARCHAR AS created_at, NULL::VARCHAR AS updated_at, NULL::JSON AS arms, "
+            "NULL::JSON AS manifest WHERE false")
+
+
+def connect(root: str | os.PathLike):
+    """A DuckDB connection with the store views: ``analysis.db.connect`` when it exists,
+    otherwise :func:`create_views` on an in-memory database."""
+    if importlib.util.find_spec("analysis.db") is not None:
+        db = importlib.import_module("analysis.db")
+        if hasattr(db, "connect"):
+            return db.connect(Path(root))
+    import duckdb
+
+    con = duckdb.connect()
+    create_views(con, root)
+    return con

@@ -1,0 +1,47 @@
+"""Fixtures for pipeline tests: the fake game in the registry, a CLI runner, store helpers."""
+import os
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import fakegame  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def fake_game(monkeypatch):
+    """Register the fake game (``fakedice``) for the duration of a test."""
+    return fakegame.install(monkeypatch)
+
+
+@pytest.fixture
+def cli():
+    """``cli("run", "fakedice", ...)`` -> click Result (exit_code, stdout, stderr)."""
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+    return invoke
+
+
+def listing(root: Path) -> list[str]:
+    """Every file/dir under root (relative), sorted; [] if root does not exist."""
+    if not root.exists():
+        return []
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def content(store: Path, table: str) -> pl.DataFrame:
+    """All rows of a table, sorted by their keys (compare runs independent of file layout)."""
+    keys = ["experiment", "arm", "game_index"] + (["seat"] if table == "seats" else [])
+    files = sorted((store / "results" / table).rglob("*.parquet"))
+    return pl.concat([pl.read_parquet(f) for f in files]).sort(keys)
