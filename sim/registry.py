@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from .spec import GameSpec, SpecError
 from .games.flower_shop import SPEC as _flower_shop
+from .games.rattlebones import SPEC as _rattlebones
 
 _GAMES: dict[str, GameSpec] = {
     _flower_shop.id: _flower_shop,
+    _rattlebones.id: _rattlebones,
 }
 
 

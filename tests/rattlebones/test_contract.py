@@ -1,0 +1,146 @@
+"""Game contract: offsets, rule coverage, components, policies, termination, JIT parity."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import batch
+from sim.spec import SpecError, layout, packed_length
+from sim.games.rattlebones import SPEC
+from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import policies as P
+from sim.games.rattlebones import rules as RU
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC_MD = ROOT.parent / "shared" / "rules" / "rattlebones.md"
+RULE_RE = re.compile(r"\bRB-[STPFE]\d+\b")
+
+
+def test_rule_offsets_match_layout():
+    """R_* constants equal sim.spec.layout(PARAMS); P_* equal layout(POLICY_PARAMS)."""
+    for name, off in layout(RU.PARAMS).items():
+        assert getattr(K, "R_" + name.upper()) == off, name
+    assert K.R_LEN == packed_length(RU.PARAMS)
+    for name, off in layout(RU.POLICY_PARAMS).items():
+        assert getattr(P, "P_" + name.upper()) == off, name
+    assert P.P_LEN == packed_length(RU.POLICY_PARAMS)
+
+
+def test_face_codes_match_names():
+    for code, name in enumerate(RU.FACE_NAMES):
+        alias = {"RANK_1234": "FC_RANK"}.get(name, "FC_" + name)
+        if hasattr(K, alias):
+            assert getattr(K, alias) == code, name
+    assert K.N_FACES == len(RU.FACE_NAMES)
+
+
+def test_every_rule_id_has_status_and_a_test():
+    ids = set(RULE_RE.findall(SPEC_MD.read_text())) if SPEC_MD.exists() else set()
+    status = {r.rule_id for r in RU.RULES}
+    assert ids <= status, sorted(ids - status)
+    text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_*.py"))
+    for rid in status:
+        assert re.search(re.escape(rid) + r"\b", text) or rid.replace("-", "_").lower() in text, rid
+
+
+def test_components_load_and_errors(tmp_path):
+    c = RU.load_components(None)
+    assert c.assumed and len(c.arrays) == 9 and c.arrays[1][0, 0] == 14
+    d = tmp_path / "comp"
+    shutil.copytree(RU.COMPONENTS_DIR, d)
+    assert RU.load_components(d).digest == c.digest
+    f = d / "face_supply.csv"
+    f.write_text(f.read_text().replace("POINTS_3,3,", "POINTS_3,x,"))
+    with pytest.raises(SpecError, match=r"face_supply.csv: row 3, column 'count'"):
+        RU.load_components(d)
+    shutil.copy(RU.COMPONENTS_DIR / "face_supply.csv", f)
+    b = d / "board.csv"
+    b.write_text(b.read_text().replace("base,4,FACE:GOLD", "base,4,FACE:BANANA"))
+    with pytest.raises(SpecError, match=r"board.csv: row 5, column 'space'"):
+        RU.load_components(d)
+    shutil.copy(RU.COMPONENTS_DIR / "board.csv", b)
+    t = d / "components.toml"
+    t.write_text(t.read_text().replace('"NINE"]', '"NINE", "NINE"]'))
+    with pytest.raises(SpecError, match=r"components.toml: key 'faces'"):
+        RU.load_components(d)
+
+
+def test_validate_cross_parameter_errors():
+    for tweaks in ({"max_dice_per_turn": 4}, {"nine_move_min": 10, "nine_move_max": 9},
+                   {"tile_pool": (1, 1)}, {"star_exchange": (0, 5, 3)},
+                   {"shop_max_stars": 6}, {"gamble_faces": (2, 3)}, {"stock_count": 1}):
+        with pytest.raises(SpecError):
+            batch.make_arm(SPEC, 3, tweaks=tweaks)
+    for v in SPEC.variants:
+        batch.make_arm(SPEC, 2, variant=v)
+    for pol in SPEC.policies:
+        batch.make_arm(SPEC, 2, policy=pol)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "aggressive", "hoarder"])
+def test_games_terminate_without_truncation(policy):
+    """RB-E5: seeded games of 2/3/4 players end with 0 truncated; results are well formed."""
+    n_games = 2000 if policy in ("random", "greedy") else 300
+    cols = SPEC.game_column_names
+    for n in (2, 3, 4):
+        arm = batch.make_arm(SPEC, n, policy=policy)
+        games, seats = batch.run_games(arm, 42, 0, n_games)
+        assert games[:, cols.index("truncated")].sum() == 0
+        assert (games[:, cols.index("n_winners")] >= 1).all()
+        won = seats[:, :, 2]
+        assert (won.sum(axis=1) == games[:, cols.index("n_winners")]).all()
+        assert (seats[:, :, 1] >= 1).all() and (seats[:, :, 1] <= n).all()
+        # the end check fired: some score passed R
+        assert (seats[:, :, 0].max(axis=1) > games[:, cols.index("ringmaster_final")]).all()
+
+
+def test_policy_never_mutates_state():
+    """Policies read the state and return a legal option (§9); state is unchanged."""
+    from .helpers import Game
+    g = Game(policy="greedy", tiles=True)
+    g.opts[:3] = [0, 1, 2]
+    before = g.state.copy()
+    for dp in range(1, 14):
+        for kind in (P.K_RANDOM, P.K_GREEDY):
+            a = P.choose(g.state, g.rules, kind, g.pp, 0, dp, g.opts, 3, g.rng_p)
+            assert a in (0, 1, 2, -1, 3)
+    assert (g.state == before).all()
+
+
+def test_chunking_and_determinism():
+    arm = batch.make_arm(SPEC, 3, policy="greedy")
+    a, sa = batch.run_games(arm, 9, 0, 60)
+    b1, s1 = batch.run_games(arm, 9, 0, 25)
+    b2, s2 = batch.run_games(arm, 9, 25, 35)
+    assert (a == np.vstack([b1, b2])).all() and (sa == np.vstack([s1, s2])).all()
+    ev, g, s = batch.replay(arm, 9, 7)
+    assert (g == a[7]).all() and (s == sa[7]).all()
+    text = [SPEC.format_event(e, {"components": arm.components}) for e in ev]
+    assert any(t.startswith("setup:") for t in text) and "game over" in text[-1]
+    assert all(isinstance(t, str) and not t.startswith("event ") for t in text)
+
+
+SCRIPT = (
+    "import numpy as np; from sim import batch; from sim.games.rattlebones import SPEC;"
+    "out=[];"
+    "[out.append(batch.run_games(batch.make_arm(SPEC, n, policy=p), 3, 0, 3)[1][:, :, :3].tolist())"
+    " for n in (2, 4) for p in ('random', 'greedy')];"
+    "print(out)"
+)
+
+
+def test_jit_and_nojit_identical():
+    """The kernels give identical results with NUMBA_DISABLE_JIT=1 (subprocess)."""
+    outs = []
+    for flag in ("0", "1"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=flag)
+        r = subprocess.run([sys.executable, "-W", "ignore", "-c", SCRIPT], env=env, cwd=ROOT,
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr[-2000:]
+        outs.append(r.stdout.strip())
+    assert outs[0] == outs[1]

@@ -1,0 +1,119 @@
+"""Game end (RB-E*): TS-07, TS-08, Ringmaster sources, truncation."""
+import numpy as np
+
+from sim import batch
+from sim.spec import G_N_WINNERS, G_WINNER_SEAT, S_RANK, SEAT_COMMON
+from sim.games.rattlebones import SPEC
+from sim.games.rattlebones import kernel as K
+
+from .helpers import BL, DECLINE, G, MG, MW, W, Game, mv
+
+
+def _results(g):
+    games = np.zeros(len(SPEC.game_column_names), dtype=np.int64)
+    seats = np.zeros((g.n, len(SPEC.seat_column_names)), dtype=np.int64)
+    K.write_results(g.state, games, seats, g.opts, g.log)
+    return games, seats
+
+
+def _ts07(**tweaks):
+    g = Game(tweaks=tweaks or None)
+    g.set_seat(0, K.F_SCORE, 62)
+    g.set_seat(0, K.F_GOLD, 2)
+    g.set_die(0, W, ["R", "POINTS_3", 3, 4, 5, 6])
+    g.set_die(0, BL, ["R", "TRAIN", 3, 4, 5, 6])
+    g.set(K.S_TRAIN_POS, 4)
+    g.force(2, 2, 1)                   # white POINTS_3, black TRAIN, grey RINGMASTER
+    return g
+
+
+def test_ts07_game_ends_mid_turn_rb_e2():
+    """TS-07(a) RB-E2 / AMB-28: white 65 is not > 65; grey's R-1 ends the game before the
+    optional move; black is never resolved."""
+    g = _ts07()
+    g.script(2, W, G)
+    g.turn(0)
+    assert g.ended and g.R == 64 and g.score(0) == 65 and g.g(K.S_TRAIN_POS) == 4
+    assert g.g(K.S_END_TRIGGER) == K.ET_RINGMASTER
+    games, _ = _results(g)
+    assert games[G_WINNER_SEAT] == 0
+
+
+def test_ts07b_end_inclusive_rb_e2():
+    """TS-07(b) RB-E2 with end_inclusive (AMB-01): 65 >= 65 ends at once."""
+    g = _ts07(end_inclusive=True)
+    g.script(2, W)
+    g.turn(0)
+    assert g.ended and g.R == 65 and g.g(K.S_TRAIN_POS) == 4 and g.g(K.S_END_TRIGGER) == K.ET_SCORE
+
+
+def test_ts07c_ringmaster_first_rb_e2():
+    """TS-07(c) RB-E2: grey first: R = 64, 62 is not > 64, the move is offered; white ends it."""
+    g = _ts07()
+    g.script(2, G, DECLINE, W)
+    g.turn(0)
+    assert g.ended and g.R == 64 and g.score(0) == 65 and g.g(K.S_TRAIN_POS) == 4
+
+
+def _ts08(R, b_tokens=2, **tweaks):
+    g = Game(n=3, tweaks=tweaks or None)
+    g.set(K.S_R, R)
+    for s, v in enumerate((40, 40, 30)):
+        g.set_seat(s, K.F_SCORE, v)
+    g.set_seat(0, K.F_GOLD, 2)
+    g.set_seat(0, K.F_STARS, 1)
+    g.set_seat(1, K.F_STARS, 1)
+    g.set_seat(1, K.F_STOCKS, 1 if b_tokens == 2 else 2)
+    g.force(1)
+    return g
+
+
+def test_ts08_trailing_ringmaster_tiebreak_rb_e3_e4():
+    """TS-08 RB-E3 / RB-E4: C's Ringmaster ends the game; A and B tie on 40, A wins on tokens;
+    with equal tokens the win is shared (winner_seat = -1)."""
+    g = _ts08(40)
+    g.script(MG)
+    g.turn(2)
+    assert g.ended and g.g(K.S_END_SEAT) == 2
+    games, seats = _results(g)
+    assert games[G_WINNER_SEAT] == 0 and games[G_N_WINNERS] == 1
+    g = _ts08(40, b_tokens=3)
+    g.script(MG)
+    g.turn(2)
+    games, seats = _results(g)
+    assert games[G_WINNER_SEAT] == -1 and games[G_N_WINNERS] == 2
+    assert list(seats[:, S_RANK]) == [1, 1, 3]
+    g = _ts08(41)
+    g.script(MG, DECLINE)
+    g.turn(2)
+    assert not g.ended and g.R == 40
+    g = _ts08(41, end_inclusive=True)
+    g.script(MG)
+    g.turn(2)
+    assert g.ended and g.R == 40
+
+
+def test_rb_e1_ringmaster_sources():
+    """RB-E1: R falls by ringmaster_step for die slot 1, Arrow -> Ringmaster and the gamble
+    die's Ringmaster; it never rises."""
+    g = Game(tweaks={"ringmaster_step": 2})
+    g.set_seat(0, K.F_GOLD, 2)
+    g.set_die(0, BL, ["R", ("ARROW", 1), 3, 4, 5, 6])
+    g.set_die(0, G, ["R", "GAMBLE", 3, 4, 5, 6])
+    g.force(1, 2, 2, 4)                # white R, black ARROW->R, grey GAMBLE -> RINGMASTER
+    g.script(2, W, DECLINE, BL, DECLINE)
+    g.turn(0)
+    assert g.R == 65 - 6 and g.g(K.S_RM_DROPS) == 3
+
+
+def test_rb_e5_truncation_and_termination():
+    """RB-E5: a game that cannot end is cut at max_turns and flagged truncated; default games
+    end (R falls with every Ringmaster result)."""
+    arm = batch.make_arm(SPEC, 2, tweaks={"ringmaster_step": 0, "ringmaster_start_2p": 200,
+                                          "max_turns": 100}, policy="random")
+    games, seats = batch.run_games(arm, 5, 0, 20)
+    cols = SPEC.game_column_names
+    assert (games[:, cols.index("truncated")] == 1).all()
+    assert (games[:, cols.index("end_reason")] == SPEC.end_reasons.index("truncated")).all()
+    assert (games[:, cols.index("turns")] == 100).all()
+    assert (games[:, cols.index("n_winners")] >= 1).all()
