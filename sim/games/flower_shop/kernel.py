@@ -1,0 +1,1743 @@
+"""Numba kernel for The Little Flower Shop Dice Game (1-4 players).
+
+Rule source: ``shared/rules/flower_shop.md``. Every function cites the rule IDs it implements.
+Parameters (``rules`` float64 array, ``R_*`` offsets below, defaults in ``rules.PARAMS``):
+days 6, shop 2x3, 4 flower + 1 vase dice, $5, row n+1, 2 free locks, min 1 lock, extra lock
+schedule [1,1,1,1] per step, skip $1, salary [3,1]/[3,2,1]/[4,3,2,1], $1 per die, 2 dice per
+token, 5 tokens max at $3 (cap applies to buys), 20 tokens, ribbons $5 x 11 worth 1 (1 per tile),
+task points 2/1 on full lines, 1 task card, initiative ties by seat, random initiative dice,
+tie-break money then tokens; solo: row 4, salary [3,2,1,1], dice I-D vs I-A, discard on lower
+(not always), lower removes the lowest / higher the highest salary card, ties no effect, keep
+1 tile, odd = left, refresh $3 once a day, 1 card, win rule all, no compatible redraw,
+feasibility `lines` + capacity, no reshuffle.
+
+State layout (one flat ``int64`` array, ``S_LEN + n_players * SEAT_LEN``)
+=========================================================================
+
+Global block:
+
+=================== ======= ===================================================================
+name                offset  meaning
+=================== ======= ===================================================================
+S_DAY               0       current day, 1..days (FS-S8, FS-N6)
+S_N_PLAYERS         1       number of players
+S_ROW_N             2       tiles in the row of available tiles
+S_ROW               3..10   tile ids of the row, left to right (MAX_ROW = 8)
+S_STACK_POS         11      index of the top tile of the draw stack in S_STACK
+S_STACK_N           12      tiles in S_STACK (drawn or not)
+S_SAL_N             13      salary cards in the salary area
+S_SAL               14..19  salary card values, ascending (MAX_SAL = 6)
+S_N_CARDS           20      task cards in play
+S_CARDS             21..22  task card ids
+S_RIBBON_SUPPLY     23      ribbons left in the supply
+S_TOKEN_SUPPLY      24      wild tokens left in the supply
+S_OPP_DIE           25      solo opponent die id (0..3)
+S_OPP_FACE          26      last opponent roll o (solo)
+S_REFRESHES_TODAY   27      solo refreshes bought since the last deal
+S_REFRESHES         28      solo refreshes in the game
+S_LOSS_DAY          29      solo: day of loss, 0 while playing (7 = reached the end)
+S_END_REASON        30      index into SPEC.end_reasons
+S_CYCLES            31      Phase 1/2 cycles today (safety guard, FS-D8)
+S_DISCARD_N         32      tiles in the discard pile
+S_OPP_DISCARDS      33      solo: tiles discarded by opponent rolls
+S_ROUNDS            34      days completed
+S_TRUNCATED         35      1 if the safety guard stopped the game
+S_OPP_LOWER         36      solo: opponent rolls resolved as lower
+S_STACK             37..100 draw stack (tile ids; top = S_STACK_POS) (MAX_TILES = 64)
+S_DISCARD           101..164 discarded tiles
+=================== ======= ===================================================================
+
+Seat block ``SEAT0 + seat * SEAT_LEN``:
+
+=================== ======= ===================================================================
+F_MONEY             0       money
+F_TOKENS            1       wild tokens held
+F_RIBBONS           2       ribbons bought
+F_INIT_DIE          3       initiative die id (0..3 = I-A..I-D)
+F_LOCKED            4       bitmask of locked dice (die index below)
+F_USED              5       bitmask of dice used in Step 4 today
+F_ACTIVE            6       1 while the player has not finished Step 4 today (FS-D2)
+F_SKIPS_TODAY       7       paid skips today
+F_EXTRAS_TODAY      8       extra (paid) locks today (scope `day`)
+F_BUYS_TODAY        9       tokens bought today
+F_SALARY_TOTAL      10      salary earned
+F_LOCK_PAID         11      money paid for extra locks and skips
+F_SKIPS             12      skips in the game
+F_TOKENS_TAKEN      13      tokens taken with dice
+F_TOKENS_BOUGHT     14      tokens bought
+F_TOKENS_SPENT      15      tokens spent on finishes
+F_MONEY_TAKEN       16      money taken with dice
+F_DICE_WASTED       17      dice left unused at the end of Step 4
+F_LOCK_STEPS        18      Step 1 decisions
+F_TILES_PLACED      19      tiles placed
+F_TILES_FINISHED    20      tiles finished
+F_SCORE             21      final score (FS-E2)
+F_STARS             22      stars of finished tiles
+F_TASK_PTS          23      task points
+F_TASK_LINES        24      task lines met (all cards)
+F_RANK              25      final rank (1 = best)
+F_SLOT_TODAY        26      slot of the tile taken today, -1 if none
+F_FACE              27..35  die faces; die index 0..5 flower dice, 6..7 vase dice, 8 initiative
+F_SHOP              36..47  tile id per shop slot, -1 = empty (slot = row * cols + col)
+F_FIN               48..59  1 if the slot's tile is finished
+F_RIB               60..71  ribbons on the slot's tile
+F_PDAY              72..83  day the slot's tile was placed
+F_FDAY              84..95  day the slot's tile was finished (0 = not)
+=================== ======= ===================================================================
+
+Die faces: flower dice hold a flower type (0..F-1) or -1 for an ``any`` face; vase dice a
+colour index; the initiative die its number.
+
+Event codes (``EV_*``, rendered by ``replay.format_event``) are listed below the layout.
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle
+from sim.trace import emit
+
+from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,  # noqa: F401
+                    C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
+                    C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
+                    TK_COL_POINTS, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE,
+                    card_fully_satisfied, lines_met)
+
+# ---- rule parameter offsets (a test asserts they equal sim.spec.layout(rules.PARAMS)) ------
+R_DAYS = 0
+R_SHOP_ROWS = 1
+R_SHOP_COLS = 2
+R_FLOWER_DICE_PER_PLAYER = 3
+R_VASE_DICE_PER_PLAYER = 4
+R_STARTING_MONEY = 5
+R_ROW_SIZE_OFFSET = 6
+R_FREE_LOCKS_MAX = 7
+R_MIN_LOCKS = 8
+R_EXTRA_LOCK_COST_SCHEDULE = 9
+R_EXTRA_LOCK_COST_SCOPE = 14
+R_SKIP_LOCK_COST = 15
+R_SALARY_2P = 16
+R_SALARY_3P = 21
+R_SALARY_4P = 26
+R_MONEY_PER_DIE = 31
+R_DICE_PER_WILD = 32
+R_WILD_TOKEN_MAX = 33
+R_WILD_TOKEN_COST = 34
+R_WILD_CAP_APPLIES_TO_BUY = 35
+R_WILD_TOKEN_SUPPLY = 36
+R_RIBBON_COST = 37
+R_RIBBON_SUPPLY = 38
+R_RIBBON_POINTS = 39
+R_MAX_RIBBONS_PER_TILE = 40
+R_TASK_ROW_POINTS_DEFAULT = 41
+R_TASK_COL_POINTS_DEFAULT = 42
+R_TASK_REQUIRES_FULL_LINE = 43
+R_N_TASK_CARDS = 44
+R_INITIATIVE_TIE_BREAK = 45
+R_INITIATIVE_ASSIGNMENT = 46
+R_TIEBREAK_ORDER = 47
+R_SOLO_ROW_SIZE = 48
+R_SOLO_SALARY = 49
+R_SOLO_PLAYER_DIE = 56
+R_SOLO_OPPONENT_DIE = 57
+R_SOLO_DISCARD_ON_LOWER = 58
+R_SOLO_ALWAYS_DISCARD = 59
+R_SOLO_SALARY_REMOVE_ON_LOWER = 60
+R_SOLO_SALARY_REMOVE_ON_HIGHER = 61
+R_SOLO_TIE_RULE = 62
+R_SOLO_MIN_ROW_TILES = 63
+R_SOLO_ODD_SIDE = 64
+R_SOLO_REFRESH_COST = 65
+R_SOLO_MAX_REFRESHES_PER_DAY = 66
+R_SOLO_TASK_CARDS = 67
+R_SOLO_WIN_RULE = 68
+R_SOLO_REQUIRE_COMPATIBLE_TASKS = 69
+R_SOLO_FEASIBILITY_MODE = 70
+R_SOLO_CHECK_CAPACITY = 71
+R_RESHUFFLE_DISCARDS_WHEN_EMPTY = 72
+R_LEN = 73
+LIST_SLOTS = 4  # padded length of the extra-lock schedule (spec: list length 4)
+
+# Choice indices (order of the ParamSpec choices)
+SCOPE_STEP = 0
+SCOPE_DAY = 1
+TIE_SEAT = 0
+TIE_RANDOM = 1
+ASSIGN_RANDOM = 0
+ASSIGN_FIXED = 1
+SAL_LOWEST = 0
+SAL_HIGHEST = 1
+SAL_NONE = 2
+STIE_NONE = 0
+STIE_AS_LOWER = 1
+STIE_AS_HIGHER = 2
+SIDE_LEFT = 0
+WIN_ALL = 0
+WIN_ANY = 1
+TB_MONEY = 0
+TB_TOKENS = 1
+TB_RIBBONS = 2
+
+# ---- limits ----------------------------------------------------------------------------
+MAX_ROW = 8
+MAX_SAL = 6
+MAX_TILES = 64
+MAX_SLOTS = 12
+MAX_DICE = 9
+DIE_VASE0 = 6
+DIE_INIT = 8
+MAX_CYCLES_PER_DAY = 200
+MAX_STEP4_ACTIONS = 100
+
+# ---- global state fields ---------------------------------------------------------------
+S_DAY = 0
+S_N_PLAYERS = 1
+S_ROW_N = 2
+S_ROW = 3
+S_STACK_POS = 11
+S_STACK_N = 12
+S_SAL_N = 13
+S_SAL = 14
+S_N_CARDS = 20
+S_CARDS = 21
+S_RIBBON_SUPPLY = 23
+S_TOKEN_SUPPLY = 24
+S_OPP_DIE = 25
+S_OPP_FACE = 26
+S_REFRESHES_TODAY = 27
+S_REFRESHES = 28
+S_LOSS_DAY = 29
+S_END_REASON = 30
+S_CYCLES = 31
+S_DISCARD_N = 32
+S_OPP_DISCARDS = 33
+S_ROUNDS = 34
+S_TRUNCATED = 35
+S_OPP_LOWER = 36
+S_STACK = 37
+S_DISCARD = 101
+S_LEN = 165
+SEAT0 = S_LEN
+
+# ---- seat fields -----------------------------------------------------------------------
+F_MONEY = 0
+F_TOKENS = 1
+F_RIBBONS = 2
+F_INIT_DIE = 3
+F_LOCKED = 4
+F_USED = 5
+F_ACTIVE = 6
+F_SKIPS_TODAY = 7
+F_EXTRAS_TODAY = 8
+F_BUYS_TODAY = 9
+F_SALARY_TOTAL = 10
+F_LOCK_PAID = 11
+F_SKIPS = 12
+F_TOKENS_TAKEN = 13
+F_TOKENS_BOUGHT = 14
+F_TOKENS_SPENT = 15
+F_MONEY_TAKEN = 16
+F_DICE_WASTED = 17
+F_LOCK_STEPS = 18
+F_TILES_PLACED = 19
+F_TILES_FINISHED = 20
+F_SCORE = 21
+F_STARS = 22
+F_TASK_PTS = 23
+F_TASK_LINES = 24
+F_RANK = 25
+F_SLOT_TODAY = 26
+F_FACE = 27
+F_SHOP = 36
+F_FIN = 48
+F_RIB = 60
+F_PDAY = 72
+F_FDAY = 84
+SEAT_LEN = 96
+
+# ---- end reasons (SPEC.end_reasons) ------------------------------------------------------
+END_COMPLETED = 0
+END_SOLO_INFEASIBLE = 1
+END_TRUNCATED = 2
+
+# ---- step-4 actions (policy -> kernel): code * A_MUL + argument ----------------------------
+A_MUL = 1024
+A_DONE = 0
+A_FINISH = 1       # argument: shop slot
+A_TAKE_TOKEN = 2   # argument: bitmask of dice
+A_TAKE_MONEY = 3   # argument: die index
+A_BUY_TOKEN = 4    # argument: 0
+
+# ---- events: code, a0..a6 -----------------------------------------------------------------
+EV_SETUP = 1          # n_players, n_tiles, stack_n, first card, second card (-1), opp die (-1)
+EV_INIT_DIE = 2       # seat, die id
+EV_DAY = 3            # day
+EV_ROW_DEAL = 4       # position, tile id
+EV_ROLL = 5           # seat, flower faces (4 bits each, face+1), vase faces (4 bits, colour+1),
+                      #   initiative face, locked mask before the roll
+EV_OPP_ROLL = 6       # o, p, outcome (0 lower, 1 higher, 2 tie), salary card removed (-1 none),
+                      #   tile discarded (-1 none), discarded position
+EV_TURN_ORDER = 7     # count, seats packed 4 bits each (first in the low bits)
+EV_LOCK = 8           # seat, mask locked (0 = skip), k, cost, money after, locked mask after
+EV_SALARY = 9         # seat, value (-1 = none left), money after
+EV_TAKE_TILE = 10     # seat, row position, tile id, slot
+EV_FINISH = 11        # seat, slot, tile id, dice mask used, tokens used, tokens after
+EV_RIBBON = 12        # seat, slot, tile id, money after
+EV_TAKE_MONEY = 13    # seat, die index, face, money after
+EV_TAKE_TOKEN = 14    # seat, dice mask, tokens after
+EV_BUY_TOKEN = 15     # seat, money after, tokens after
+EV_STEP4_DONE = 16    # seat, dice wasted, money, tokens
+EV_ROW_DISCARD = 17   # tile id, reason (0 end of day, 1 refresh)
+EV_REFRESH = 18       # seat, cost, money after
+EV_FEASIBLE = 19      # day, result (1 pass, 0 fail), mode, pool size
+EV_REMOVE_UNFINISHED = 20  # seat, slot, tile id
+EV_SCORE = 21         # seat, stars, ribbons, task points, score, rank, task lines
+EV_SOLO_RESULT = 22   # won, loss day
+EV_TRUNCATED = 23     # day
+EV_NO_TILE = 24       # seat (row empty, FS-T4)
+EV_RESHUFFLE = 25     # tiles reshuffled into the stack
+EV_ILLEGAL = 26       # seat, decision point (1 lock, 2 tile, 3 step 4), value
+
+
+# =========================================================================================
+# small helpers
+# =========================================================================================
+@njit(cache=True)
+def seat_base(seat):
+    """Offset of ``seat``'s block in the state array."""
+    return SEAT0 + seat * SEAT_LEN
+
+
+@njit(cache=True)
+def new_state(n_players):
+    """An all-empty state for ``n_players`` (shops empty, day 0).
+
+    Returns
+    -------
+    int64[S_LEN + n_players * SEAT_LEN]
+    """
+    state = np.zeros(S_LEN + n_players * SEAT_LEN, dtype=np.int64)
+    state[S_N_PLAYERS] = n_players
+    for seat in range(n_players):
+        b = seat_base(seat)
+        for s in range(MAX_SLOTS):
+            state[b + F_SHOP + s] = -1
+        state[b + F_SLOT_TODAY] = -1
+    return state
+
+
+@njit(cache=True)
+def popcount(x):
+    """Number of set bits of a small non-negative int."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def dice_mask(rules):
+    """Bitmask of a player's flower and vase dice (not the initiative die)."""
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    return ((np.int64(1) << nf) - 1) | (((np.int64(1) << nv) - 1) << DIE_VASE0)
+
+
+@njit(cache=True)
+def all_dice_mask(rules):
+    """Bitmask of all of a player's dice, the initiative die included (FS-L7)."""
+    return dice_mask(rules) | (np.int64(1) << DIE_INIT)
+
+
+@njit(cache=True)
+def n_slots(rules):
+    """Shop slots (rows x cols, §2.6)."""
+    return np.int64(rules[R_SHOP_ROWS]) * np.int64(rules[R_SHOP_COLS])
+
+
+@njit(cache=True)
+def row_size(rules, n_players):
+    """Tiles dealt into the row: n + offset (FS-S4) or the solo row size (FS-SOLO-S3)."""
+    if n_players == 1:
+        return np.int64(rules[R_SOLO_ROW_SIZE])
+    return n_players + np.int64(rules[R_ROW_SIZE_OFFSET])
+
+
+@njit(cache=True)
+def schedule_value(rules, j):
+    """Cost of the j-th (0-based) extra lock; the last listed value repeats (FS-L3)."""
+    n = np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE])
+    if j >= n:
+        j = n - 1
+    if j >= LIST_SLOTS:
+        j = LIST_SLOTS - 1
+    return np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE + 1 + j])
+
+
+# =========================================================================================
+# setup (FS-S*, FS-SOLO-S*)
+# =========================================================================================
+@njit(cache=True)
+def reset_salary(state, rules, n_players):
+    """Fill the salary area, ascending (FS-S7, FS-N5; solo FS-SOLO-S6, FS-SOLO-N3).
+
+    Parameters
+    ----------
+    state : int64 state array
+    rules : float64[R_LEN]
+    n_players : int
+    """
+    if n_players == 1:
+        off = R_SOLO_SALARY
+        width = MAX_SAL
+    elif n_players == 2:
+        off = R_SALARY_2P
+        width = 4
+    elif n_players == 3:
+        off = R_SALARY_3P
+        width = 4
+    else:
+        off = R_SALARY_4P
+        width = 4
+    k = np.int64(rules[off])
+    if k > width:
+        k = width
+    state[S_SAL_N] = k
+    for i in range(k):
+        state[S_SAL + i] = np.int64(rules[off + 1 + i])
+    # insertion sort, ascending
+    for i in range(1, k):
+        v = state[S_SAL + i]
+        j = i - 1
+        while j >= 0 and state[S_SAL + j] > v:
+            state[S_SAL + j + 1] = state[S_SAL + j]
+            j -= 1
+        state[S_SAL + j + 1] = v
+
+
+@njit(cache=True)
+def setup_players(state, rules, n_players):
+    """Money, tokens, ribbons, empty shops (FS-S1, FS-S2, FS-S6; solo FS-SOLO-S5)."""
+    for seat in range(n_players):
+        b = seat_base(seat)
+        state[b + F_MONEY] = np.int64(rules[R_STARTING_MONEY])
+        state[b + F_TOKENS] = 0
+        state[b + F_RIBBONS] = 0
+        for s in range(MAX_SLOTS):
+            state[b + F_SHOP + s] = -1
+            state[b + F_FIN + s] = 0
+            state[b + F_RIB + s] = 0
+    state[S_RIBBON_SUPPLY] = np.int64(rules[R_RIBBON_SUPPLY])
+    state[S_TOKEN_SUPPLY] = np.int64(rules[R_WILD_TOKEN_SUPPLY])
+
+
+@njit(cache=True)
+def deal_initiative_dice(state, rules, n_players, perm):
+    """Give seat i the initiative die ``perm[i]`` (FS-S3); solo: I-D to the player and I-A as
+    the opponent die, per the rule parameters (FS-SOLO-S1, FS-SOLO-S2).
+
+    Parameters
+    ----------
+    perm : int64[4]
+        A permutation of the die ids (random or identity by ``initiative_assignment``).
+    """
+    if n_players == 1:
+        state[seat_base(0) + F_INIT_DIE] = np.int64(rules[R_SOLO_PLAYER_DIE])
+        state[S_OPP_DIE] = np.int64(rules[R_SOLO_OPPONENT_DIE])
+        return
+    state[S_OPP_DIE] = -1
+    for seat in range(n_players):
+        state[seat_base(seat) + F_INIT_DIE] = perm[seat]
+
+
+@njit(cache=True)
+def setup_stack(state, order, n_tiles):
+    """Put the shuffled tiles ``order[:n_tiles]`` in the public draw stack (FS-S4)."""
+    for i in range(n_tiles):
+        state[S_STACK + i] = order[i]
+    state[S_STACK_N] = n_tiles
+    state[S_STACK_POS] = 0
+    state[S_DISCARD_N] = 0
+
+
+@njit(cache=True)
+def discard_tile(state, tile):
+    """Put ``tile`` on the discard pile; discarded tiles leave the game (FS-N3)."""
+    state[S_DISCARD + state[S_DISCARD_N]] = tile
+    state[S_DISCARD_N] += 1
+
+
+@njit(cache=True)
+def draw_tile(state, rules, rng_setup, log):
+    """Draw the top tile of the stack; -1 if it is empty (AMB-21). With
+    ``reshuffle_discards_when_empty`` the discards become a new stack first (FS-SOLO-N4)."""
+    if state[S_STACK_POS] >= state[S_STACK_N]:
+        if rules[R_RESHUFFLE_DISCARDS_WHEN_EMPTY] == 0 or state[S_DISCARD_N] == 0:
+            return -1
+        k = state[S_DISCARD_N]
+        for i in range(k):
+            state[S_STACK + i] = state[S_DISCARD + i]
+        shuffle(rng_setup, state[S_STACK:S_STACK + k])
+        state[S_STACK_N] = k
+        state[S_STACK_POS] = 0
+        state[S_DISCARD_N] = 0
+        emit(log, EV_RESHUFFLE, k)
+    t = state[S_STACK + state[S_STACK_POS]]
+    state[S_STACK_POS] += 1
+    return t
+
+
+@njit(cache=True)
+def deal_row(state, rules, size, rng_setup, log):
+    """Deal tiles left to right until the row holds ``size`` or the stack is empty
+    (FS-S4, FS-N4, FS-SOLO-S3, FS-SOLO-N1).
+
+    Returns
+    -------
+    int, tiles dealt.
+    """
+    dealt = 0
+    while state[S_ROW_N] < size:
+        t = draw_tile(state, rules, rng_setup, log)
+        if t < 0:
+            break
+        state[S_ROW + state[S_ROW_N]] = t
+        emit(log, EV_ROW_DEAL, state[S_ROW_N], t)
+        state[S_ROW_N] += 1
+        dealt += 1
+    return dealt
+
+
+@njit(cache=True)
+def choose_task_cards(state, n_wanted, require_compatible, conflicts, perm):
+    """Task cards in play: the first of ``perm``; with 2 cards the next one, redrawn past
+    conflicting cards when ``require_compatible`` (FS-S5, FS-SOLO-S4, FS-V-EASY-1, FS-V-HELL-1,
+    FS-V-HELL-2). If no card is compatible the last one drawn is kept.
+
+    Parameters
+    ----------
+    perm : int64[n_cards]
+        The shuffled card ids (the draw order).
+    """
+    n_cards = perm.shape[0]
+    state[S_CARDS] = perm[0]
+    state[S_CARDS + 1] = -1
+    state[S_N_CARDS] = 1
+    if n_wanted < 2 or n_cards < 2:
+        return
+    second = perm[1]
+    if require_compatible:
+        for j in range(1, n_cards):
+            second = perm[j]
+            if conflicts[perm[0], second] == 0:
+                break
+    state[S_CARDS + 1] = second
+    state[S_N_CARDS] = 2
+
+
+@njit(cache=True)
+def setup_game(state, rules, comp, n_players, rng_setup, log):
+    """Complete setup: players, initiative dice, stack, row, task cards, salary, day 1
+    (FS-S1..FS-S8; solo FS-SOLO-S1..S6)."""
+    tiles = comp[0]
+    conflicts = comp[2]
+    n_tiles = tiles.shape[0]
+    setup_players(state, rules, n_players)
+    perm = np.arange(4, dtype=np.int64)
+    if n_players > 1 and rules[R_INITIATIVE_ASSIGNMENT] == ASSIGN_RANDOM:
+        shuffle(rng_setup, perm)
+    deal_initiative_dice(state, rules, n_players, perm)
+    order = np.arange(n_tiles, dtype=np.int64)
+    shuffle(rng_setup, order)
+    setup_stack(state, order, n_tiles)
+    cards = np.arange(conflicts.shape[0], dtype=np.int64)
+    shuffle(rng_setup, cards)
+    if n_players == 1:
+        choose_task_cards(state, np.int64(rules[R_SOLO_TASK_CARDS]),
+                          rules[R_SOLO_REQUIRE_COMPATIBLE_TASKS] != 0, conflicts, cards)
+    else:
+        choose_task_cards(state, np.int64(rules[R_N_TASK_CARDS]), False, conflicts, cards)
+    emit(log, EV_SETUP, n_players, n_tiles, state[S_STACK_N], state[S_CARDS], state[S_CARDS + 1],
+         state[S_OPP_DIE])
+    for seat in range(n_players):
+        emit(log, EV_INIT_DIE, seat, state[seat_base(seat) + F_INIT_DIE])
+    state[S_ROW_N] = 0
+    deal_row(state, rules, row_size(rules, n_players), rng_setup, log)
+    reset_salary(state, rules, n_players)
+    state[S_DAY] = 1
+
+
+# =========================================================================================
+# day loop: roll and turn order (FS-D*)
+# =========================================================================================
+@njit(cache=True)
+def start_day(state, rules, n_players, log):
+    """Unlock all dice and make every player active (FS-D2, FS-N6)."""
+    for seat in range(n_players):
+        b = seat_base(seat)
+        state[b + F_LOCKED] = 0
+        state[b + F_USED] = 0
+        state[b + F_ACTIVE] = 1
+        state[b + F_SKIPS_TODAY] = 0
+        state[b + F_EXTRAS_TODAY] = 0
+        state[b + F_BUYS_TODAY] = 0
+        state[b + F_SLOT_TODAY] = -1
+    state[S_CYCLES] = 0
+    emit(log, EV_DAY, state[S_DAY])
+
+
+@njit(cache=True)
+def draw_faces(state, rules, comp, seat, rng_dice, faces):
+    """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3).
+
+    Locked dice get no draw (their ``faces`` entry is left as is), so the dice stream is
+    consumed only by dice that are actually rolled.
+    """
+    flower_die = comp[3]
+    vase_die = comp[4]
+    init = comp[5]
+    b = seat_base(seat)
+    locked = state[b + F_LOCKED]
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    for i in range(nf):
+        if not (locked >> i) & 1:
+            faces[i] = flower_die[randint(rng_dice, flower_die.shape[0])]
+    for i in range(DIE_VASE0, DIE_VASE0 + nv):
+        if not (locked >> i) & 1:
+            faces[i] = vase_die[randint(rng_dice, vase_die.shape[0])]
+    if not (locked >> DIE_INIT) & 1:
+        faces[DIE_INIT] = init[state[b + F_INIT_DIE], randint(rng_dice, 6)]
+
+
+@njit(cache=True)
+def apply_roll(state, rules, seat, faces, log):
+    """Set ``seat``'s unlocked dice to ``faces``; locked dice keep their faces (FS-D3, FS-L6).
+
+    Parameters
+    ----------
+    faces : int64[MAX_DICE]
+        Faces by die index (flower 0..5, vase 6..7, initiative 8); entries of locked or
+        absent dice are ignored.
+    """
+    b = seat_base(seat)
+    locked = state[b + F_LOCKED]
+    m = all_dice_mask(rules)
+    for i in range(MAX_DICE):
+        if (m >> i) & 1 and not (locked >> i) & 1:
+            state[b + F_FACE + i] = faces[i]
+    if log.shape[0] > 1:
+        fl = 0
+        for i in range(np.int64(rules[R_FLOWER_DICE_PER_PLAYER])):
+            fl |= (state[b + F_FACE + i] + 1) << (4 * i)
+        va = 0
+        for i in range(np.int64(rules[R_VASE_DICE_PER_PLAYER])):
+            va |= (state[b + F_FACE + DIE_VASE0 + i] + 1) << (4 * i)
+        emit(log, EV_ROLL, seat, fl, va, state[b + F_FACE + DIE_INIT], locked)
+
+
+@njit(cache=True)
+def roll_phase(state, rules, comp, n_players, rng_dice, faces, log):
+    """Phase 1: every active player rolls their unlocked dice (FS-D3)."""
+    for seat in range(n_players):
+        if state[seat_base(seat) + F_ACTIVE]:
+            draw_faces(state, rules, comp, seat, rng_dice, faces)
+            apply_roll(state, rules, seat, faces, log)
+
+
+@njit(cache=True)
+def turn_order(state, rules, n_players, order, rng_dice):
+    """Active players by initiative face, high to low; ties by seat or at random (FS-D4,
+    FS-D5). The order is fixed for the whole Phase 2.
+
+    Returns
+    -------
+    int, the number of active players written to ``order``.
+    """
+    k = 0
+    for seat in range(n_players):
+        if state[seat_base(seat) + F_ACTIVE]:
+            order[k] = seat
+            k += 1
+    random_ties = rules[R_INITIATIVE_TIE_BREAK] == TIE_RANDOM
+    # insertion sort by face desc, seat asc (stable)
+    for i in range(1, k):
+        s = order[i]
+        f = state[seat_base(s) + F_FACE + DIE_INIT]
+        j = i - 1
+        while j >= 0 and state[seat_base(order[j]) + F_FACE + DIE_INIT] < f:
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = s
+    if random_ties:
+        i = 0
+        while i < k:
+            j = i
+            f = state[seat_base(order[i]) + F_FACE + DIE_INIT]
+            while j + 1 < k and state[seat_base(order[j + 1]) + F_FACE + DIE_INIT] == f:
+                j += 1
+            if j > i:
+                shuffle(rng_dice, order[i:j + 1])
+            i = j + 1
+    return k
+
+
+# =========================================================================================
+# solo opponent roll (FS-SOLO-R*)
+# =========================================================================================
+@njit(cache=True)
+def remove_salary_card(state, which):
+    """Return the lowest (SAL_LOWEST) or highest card to the supply; nothing if the area is
+    empty or ``which`` is SAL_NONE (FS-SOLO-R2, R3, R5).
+
+    Returns
+    -------
+    int, the value removed, or -1.
+    """
+    k = state[S_SAL_N]
+    if k == 0 or which == SAL_NONE:
+        return -1
+    if which == SAL_HIGHEST:
+        v = state[S_SAL + k - 1]
+    else:
+        v = state[S_SAL]
+        for i in range(k - 1):
+            state[S_SAL + i] = state[S_SAL + i + 1]
+    state[S_SAL_N] = k - 1
+    return v
+
+
+@njit(cache=True)
+def discard_by_parity(state, rules, o):
+    """Discard the leftmost (odd o, with ``solo_odd_side`` left) or rightmost row tile, never
+    taking the row below ``solo_min_row_tiles`` (FS-SOLO-R2, FS-SOLO-R6, AMB-17).
+
+    Returns
+    -------
+    (tile, position) discarded, or (-1, -1).
+    """
+    k = state[S_ROW_N]
+    if k <= np.int64(rules[R_SOLO_MIN_ROW_TILES]) or k == 0:
+        return -1, -1
+    left = (o % 2 == 1) == (rules[R_SOLO_ODD_SIDE] == SIDE_LEFT)
+    if left:
+        pos = 0
+    else:
+        pos = k - 1
+    t = state[S_ROW + pos]
+    for i in range(pos, k - 1):
+        state[S_ROW + i] = state[S_ROW + i + 1]
+    state[S_ROW + k - 1] = -1
+    state[S_ROW_N] = k - 1
+    discard_tile(state, t)
+    state[S_OPP_DISCARDS] += 1
+    return t, pos
+
+
+@njit(cache=True)
+def resolve_opponent_roll(state, rules, o, log):
+    """Resolve the opponent die o against the player's current initiative face p
+    (FS-SOLO-R1..R6, FS-V-HARD-2, FS-V-HARD-3, AMB-15..17).
+
+    o < p: the ``solo_salary_remove_on_lower`` card goes and, if ``solo_discard_on_lower``,
+    a tile is discarded by parity. o > p: the ``solo_salary_remove_on_higher`` card goes.
+    o = p: by ``solo_tie_rule``. With ``solo_always_discard`` a tile is discarded by parity on
+    every roll, whatever the comparison.
+    """
+    state[S_OPP_FACE] = o
+    p = state[seat_base(0) + F_FACE + DIE_INIT]
+    outcome = 2
+    if o < p:
+        outcome = 0
+    elif o > p:
+        outcome = 1
+    eff = outcome
+    if outcome == 2:
+        tie = np.int64(rules[R_SOLO_TIE_RULE])
+        if tie == STIE_AS_LOWER:
+            eff = 0
+        elif tie == STIE_AS_HIGHER:
+            eff = 1
+    removed = -1
+    discard = False
+    if eff == 0:
+        state[S_OPP_LOWER] += 1
+        removed = remove_salary_card(state, np.int64(rules[R_SOLO_SALARY_REMOVE_ON_LOWER]))
+        discard = rules[R_SOLO_DISCARD_ON_LOWER] != 0
+    elif eff == 1:
+        removed = remove_salary_card(state, np.int64(rules[R_SOLO_SALARY_REMOVE_ON_HIGHER]))
+    if rules[R_SOLO_ALWAYS_DISCARD] != 0:
+        discard = True
+    t = -1
+    pos = -1
+    if discard:
+        t, pos = discard_by_parity(state, rules, o)
+    emit(log, EV_OPP_ROLL, o, p, outcome, removed, t, pos)
+
+
+@njit(cache=True)
+def opponent_roll(state, comp, rng_dice):
+    """Roll the opponent die (FS-SOLO-R1) and return its face."""
+    init = comp[5]
+    return init[state[S_OPP_DIE], randint(rng_dice, 6)]
+
+
+# =========================================================================================
+# Step 1: lock (FS-L*)
+# =========================================================================================
+@njit(cache=True)
+def lock_cost(state, rules, seat, k):
+    """Cost of locking k dice now, or -1 if that choice is illegal (FS-L2..L5, FS-V-VHARD-1/2).
+
+    k = 0 costs ``skip_lock_cost`` (-1 = forbidden; free if ``min_locks`` is 0); 0 < k <
+    min(min_locks, unlocked) is illegal; k dice cost the schedule for the extras beyond
+    ``free_locks_max``, counted in this step (or across the day with scope ``day``).
+    Affordability is not checked here (see ``lock_legal``).
+    """
+    b = seat_base(seat)
+    unlocked = popcount(all_dice_mask(rules) & ~state[b + F_LOCKED])
+    if k < 0 or k > unlocked:
+        return -1
+    min_locks = np.int64(rules[R_MIN_LOCKS])
+    if k == 0:
+        if min_locks == 0:
+            return 0
+        return np.int64(rules[R_SKIP_LOCK_COST])
+    need = min_locks if min_locks < unlocked else unlocked
+    if k < need:
+        return -1
+    free = np.int64(rules[R_FREE_LOCKS_MAX])
+    extras = k - free
+    if extras <= 0:
+        return 0
+    start = 0
+    if rules[R_EXTRA_LOCK_COST_SCOPE] == SCOPE_DAY:
+        start = state[b + F_EXTRAS_TODAY]
+    cost = 0
+    for j in range(start, start + extras):
+        cost += schedule_value(rules, j)
+    return cost
+
+
+@njit(cache=True)
+def lock_legal(state, rules, seat, mask):
+    """Cost of locking the dice of ``mask`` (subset of the unlocked dice), or -1 if illegal
+    (FS-L1, FS-L5: money never goes negative)."""
+    b = seat_base(seat)
+    unl = all_dice_mask(rules) & ~state[b + F_LOCKED]
+    if mask & ~unl:
+        return -1
+    c = lock_cost(state, rules, seat, popcount(mask))
+    if c < 0 or c > state[b + F_MONEY]:
+        return -1
+    return c
+
+
+@njit(cache=True)
+def apply_lock(state, rules, seat, mask, log):
+    """Step 1: lock the dice of ``mask`` (0 = skip) and pay (FS-L1..L6, AMB-04, AMB-05).
+
+    Returns
+    -------
+    bool, False (state unchanged) if the choice is illegal.
+    """
+    c = lock_legal(state, rules, seat, mask)
+    if c < 0:
+        return False
+    b = seat_base(seat)
+    k = popcount(mask)
+    free = np.int64(rules[R_FREE_LOCKS_MAX])
+    state[b + F_LOCKED] |= mask
+    state[b + F_MONEY] -= c
+    state[b + F_LOCK_PAID] += c
+    state[b + F_LOCK_STEPS] += 1
+    if k == 0:
+        state[b + F_SKIPS] += 1
+        state[b + F_SKIPS_TODAY] += 1
+    elif k > free:
+        state[b + F_EXTRAS_TODAY] += k - free
+    emit(log, EV_LOCK, seat, mask, k, c, state[b + F_MONEY], state[b + F_LOCKED])
+    return True
+
+
+@njit(cache=True)
+def all_locked(state, rules, seat):
+    """Whether all dice, the initiative die included, are locked (FS-L7, AMB-28)."""
+    m = all_dice_mask(rules)
+    return (state[seat_base(seat) + F_LOCKED] & m) == m
+
+
+@njit(cache=True)
+def first_legal_lock(state, rules, seat):
+    """The fallback lock: the lowest-index unlocked die alone (k = 1 is always legal, FS-L5)."""
+    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
+    for i in range(MAX_DICE):
+        if (unl >> i) & 1:
+            m = np.int64(1) << i
+            if lock_legal(state, rules, seat, m) >= 0:
+                return m
+    # min_locks > 1: lock the smallest legal number of dice
+    m = 0
+    for i in range(MAX_DICE):
+        if (unl >> i) & 1:
+            m |= np.int64(1) << i
+            if lock_legal(state, rules, seat, m) >= 0:
+                return m
+    return unl
+
+
+# =========================================================================================
+# Step 2: salary (FS-Y*) and Step 3: tile (FS-T*)
+# =========================================================================================
+@njit(cache=True)
+def take_salary(state, seat, log):
+    """Take the lowest remaining salary card (FS-Y1); none if the area is empty (FS-Y2)."""
+    b = seat_base(seat)
+    v = remove_salary_card(state, SAL_LOWEST)
+    if v > 0:
+        state[b + F_MONEY] += v
+        state[b + F_SALARY_TOTAL] += v
+    emit(log, EV_SALARY, seat, v, state[b + F_MONEY])
+    return v
+
+
+@njit(cache=True)
+def take_tile(state, rules, seat, pos, slot, log):
+    """Take the row tile at ``pos`` and place it unfinished in empty ``slot`` (FS-T1..T3).
+
+    Returns
+    -------
+    bool, False (state unchanged) if the position or slot is illegal.
+    """
+    b = seat_base(seat)
+    k = state[S_ROW_N]
+    if pos < 0 or pos >= k or slot < 0 or slot >= n_slots(rules) or state[b + F_SHOP + slot] >= 0:
+        return False
+    t = state[S_ROW + pos]
+    for i in range(pos, k - 1):
+        state[S_ROW + i] = state[S_ROW + i + 1]
+    state[S_ROW + k - 1] = -1
+    state[S_ROW_N] = k - 1
+    state[b + F_SHOP + slot] = t
+    state[b + F_FIN + slot] = 0
+    state[b + F_RIB + slot] = 0
+    state[b + F_PDAY + slot] = state[S_DAY]
+    state[b + F_FDAY + slot] = 0
+    state[b + F_TILES_PLACED] += 1
+    state[b + F_SLOT_TODAY] = slot
+    emit(log, EV_TAKE_TILE, seat, pos, t, slot)
+    return True
+
+
+@njit(cache=True)
+def first_empty_slot(state, rules, seat):
+    """Lowest empty shop slot, or -1."""
+    b = seat_base(seat)
+    for s in range(n_slots(rules)):
+        if state[b + F_SHOP + s] < 0:
+            return s
+    return -1
+
+
+# =========================================================================================
+# Step 4: finish, ribbon, tokens, money (FS-U*)
+# =========================================================================================
+@njit(cache=True)
+def assign_icons(state, rules, comp, seat, tile, m1, m2):
+    """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
+
+    Dice of ``m1`` are used before dice of ``m2`` (the policy uses m1 = locked dice,
+    m2 = unlocked dice to plan locks; the kernel uses m1 = unused dice, m2 = 0). Specific icons
+    take matching flower dice; ``any``-faced dice fill specific shortages first, then fuchsia
+    icons; fuchsia icons take surplus flower dice (lowest index first); the vase icon takes a
+    vase die of its colour. The vase die never fills a flower icon (FS-U3).
+
+    Returns
+    -------
+    (tokens, used1, used2) : tokens needed for the icons no die fills, and the dice used.
+    """
+    tiles = comp[0]
+    b = seat_base(seat)
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    used1 = 0
+    used2 = 0
+    short = 0
+    for f in range(MAX_FLOWER_TYPES):
+        need = tiles[tile, f]
+        if need == 0:
+            continue
+        for pref in range(2):
+            m = m1 if pref == 0 else m2
+            for i in range(nf):
+                if need == 0:
+                    break
+                if (m >> i) & 1 and not ((used1 | used2) >> i) & 1 and state[b + F_FACE + i] == f:
+                    if pref == 0:
+                        used1 |= np.int64(1) << i
+                    else:
+                        used2 |= np.int64(1) << i
+                    need -= 1
+        short += need
+    fuchsia = tiles[tile, TL_ANY]
+    # any-faced dice: specific shortages first, then fuchsia (FS-U2)
+    for pref in range(2):
+        m = m1 if pref == 0 else m2
+        for i in range(nf):
+            if short == 0 and fuchsia == 0:
+                break
+            if (m >> i) & 1 and not ((used1 | used2) >> i) & 1 and state[b + F_FACE + i] < 0:
+                if pref == 0:
+                    used1 |= np.int64(1) << i
+                else:
+                    used2 |= np.int64(1) << i
+                if short > 0:
+                    short -= 1
+                else:
+                    fuchsia -= 1
+    # fuchsia icons: any remaining flower die (FS-U3)
+    for pref in range(2):
+        m = m1 if pref == 0 else m2
+        for i in range(nf):
+            if fuchsia == 0:
+                break
+            if (m >> i) & 1 and not ((used1 | used2) >> i) & 1:
+                if pref == 0:
+                    used1 |= np.int64(1) << i
+                else:
+                    used2 |= np.int64(1) << i
+                fuchsia -= 1
+    vase_short = 1
+    colour = tiles[tile, TL_VASE]
+    for pref in range(2):
+        m = m1 if pref == 0 else m2
+        for i in range(DIE_VASE0, DIE_VASE0 + nv):
+            if vase_short == 0:
+                break
+            if (m >> i) & 1 and not ((used1 | used2) >> i) & 1 and state[b + F_FACE + i] == colour:
+                if pref == 0:
+                    used1 |= np.int64(1) << i
+                else:
+                    used2 |= np.int64(1) << i
+                vase_short = 0
+    return short + fuchsia + vase_short, used1, used2
+
+
+@njit(cache=True)
+def unused_dice(state, rules, seat):
+    """Locked flower and vase dice not yet used today (the initiative die is never used)."""
+    b = seat_base(seat)
+    return state[b + F_LOCKED] & ~state[b + F_USED] & dice_mask(rules)
+
+
+@njit(cache=True)
+def min_tokens_to_finish(state, rules, comp, seat, slot):
+    """Tokens needed to finish the tile in ``slot`` with the unused dice (FS-U2), or -1 if the
+    slot holds no unfinished tile."""
+    b = seat_base(seat)
+    t = state[b + F_SHOP + slot]
+    if t < 0 or state[b + F_FIN + slot]:
+        return -1
+    tok, u1, u2 = assign_icons(state, rules, comp, seat, t, unused_dice(state, rules, seat), 0)
+    return tok
+
+
+@njit(cache=True)
+def finish_tile(state, rules, comp, seat, slot, log):
+    """Finish the unfinished tile of ``slot`` with the minimum-token assignment; the dice are
+    set aside and the tokens return to the supply (FS-U1, FS-U2, FS-U3, FS-U9, AMB-25, AMB-27).
+
+    Returns
+    -------
+    bool, False (state unchanged) if illegal (no such tile, or too few tokens held).
+    """
+    b = seat_base(seat)
+    if slot < 0 or slot >= n_slots(rules):
+        return False
+    t = state[b + F_SHOP + slot]
+    if t < 0 or state[b + F_FIN + slot]:
+        return False
+    tok, used, u2 = assign_icons(state, rules, comp, seat, t, unused_dice(state, rules, seat), 0)
+    if tok > state[b + F_TOKENS]:
+        return False
+    state[b + F_USED] |= used
+    state[b + F_TOKENS] -= tok
+    state[b + F_TOKENS_SPENT] += tok
+    state[S_TOKEN_SUPPLY] += tok
+    state[b + F_FIN + slot] = 1
+    state[b + F_FDAY + slot] = state[S_DAY]
+    state[b + F_TILES_FINISHED] += 1
+    emit(log, EV_FINISH, seat, slot, t, used, tok, state[b + F_TOKENS])
+    return True
+
+
+@njit(cache=True)
+def ribbon_legal(state, rules, seat, slot):
+    """A ribbon may go on the tile just finished: supply > 0, money >= cost, fewer than
+    ``max_ribbons_per_tile`` on it (FS-U4, AMB-10, AMB-26). The kernel only asks right after
+    a finish, which enforces "only when finishing"."""
+    b = seat_base(seat)
+    return (state[S_RIBBON_SUPPLY] > 0 and state[b + F_MONEY] >= np.int64(rules[R_RIBBON_COST])
+            and state[b + F_RIB + slot] < np.int64(rules[R_MAX_RIBBONS_PER_TILE])
+            and state[b + F_FIN + slot] == 1)
+
+
+@njit(cache=True)
+def buy_ribbon(state, rules, seat, slot, log):
+    """Pay ``ribbon_cost`` and put a ribbon on the tile of ``slot`` (FS-U4).
+
+    Returns
+    -------
+    bool, False if illegal.
+    """
+    if not ribbon_legal(state, rules, seat, slot):
+        return False
+    b = seat_base(seat)
+    state[b + F_MONEY] -= np.int64(rules[R_RIBBON_COST])
+    state[b + F_RIB + slot] += 1
+    state[b + F_RIBBONS] += 1
+    state[S_RIBBON_SUPPLY] -= 1
+    emit(log, EV_RIBBON, seat, slot, state[b + F_SHOP + slot], state[b + F_MONEY])
+    return True
+
+
+@njit(cache=True)
+def token_room(state, rules, seat):
+    """Whether the player may gain a token: tokens held < ``wild_token_max`` and supply > 0
+    (FS-U5, FS-U7)."""
+    return (state[seat_base(seat) + F_TOKENS] < np.int64(rules[R_WILD_TOKEN_MAX])
+            and state[S_TOKEN_SUPPLY] > 0)
+
+
+@njit(cache=True)
+def take_token(state, rules, seat, mask, log):
+    """Use ``dice_per_wild`` unused dice (any mix of flower and vase) to gain a token (FS-U5).
+
+    Returns
+    -------
+    bool, False if illegal.
+    """
+    b = seat_base(seat)
+    if mask & ~unused_dice(state, rules, seat) or popcount(mask) != np.int64(rules[R_DICE_PER_WILD]):
+        return False
+    if not token_room(state, rules, seat):
+        return False
+    state[b + F_USED] |= mask
+    state[b + F_TOKENS] += 1
+    state[b + F_TOKENS_TAKEN] += 1
+    state[S_TOKEN_SUPPLY] -= 1
+    emit(log, EV_TAKE_TOKEN, seat, mask, state[b + F_TOKENS])
+    return True
+
+
+@njit(cache=True)
+def take_money(state, rules, seat, die, log):
+    """Use one unused die (flower or vase) to gain ``money_per_die`` (FS-U6).
+
+    Returns
+    -------
+    bool, False if illegal.
+    """
+    b = seat_base(seat)
+    if die < 0 or die >= MAX_DICE or not (unused_dice(state, rules, seat) >> die) & 1:
+        return False
+    state[b + F_USED] |= np.int64(1) << die
+    v = np.int64(rules[R_MONEY_PER_DIE])
+    state[b + F_MONEY] += v
+    state[b + F_MONEY_TAKEN] += v
+    emit(log, EV_TAKE_MONEY, seat, die, state[b + F_FACE + die], state[b + F_MONEY])
+    return True
+
+
+@njit(cache=True)
+def buy_token_legal(state, rules, seat):
+    """Money >= ``wild_token_cost``, supply > 0 and (if the cap applies to buys) tokens held <
+    ``wild_token_max`` (FS-U7, AMB-09)."""
+    b = seat_base(seat)
+    if state[b + F_MONEY] < np.int64(rules[R_WILD_TOKEN_COST]) or state[S_TOKEN_SUPPLY] <= 0:
+        return False
+    if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0 and state[b + F_TOKENS] >= np.int64(rules[R_WILD_TOKEN_MAX]):
+        return False
+    return True
+
+
+@njit(cache=True)
+def buy_token(state, rules, seat, log):
+    """Pay ``wild_token_cost`` for a token (FS-U7).
+
+    Returns
+    -------
+    bool, False if illegal.
+    """
+    if not buy_token_legal(state, rules, seat):
+        return False
+    b = seat_base(seat)
+    state[b + F_MONEY] -= np.int64(rules[R_WILD_TOKEN_COST])
+    state[b + F_TOKENS] += 1
+    state[b + F_TOKENS_BOUGHT] += 1
+    state[b + F_BUYS_TODAY] += 1
+    state[S_TOKEN_SUPPLY] -= 1
+    emit(log, EV_BUY_TOKEN, seat, state[b + F_MONEY], state[b + F_TOKENS])
+    return True
+
+
+@njit(cache=True)
+def apply_step4_action(state, rules, comp, seat, action, log):
+    """Apply one encoded Step 4 action (``code * A_MUL + argument``).
+
+    Returns
+    -------
+    int: 1 applied, 0 done (A_DONE), -1 illegal (nothing applied).
+    """
+    code = action // A_MUL
+    arg = action % A_MUL
+    if code == A_DONE:
+        return 0
+    ok = False
+    if code == A_FINISH:
+        ok = finish_tile(state, rules, comp, seat, arg, log)
+    elif code == A_TAKE_TOKEN:
+        ok = take_token(state, rules, seat, arg, log)
+    elif code == A_TAKE_MONEY:
+        ok = take_money(state, rules, seat, arg, log)
+    elif code == A_BUY_TOKEN:
+        ok = buy_token(state, rules, seat, log)
+    return 1 if ok else -1
+
+
+@njit(cache=True)
+def end_step4(state, rules, seat, log):
+    """End of Step 4: unused dice are wasted; the player becomes inactive (FS-U8, FS-D6)."""
+    b = seat_base(seat)
+    w = popcount(unused_dice(state, rules, seat))
+    state[b + F_DICE_WASTED] += w
+    state[b + F_ACTIVE] = 0
+    emit(log, EV_STEP4_DONE, seat, w, state[b + F_MONEY], state[b + F_TOKENS])
+
+
+# =========================================================================================
+# end of day (FS-N*, FS-SOLO-C1, FS-SOLO-N*)
+# =========================================================================================
+@njit(cache=True)
+def discard_row(state, reason, log):
+    """Discard every tile left in the row; they leave the game (FS-N3, FS-SOLO-N1, AMB-14)."""
+    for i in range(state[S_ROW_N]):
+        t = state[S_ROW + i]
+        discard_tile(state, t)
+        emit(log, EV_ROW_DISCARD, t, reason)
+        state[S_ROW + i] = -1
+    state[S_ROW_N] = 0
+
+
+@njit(cache=True)
+def end_of_day_multiplayer(state, rules, n_players, rng_setup, log):
+    """Discard the row, refill it to n + offset, reset the salary area, next day
+    (FS-N1, FS-N3..N6)."""
+    discard_row(state, 0, log)
+    state[S_DAY] += 1
+    deal_row(state, rules, row_size(rules, n_players), rng_setup, log)
+    reset_salary(state, rules, n_players)
+
+
+@njit(cache=True)
+def solo_feasible_state(state, rules, comp, shop, finished, days_left):
+    """Run ``solo.feasible`` (FS-SOLO-C2..C6) on a shop (real or hypothetical) of the solo
+    player with the current pool (the draw stack), cards, tokens and money."""
+    tiles = comp[0]
+    tasks = comp[1]
+    b = seat_base(0)
+    pos = state[S_STACK_POS]
+    n = state[S_STACK_N]
+    pool = state[S_STACK + pos:S_STACK + n]
+    max_sal = 0
+    k = np.int64(rules[R_SOLO_SALARY])
+    for i in range(min(k, MAX_SAL)):
+        v = np.int64(rules[R_SOLO_SALARY + 1 + i])
+        if v > max_sal:
+            max_sal = v
+    n_dice = np.int64(rules[R_FLOWER_DICE_PER_PLAYER]) + np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    return _solo_feasible(
+        shop, finished, np.int64(rules[R_SHOP_ROWS]), np.int64(rules[R_SHOP_COLS]),
+        pool, n - pos, state[S_CARDS:S_CARDS + 2], state[S_N_CARDS],
+        rules[R_SOLO_WIN_RULE] == WIN_ANY, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
+        rules[R_SOLO_CHECK_CAPACITY] != 0, days_left, n_dice, state[b + F_TOKENS],
+        state[b + F_MONEY], max_sal, np.int64(rules[R_WILD_TOKEN_COST]), tasks, tiles)
+
+
+@njit(cache=True)
+def solo_end_of_day_check(state, rules, comp, log):
+    """FS-SOLO-C1 (FS-N2): after Step 4 of a day d < days, before the refill, the feasibility
+    check; on failure the game ends as a loss recorded with day d (AMB-19).
+
+    Returns
+    -------
+    bool, True if the player may go on.
+    """
+    b = seat_base(0)
+    ns = n_slots(rules)
+    days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
+    ok = solo_feasible_state(state, rules, comp, state[b + F_SHOP:b + F_SHOP + ns],
+                             state[b + F_FIN:b + F_FIN + ns], days_left)
+    emit(log, EV_FEASIBLE, state[S_DAY], 1 if ok else 0, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
+         state[S_STACK_N] - state[S_STACK_POS])
+    if not ok:
+        state[S_LOSS_DAY] = state[S_DAY]
+        state[S_END_REASON] = END_SOLO_INFEASIBLE
+    return ok
+
+
+@njit(cache=True)
+def solo_refresh_legal(state, rules):
+    """A refresh between days: money >= cost, fewer than ``solo_max_refreshes_per_day`` since
+    the deal, stack not empty (FS-SOLO-N2, AMB-20)."""
+    return (state[seat_base(0) + F_MONEY] >= np.int64(rules[R_SOLO_REFRESH_COST])
+            and state[S_REFRESHES_TODAY] < np.int64(rules[R_SOLO_MAX_REFRESHES_PER_DAY])
+            and (state[S_STACK_POS] < state[S_STACK_N]
+                 or (rules[R_RESHUFFLE_DISCARDS_WHEN_EMPTY] != 0 and state[S_DISCARD_N] > 0)))
+
+
+@njit(cache=True)
+def solo_refresh(state, rules, rng_setup, log):
+    """Pay ``solo_refresh_cost``, discard the row and deal a new one (FS-SOLO-N2).
+
+    Returns
+    -------
+    bool, False if illegal.
+    """
+    if not solo_refresh_legal(state, rules):
+        return False
+    b = seat_base(0)
+    c = np.int64(rules[R_SOLO_REFRESH_COST])
+    state[b + F_MONEY] -= c
+    state[S_REFRESHES_TODAY] += 1
+    state[S_REFRESHES] += 1
+    emit(log, EV_REFRESH, 0, c, state[b + F_MONEY])
+    discard_row(state, 1, log)
+    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), rng_setup, log)
+    return True
+
+
+@njit(cache=True)
+def solo_new_day_row(state, rules, rng_setup, log):
+    """Discard the row and deal ``solo_row_size`` tiles or as many as remain, next day
+    (FS-SOLO-N1, FS-SOLO-N4, FS-N6). The refresh (FS-SOLO-N2) and salary reset (FS-SOLO-N3)
+    follow in ``play_game``."""
+    discard_row(state, 0, log)
+    state[S_DAY] += 1
+    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), rng_setup, log)
+    state[S_REFRESHES_TODAY] = 0
+
+
+# =========================================================================================
+# game end (FS-E*, FS-SOLO-E*)
+# =========================================================================================
+@njit(cache=True)
+def remove_unfinished(state, rules, n_players, log):
+    """Remove every unfinished tile from every shop; their slots count as empty (FS-E1)."""
+    for seat in range(n_players):
+        b = seat_base(seat)
+        for s in range(n_slots(rules)):
+            if state[b + F_SHOP + s] >= 0 and state[b + F_FIN + s] == 0:
+                emit(log, EV_REMOVE_UNFINISHED, seat, s, state[b + F_SHOP + s])
+                state[b + F_SHOP + s] = -1
+
+
+@njit(cache=True)
+def score_seat(state, rules, comp, seat):
+    """Score = stars of finished tiles + ribbon points x ribbons + task points (FS-E2, FS-E3,
+    AMB-12, AMB-13); both cards add up when two are in play. Stores the parts in the seat
+    block and returns the score."""
+    tiles = comp[0]
+    tasks = comp[1]
+    b = seat_base(seat)
+    rows = np.int64(rules[R_SHOP_ROWS])
+    cols = np.int64(rules[R_SHOP_COLS])
+    ns = rows * cols
+    stars = 0
+    for s in range(ns):
+        t = state[b + F_SHOP + s]
+        if t >= 0 and state[b + F_FIN + s] == 1:
+            stars += tiles[t, TL_STARS]
+    shop = state[b + F_SHOP:b + F_SHOP + ns]
+    fin = state[b + F_FIN:b + F_FIN + ns]
+    req = rules[R_TASK_REQUIRES_FULL_LINE] != 0
+    rp_def = np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
+    cp_def = np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
+    pts = 0
+    lines = 0
+    for i in range(state[S_N_CARDS]):
+        card = state[S_CARDS + i]
+        rm, cm = lines_met(shop, fin, rows, cols, card, tasks, tiles, req)
+        rp = tasks[card, TK_ROW_POINTS]
+        cp = tasks[card, TK_COL_POINTS]
+        if rp < 0:
+            rp = rp_def
+        if cp < 0:
+            cp = cp_def
+        pts += rm * rp + cm * cp
+        lines += rm + cm
+    score = stars + np.int64(rules[R_RIBBON_POINTS]) * state[b + F_RIBBONS] + pts
+    state[b + F_STARS] = stars
+    state[b + F_TASK_PTS] = pts
+    state[b + F_TASK_LINES] = lines
+    state[b + F_SCORE] = score
+    return score
+
+
+@njit(cache=True)
+def tiebreak_item(order_index, j):
+    """Item (TB_MONEY, TB_TOKENS, TB_RIBBONS) at position j of the ``tiebreak_order`` choice
+    ``order_index`` (rules.TIEBREAK_CHOICES order: none, singles, pairs, triples in
+    itertools.permutations order), or -1 (FS-E4, AMB-11)."""
+    if order_index <= 0:
+        return -1
+    if order_index <= 3:
+        return order_index - 1 if j == 0 else -1
+    if order_index <= 9:
+        k = order_index - 4
+        length = 2
+    else:
+        k = order_index - 10
+        length = 3
+    if j >= length:
+        return -1
+    first = k // 2
+    if j == 0:
+        return first
+    # the remaining items in increasing order
+    r0 = 0 if first != 0 else 1
+    r1 = 3 - first - r0
+    if j == 1:
+        return r0 if k % 2 == 0 else r1
+    return r1 if k % 2 == 0 else r0
+
+
+@njit(cache=True)
+def _tb_value(state, seat, item):
+    """Value of tie-break item ``item`` for ``seat`` (FS-E4)."""
+    b = seat_base(seat)
+    if item == TB_MONEY:
+        return state[b + F_MONEY]
+    if item == TB_TOKENS:
+        return state[b + F_TOKENS]
+    return state[b + F_RIBBONS]
+
+
+@njit(cache=True)
+def rank_players(state, rules, n_players):
+    """Rank 1 = best: most points, then the ``tiebreak_order`` items (default money, then
+    wild tokens); players equal on all share the position (FS-E4, AMB-11)."""
+    tb = np.int64(rules[R_TIEBREAK_ORDER])
+    for s in range(n_players):
+        better = 0
+        for o in range(n_players):
+            if o == s:
+                continue
+            cmp = state[seat_base(o) + F_SCORE] - state[seat_base(s) + F_SCORE]
+            j = 0
+            while cmp == 0:
+                item = tiebreak_item(tb, j)
+                if item < 0:
+                    break
+                cmp = _tb_value(state, o, item) - _tb_value(state, s, item)
+                j += 1
+            if cmp > 0:
+                better += 1
+        state[seat_base(s) + F_RANK] = better + 1
+
+
+@njit(cache=True)
+def solo_won(state, rules, comp):
+    """Solo win: every card fully satisfied (``all``, FS-SOLO-E1, FS-V-HELL-3) or at least one
+    (``any``, FS-V-EASY-2), on the shop after FS-E1."""
+    tiles = comp[0]
+    tasks = comp[1]
+    b = seat_base(0)
+    rows = np.int64(rules[R_SHOP_ROWS])
+    cols = np.int64(rules[R_SHOP_COLS])
+    ns = rows * cols
+    shop = state[b + F_SHOP:b + F_SHOP + ns]
+    fin = state[b + F_FIN:b + F_FIN + ns]
+    any_rule = rules[R_SOLO_WIN_RULE] == WIN_ANY
+    n_ok = 0
+    for i in range(state[S_N_CARDS]):
+        if card_fully_satisfied(shop, fin, rows, cols, state[S_CARDS + i], tasks, tiles):
+            n_ok += 1
+    if any_rule:
+        return n_ok >= 1
+    return n_ok == state[S_N_CARDS]
+
+
+@njit(cache=True)
+def final_scoring(state, rules, comp, n_players, log):
+    """Game end: remove unfinished tiles, score and rank every player (FS-E1..E4; solo
+    FS-SOLO-E1, FS-SOLO-E2: the score is recorded too).
+
+    Returns
+    -------
+    bool, the solo win (False in multiplayer).
+    """
+    remove_unfinished(state, rules, n_players, log)
+    for seat in range(n_players):
+        score_seat(state, rules, comp, seat)
+    rank_players(state, rules, n_players)
+    for seat in range(n_players):
+        b = seat_base(seat)
+        emit(log, EV_SCORE, seat, state[b + F_STARS], state[b + F_RIBBONS], state[b + F_TASK_PTS],
+             state[b + F_SCORE], state[b + F_RANK], state[b + F_TASK_LINES])
+    if n_players == 1:
+        return solo_won(state, rules, comp)
+    return False
+
+
+# =========================================================================================
+# turns and the game loop
+# =========================================================================================
+@njit(cache=True)
+def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr, log):
+    """Steps 2-4 of a player who has locked all dice (FS-D6): salary (FS-Y1), tile and slot
+    (FS-T1..T4, DP-2), then Step 4 actions until done (FS-U*, DP-3..DP-6, DP-8)."""
+    take_salary(state, seat, log)
+    if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
+        d = choose_tile(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr)
+        if not take_tile(state, rules, seat, d // 16, d % 16, log):
+            emit(log, EV_ILLEGAL, seat, 2, d)
+            take_tile(state, rules, seat, 0, first_empty_slot(state, rules, seat), log)
+    else:
+        emit(log, EV_NO_TILE, seat)
+    for _ in range(MAX_STEP4_ACTIONS):
+        a = choose_step4_action(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr)
+        r = apply_step4_action(state, rules, comp, seat, a, log)
+        if r == 0:
+            break
+        if r < 0:
+            emit(log, EV_ILLEGAL, seat, 3, a)
+            break
+        if a // A_MUL == A_FINISH:
+            slot = a % A_MUL
+            while ribbon_legal(state, rules, seat, slot):
+                if not choose_ribbon(state, rules, comp, n_players, seat, slot, kinds, pparams,
+                                     rng_pol, scr, fscr):
+                    break
+                buy_ribbon(state, rules, seat, slot, log)
+    end_step4(state, rules, seat, log)
+
+
+@njit(cache=True)
+def n_active(state, n_players):
+    """Players still active today (FS-D7)."""
+    k = 0
+    for seat in range(n_players):
+        k += state[seat_base(seat) + F_ACTIVE]
+    return k
+
+
+@njit(cache=True)
+def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, faces, order, scr,
+             fscr, log):
+    """One day: Phase 1 / Phase 2 cycles until nobody is active (FS-D2..D8; solo FS-SOLO-R1).
+
+    Returns
+    -------
+    bool, False if the safety guard (MAX_CYCLES_PER_DAY) stopped the day.
+    """
+    start_day(state, rules, n_players, log)
+    while True:
+        if n_active(state, n_players) == 0:
+            return True
+        state[S_CYCLES] += 1
+        if state[S_CYCLES] > MAX_CYCLES_PER_DAY:
+            return False
+        roll_phase(state, rules, comp, n_players, rng_dice, faces, log)
+        if n_players == 1:
+            resolve_opponent_roll(state, rules, opponent_roll(state, comp, rng_dice), log)
+        k = turn_order(state, rules, n_players, order, rng_dice)
+        if log.shape[0] > 1:
+            packed = 0
+            for i in range(k):
+                packed |= order[i] << (4 * i)
+            emit(log, EV_TURN_ORDER, k, packed)
+        for i in range(k):
+            seat = order[i]
+            m = choose_lock(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr)
+            if not apply_lock(state, rules, seat, m, log):
+                emit(log, EV_ILLEGAL, seat, 1, m)
+                apply_lock(state, rules, seat, first_legal_lock(state, rules, seat), log)
+            if all_locked(state, rules, seat):
+                steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr,
+                             fscr, log)
+
+
+@njit(cache=True)
+def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
+    """Play one complete game into ``state`` (FS-D1 loop, FS-N*, FS-SOLO-C1, FS-SOLO-N*,
+    FS-E*, FS-SOLO-E*).
+
+    Returns
+    -------
+    bool, the solo win (False in multiplayer).
+    """
+    rng_setup = make_stream(master_seed, game_index, SUB_SETUP)
+    rng_dice = make_stream(master_seed, game_index, SUB_DICE)
+    rng_pol = make_stream(master_seed, game_index, SUB_POLICY)
+    faces = np.zeros(MAX_DICE, dtype=np.int64)
+    order = np.zeros(4, dtype=np.int64)
+    scr = np.zeros(SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(FSCR_LEN, dtype=np.float64)
+    setup_game(state, rules, comp, n_players, rng_setup, log)
+    prepare_scratch(state, rules, comp, scr, fscr)
+    days = np.int64(rules[R_DAYS])
+    while True:
+        if not play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, faces,
+                        order, scr, fscr, log):
+            state[S_TRUNCATED] = 1
+            state[S_END_REASON] = END_TRUNCATED
+            emit(log, EV_TRUNCATED, state[S_DAY])
+            break
+        state[S_ROUNDS] = state[S_DAY]
+        if state[S_DAY] >= days:
+            break
+        if n_players == 1:
+            if not solo_end_of_day_check(state, rules, comp, log):
+                break
+            solo_new_day_row(state, rules, rng_setup, log)
+            while solo_refresh_legal(state, rules):
+                if not choose_refresh(state, rules, comp, kinds, pparams, rng_pol, scr, fscr):
+                    break
+                solo_refresh(state, rules, rng_setup, log)
+            reset_salary(state, rules, 1)
+        else:
+            end_of_day_multiplayer(state, rules, n_players, rng_setup, log)
+    won = final_scoring(state, rules, comp, n_players, log)
+    if n_players == 1:
+        if state[S_LOSS_DAY] == 0:
+            state[S_LOSS_DAY] = days + 1
+        emit(log, EV_SOLO_RESULT, 1 if won else 0, state[S_LOSS_DAY])
+    return won
+
+
+# ---- output columns (order of SPEC.game_columns / SPEC.seat_columns) ----------------------
+G_TASK_CARD = 5
+G_TASK_CARD_2 = 6
+G_LOSS_DAY = 7
+G_TASK_LINES_MET = 8
+G_TILES_LEFT = 9
+G_REFRESHES = 10
+G_OPP_DISCARDS = 11
+G_OPP_LOWER = 12
+G_LEN = 13
+SO_STARS = 3
+SO_RIBBONS = 4
+SO_TASK_POINTS = 5
+SO_TASK_LINES = 6
+SO_MONEY = 7
+SO_TOKENS = 8
+SO_TILES_FINISHED = 9
+SO_TILES_PLACED = 10
+SO_INITIATIVE_DIE = 11
+SO_SALARY_TOTAL = 12
+SO_LOCK_PAYMENTS = 13
+SO_SKIPS = 14
+SO_LOCK_STEPS = 15
+SO_TOKENS_TAKEN = 16
+SO_TOKENS_BOUGHT = 17
+SO_TOKENS_SPENT = 18
+SO_MONEY_TAKEN = 19
+SO_DICE_WASTED = 20
+SO_LEN = 21
+
+
+@njit(cache=True)
+def write_outputs(state, rules, n_players, won, games_row, seats_rows):
+    """Fill one game's output row and its seat rows (sim.spec GAME_COMMON / SEAT_COMMON, then
+    the game's columns)."""
+    games_row[0] = state[S_ROUNDS]
+    games_row[1] = state[S_TRUNCATED]
+    n_win = 0
+    winner = -1
+    for seat in range(n_players):
+        b = seat_base(seat)
+        r = seats_rows[seat]
+        if n_players == 1:
+            w = 1 if won else 0
+        else:
+            w = 1 if state[b + F_RANK] == 1 else 0
+        if w:
+            n_win += 1
+            winner = seat
+        r[0] = state[b + F_SCORE]
+        r[1] = state[b + F_RANK]
+        r[2] = w
+        r[SO_STARS] = state[b + F_STARS]
+        r[SO_RIBBONS] = state[b + F_RIBBONS]
+        r[SO_TASK_POINTS] = state[b + F_TASK_PTS]
+        r[SO_TASK_LINES] = state[b + F_TASK_LINES]
+        r[SO_MONEY] = state[b + F_MONEY]
+        r[SO_TOKENS] = state[b + F_TOKENS]
+        r[SO_TILES_FINISHED] = state[b + F_TILES_FINISHED]
+        r[SO_TILES_PLACED] = state[b + F_TILES_PLACED]
+        r[SO_INITIATIVE_DIE] = state[b + F_INIT_DIE]
+        r[SO_SALARY_TOTAL] = state[b + F_SALARY_TOTAL]
+        r[SO_LOCK_PAYMENTS] = state[b + F_LOCK_PAID]
+        r[SO_SKIPS] = state[b + F_SKIPS]
+        r[SO_LOCK_STEPS] = state[b + F_LOCK_STEPS]
+        r[SO_TOKENS_TAKEN] = state[b + F_TOKENS_TAKEN]
+        r[SO_TOKENS_BOUGHT] = state[b + F_TOKENS_BOUGHT]
+        r[SO_TOKENS_SPENT] = state[b + F_TOKENS_SPENT]
+        r[SO_MONEY_TAKEN] = state[b + F_MONEY_TAKEN]
+        r[SO_DICE_WASTED] = state[b + F_DICE_WASTED]
+    games_row[2] = n_win
+    games_row[3] = winner if n_win == 1 else -1
+    games_row[4] = state[S_END_REASON]
+    games_row[G_TASK_CARD] = state[S_CARDS]
+    games_row[G_TASK_CARD_2] = state[S_CARDS + 1] if state[S_N_CARDS] > 1 else -1
+    games_row[G_LOSS_DAY] = state[S_LOSS_DAY] if n_players == 1 else -1
+    games_row[G_TASK_LINES_MET] = state[seat_base(0) + F_TASK_LINES]
+    games_row[G_TILES_LEFT] = state[S_STACK_N] - state[S_STACK_POS]
+    games_row[G_REFRESHES] = state[S_REFRESHES]
+    games_row[G_OPP_DISCARDS] = state[S_OPP_DISCARDS]
+    games_row[G_OPP_LOWER] = state[S_OPP_LOWER]
+
+
+@njit(cache=True)
+def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index,
+             games_row, seats_rows, log):
+    """Play game ``game_index`` with an event log (sim.spec.GameSpec contract)."""
+    state = new_state(n_players)
+    won = play_game(state, rules, comp, n_players, policy_kind, policy_params, master_seed,
+                    game_index, log)
+    write_outputs(state, rules, n_players, won, games_row, seats_rows)
+
+
+@njit(cache=True, parallel=True)
+def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
+              games_out, seats_out):
+    """Play games ``first_index .. first_index + n - 1`` in parallel; game i writes only row i
+    (sim.spec.GameSpec contract). Tracing is off (1-row dummy log)."""
+    n = games_out.shape[0]
+    for i in prange(n):
+        log = np.zeros((1, 8), dtype=np.int64)
+        state = new_state(n_players)
+        won = play_game(state, rules, comp, n_players, policy_kind, policy_params, master_seed,
+                        first_index + i, log)
+        write_outputs(state, rules, n_players, won, games_out[i], seats_out[i])
+
+
+# =========================================================================================
+# late imports: solo feasibility (other module) and policies (which import this module)
+# =========================================================================================
+try:
+    from .solo import feasible as _solo_feasible  # noqa: E402
+    SOLO_AVAILABLE = 1
+except ImportError:  # solo.py not written yet: the FS-SOLO-C check always passes
+    SOLO_AVAILABLE = 0
+
+    @njit(cache=True)
+    def _solo_feasible(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, mode,
+                       check_capacity, days_left, n_dice_per_day, tokens, money, max_salary,
+                       wild_token_cost, tasks, tiles):
+        """Stand-in used only while ``solo.py`` does not exist: every state is feasible."""
+        return True
+
+from .policies import (FSCR_LEN, SCR_LEN, choose_lock, choose_refresh, choose_ribbon,  # noqa: E402
+                       choose_step4_action, choose_tile, prepare_scratch)

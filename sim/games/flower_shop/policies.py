@@ -1,0 +1,886 @@
+"""Policies for The Little Flower Shop Dice Game: ``random`` and ``greedy`` (parameterized).
+
+Every decision point of ``shared/rules/flower_shop.md`` §9 is covered:
+
+========= ============================ ========================================================
+DP        kernel asks                   returns
+========= ============================ ========================================================
+DP-1      ``choose_lock``               bitmask of unlocked dice to lock (0 = skip, pay)
+DP-2      ``choose_tile``               row position * 16 + empty shop slot
+DP-3/5/6  ``choose_step4_action``       ``code * A_MUL + argument`` (finish slot, take token
+/8                                      with a dice mask, take money with a die, buy a token,
+                                        done); asked in a loop until A_DONE
+DP-4      ``choose_ribbon``             bool, asked right after each finish while legal
+DP-7      ``choose_refresh``            bool (solo, between days, while legal)
+========= ============================ ========================================================
+
+Policies never mutate the game state; they read it (plus rules, components and their own
+parameter row) and may use the per-game scratch arrays ``scr``/``fscr`` for caching. Randomness
+only from the SUB_POLICY stream ``rng``. Policy parameters: ``P_*`` offsets below (a test
+checks them against ``sim.spec.layout(rules.POLICY_PARAMS)``).
+"""
+import numpy as np
+from numba import njit
+
+from sim.rng import randint
+
+from .kernel import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DIE_INIT,
+                     F_BUYS_TODAY, F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP, F_SKIPS_TODAY, F_TOKENS,
+                     F_ACTIVE, R_DAYS, R_DICE_PER_WILD, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE,
+                     R_RIBBON_COST, R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST,
+                     R_TASK_COL_POINTS_DEFAULT, R_TASK_ROW_POINTS_DEFAULT, R_WILD_CAP_APPLIES_TO_BUY,
+                     R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, R_FREE_LOCKS_MAX, S_CARDS, S_DAY, S_N_CARDS,
+                     S_RIBBON_SUPPLY, S_ROW, S_ROW_N, S_TOKEN_SUPPLY, all_dice_mask, assign_icons,
+                     buy_token_legal, dice_mask, lock_cost, lock_legal, n_slots, popcount,
+                     seat_base, solo_feasible_state, token_room, unused_dice)
+from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
+                    C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
+                    C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE,
+                    TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND, TK_ROW_PARAM,
+                    TK_ROW_POINTS, TL_FLOWERS, TL_STARS, line_meets)
+
+K_RANDOM = 0
+K_GREEDY = 1
+
+# ---- policy parameter offsets (= sim.spec.layout(rules.POLICY_PARAMS)) --------------------
+P_N_TARGETS = 0
+P_W_STARS = 1
+P_W_TASK = 2
+P_W_PROB = 3
+P_W_NOW = 4
+P_W_TOKENS = 5
+P_W_FUTURE = 6
+P_MAX_PAID_EXTRAS_PER_STEP = 7
+P_MONEY_RESERVE = 8
+P_SKIP_IF_NO_MATCH = 9
+P_MAX_SKIPS_PER_DAY = 10
+P_INIT_LOCK_MIN = 11
+P_INIT_LOCK_LAST = 12
+P_RUSH_FACTOR = 13
+P_FINISH_PRIORITY = 14
+P_MAX_TOKENS_PER_FINISH = 15
+P_TOKEN_RESERVE = 16
+P_BUY_WILD_TO_FINISH = 17
+P_MAX_BUYS_PER_DAY = 18
+P_RIBBON_MONEY_RESERVE = 19
+P_RIBBON_MIN_DAY = 20
+P_WILD_STOCK_TARGET = 21
+P_LEFTOVER_PREF = 22
+P_CONVERT_BEFORE_FINISH = 23
+P_BUY_WILD_STOCK_MONEY_MIN = 24
+P_REFRESH_IF_NO_FEASIBLE_TILE = 25
+P_REFRESH_IF_BEST_TILE_SCORE_BELOW = 26
+P_REFRESH_MONEY_RESERVE = 27
+P_SOLO_CHECK_PLACEMENTS = 28
+P_LEN = 29
+PRIORITY_STARS = 0
+PREF_WILD = 0
+
+# ---- scratch layout (per game, allocated once by the kernel) ------------------------------
+SCR_MIN_FL = 0      # fewest flowers on a tile of the set
+SCR_MAX_FL = 1      # most flowers on a tile
+SCR_MAX_STARS = 2   # most stars on a tile
+SCR_IDS = 4         # 4..15 tile ids of one line
+SCR_SHOP = 16       # 16..27 hypothetical shop
+SCR_FIN = 28        # 28..39 hypothetical finished flags
+SCR_CAND = 40       # 40..135 candidate decisions (96)
+SCR_TGT = 136       # 136..155 target tiles (20)
+SCR_TGT_KIND = 156  # 156..175 0 row tile, 1 shop tile
+SCR_TV_TILES = 64   # cache entries per seat (MAX_TILES)
+SCR_TV_DAY = 176    # 176..431 day stamp of the cached task gains of (seat, tile)
+SCR_BEFORE_DAY = 432  # 432..435 day stamp of the cached line potentials of a seat
+SCR_LEN = 436
+MAX_SLOTS_P = 12
+FSCR_CAND = 0       # 0..95 candidate scores
+FSCR_TGT = 96       # 96..115 target scores
+FSCR_TV = 116       # 116..371 cached best task gain per (seat, tile)
+FSCR_BEFORE = 372   # 372..435 line potentials without a new tile, per seat (7 lines x 2 cards)
+FSCR_TG = 436       # 436..3507 cached task gain per (seat, tile, slot)
+FSCR_LEN = 3508
+NEG = -1.0e18
+
+
+@njit(cache=True)
+def prepare_scratch(state, rules, comp, scr, fscr):
+    """Per-game constants of the tile set used by the heuristics (min/max flowers, max stars)."""
+    tiles = comp[0]
+    lo = 1 << 30
+    hi = 0
+    st = 0
+    for t in range(tiles.shape[0]):
+        f = tiles[t, TL_FLOWERS]
+        if f < lo:
+            lo = f
+        if f > hi:
+            hi = f
+        if tiles[t, TL_STARS] > st:
+            st = tiles[t, TL_STARS]
+    scr[SCR_MIN_FL] = lo
+    scr[SCR_MAX_FL] = hi
+    scr[SCR_MAX_STARS] = st
+    for i in range(SCR_TV_DAY, SCR_BEFORE_DAY + 4):
+        scr[i] = -1
+
+
+# =========================================================================================
+# task-line potential (heuristic used by DP-1 and DP-2)
+# =========================================================================================
+@njit(cache=True, inline="always")
+def line_potential(cond, param, tiles, ids, n, n_line, scr):
+    """Heuristic chance that a line with tiles ``ids[:n]`` placed (of ``n_line`` slots) meets
+    ``cond``: 1 met (full), 0 failed or impossible, 0.5 still possible."""
+    m = n_line - n
+    if m == 0:
+        return 1.0 if line_meets(cond, param, tiles, ids, n) else 0.0
+    if n == 0:
+        return 0.5
+    if cond == C_SUM_FLOWERS_EQ or cond == C_SUM_FLOWERS_GE or cond == C_SUM_FLOWERS_LE:
+        s = 0
+        for i in range(n):
+            s += tiles[ids[i], TL_FLOWERS]
+        lo = s + m * scr[SCR_MIN_FL]
+        hi = s + m * scr[SCR_MAX_FL]
+        if cond == C_SUM_FLOWERS_EQ:
+            return 0.5 if lo <= param <= hi else 0.0
+        if cond == C_SUM_FLOWERS_GE:
+            return 0.5 if hi >= param else 0.0
+        return 0.5 if lo <= param else 0.0
+    if cond == C_SUM_STARS_GE:
+        s = 0
+        for i in range(n):
+            s += tiles[ids[i], TL_STARS]
+        return 0.5 if s + m * scr[SCR_MAX_STARS] >= param else 0.0
+    if (cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
+            or cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT
+            or cond == C_SHARE_FLOWER_TYPE):
+        return 0.5 if line_meets(cond, param, tiles, ids, n) else 0.0
+    return 0.5
+
+
+@njit(cache=True, inline="always")
+def _line_pot_with(state, rules, comp, seat, line, card, extra_slot, extra_tile, scr):
+    """Potential of one line of ``seat``'s shop for ``card``, with ``extra_tile`` placed at
+    ``extra_slot`` (-1 = none). Placed tiles count as finished (they can still be)."""
+    tiles = comp[0]
+    tasks = comp[1]
+    rows = np.int64(rules[R_SHOP_ROWS])
+    cols = np.int64(rules[R_SHOP_COLS])
+    b = seat_base(seat)
+    n = 0
+    if line < rows:
+        n_line = cols
+        for c in range(cols):
+            s = line * cols + c
+            t = extra_tile if s == extra_slot else state[b + F_SHOP + s]
+            if t >= 0:
+                scr[SCR_IDS + n] = t
+                n += 1
+        cond = tasks[card, TK_ROW_COND]
+        param = tasks[card, TK_ROW_PARAM]
+    else:
+        n_line = rows
+        c = line - rows
+        for r in range(rows):
+            s = r * cols + c
+            t = extra_tile if s == extra_slot else state[b + F_SHOP + s]
+            if t >= 0:
+                scr[SCR_IDS + n] = t
+                n += 1
+        cond = tasks[card, TK_COL_COND]
+        param = tasks[card, TK_COL_PARAM]
+    return line_potential(cond, param, tiles, scr[SCR_IDS:SCR_IDS + 12], n, n_line, scr)
+
+
+@njit(cache=True)
+def task_gain(state, rules, comp, seat, tile, slot, scr):
+    """Change of task-line potential (x line points) when ``tile`` goes to ``slot``, summed
+    over the cards in play and the row and column through the slot (DP-2 heuristic)."""
+    tasks = comp[1]
+    rows = np.int64(rules[R_SHOP_ROWS])
+    cols = np.int64(rules[R_SHOP_COLS])
+    r = slot // cols
+    c = slot % cols
+    g = 0.0
+    for i in range(state[S_N_CARDS]):
+        card = state[S_CARDS + i]
+        rp = tasks[card, TK_ROW_POINTS]
+        cp = tasks[card, TK_COL_POINTS]
+        if rp < 0:
+            rp = np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
+        if cp < 0:
+            cp = np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
+        g += rp * (_line_pot_with(state, rules, comp, seat, r, card, slot, tile, scr)
+                   - _line_pot_with(state, rules, comp, seat, r, card, -1, -1, scr))
+        g += cp * (_line_pot_with(state, rules, comp, seat, rows + c, card, slot, tile, scr)
+                   - _line_pot_with(state, rules, comp, seat, rows + c, card, -1, -1, scr))
+    return g
+
+
+@njit(cache=True)
+def placement_feasible(state, rules, comp, seat, tile, slot, scr):
+    """Solo: would the shop with ``tile`` placed (unfinished) at ``slot`` pass the
+    feasibility check of this day's end (FS-SOLO-C1 via solo.feasible)?"""
+    b = seat_base(seat)
+    ns = n_slots(rules)
+    for s in range(ns):
+        scr[SCR_SHOP + s] = state[b + F_SHOP + s]
+        scr[SCR_FIN + s] = state[b + F_FIN + s]
+    scr[SCR_SHOP + slot] = tile
+    scr[SCR_FIN + slot] = 0
+    days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
+    return solo_feasible_state(state, rules, comp, scr[SCR_SHOP:SCR_SHOP + ns],
+                               scr[SCR_FIN:SCR_FIN + ns], days_left)
+
+
+# =========================================================================================
+# DP-1 lock
+# =========================================================================================
+@njit(cache=True)
+def random_lock(state, rules, seat, rng):
+    """Uniform over the legal subsets of unlocked dice, the empty set (skip) included.
+
+    Legality depends only on the subset size k (FS-L2..L5), so k is drawn with weight
+    C(u, k) over the legal sizes, then a uniform k-subset by selection sampling.
+    """
+    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
+    u = popcount(unl)
+    money = state[seat_base(seat) + F_MONEY]
+    total = 0
+    for k in range(u + 1):
+        c = lock_cost(state, rules, seat, k)
+        if c >= 0 and c <= money:
+            total += _n_choose_k(u, k)
+    if total == 0:
+        return unl & -unl
+    r = randint(rng, total)
+    kk = 0
+    for k in range(u + 1):
+        c = lock_cost(state, rules, seat, k)
+        if c >= 0 and c <= money:
+            w = _n_choose_k(u, k)
+            if r < w:
+                kk = k
+                break
+            r -= w
+    need = kk
+    left = u
+    m = 0
+    for i in range(9):
+        if (unl >> i) & 1:
+            if randint(rng, left) < need:
+                m |= np.int64(1) << i
+                need -= 1
+            left -= 1
+    return m
+
+
+@njit(cache=True, inline="always")
+def _line_points(rules, tasks, card, is_row):
+    """Points of one satisfied row (``is_row``) or column of ``card`` (FS-E3, AMB-13)."""
+    if is_row:
+        p = tasks[card, TK_ROW_POINTS]
+        return p if p >= 0 else np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
+    p = tasks[card, TK_COL_POINTS]
+    return p if p >= 0 else np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
+
+
+@njit(cache=True)
+def tile_gains(state, rules, comp, seat, tile, scr, fscr):
+    """Task gain (``task_gain``) of ``tile`` at every empty slot of ``seat``'s shop, cached per
+    (seat, tile, day): it depends only on the seat's own shop, which changes once a day (at
+    its Step 3). Line potentials without the tile are cached per (seat, day).
+
+    Returns
+    -------
+    int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*64 + tile]`` holds the
+    best gain over the empty slots.
+    """
+    tasks = comp[1]
+    i = seat * SCR_TV_TILES + tile
+    base = FSCR_TG + i * MAX_SLOTS_P
+    day = state[S_DAY]
+    if scr[SCR_TV_DAY + i] == day:
+        return base
+    rows = np.int64(rules[R_SHOP_ROWS])
+    cols = np.int64(rules[R_SHOP_COLS])
+    nc = state[S_N_CARDS]
+    bb = FSCR_BEFORE + seat * 16
+    if scr[SCR_BEFORE_DAY + seat] != day:
+        for line in range(rows + cols):
+            for k in range(nc):
+                fscr[bb + line * 2 + k] = _line_pot_with(state, rules, comp, seat, line,
+                                                         state[S_CARDS + k], -1, -1, scr)
+        scr[SCR_BEFORE_DAY + seat] = day
+    b = seat_base(seat)
+    best = NEG
+    for s in range(rows * cols):
+        if state[b + F_SHOP + s] >= 0:
+            continue
+        r = s // cols
+        c = s % cols
+        g = 0.0
+        for k in range(nc):
+            card = state[S_CARDS + k]
+            g += _line_points(rules, tasks, card, True) * (
+                _line_pot_with(state, rules, comp, seat, r, card, s, tile, scr) - fscr[bb + r * 2 + k])
+            g += _line_points(rules, tasks, card, False) * (
+                _line_pot_with(state, rules, comp, seat, rows + c, card, s, tile, scr)
+                - fscr[bb + (rows + c) * 2 + k])
+        fscr[base + s] = g
+        if g > best:
+            best = g
+    if best == NEG:
+        best = 0.0
+    scr[SCR_TV_DAY + i] = day
+    fscr[FSCR_TV + i] = best
+    return base
+
+
+@njit(cache=True)
+def tile_task_value(state, rules, comp, seat, tile, scr, fscr):
+    """Best task gain of ``tile`` over ``seat``'s empty slots (cached, see ``tile_gains``)."""
+    tile_gains(state, rules, comp, seat, tile, scr, fscr)
+    return fscr[FSCR_TV + seat * SCR_TV_TILES + tile]
+
+
+@njit(cache=True)
+def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
+    """DP-1 heuristic: lock the unlocked dice that fill unmet icons of the best targets.
+
+    Targets are the row tiles (at most one per day can be taken) and the player's own
+    unfinished tiles, scored by ``w_stars``·stars + ``w_task``·task value + ``w_prob``·icons
+    matched − ``w_tokens``·icons missing. Dice for the best target come first, then the
+    initiative die (if its face ≥ ``init_lock_min``), then dice for further targets. At most
+    ``free_locks_max + max_paid_extras_per_step`` dice, keeping ``money_reserve``. When the
+    first target is complete, the remaining dice are locked to proceed (paying up to
+    ``rush_factor`` per other active player). With no useful die: lock the initiative die,
+    else skip (``skip_if_no_match``, ``max_skips_per_day``), else lock one die.
+    """
+    tiles = comp[0]
+    b = seat_base(seat)
+    locked = state[b + F_LOCKED]
+    allm = all_dice_mask(rules)
+    dm = dice_mask(rules)
+    unl = allm & ~locked
+    unl_d = unl & dm
+    init_unl = (unl >> DIE_INIT) & 1
+    money = state[b + F_MONEY]
+    budget = money - np.int64(pp[P_MONEY_RESERVE])
+    tokens = state[b + F_TOKENS] - np.int64(pp[P_TOKEN_RESERVE])
+    if tokens < 0:
+        tokens = 0
+    w_stars = pp[P_W_STARS]
+    w_task = pp[P_W_TASK]
+    w_prob = pp[P_W_PROB]
+    w_tok = pp[P_W_TOKENS]
+    # ---- candidate targets
+    nt = 0
+    for i in range(state[S_ROW_N]):
+        t = state[S_ROW + i]
+        tok, u1, u2 = assign_icons(state, rules, comp, seat, t, locked & dm, unl_d)
+        icons = tiles[t, TL_FLOWERS] + 1
+        v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok
+        if w_task > 0:
+            ci = seat * SCR_TV_TILES + t
+            if scr[SCR_TV_DAY + ci] != state[S_DAY]:  # cache check inline: calls are costly
+                tile_gains(state, rules, comp, seat, t, scr, fscr)
+            v += w_task * fscr[FSCR_TV + ci]
+        scr[SCR_TGT + nt] = t
+        scr[SCR_TGT_KIND + nt] = 0
+        fscr[FSCR_TGT + nt] = v
+        nt += 1
+    ns = n_slots(rules)
+    for s in range(ns):
+        t = state[b + F_SHOP + s]
+        if t < 0 or state[b + F_FIN + s]:
+            continue
+        tok, u1, u2 = assign_icons(state, rules, comp, seat, t, locked & dm, unl_d)
+        icons = tiles[t, TL_FLOWERS] + 1
+        v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok + w_task * 0.5
+        scr[SCR_TGT + nt] = t
+        scr[SCR_TGT_KIND + nt] = 1
+        fscr[FSCR_TGT + nt] = v
+        nt += 1
+    # ---- assign dice to the best targets
+    rem_l = locked & dm
+    rem_u = unl_d
+    want1 = 0
+    want2 = 0
+    complete1 = False
+    row_taken = False
+    n_targets = np.int64(pp[P_N_TARGETS])
+    for r in range(n_targets):
+        best = -1
+        bv = NEG
+        for j in range(nt):
+            if fscr[FSCR_TGT + j] > bv and not (row_taken and scr[SCR_TGT_KIND + j] == 0):
+                bv = fscr[FSCR_TGT + j]
+                best = j
+        if best < 0:
+            break
+        fscr[FSCR_TGT + best] = NEG
+        if scr[SCR_TGT_KIND + best] == 0:
+            row_taken = True
+        tok, u1, u2 = assign_icons(state, rules, comp, seat, scr[SCR_TGT + best], rem_l, rem_u)
+        rem_l &= ~u1
+        rem_u &= ~u2
+        if r == 0:
+            want1 = u2
+            complete1 = tok <= tokens
+        else:
+            want2 |= u2
+    free = np.int64(rules[R_FREE_LOCKS_MAX])
+    max_k = free + np.int64(pp[P_MAX_PAID_EXTRAS_PER_STEP])
+    init_bit = np.int64(1) << DIE_INIT
+    init_face = state[b + F_FACE + DIE_INIT]
+    init_early = init_unl and pp[P_INIT_LOCK_LAST] == 0 and init_face >= np.int64(pp[P_INIT_LOCK_MIN])
+    # ---- target complete: lock the rest to proceed (rush pays more when others are active)
+    if complete1 and want2 == 0 and nt > 0:
+        k_all = popcount(unl)
+        c_all = lock_cost(state, rules, seat, k_all)
+        others = 0
+        for s2 in range(n_players):
+            if s2 != seat and state[seat_base(s2) + F_ACTIVE]:
+                others += 1
+        allowance = 0.0
+        for j in range(k_all - free):
+            if j < np.int64(pp[P_MAX_PAID_EXTRAS_PER_STEP]):
+                allowance += lock_cost(state, rules, seat, free + j + 1) - lock_cost(state, rules, seat, free + j)
+        allowance += pp[P_RUSH_FACTOR] * others
+        if c_all >= 0 and c_all <= budget and c_all <= allowance + 1e-9:
+            return unl
+        # otherwise lock as many as allowed: wanted first, then initiative, then the rest
+        return _take_first(state, rules, seat, want1, init_bit & unl, unl & ~want1 & ~init_bit,
+                           max_k, budget)
+    k_want = popcount(want1) + popcount(want2)
+    if k_want == 0:
+        if init_unl and (pp[P_INIT_LOCK_LAST] == 0 or unl_d == 0):
+            return init_bit
+        if (pp[P_SKIP_IF_NO_MATCH] != 0 and state[b + F_SKIPS_TODAY] < np.int64(pp[P_MAX_SKIPS_PER_DAY])):
+            c = lock_legal(state, rules, seat, 0)
+            if c >= 0 and c <= budget:
+                return 0
+        # lock one die: a flower die first (lowest index), else a vase die, else the initiative
+        if unl_d:
+            return unl_d & -unl_d
+        return unl & -unl
+    second = want2
+    if init_early:
+        second = want2 | init_bit
+    # the initiative die goes with the final dice
+    if (rem_after(unl_d, want1 | want2)) == 0 and init_unl:
+        second = second | init_bit
+    return _take_first(state, rules, seat, want1, second, 0, max_k, budget)
+
+
+@njit(cache=True)
+def rem_after(unl_d, wanted):
+    """Unlocked flower/vase dice left unlocked after locking ``wanted``."""
+    return unl_d & ~wanted
+
+
+@njit(cache=True)
+def _take_first(state, rules, seat, m1, m2, m3, max_k, budget):
+    """The largest prefix of dice (m1, then m2, then m3, lowest index first) of at most
+    ``max_k`` dice whose lock cost fits ``budget``; at least one die."""
+    chosen = 0
+    k = 0
+    for g in range(3):
+        m = m1 if g == 0 else (m2 if g == 1 else m3)
+        for i in range(9):
+            if not (m >> i) & 1 or (chosen >> i) & 1:
+                continue
+            if k + 1 > max_k:
+                return chosen if chosen else (np.int64(1) << i)
+            c = lock_legal(state, rules, seat, chosen | (np.int64(1) << i))
+            if k > 0 and (c < 0 or c > budget):
+                return chosen
+            chosen |= np.int64(1) << i
+            k += 1
+    return chosen
+
+
+# =========================================================================================
+# DP-2 tile and slot
+# =========================================================================================
+@njit(cache=True)
+def random_tile(state, rules, seat, rng):
+    """Uniform over (row position, empty slot)."""
+    b = seat_base(seat)
+    ns = n_slots(rules)
+    empty = 0
+    for s in range(ns):
+        if state[b + F_SHOP + s] < 0:
+            empty += 1
+    k = state[S_ROW_N]
+    if k == 0 or empty == 0:
+        return 0
+    r = randint(rng, k * empty)
+    pos = r // empty
+    e = r % empty
+    for s in range(ns):
+        if state[b + F_SHOP + s] < 0:
+            if e == 0:
+                return pos * 16 + s
+            e -= 1
+    return pos * 16
+
+
+@njit(cache=True)
+def _buyable(state, rules, seat, pp):
+    """Tokens the greedy policy could buy now to finish (DP-3 ``buy_wild_to_finish``)."""
+    if pp[P_BUY_WILD_TO_FINISH] == 0:
+        return 0
+    b = seat_base(seat)
+    n = state[b + F_MONEY] // np.int64(rules[R_WILD_TOKEN_COST])
+    left = np.int64(pp[P_MAX_BUYS_PER_DAY]) - state[b + F_BUYS_TODAY]
+    if left < n:
+        n = left
+    if state[S_TOKEN_SUPPLY] < n:
+        n = state[S_TOKEN_SUPPLY]
+    if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0:
+        room = np.int64(rules[R_WILD_TOKEN_MAX]) - state[b + F_TOKENS]
+        if room < n:
+            n = room
+    return n if n > 0 else 0
+
+
+@njit(cache=True)
+def score_tile_options(state, rules, comp, n_players, seat, pp, scr, fscr, check):
+    """Score every (row position, empty slot) for DP-2 into the candidate scratch.
+
+    Score = ``w_stars``·stars (0 if it cannot be finished any more) + ``w_now``·[finishable in
+    this Step 4 with dice, tokens, conversions and affordable buys] − ``w_tokens``·tokens
+    needed + ``w_future``/(1 + tokens needed) while days remain + ``w_task``·task gain at the
+    slot. With ``check`` (solo) infeasible placements get a large penalty.
+
+    Returns
+    -------
+    int, the number of candidates (0 if none).
+    """
+    tiles = comp[0]
+    b = seat_base(seat)
+    ns = n_slots(rules)
+    avail = unused_dice(state, rules, seat)
+    tokens = state[b + F_TOKENS] - np.int64(pp[P_TOKEN_RESERVE])
+    if tokens < 0:
+        tokens = 0
+    buy = _buyable(state, rules, seat, pp)
+    dpw = np.int64(rules[R_DICE_PER_WILD])
+    days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
+    nc = 0
+    for pos in range(state[S_ROW_N]):
+        t = state[S_ROW + pos]
+        tok, used, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
+        conv = popcount(avail & ~used) // dpw
+        now = 1.0 if (tok <= tokens + buy + conv and tok <= np.int64(pp[P_MAX_TOKENS_PER_FINISH])) else 0.0
+        base = pp[P_W_NOW] * now - pp[P_W_TOKENS] * tok
+        if now > 0 or days_left > 0:
+            base += pp[P_W_STARS] * tiles[t, TL_STARS]
+        if days_left > 0:
+            base += pp[P_W_FUTURE] / (1.0 + tok)
+        ci = seat * SCR_TV_TILES + t
+        gb = FSCR_TG + ci * MAX_SLOTS_P
+        if pp[P_W_TASK] > 0 and scr[SCR_TV_DAY + ci] != state[S_DAY]:
+            tile_gains(state, rules, comp, seat, t, scr, fscr)
+        for s in range(ns):
+            if state[b + F_SHOP + s] >= 0:
+                continue
+            sc = base
+            if pp[P_W_TASK] > 0:
+                sc += pp[P_W_TASK] * fscr[gb + s]
+            scr[SCR_CAND + nc] = pos * 16 + s
+            fscr[FSCR_CAND + nc] = sc
+            nc += 1
+    return nc
+
+
+@njit(cache=True)
+def greedy_tile(state, rules, comp, n_players, seat, pp, scr, fscr):
+    """DP-2 heuristic: the best scored (tile, slot); solo with ``solo_check_placements``: the
+    best one that passes the feasibility check afterwards (hard constraint), tried best-first;
+    if none passes, the best overall."""
+    nc = score_tile_options(state, rules, comp, n_players, seat, pp, scr, fscr, False)
+    if nc == 0:
+        return 0
+    best = -1
+    bv = NEG
+    for j in range(nc):
+        if fscr[FSCR_CAND + j] > bv:
+            bv = fscr[FSCR_CAND + j]
+            best = j
+    first = scr[SCR_CAND + best]
+    if n_players != 1 or pp[P_SOLO_CHECK_PLACEMENTS] == 0:
+        return first
+    for _ in range(nc):
+        best = -1
+        bv = NEG
+        for j in range(nc):
+            if fscr[FSCR_CAND + j] > bv:
+                bv = fscr[FSCR_CAND + j]
+                best = j
+        if best < 0:
+            break
+        d = scr[SCR_CAND + best]
+        fscr[FSCR_CAND + best] = NEG
+        if placement_feasible(state, rules, comp, seat, state[S_ROW + d // 16], d % 16, scr):
+            return d
+    return first
+
+
+# =========================================================================================
+# DP-3 / DP-5 / DP-6 / DP-8 step 4
+# =========================================================================================
+@njit(cache=True)
+def _n_choose_k(n, k):
+    """Binomial coefficient C(n, k) for small n."""
+    if k < 0 or k > n:
+        return 0
+    r = 1
+    for i in range(k):
+        r = r * (n - i) // (i + 1)
+    return r
+
+
+@njit(cache=True)
+def random_step4(state, rules, comp, seat, rng):
+    """Uniform over the legal Step 4 options: finish a finishable tile, take money with a die,
+    take a token with a set of dice, buy a token, or done."""
+    b = seat_base(seat)
+    ns = n_slots(rules)
+    avail = unused_dice(state, rules, seat)
+    u = popcount(avail)
+    tokens = state[b + F_TOKENS]
+    n_fin = 0
+    for s in range(ns):
+        t = state[b + F_SHOP + s]
+        if t >= 0 and state[b + F_FIN + s] == 0:
+            tok, u1, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
+            if tok <= tokens:
+                n_fin += 1
+    dpw = np.int64(rules[R_DICE_PER_WILD])
+    n_tok = _n_choose_k(u, dpw) if token_room(state, rules, seat) else 0
+    n_buy = 1 if buy_token_legal(state, rules, seat) else 0
+    total = n_fin + u + n_tok + n_buy + 1
+    r = randint(rng, total)
+    if r < n_fin:
+        for s in range(ns):
+            t = state[b + F_SHOP + s]
+            if t >= 0 and state[b + F_FIN + s] == 0:
+                tok, u1, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
+                if tok <= tokens:
+                    if r == 0:
+                        return A_FINISH * A_MUL + s
+                    r -= 1
+    r -= n_fin
+    if r < u:
+        for i in range(9):
+            if (avail >> i) & 1:
+                if r == 0:
+                    return A_TAKE_MONEY * A_MUL + i
+                r -= 1
+    r -= u
+    if r < n_tok:
+        # uniform dpw-subset by selection sampling
+        need = dpw
+        left = u
+        m = 0
+        for i in range(9):
+            if (avail >> i) & 1:
+                if randint(rng, left) < need:
+                    m |= np.int64(1) << i
+                    need -= 1
+                left -= 1
+        return A_TAKE_TOKEN * A_MUL + m
+    r -= n_tok
+    if r < n_buy:
+        return A_BUY_TOKEN * A_MUL
+    return A_DONE
+
+
+@njit(cache=True)
+def _first_dice(mask, k):
+    """The k lowest dice of ``mask`` (vase dice 6..7 are higher than flower dice)."""
+    m = 0
+    for i in range(9):
+        if k == 0:
+            break
+        if (mask >> i) & 1:
+            m |= np.int64(1) << i
+            k -= 1
+    return m
+
+
+@njit(cache=True)
+def greedy_step4(state, rules, comp, seat, pp, scr):
+    """DP-3/5/6/8 heuristic.
+
+    1. Finish the best finishable tile (``finish_priority``: stars, or fewest tokens), using at
+       most ``max_tokens_per_finish`` and keeping ``token_reserve``; missing tokens come from
+       spare dice (take token) or, with ``buy_wild_to_finish``, purchases (max per day). With
+       ``convert_before_finish`` a spare die is first turned into money when that makes the
+       ribbon affordable (TS-07).
+    2. Leftover dice: tokens up to ``wild_stock_target`` (``leftover_pref`` wild), else money.
+    3. Buy stock tokens up to ``wild_stock_target`` with money >= ``buy_wild_stock_money_min``.
+    4. Done.
+    """
+    tiles = comp[0]
+    b = seat_base(seat)
+    ns = n_slots(rules)
+    avail = unused_dice(state, rules, seat)
+    tokens = state[b + F_TOKENS]
+    money = state[b + F_MONEY]
+    usable = tokens - np.int64(pp[P_TOKEN_RESERVE])
+    if usable < 0:
+        usable = 0
+    dpw = np.int64(rules[R_DICE_PER_WILD])
+    can_buy = _buyable(state, rules, seat, pp)
+    room = token_room(state, rules, seat)
+    best = -1
+    best_key = NEG
+    best_short = 0
+    best_used = 0
+    for s in range(ns):
+        t = state[b + F_SHOP + s]
+        if t < 0 or state[b + F_FIN + s]:
+            continue
+        tok, used, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
+        if tok > np.int64(pp[P_MAX_TOKENS_PER_FINISH]):
+            continue
+        short = tok - usable
+        if short > 0:
+            conv = popcount(avail & ~used) // dpw if room else 0
+            if short > conv + can_buy:
+                continue
+        if pp[P_FINISH_PRIORITY] == PRIORITY_STARS:
+            key = tiles[t, TL_STARS] * 100.0 - tok
+        else:
+            key = -tok * 100.0 + tiles[t, TL_STARS]
+        if key > best_key:
+            best_key = key
+            best = s
+            best_short = short
+            best_used = used
+    if best >= 0:
+        spare = avail & ~best_used
+        if best_short > 0:
+            if room and popcount(spare) >= dpw:
+                return A_TAKE_TOKEN * A_MUL + _first_dice(spare, dpw)
+            return A_BUY_TOKEN * A_MUL
+        if pp[P_CONVERT_BEFORE_FINISH] != 0 and spare != 0 and np.int64(rules[R_MONEY_PER_DIE]) > 0:
+            cost = np.int64(rules[R_RIBBON_COST])
+            want = cost + np.int64(pp[P_RIBBON_MONEY_RESERVE])
+            if (state[S_RIBBON_SUPPLY] > 0 and state[S_DAY] >= np.int64(pp[P_RIBBON_MIN_DAY])
+                    and state[b + F_RIB + best] < np.int64(rules[R_MAX_RIBBONS_PER_TILE])
+                    and money < want):
+                # spare dice not needed by another unfinished tile
+                other = 0
+                for s in range(ns):
+                    t = state[b + F_SHOP + s]
+                    if s != best and t >= 0 and state[b + F_FIN + s] == 0:
+                        tok, u1, u2 = assign_icons(state, rules, comp, seat, t, spare, 0)
+                        other |= u1
+                free_spare = spare & ~other
+                if money + popcount(free_spare) * np.int64(rules[R_MONEY_PER_DIE]) >= want and free_spare:
+                    return A_TAKE_MONEY * A_MUL + _lowest_die(free_spare)
+        return A_FINISH * A_MUL + best
+    u = popcount(avail)
+    if u > 0:
+        want_tok = room and u >= dpw and tokens < np.int64(pp[P_WILD_STOCK_TARGET])
+        if want_tok and (pp[P_LEFTOVER_PREF] == PREF_WILD or np.int64(rules[R_MONEY_PER_DIE]) == 0):
+            return A_TAKE_TOKEN * A_MUL + _first_dice(avail, dpw)
+        if np.int64(rules[R_MONEY_PER_DIE]) > 0:
+            return A_TAKE_MONEY * A_MUL + _lowest_die(avail)
+        if room and u >= dpw:
+            return A_TAKE_TOKEN * A_MUL + _first_dice(avail, dpw)
+    if (tokens < np.int64(pp[P_WILD_STOCK_TARGET]) and buy_token_legal(state, rules, seat)
+            and state[b + F_BUYS_TODAY] < np.int64(pp[P_MAX_BUYS_PER_DAY])
+            and money - np.int64(rules[R_WILD_TOKEN_COST]) >= np.int64(pp[P_BUY_WILD_STOCK_MONEY_MIN])):
+        return A_BUY_TOKEN * A_MUL
+    return A_DONE
+
+
+@njit(cache=True)
+def _lowest_die(mask):
+    """Index of the lowest die in ``mask``."""
+    for i in range(9):
+        if (mask >> i) & 1:
+            return i
+    return 0
+
+
+# =========================================================================================
+# DP-7 solo refresh
+# =========================================================================================
+@njit(cache=True)
+def greedy_refresh(state, rules, comp, pp, scr, fscr):
+    """DP-7: refresh if the row is empty, or (``refresh_if_no_feasible_tile``) no row tile has
+    a placement passing the feasibility check, or the best tile scores below
+    ``refresh_if_best_tile_score_below``; always keeping ``refresh_money_reserve``."""
+    b = seat_base(0)
+    if state[b + F_MONEY] - np.int64(rules[R_SOLO_REFRESH_COST]) < np.int64(pp[P_REFRESH_MONEY_RESERVE]):
+        return False
+    if state[S_ROW_N] == 0:
+        return True
+    nc = score_tile_options(state, rules, comp, 1, 0, pp, scr, fscr, False)
+    if nc == 0:
+        return False
+    bv = NEG
+    for j in range(nc):
+        if fscr[FSCR_CAND + j] > bv:
+            bv = fscr[FSCR_CAND + j]
+    if bv < pp[P_REFRESH_IF_BEST_TILE_SCORE_BELOW]:
+        return True
+    if pp[P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
+        for j in range(nc):
+            d = scr[SCR_CAND + j]
+            if placement_feasible(state, rules, comp, 0, state[S_ROW + d // 16], d % 16, scr):
+                return False
+        return True
+    return False
+
+
+# =========================================================================================
+# dispatch (the kernel's interface)
+# =========================================================================================
+@njit(cache=True)
+def choose_lock(state, rules, comp, n_players, seat, kinds, pparams, rng, scr, fscr):
+    """DP-1: bitmask of unlocked dice to lock (0 = lock none and pay the skip cost)."""
+    if kinds[seat] == K_GREEDY:
+        return greedy_lock(state, rules, comp, n_players, seat, pparams[seat], scr, fscr)
+    return random_lock(state, rules, seat, rng)
+
+
+@njit(cache=True)
+def choose_tile(state, rules, comp, n_players, seat, kinds, pparams, rng, scr, fscr):
+    """DP-2: row position * 16 + empty slot."""
+    if kinds[seat] == K_GREEDY:
+        return greedy_tile(state, rules, comp, n_players, seat, pparams[seat], scr, fscr)
+    return random_tile(state, rules, seat, rng)
+
+
+@njit(cache=True)
+def choose_step4_action(state, rules, comp, n_players, seat, kinds, pparams, rng, scr, fscr):
+    """DP-3/5/6/8: one Step 4 action, ``code * A_MUL + argument`` (A_DONE ends Step 4)."""
+    if kinds[seat] == K_GREEDY:
+        return greedy_step4(state, rules, comp, seat, pparams[seat], scr)
+    return random_step4(state, rules, comp, seat, rng)
+
+
+@njit(cache=True)
+def choose_ribbon(state, rules, comp, n_players, seat, slot, kinds, pparams, rng, scr, fscr):
+    """DP-4: buy a ribbon for the tile just finished in ``slot`` (only asked while legal)."""
+    if kinds[seat] == K_GREEDY:
+        pp = pparams[seat]
+        b = seat_base(seat)
+        return (state[b + F_MONEY] - np.int64(rules[R_RIBBON_COST]) >= np.int64(pp[P_RIBBON_MONEY_RESERVE])
+                and state[S_DAY] >= np.int64(pp[P_RIBBON_MIN_DAY]))
+    return randint(rng, 2) == 1
+
+
+@njit(cache=True)
+def choose_refresh(state, rules, comp, kinds, pparams, rng, scr, fscr):
+    """DP-7 (solo): pay for a new row."""
+    if kinds[0] == K_GREEDY:
+        return greedy_refresh(state, rules, comp, pparams[0], scr, fscr)
+    return randint(rng, 2) == 1

@@ -1,0 +1,416 @@
+"""Rule parameters, variants, policies, rule status and component loading for The Little Flower
+Shop Dice Game.
+
+Rule source: ``shared/rules/flower_shop.md`` (rule IDs FS-*, parameters §8, variants §7,
+decision points §9, ambiguities §10). Every rule constant is one :class:`ParamSpec` row in
+``PARAMS``; the kernel reads them through the ``R_*`` offsets in ``kernel.py``.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+from itertools import permutations
+from pathlib import Path
+
+import numpy as np
+
+from sim.components import (cell_choice, cell_int, cell_str, check_toml_provenance, digest_dir,
+                            read_csv, read_toml, toml_list)
+from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
+
+from . import tasks as T
+
+COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
+DIE_IDS = ("I-A", "I-B", "I-C", "I-D")
+
+# Limits of the kernel's fixed state layout (kernel.py); checked on load / validate.
+MAX_TILES = 64
+MAX_CARDS = 16
+MAX_ROW = 8
+MAX_SLOTS = 12
+MAX_FLOWER_DICE = 6
+MAX_VASE_DICE = 2
+MAX_FACES = 12
+
+_TB_ITEMS = ("money", "wild_tokens", "ribbons")
+TIEBREAK_CHOICES = ("none",) + tuple(
+    "+".join(p) for k in (1, 2, 3) for p in permutations(_TB_ITEMS, k))
+
+P = ParamSpec
+PARAMS: tuple[ParamSpec, ...] = (
+    P("days", "int", 6, "Days (rounds) in a game (FS-D1)", 1, 12, source="[R]"),
+    P("shop_rows", "int", 2, "Rows of the shop grid (§2.6)", 1, 3, source="[P]"),
+    P("shop_cols", "int", 3, "Columns of the shop grid (§2.6)", 1, 4, source="[P]"),
+    P("flower_dice_per_player", "int", 4, "Flower dice per player (FS-S2)", 1, MAX_FLOWER_DICE, source="[R]"),
+    P("vase_dice_per_player", "int", 1, "Vase dice per player (FS-S2)", 1, MAX_VASE_DICE, source="[R]"),
+    P("starting_money", "int", 5, "Money at setup (FS-S2)", 0, 20, source="[R]"),
+    P("row_size_offset", "int", 1, "Multiplayer row = n_players + offset (FS-S4, FS-N4)", 0, 3, source="[R]"),
+    P("free_locks_max", "int", 2, "Dice lockable for free in one Step 1 (FS-L2)", 1, 6, source="[R]"),
+    P("min_locks", "int", 1, "Minimum dice to lock unless paying the skip cost (FS-L1, FS-L4)", 0, 6, source="[R]"),
+    P("extra_lock_cost_schedule", "list", (1, 1, 1, 1),
+      "Cost of the j-th extra die beyond the free ones; the last value repeats (FS-L3, FS-V-VHARD-1)",
+      0, 10, length=4, source="[R]"),
+    P("extra_lock_cost_scope", "choice", "step",
+      "Extras counted per Step 1 (step) or across the whole day (day; sensitivity only) (FS-L3)",
+      choices=("step", "day"), source="[R]"),
+    P("skip_lock_cost", "int", 1, "Cost to lock no dice; -1 forbids skipping (FS-L4)", -1, 5, source="[R]"),
+    P("salary_2p", "list", (3, 1), "Salary cards with 2 players (FS-S7)", 0, 6, length=4, source="[R]"),
+    P("salary_3p", "list", (3, 2, 1), "Salary cards with 3 players (FS-S7)", 0, 6, length=4, source="[R]"),
+    P("salary_4p", "list", (4, 3, 2, 1), "Salary cards with 4 players (FS-S7)", 0, 6, length=4, source="[R]"),
+    P("money_per_die", "int", 1, "'Take money' yield per die (FS-U6)", 0, 3, source="[R]"),
+    P("dice_per_wild", "int", 2, "Dice spent per 'take wild token' (FS-U5)", 1, 5, source="[R]"),
+    P("wild_token_max", "int", 5, "Max wild tokens held (FS-U5, FS-U7)", 0, 20, source="[R]"),
+    P("wild_token_cost", "int", 3, "Price of a wild token (FS-U7)", 1, 10, source="[R]"),
+    P("wild_cap_applies_to_buy", "bool", True, "Whether the token cap also limits bought tokens (AMB-09)", source="[D]"),
+    P("wild_token_supply", "int", 20, "Shared wild token supply (FS-S6)", 0, 40, source="[R]"),
+    P("ribbon_cost", "int", 5, "Ribbon price, only when finishing (FS-U4)", 1, 10, source="[R]"),
+    P("ribbon_supply", "int", 11, "Shared ribbons (FS-S6, AMB-10)", 0, 32, source="[R]"),
+    P("ribbon_points", "int", 1, "Points per ribbon (FS-E2)", 0, 3, source="[R]"),
+    P("max_ribbons_per_tile", "int", 1, "Ribbons per tile (FS-U4)", 1, 3, source="[RV]"),
+    P("task_row_points_default", "int", 2, "Points per satisfied row if the card leaves it blank (FS-E3)", 0, 5, source="[A]"),
+    P("task_col_points_default", "int", 1, "Points per satisfied column if the card leaves it blank (FS-E3)", 0, 5, source="[A]"),
+    P("task_requires_full_line", "bool", True, "A line needs all its slots finished to count (AMB-12)", source="[D]"),
+    P("n_task_cards", "int", 1, "Task cards in a multiplayer game (FS-S5)", 1, 2, source="[R]"),
+    P("initiative_tie_break", "choice", "seat", "Turn-order tie rule (FS-D5)", choices=("seat", "random"), source="[A]"),
+    P("initiative_assignment", "choice", "random", "How initiative dice are dealt in multiplayer (FS-S3)",
+      choices=("random", "fixed"), source="[A]"),
+    P("tiebreak_order", "choice", "money+wild_tokens",
+      "End-of-game tie-breakers in order, joined by '+' (FS-E4, AMB-11)", choices=TIEBREAK_CHOICES, source="[R]"),
+    P("solo_row_size", "int", 4, "Tiles per solo row (FS-SOLO-S3, FS-V-HARD-1)", 1, MAX_ROW, source="[RV]"),
+    P("solo_salary", "list", (3, 2, 1, 1), "Solo salary cards (FS-SOLO-S6)", 0, 6, length=6, source="[RV]"),
+    P("solo_player_die", "choice", "I-D", "Player's initiative die in solo (FS-SOLO-S1)", choices=DIE_IDS, source="[RV]"),
+    P("solo_opponent_die", "choice", "I-A", "Opponent die in solo (FS-SOLO-S2)", choices=DIE_IDS, source="[RV]"),
+    P("solo_discard_on_lower", "bool", True, "Discard a row tile when o < p (FS-SOLO-R2)", source="[RV]"),
+    P("solo_always_discard", "bool", False,
+      "Discard a tile on every opponent roll, whatever the comparison (FS-SOLO-R3, FS-V-HARD-2)", source="[RV]"),
+    P("solo_salary_remove_on_lower", "choice", "lowest", "Salary card returned when o < p (FS-SOLO-R2)",
+      choices=("lowest", "highest", "none"), source="[RV]"),
+    P("solo_salary_remove_on_higher", "choice", "highest", "Salary card returned when o > p (FS-SOLO-R3)",
+      choices=("lowest", "highest", "none"), source="[RV]"),
+    P("solo_tie_rule", "choice", "none", "Effect of o = p (FS-SOLO-R4, AMB-16)",
+      choices=("none", "as_lower", "as_higher"), source="[A]"),
+    P("solo_min_row_tiles", "int", 1, "Opponent discards never take the row below this (FS-SOLO-R2, AMB-17)", 0, 3, source="[RV]"),
+    P("solo_odd_side", "choice", "left", "Side discarded on an odd o; even = the other side (FS-SOLO-R2)",
+      choices=("left", "right"), source="[RV]"),
+    P("solo_refresh_cost", "int", 3, "Price of a new solo row between days (FS-SOLO-N2)", 0, 10, source="[RV]"),
+    P("solo_max_refreshes_per_day", "int", 1, "Refreshes per day (FS-SOLO-N2, AMB-20)", 0, 3, source="[A]"),
+    P("solo_task_cards", "int", 1, "Task cards in solo (FS-SOLO-S4, FS-V-EASY-1, FS-V-HELL-1)", 1, 2, source="[RV]"),
+    P("solo_win_rule", "choice", "all", "Solo win needs all / any of the cards (FS-SOLO-E1, FS-V-EASY-2)",
+      choices=("all", "any"), source="[RV]"),
+    P("solo_require_compatible_tasks", "bool", False, "Redraw conflicting card pairs (FS-V-HELL-2)", source="[RV]"),
+    P("solo_feasibility_mode", "choice", "lines", "End-of-day solo feasibility line check (FS-SOLO-C4, AMB-18)",
+      choices=("off", "complete_lines", "lines", "full"), source="[A]"),
+    P("solo_check_capacity", "bool", True, "Solo capacity check (FS-SOLO-C5)", source="[A]"),
+    P("reshuffle_discards_when_empty", "bool", False,
+      "Reshuffle discarded tiles into the stack when it is empty (FS-SOLO-N4, AMB-21)", source="[A]"),
+)
+
+VARIANTS: dict[str, Variant] = {
+    "base": Variant("base", {}, "The rulebook game for 2-4 players.", players=(2, 4)),
+    "solo_base": Variant("solo_base", {}, "Solo mode as in the rules review (§6).", players=(1, 1),
+                         rule_ids=("FS-SOLO-S1",)),
+    "solo_easy": Variant("solo_easy", {"solo_task_cards": 2, "solo_win_rule": "any"},
+                         "Easier: 2 task cards, win if at least one is fully satisfied.",
+                         players=(1, 1), rule_ids=("FS-V-EASY-1", "FS-V-EASY-2")),
+    "solo_hard": Variant("solo_hard", {"solo_row_size": 5, "solo_always_discard": True},
+                         "Slightly harder: row of 5, a tile discarded on every opponent roll.",
+                         players=(1, 1), rule_ids=("FS-V-HARD-1", "FS-V-HARD-2", "FS-V-HARD-3")),
+    "solo_very_hard": Variant("solo_very_hard", {"extra_lock_cost_schedule": (1, 2, 3, 4)},
+                              "Much harder: extra locks cost $1, $2, $3, $4 within one step (A-10).",
+                              players=(1, 1), rule_ids=("FS-V-VHARD-1", "FS-V-VHARD-2")),
+    "solo_hell": Variant("solo_hell", {"solo_task_cards": 2, "solo_require_compatible_tasks": True,
+                                       "solo_win_rule": "all"},
+                         "Hell: 2 compatible task cards, both must be fully satisfied.",
+                         players=(1, 1), rule_ids=("FS-V-HELL-1", "FS-V-HELL-2", "FS-V-HELL-3")),
+}
+
+# ---- policies ---------------------------------------------------------------------------
+K_RANDOM = 0
+K_GREEDY = 1
+
+POLICY_PARAMS: tuple[ParamSpec, ...] = (
+    P("n_targets", "int", 2, "DP-1: target tiles dice are locked for (best first)", 1, 4),
+    P("w_stars", "float", 1.0, "DP-1/2: weight of a tile's stars", 0, 10),
+    P("w_task", "float", 2.0, "DP-1/2: weight of task-line potential gained at a slot", 0, 30),
+    P("w_prob", "float", 1.0, "DP-1: weight per icon already matched by the dice", 0, 10),
+    P("w_now", "float", 4.0, "DP-2: bonus if the tile can be finished in this Step 4", 0, 30),
+    P("w_tokens", "float", 1.0, "DP-1/2: penalty per wild token a finish would need", 0, 10),
+    P("w_future", "float", 1.0, "DP-2: weight of the chance to finish the tile on a later day", 0, 10),
+    P("max_paid_extras_per_step", "int", 1, "DP-1: extra (paid) dice locked in one step", 0, 4),
+    P("money_reserve", "int", 0, "DP-1: money kept when paying for locks", 0, 20),
+    P("skip_if_no_match", "bool", True, "DP-1: pay to lock nothing when no unlocked die is useful", ),
+    P("max_skips_per_day", "int", 1, "DP-1: paid skips per day", 0, 10),
+    P("init_lock_min", "int", 20, "DP-1: lock the initiative die early when its face >= this", 1, 25),
+    P("init_lock_last", "bool", False, "DP-1: lock the initiative die only with the final dice"),
+    P("rush_factor", "float", 1.0,
+      "DP-1: $ per other active player the policy pays to finish locking when its target is complete", 0, 5),
+    P("finish_priority", "choice", "stars", "DP-3: order of finishes", choices=("stars", "fewest_tokens")),
+    P("max_tokens_per_finish", "int", 5, "DP-3: tokens spent on one finish", 0, 20),
+    P("token_reserve", "int", 0, "DP-3: tokens kept (not spent on finishes)", 0, 5),
+    P("buy_wild_to_finish", "bool", True, "DP-3: buy tokens to complete a finish"),
+    P("max_buys_per_day", "int", 3, "DP-3/6: token purchases per day", 0, 10),
+    P("ribbon_money_reserve", "int", 0, "DP-4: buy a ribbon if money - cost >= this", 0, 99),
+    P("ribbon_min_day", "int", 1, "DP-4: first day on which ribbons are bought", 1, 12),
+    P("wild_stock_target", "int", 2, "DP-5/6: tokens the policy likes to hold", 0, 5),
+    P("leftover_pref", "choice", "wild", "DP-5: leftover dice go to tokens first or money",
+      choices=("wild", "money")),
+    P("convert_before_finish", "bool", True,
+      "DP-5: take money with a spare die before finishing when that makes the ribbon affordable (TS-07)"),
+    P("buy_wild_stock_money_min", "int", 8, "DP-6: buy stock tokens only with at least this money", 0, 40),
+    P("refresh_if_no_feasible_tile", "bool", True, "DP-7: refresh the solo row if no tile passes the check"),
+    P("refresh_if_best_tile_score_below", "float", -1000.0, "DP-7: refresh if the best tile scores below this", -1000, 1000),
+    P("refresh_money_reserve", "int", 0, "DP-7: money kept after a refresh", 0, 20),
+    P("solo_check_placements", "bool", True,
+      "DP-2 (solo): only place tiles that pass the feasibility check afterwards"),
+)
+
+POLICIES: dict[str, PolicySpec] = {
+    "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options of every decision point."),
+    "greedy": PolicySpec("greedy", K_GREEDY, "Parameterized heuristic covering DP-1..DP-8."),
+    "thrifty": PolicySpec("thrifty", K_GREEDY, "Greedy that never pays for extra locks or skips.",
+                          {"max_paid_extras_per_step": 0, "skip_if_no_match": False, "max_skips_per_day": 0,
+                           "rush_factor": 0.0}),
+    "novice": PolicySpec("novice", K_GREEDY, "Solo beginner: one target, little task planning, no refresh.",
+                         {"n_targets": 1, "w_task": 1.0, "w_now": 2.0, "refresh_if_no_feasible_tile": False,
+                          "ribbon_money_reserve": 3, "wild_stock_target": 1}),
+    "expert": PolicySpec("expert", K_GREEDY, "Solo expert: several targets, strong task planning, refreshes.",
+                         {"n_targets": 3, "w_stars": 0.2, "w_task": 6.0, "w_now": 6.0, "w_tokens": 2.0,
+                          "w_future": 2.0, "ribbon_money_reserve": 99, "wild_stock_target": 3,
+                          "buy_wild_stock_money_min": 6, "max_paid_extras_per_step": 1}),
+}
+
+# ---- rule status ------------------------------------------------------------------------
+_RS = RuleStatus
+RULES: tuple[RuleStatus, ...] = (
+    _RS("FS-S1", "Seats 0..n-1; seat index only for ties"),
+    _RS("FS-S2", "Each player: empty shop, dice, $5, 0 tokens, 0 ribbons"),
+    _RS("FS-S3", "Initiative dice dealt at random (or fixed)"),
+    _RS("FS-S4", "Shuffled public stack; row of n + offset tiles"),
+    _RS("FS-S5", "Random task card(s)"),
+    _RS("FS-S6", "Supply: money, ribbons, wild tokens"),
+    _RS("FS-S7", "Salary area per player count"),
+    _RS("FS-S8", "Day 1, all dice unlocked"),
+    _RS("FS-D1", "Game lasts `days` days"),
+    _RS("FS-D2", "Start of day: unlock all dice, all players active"),
+    _RS("FS-D3", "Phase 1: active players roll unlocked dice"),
+    _RS("FS-D4", "Turn order by initiative face, high to low"),
+    _RS("FS-D5", "Initiative ties: lower seat (or random)"),
+    _RS("FS-D6", "Phase 2: Step 1, then Steps 2-4 when all dice locked"),
+    _RS("FS-D7", "Repeat Phase 1/2 while anyone is active"),
+    _RS("FS-D8", "Termination (max-cycles guard sets truncated)"),
+    _RS("FS-L1", "Choose a set of unlocked dice to lock"),
+    _RS("FS-L2", "1-2 locks are free"),
+    _RS("FS-L3", "Extra locks cost the schedule"),
+    _RS("FS-L4", "Lock none: pay the skip cost"),
+    _RS("FS-L5", "Only affordable choices are legal"),
+    _RS("FS-L6", "Locked dice keep their faces"),
+    _RS("FS-L7", "Steps 2-4 only when all dice are locked"),
+    _RS("FS-Y1", "Salary: lowest remaining card"),
+    _RS("FS-Y2", "Empty salary area: no salary"),
+    _RS("FS-T1", "Take one row tile (mandatory)"),
+    _RS("FS-T2", "Place it in any empty slot"),
+    _RS("FS-T3", "Placement is permanent"),
+    _RS("FS-T4", "Empty row: skip Step 3"),
+    _RS("FS-U1", "Finish a tile with dice/tokens"),
+    _RS("FS-U2", "Minimum-token assignment; tokens anywhere"),
+    _RS("FS-U3", "Fuchsia = any flower; vase die only for vases"),
+    _RS("FS-U4", "Ribbon only when finishing, $5, 1 per tile"),
+    _RS("FS-U5", "Take a token with 2 dice (cap 5)"),
+    _RS("FS-U6", "Take $1 with 1 die"),
+    _RS("FS-U7", "Buy a token for $3 (cap 5)"),
+    _RS("FS-U8", "Tokens and money carry over; unused dice wasted"),
+    _RS("FS-U9", "Unfinished tiles stay and can be finished later"),
+    _RS("FS-N1", "Day ends when all players did Step 4"),
+    _RS("FS-N2", "Solo: feasibility check first"),
+    _RS("FS-N3", "Discard the row"),
+    _RS("FS-N4", "Refill the row"),
+    _RS("FS-N5", "Reset the salary area"),
+    _RS("FS-N6", "Next day"),
+    _RS("FS-E1", "Remove unfinished tiles at game end"),
+    _RS("FS-E2", "Score = stars + ribbons + task points"),
+    _RS("FS-E3", "Task points per satisfied line (both cards add)"),
+    _RS("FS-E4", "Ranking with tie-breaks money, tokens; shared places"),
+    _RS("FS-E5", "Per-player analytics columns", note="placed/finished day per tile kept in the state "
+        "(replay), not as output columns"),
+    _RS("FS-SOLO-S1", "Solo player die I-D"),
+    _RS("FS-SOLO-S2", "Opponent die I-A"),
+    _RS("FS-SOLO-S3", "Solo row of 4"),
+    _RS("FS-SOLO-S4", "Solo task card(s)"),
+    _RS("FS-SOLO-S5", "Solo supply"),
+    _RS("FS-SOLO-S6", "Solo salary 3,2,1,1"),
+    _RS("FS-SOLO-R1", "Opponent roll after the player's roll"),
+    _RS("FS-SOLO-R2", "Lower: lowest salary card out, discard by parity"),
+    _RS("FS-SOLO-R3", "Higher: highest salary card out"),
+    _RS("FS-SOLO-R4", "Equal: no effect (configurable)"),
+    _RS("FS-SOLO-R5", "Empty salary area: money part does nothing"),
+    _RS("FS-SOLO-R6", "Row stays ordered"),
+    _RS("FS-SOLO-R7", "Outcome probabilities (statistical test)"),
+    _RS("FS-SOLO-C1", "End-of-day feasibility check; loss recorded with the day"),
+    _RS("FS-SOLO-C2", "Feasibility definitions (solo.py)"),
+    _RS("FS-SOLO-C3", "Structural fail conditions (solo.py)"),
+    _RS("FS-SOLO-C4", "Line check modes (solo.py)"),
+    _RS("FS-SOLO-C5", "Capacity check (solo.py)"),
+    _RS("FS-SOLO-C6", "Win rule all/any in the check (solo.py)"),
+    _RS("FS-SOLO-N1", "Solo refill of the row"),
+    _RS("FS-SOLO-N2", "Optional paid refresh (policy DP-7)"),
+    _RS("FS-SOLO-N3", "Solo salary reset"),
+    _RS("FS-SOLO-N4", "No reshuffle (configurable)"),
+    _RS("FS-SOLO-E1", "Solo win: card(s) fully satisfied"),
+    _RS("FS-SOLO-E2", "Solo records score and loss day (7 at the end)"),
+    _RS("FS-V-EASY-1", "Easier: 2 task cards"),
+    _RS("FS-V-EASY-2", "Easier: win with any card"),
+    _RS("FS-V-HARD-1", "Slightly harder: row of 5"),
+    _RS("FS-V-HARD-2", "Slightly harder: discard on every opponent roll"),
+    _RS("FS-V-HARD-3", "Slightly harder: salary removal and keep-last unchanged"),
+    _RS("FS-V-VHARD-1", "Much harder: escalating extra-lock costs"),
+    _RS("FS-V-VHARD-2", "Much harder: skip still costs $1"),
+    _RS("FS-V-HELL-1", "Hell: 2 task cards"),
+    _RS("FS-V-HELL-2", "Hell: redraw conflicting second card"),
+    _RS("FS-V-HELL-3", "Hell: both cards must be satisfied"),
+)
+
+
+# ---- components ---------------------------------------------------------------------------
+def _solo_module():
+    """``solo.py`` (written separately) if it exists, else None."""
+    if importlib.util.find_spec(__package__ + ".solo") is None:
+        return None
+    return importlib.import_module(__package__ + ".solo")
+
+
+
+
+
+def load_components(directory: Path | str | None = None) -> Components:
+    """Read and validate the component files of ``directory`` (default: the shipped data).
+
+    Returns
+    -------
+    Components with ``arrays`` = (tiles int64[n_tiles, TL_W], tasks int64[n_cards, TK_W],
+    conflicts int64[n_cards, n_cards], flower_die int64[n_faces] (type index, -1 = any),
+    vase_die int64[n_faces] (colour index), initiative int64[4, 6]) and ``tables`` holding the
+    names used by replay.
+    """
+    d = Path(directory) if directory is not None else COMPONENTS_DIR
+    if not d.is_dir():
+        raise SpecError(f"components directory {d} does not exist")
+    toml_path = d / "components.toml"
+    keys = ("flower_types", "vase_colours", "knickknacks", "flower_die_faces", "vase_die_faces",
+            "initiative_dice", "solo_player_die", "solo_opponent_die")
+    cfg = read_toml(toml_path, keys)
+    assumed = check_toml_provenance(toml_path, cfg, keys)
+    flowers = toml_list(toml_path, cfg, "flower_types", cell_str(), 1, T.MAX_FLOWER_TYPES)
+    vases = toml_list(toml_path, cfg, "vase_colours", cell_str(), 1, 32)
+    knicks = toml_list(toml_path, cfg, "knickknacks", cell_str(), 1, 32)
+    for key, names in (("flower_types", flowers), ("vase_colours", vases), ("knickknacks", knicks)):
+        if len(set(n.lower() for n in names)) != len(names):
+            raise SpecError(f"{toml_path}: key '{key}' has duplicate names")
+    if "any" in [f.lower() for f in flowers]:
+        raise SpecError(f"{toml_path}: key 'flower_types': 'any' is reserved for wild die faces")
+    fd = toml_list(toml_path, cfg, "flower_die_faces", cell_choice(flowers + ["any"], "flower name"),
+                   1, MAX_FACES)
+    flower_die = np.array([-1 if i == len(flowers) else i for i in fd], dtype=np.int64)
+    vase_die = np.array(toml_list(toml_path, cfg, "vase_die_faces", cell_choice(vases, "vase colour"),
+                                  1, MAX_FACES), dtype=np.int64)
+    idice = cfg["initiative_dice"]
+    if not isinstance(idice, dict) or list(idice) != list(DIE_IDS):
+        raise SpecError(f"{toml_path}: [initiative_dice] must define exactly {', '.join(DIE_IDS)} in order")
+    init = np.zeros((4, 6), dtype=np.int64)
+    for k, die in enumerate(DIE_IDS):
+        vals = toml_list(toml_path, idice, die, cell_int(1, 99), 6, 6)
+        init[k] = vals
+    for key in ("solo_player_die", "solo_opponent_die"):
+        if cfg[key] not in DIE_IDS:
+            raise SpecError(f"{toml_path}: key '{key}' = {cfg[key]!r} is not a die id "
+                            f"(valid: {', '.join(DIE_IDS)})")
+
+    tile_cols = {"tile_id": cell_str()}
+    for f in flowers:
+        tile_cols[f] = cell_int(0, 9)
+    tile_cols.update({"any_flower": cell_int(0, 9), "vase": cell_choice(vases, "vase colour"),
+                      "knickknack": cell_choice(knicks, "knickknack"), "stars": cell_int(0, 20)})
+    tile_rows = read_csv(d / "tiles.csv", tile_cols, unique="tile_id")
+    if len(tile_rows) > MAX_TILES:
+        raise SpecError(f"{d / 'tiles.csv'}: {len(tile_rows)} tiles; at most {MAX_TILES} are supported")
+    tiles = np.zeros((len(tile_rows), T.TL_W), dtype=np.int64)
+    for i, r in enumerate(tile_rows):
+        for j, f in enumerate(flowers):
+            tiles[i, j] = r[f]
+        tiles[i, T.TL_ANY] = r["any_flower"]
+        tiles[i, T.TL_VASE] = r["vase"]
+        tiles[i, T.TL_KNICK] = r["knickknack"]
+        tiles[i, T.TL_STARS] = r["stars"]
+        tiles[i, T.TL_FLOWERS] = sum(r[f] for f in flowers) + r["any_flower"]
+        if tiles[i, T.TL_FLOWERS] == 0:
+            raise SpecError(f"{d / 'tiles.csv'}: row {r['_row']}, column 'any_flower': a tile needs at "
+                            f"least one flower icon")
+        assumed |= r["provenance"] == "A" or bool(r.get("assumption_id"))
+
+    cond = cell_choice(T.CONDITIONS, "condition")
+    task_rows = read_csv(d / "tasks.csv", {
+        "task_id": cell_str(), "row_condition": cond, "row_param": cell_int(0, 200, blank=0),
+        "row_points": cell_int(0, 20, blank=-1), "col_condition": cond,
+        "col_param": cell_int(0, 200, blank=0), "col_points": cell_int(0, 20, blank=-1)},
+        unique="task_id")
+    if len(task_rows) > MAX_CARDS:
+        raise SpecError(f"{d / 'tasks.csv'}: {len(task_rows)} cards; at most {MAX_CARDS} are supported")
+    tasks = np.zeros((len(task_rows), T.TK_W), dtype=np.int64)
+    for i, r in enumerate(task_rows):
+        tasks[i] = (r["row_condition"], r["row_param"], r["row_points"],
+                    r["col_condition"], r["col_param"], r["col_points"])
+        assumed |= r["provenance"] == "A" or bool(r.get("assumption_id"))
+
+    tables = {
+        "flower_types": flowers, "vase_colours": vases, "knickknacks": knicks,
+        "tile_ids": [r["tile_id"] for r in tile_rows], "task_ids": [r["task_id"] for r in task_rows],
+        "tasks": task_rows, "tiles": tile_rows, "die_ids": list(DIE_IDS),
+        "flower_die_faces": fd, "solo_player_die": cfg["solo_player_die"],
+        "solo_opponent_die": cfg["solo_opponent_die"],
+    }
+    solo = _solo_module()
+    if solo is not None and hasattr(solo, "load_conflicts"):
+        conflicts = np.asarray(solo.load_conflicts(d, [r["task_id"] for r in task_rows], tasks, tiles),
+                               dtype=np.int64)
+        tables["conflicts_source"] = "task_conflicts.csv"
+    else:
+        conflicts = np.zeros((len(task_rows), len(task_rows)), dtype=np.int64)
+        tables["conflicts_source"] = "none (solo.py missing): no conflicts"
+    if conflicts.shape != (len(task_rows), len(task_rows)):
+        raise SpecError(f"{d}: task conflict matrix has shape {conflicts.shape}, expected "
+                        f"{(len(task_rows), len(task_rows))}")
+    arrays = (tiles, tasks, np.ascontiguousarray(conflicts), flower_die, vase_die, init)
+    return Components(arrays=arrays, source_dir=d, digest=digest_dir(d), assumed=bool(assumed),
+                      tables=tables)
+
+
+@functools.lru_cache(maxsize=1)
+def _default_n_tiles() -> int:
+    return int(load_components(None).arrays[0].shape[0])
+
+
+def validate(values: dict, n_players: int) -> None:
+    """Cross-parameter constraints (raise SpecError naming the parameters)."""
+    v = values
+    if v["min_locks"] > v["free_locks_max"]:
+        raise SpecError(f"min_locks = {v['min_locks']} must be <= free_locks_max = {v['free_locks_max']}")
+    slots = v["shop_rows"] * v["shop_cols"]
+    if v["days"] > slots:
+        raise SpecError(f"days = {v['days']} must be <= shop_rows*shop_cols = {slots} (one tile per day)")
+    n_tiles = _default_n_tiles()
+    if n_players >= 2:
+        row = n_players + v["row_size_offset"]
+        if row > MAX_ROW:
+            raise SpecError(f"n_players + row_size_offset = {row} exceeds the maximum row of {MAX_ROW}")
+        if row < 1:
+            raise SpecError("the row of available tiles would be empty")
+        need = row * v["days"]
+        if need > n_tiles and not v["reshuffle_discards_when_empty"]:
+            raise SpecError(f"(n_players + row_size_offset) * days = {need} tiles needed but the tile "
+                            f"set has {n_tiles}; lower days/row_size_offset or set "
+                            f"reshuffle_discards_when_empty=true")
+    else:
+        if v["solo_player_die"] == v["solo_opponent_die"]:
+            raise SpecError("solo_opponent_die must differ from solo_player_die")
+    if v["shop_rows"] * v["shop_cols"] > MAX_SLOTS:
+        raise SpecError(f"shop_rows*shop_cols must be <= {MAX_SLOTS}")

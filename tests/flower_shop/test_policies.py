@@ -1,0 +1,182 @@
+"""Policy tests (DP-1..DP-8), determinism, replay text and NUMBA_DISABLE_JIT runs."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from sim import batch
+from sim.games.flower_shop import policies as P
+from sim.games.flower_shop.replay import format_event
+from sim.rng import make_stream
+
+from .kernel_helpers import (ARR, COMP, K, NOLOG, SPEC, arm, blank, faces, place, rules_for, seat,
+                             set_dice, set_row, tid)
+
+
+def _pp(policy="greedy", n=1):
+    kinds, pp = SPEC.pack_policies([policy] * n)
+    return kinds, pp
+
+
+def _scr(st, rules):
+    scr = np.zeros(P.SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(P.FSCR_LEN)
+    P.prepare_scratch(st, rules, ARR, scr, fscr)
+    return scr, fscr
+
+
+def test_greedy_lock_takes_dice_matching_the_best_target():
+    """DP-1: with T01 (3 lilies, yellow) in the row and lily, lily, rose, iris + yellow rolled,
+    greedy locks the two lilies first (free), not the rose/iris."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    set_row(st, ["T01", "T13", "T21"])
+    K.apply_roll(st, rules, 0, faces(["lily", "rose", "lily", "iris"], ["yellow"], 3), NOLOG)
+    kinds, pp = _pp("greedy:max_paid_extras_per_step=0,init_lock_min=25", 2)
+    scr, fscr = _scr(st, rules)
+    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    assert m == (1 << 0) | (1 << 2)
+    # with a paid extra allowed the yellow vase comes too
+    kinds, pp = _pp("greedy:max_paid_extras_per_step=1,init_lock_min=25", 2)
+    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    assert m == (1 << 0) | (1 << 2) | (1 << K.DIE_VASE0)
+
+
+def test_greedy_lock_no_match_locks_initiative_or_skips():
+    """DP-1: nothing useful rolled: lock the initiative die; if it is locked, pay to skip."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    set_row(st, ["T01"])
+    K.apply_roll(st, rules, 0, faces(["iris"] * 4, ["pink"], 3), NOLOG)
+    kinds, pp = _pp("greedy", 2)
+    scr, fscr = _scr(st, rules)
+    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    assert m == 1 << K.DIE_INIT
+    st[K.seat_base(0) + K.F_LOCKED] = 1 << K.DIE_INIT
+    assert P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr) == 0
+    kinds, pp = _pp("thrifty", 2)
+    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    assert m != 0 and K.lock_legal(st, rules, 0, m) == 0
+
+
+def test_greedy_tile_prefers_finishable_and_task_line():
+    """DP-2: greedy takes the tile it can finish now (T01 with lily x3 + yellow)."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    set_row(st, ["T28", "T01", "T30"])
+    set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
+    kinds, pp = _pp("greedy", 2)
+    scr, fscr = _scr(st, rules)
+    d = P.choose_tile(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    assert d // 16 == 1 and 0 <= d % 16 < 6
+
+
+def test_greedy_step4_TS07_money_before_finish_then_ribbon():
+    """DP-3/DP-4/DP-5: $4, T01 finishable, spare rose: greedy first takes $1 with the rose,
+    then finishes T01, then buys the ribbon (sequence A of TS-07)."""
+    rules = rules_for(2)
+    st = blank(2, rules, money=4)
+    place(st, 0, 0, "T01")
+    set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
+    kinds, pp = _pp("greedy", 2)
+    scr, fscr = _scr(st, rules)
+    rng = make_stream(1, 0, 2)
+    a = P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr)
+    assert a == K.A_TAKE_MONEY * K.A_MUL + 3
+    K.apply_step4_action(st, rules, ARR, 0, a, NOLOG)
+    a = P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr)
+    assert a == K.A_FINISH * K.A_MUL + 0
+    K.apply_step4_action(st, rules, ARR, 0, a, NOLOG)
+    assert P.choose_ribbon(st, rules, ARR, 2, 0, 0, kinds, pp, rng, scr, fscr)
+    assert P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr) == K.A_DONE
+
+
+def test_greedy_step4_TS06_buys_token_to_finish():
+    """DP-3: T28 one token short with $3: greedy buys a token, then finishes."""
+    rules = rules_for(2)
+    st = blank(2, rules, money=3)
+    place(st, 0, 0, "T28")
+    set_dice(st, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
+    kinds, pp = _pp("greedy", 2)
+    scr, fscr = _scr(st, rules)
+    rng = make_stream(1, 0, 2)
+    assert P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr) == K.A_BUY_TOKEN * K.A_MUL
+    K.buy_token(st, rules, 0, NOLOG)
+    assert P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr) == K.A_FINISH * K.A_MUL
+
+
+def test_random_policy_decisions_are_legal():
+    """random: every lock, tile and step-4 decision over many games is legal (no fallback)."""
+    for n in (1, 2, 4):
+        a = arm(n, "random")
+        for idx in range(5):
+            ev, g, s = batch.replay(a, 7, idx)
+            assert not (ev[:, 0] == K.EV_ILLEGAL).any()
+
+
+def test_greedy_decisions_are_legal_and_score_better_than_random():
+    """greedy/thrifty/novice/expert never need the fallback; greedy beats random."""
+    for pol in ("greedy", "thrifty"):
+        for idx in range(5):
+            ev, _, _ = batch.replay(arm(3, pol), 3, idx)
+            assert not (ev[:, 0] == K.EV_ILLEGAL).any()
+    for pol in ("novice", "expert"):
+        ev, _, _ = batch.replay(arm(1, pol), 3, 0)
+        assert not (ev[:, 0] == K.EV_ILLEGAL).any()
+    _, sg = batch.run_games(arm(2, "greedy"), 1, 0, 200)
+    _, sr = batch.run_games(arm(2, "random"), 1, 0, 200)
+    assert sg[:, :, 0].mean() > sr[:, :, 0].mean() + 5
+
+
+def test_thrifty_never_pays_for_locks():
+    """thrifty never pays for extra locks or skips."""
+    _, s = batch.run_games(arm(4, "thrifty"), 2, 0, 200)
+    assert s[:, :, 13].sum() == 0 and s[:, :, 14].sum() == 0
+
+
+def test_solo_greedy_places_only_feasible_tiles_when_possible():
+    """DP-2 (solo): expert loses less often than random and wins sometimes over 400 games."""
+    g_r, s_r = batch.run_games(arm(1, "random"), 1, 0, 400)
+    g_e, s_e = batch.run_games(arm(1, "expert"), 1, 0, 400)
+    assert g_e[:, 7].mean() > g_r[:, 7].mean()
+    assert s_e[:, 0, 2].sum() >= s_r[:, 0, 2].sum()
+
+
+def test_determinism_and_chunking():
+    """Same seed -> same results, whatever the chunking (per-game streams)."""
+    a = arm(3, "greedy")
+    g1, s1 = batch.run_games(a, 42, 0, 60)
+    g2, s2 = batch.run_games(a, 42, 30, 30)
+    assert (g1[30:] == g2).all() and (s1[30:] == s2).all()
+    ev, g, s = batch.replay(a, 42, 35)
+    assert (g == g1[35]).all() and (s == s1[35]).all()
+
+
+def test_replay_text_names_components():
+    """format_event renders tiles, flowers and cards by name for a designer."""
+    ev, _, _ = batch.replay(arm(1, "greedy"), 1, 0)
+    text = "\n".join(format_event(e, COMP) for e in ev)
+    assert "=== Day 1 ===" in text and "Opponent die rolls" in text
+    assert "vase" in text and ("T0" in text or "T1" in text or "T2" in text or "T3" in text)
+    assert "Solo result" in text
+    ev, _, _ = batch.replay(arm(2, "greedy"), 1, 0)
+    text = "\n".join(format_event(e, COMP.tables) for e in ev)
+    assert "P1" in text and "scores" in text and "event" not in text
+
+
+def test_runs_without_jit():
+    """Everything runs under NUMBA_DISABLE_JIT=1 and gives the same results as jitted code."""
+    code = ("import numpy as np; from sim import batch; from sim.registry import make; "
+            "s = make('flower_shop'); "
+            "r = [batch.run_games(batch.make_arm(s, n, policy=p), 5, 0, 2)[1][:, :, :3].tolist() "
+            "for n, p in ((1, 'greedy'), (2, 'random'), (4, 'greedy'))]; print(r)")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    outs = []
+    for flag in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=flag)
+        out = subprocess.run([sys.executable, "-W", "ignore", "-c", code], env=env, cwd=root,
+                             capture_output=True, text=True, timeout=900)
+        assert out.returncode == 0, out.stderr[-2000:]
+        outs.append(out.stdout.strip())
+    assert outs[0] == outs[1]

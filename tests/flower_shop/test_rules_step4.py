@@ -1,0 +1,202 @@
+"""Scenario tests: Step 4 (FS-U*): finishing, ribbons, tokens, money."""
+from .kernel_helpers import (ARR, K, NOLOG, blank, mask, place, rules_for, seat, set_dice,
+                             tid)
+
+V = K.DIE_VASE0
+
+
+def _finish(st, rules, slot, s=0):
+    return K.finish_tile(st, rules, ARR, s, slot, NOLOG)
+
+
+def test_FS_U1_TS04_finish_T01():
+    """FS-U1 / TS-04: T01 (3 lilies, yellow vase) with lily x3, rose + yellow vase: legal with
+    0 tokens, 4 dice used, finished, worth 5 at the end; the spare rose may become $1."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    place(st, 0, 0, "T01")
+    set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
+    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 0
+    assert _finish(st, rules, 0)
+    b = K.seat_base(0)
+    assert st[b + K.F_FIN] == 1 and st[b + K.F_USED] == mask(0, 1, 2, V)
+    assert seat(st, 0, K.F_TOKENS) == 0
+    assert K.take_money(st, rules, 0, 3, NOLOG) and seat(st, 0, K.F_MONEY) == 6
+    assert K.score_seat(st, rules, ARR, 0) >= 5 and st[b + K.F_STARS] == 5
+
+
+def test_FS_U2_TS06_five_flower_tile_needs_a_token():
+    """FS-U2 / TS-06: T28 with rose, rose, sunflower, sunflower + blue vase: 1 token short.
+    Tokens 0 and $2: illegal; $3: buy then finish (money 0); tokens 1: finish directly."""
+    rules = rules_for(2)
+    st = blank(2, rules, money=2)
+    place(st, 0, 0, "T28")
+    set_dice(st, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
+    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 1
+    assert not _finish(st, rules, 0)
+    assert not K.buy_token(st, rules, 0, NOLOG)
+    st[K.seat_base(0) + K.F_MONEY] = 3
+    assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, K.F_MONEY) == 0
+    assert _finish(st, rules, 0) and seat(st, 0, K.F_TOKENS) == 0
+    st2 = blank(2, rules, money=0)
+    place(st2, 0, 0, "T28")
+    set_dice(st2, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
+    st2[K.seat_base(0) + K.F_TOKENS] = 1
+    assert _finish(st2, rules, 0) and st2[K.S_TOKEN_SUPPLY] == 21  # token back to supply
+
+
+def test_FS_U2_minimum_token_formula_and_all_tokens():
+    """FS-U2 / AMB-25: tokens may fill every icon; the count is the FS-U2 formula; `any`
+    die faces fill specific shortages first, then fuchsia icons."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    place(st, 0, 0, "T31")  # rose, sunflower, tulip, 2 fuchsia, white vase
+    set_dice(st, rules, 0, ["iris", "iris", "iris", "iris"], ["yellow"])
+    # shortages 1+1+1, fuchsia 2 filled by the 4 surplus irises? only 2 needed -> 0; vase 1
+    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 4
+    st[K.seat_base(0) + K.F_TOKENS] = 4
+    assert _finish(st, rules, 0) and seat(st, 0, K.F_TOKENS) == 0
+    st3 = blank(2, rules)
+    place(st3, 0, 0, "T01")
+    set_dice(st3, rules, 0, [], [], lock_all=True)
+    st3[K.seat_base(0) + K.F_USED] = K.dice_mask(rules)  # no dice left
+    st3[K.seat_base(0) + K.F_TOKENS] = 4
+    assert K.min_tokens_to_finish(st3, rules, ARR, 0, 0) == 4 and _finish(st3, rules, 0)
+    # an `any` face fills the specific shortage first
+    st4 = blank(2, rules)
+    place(st4, 0, 0, "T07")  # rose, lily, fuchsia, yellow vase
+    set_dice(st4, rules, 0, ["any", "rose", "iris", "iris"], ["yellow"])
+    assert K.min_tokens_to_finish(st4, rules, ARR, 0, 0) == 0
+
+
+def test_FS_U3_TS08_fuchsia_any_flower_vase_only_for_vase():
+    """FS-U3 / TS-08: T07 with rose, lily, tulip + yellow vase: the tulip fills the fuchsia
+    icon. With rose, lily + yellow vase only, the vase die cannot fill it: 1 token."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    place(st, 0, 0, "T07")
+    set_dice(st, rules, 0, ["rose", "lily", "tulip", "iris"], ["yellow"])
+    st[K.seat_base(0) + K.F_USED] = mask(3)  # the iris is already used
+    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 0 and _finish(st, rules, 0)
+    st2 = blank(2, rules)
+    place(st2, 0, 0, "T07")
+    set_dice(st2, rules, 0, ["rose", "lily", "iris", "iris"], ["yellow"])
+    st2[K.seat_base(0) + K.F_USED] = mask(2, 3)
+    assert K.min_tokens_to_finish(st2, rules, ARR, 0, 0) == 1
+    # a flower die never fills the vase icon
+    st3 = blank(2, rules)
+    place(st3, 0, 0, "T13")  # 2 roses, green vase
+    set_dice(st3, rules, 0, ["rose", "rose", "rose", "rose"], ["blue"])
+    assert K.min_tokens_to_finish(st3, rules, ARR, 0, 0) == 1
+
+
+def test_FS_U4_TS07_ribbon_only_when_finishing():
+    """FS-U4 / TS-07: $4, T01 finishable, spare rose. A: $1 from the rose -> $5, finish, ribbon
+    -> $0. B: finish first (ribbon unaffordable), then $1 -> $5: a ribbon is now illegal.
+    Ribbon supply 0: illegal in both; at most 1 ribbon per tile."""
+    rules = rules_for(2)
+    for supply in (11, 0):
+        a = blank(2, rules, money=4)
+        a[K.S_RIBBON_SUPPLY] = supply
+        place(a, 0, 0, "T01")
+        set_dice(a, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
+        assert K.take_money(a, rules, 0, 3, NOLOG) and seat(a, 0, K.F_MONEY) == 5
+        assert _finish(a, rules, 0)
+        assert K.buy_ribbon(a, rules, 0, 0, NOLOG) == (supply > 0)
+        if supply:
+            assert seat(a, 0, K.F_MONEY) == 0 and a[K.seat_base(0) + K.F_RIB] == 1
+            a[K.seat_base(0) + K.F_MONEY] = 9
+            assert not K.buy_ribbon(a, rules, 0, 0, NOLOG)  # max 1 per tile
+    # sequence B, as run by the kernel: the ribbon is only offered right after the finish
+    b = blank(2, rules, money=4)
+    place(b, 0, 0, "T01")
+    set_dice(b, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
+    assert _finish(b, rules, 0)
+    assert not K.ribbon_legal(b, rules, 0, 0)
+    K.take_money(b, rules, 0, 3, NOLOG)
+    assert seat(b, 0, K.F_MONEY) == 5
+    # the kernel never asks for a ribbon outside a finish (steps_2_to_4 asks only after A_FINISH)
+    ev = __import__("tests.flower_shop.kernel_helpers", fromlist=["x"]).replay_events(2, seed=7)[0]
+    for i, e in enumerate(ev):
+        if e[0] == K.EV_RIBBON:
+            assert ev[i - 1][0] in (K.EV_FINISH, K.EV_RIBBON)
+
+
+def test_FS_U5_take_token_with_two_dice():
+    """FS-U5: 2 dice (any mix of flower and vase) give 1 token, only below the cap."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
+    assert not K.take_token(st, rules, 0, mask(0), NOLOG)
+    assert K.take_token(st, rules, 0, mask(0, V), NOLOG) and seat(st, 0, K.F_TOKENS) == 1
+    assert not K.take_token(st, rules, 0, mask(0, 1), NOLOG)  # die 0 already used
+    assert not K.take_token(st, rules, 0, mask(1, K.DIE_INIT), NOLOG)  # initiative never used
+
+
+def test_FS_U6_take_money_with_one_die():
+    """FS-U6: one die (flower or vase) gives $1; a die is used at most once."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
+    assert K.take_money(st, rules, 0, V, NOLOG) and seat(st, 0, K.F_MONEY) == 6
+    assert not K.take_money(st, rules, 0, V, NOLOG)
+    assert not K.take_money(st, rules, 0, K.DIE_INIT, NOLOG)
+
+
+def test_FS_U7_TS09_token_cap_applies_to_take_and_buy():
+    """FS-U7 / TS-09 / AMB-09: tokens 5, two spare dice, $6: take and buy token illegal, take
+    money legal (2 x $1). Buying costs $3 below the cap."""
+    rules = rules_for(2)
+    st = blank(2, rules, money=6)
+    set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
+    st[K.seat_base(0) + K.F_USED] = mask(0, 1, 2)
+    st[K.seat_base(0) + K.F_TOKENS] = 5
+    assert not K.take_token(st, rules, 0, mask(3, V), NOLOG)
+    assert not K.buy_token(st, rules, 0, NOLOG)
+    assert K.take_money(st, rules, 0, 3, NOLOG) and K.take_money(st, rules, 0, V, NOLOG)
+    assert seat(st, 0, K.F_MONEY) == 8
+    st[K.seat_base(0) + K.F_TOKENS] = 4
+    assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, K.F_MONEY) == 5
+    r2 = rules_for(2, wild_cap_applies_to_buy=False)
+    st[K.seat_base(0) + K.F_TOKENS] = 5
+    assert K.buy_token(st, r2, 0, NOLOG) and seat(st, 0, K.F_TOKENS) == 6
+
+
+def test_FS_U8_tokens_money_carry_over_unused_dice_wasted():
+    """FS-U8: money and tokens carry over to the next day; unused dice are wasted."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
+    st[K.seat_base(0) + K.F_TOKENS] = 2
+    K.take_money(st, rules, 0, 0, NOLOG)
+    K.end_step4(st, rules, 0, NOLOG)
+    assert seat(st, 0, K.F_DICE_WASTED) == 4
+    K.start_day(st, rules, 2, NOLOG)
+    assert seat(st, 0, K.F_MONEY) == 6 and seat(st, 0, K.F_TOKENS) == 2
+
+
+def test_FS_U9_unfinished_tiles_can_be_finished_later():
+    """FS-U9: a tile placed on an earlier day stays unfinished and can be finished later."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    place(st, 0, 3, "T13")
+    st[K.seat_base(0) + K.F_PDAY + 3] = 1
+    st[K.S_DAY] = 4
+    set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
+    assert _finish(st, rules, 3)
+    assert st[K.seat_base(0) + K.F_FDAY + 3] == 4
+    assert not _finish(st, rules, 3)  # already finished
+
+
+def test_step4_action_encoding():
+    """apply_step4_action decodes code * A_MUL + argument; illegal actions change nothing."""
+    rules = rules_for(2)
+    st = blank(2, rules)
+    place(st, 0, 0, "T13")
+    set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
+    before = st.copy()
+    assert K.apply_step4_action(st, rules, ARR, 0, K.A_FINISH * K.A_MUL + 4, NOLOG) == -1
+    assert (st == before).all()
+    assert K.apply_step4_action(st, rules, ARR, 0, K.A_FINISH * K.A_MUL + 0, NOLOG) == 1
+    assert K.apply_step4_action(st, rules, ARR, 0, K.A_DONE, NOLOG) == 0
+    assert tid("T13") == st[K.seat_base(0) + K.F_SHOP]
