@@ -57,6 +57,7 @@ __all__ = [
     "solo_loss_day",
     "solo_task_cards",
     "paired_values",
+    "arm_games",
 ]
 
 # Views created from analysis/sql/<name>.sql, in dependency order.
@@ -397,3 +398,35 @@ def paired_values(con, experiment: str, arm: str, baseline_arm: str, column: str
         WHERE a.experiment = ? AND a.arm = ? AND b.experiment = ? AND b.arm = ? {seat_cond}
         ORDER BY a.master_seed, a.game_index""", params)
     return df["a"].to_numpy(float), df["b"].to_numpy(float)
+
+
+def arm_games(con, experiment: str, arm: str, seat_columns=("win_share", "score")) -> pd.DataFrame:
+    """One row per game of one arm, seats spread into columns (``win_share_0``, ``score_0``...).
+
+    The per-game table behind paired comparisons, sweeps and precision checks
+    (:mod:`analysis.studies`): ``master_seed, game_index, n_players, rounds, truncated,
+    n_winners, end_reason`` and, for every seat ``s`` and every name in ``seat_columns``, a
+    column ``<name>_<s>``. Rows are in ``(master_seed, game_index)`` order; empty when the arm
+    has no stored games.
+    """
+    g = query(con, """
+        SELECT master_seed, game_index, n_players, rounds, truncated, n_winners, end_reason
+        FROM stg_games WHERE experiment = ? AND arm = ?
+        ORDER BY master_seed, game_index""", [experiment, arm])
+    if g.empty:
+        return g
+    n_players = int(g["n_players"].iloc[0])
+    cols = ", ".join(f'CAST("{c}" AS DOUBLE) AS "{c}"' for c in seat_columns)
+    s = query(con, f"""
+        SELECT master_seed, game_index, seat, {cols}
+        FROM stg_seats WHERE experiment = ? AND arm = ?
+        ORDER BY master_seed, game_index, seat""", [experiment, arm])
+    if len(s) != len(g) * n_players:
+        raise ValueError(f"arm {experiment}/{arm}: {len(s)} seat rows for {len(g)} games of "
+                         f"{n_players} players (store incomplete or mixed)")
+    out = {c: g[c].to_numpy() for c in g.columns}
+    for c in seat_columns:
+        v = s[c].to_numpy(float).reshape(len(g), n_players)
+        for seat in range(n_players):
+            out[f"{c}_{seat}"] = v[:, seat]
+    return pd.DataFrame(out)

@@ -27,6 +27,7 @@ __all__ = [
     "loss_day_plot",
     "task_card_plot",
     "metric_curve_plot",
+    "difference_plot",
 ]
 
 # Solo difficulty ladder, easiest first (shared/rules/flower_shop.md §7).
@@ -255,7 +256,9 @@ def task_card_plot(cards: pd.DataFrame) -> Figure:
 def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = "low",
                       high: str = "high", hue: str | None = None, reference: float | None = None,
                       xlabel: str | None = None, ylabel: str | None = None,
-                      title: str | None = None, percent: bool = False) -> Figure:
+                      title: str | None = None, percent: bool = False,
+                      band: tuple[float, float] | None = None, mark: str | None = None,
+                      order: Sequence | None = None) -> Figure:
     """A metric against a parameter with its 95% band (sweeps, rule-tweak curves).
 
     Parameters
@@ -268,26 +271,87 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         Horizontal reference line (e.g. the fair share 1/N, or 0 for a difference).
     percent : bool, default False
         Format the y axis as percentages of 1.
+    band : (float, float), optional
+        A horizontal band to shade (e.g. the tolerance around a fair share).
+    mark : str, optional
+        Boolean column: points where it is true get a large ring (e.g. "balanced").
+    order : sequence, optional
+        The x values in display order; non-numeric x values (lists, choices) are always drawn
+        at equally spaced positions in this order (default: order of appearance).
     """
     fig = _figure((6.4, 3.8))
     with sns.axes_style("whitegrid"):
         ax = fig.subplots()
-    groups = [(None, df)] if hue is None else list(df.groupby(hue, sort=True))
+    d = df.copy()
+    numeric = pd.api.types.is_numeric_dtype(d[x]) and not pd.api.types.is_bool_dtype(d[x])
+    if not numeric:
+        keys = [str(v) for v in (order if order is not None else dict.fromkeys(d[x].map(str)))]
+        d["_x"] = d[x].map(lambda v: keys.index(str(v)))
+        ax.set_xticks(range(len(keys)), keys)
+        xcol = "_x"
+    else:
+        xcol = x
+    groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
     colors = sns.color_palette(_PALETTE, max(3, len(groups)))
+    if band is not None:
+        ax.axhspan(band[0], band[1], color="green", alpha=0.08, lw=0)
     for i, (key, g) in enumerate(groups):
-        g = g.sort_values(x)
+        g = g.sort_values(xcol)
         label = None if key is None else f"{hue} {key}"
-        ax.plot(g[x], g[y], marker="o", color=colors[i], label=label, lw=1.5)
-        ax.fill_between(g[x], g[low], g[high], color=colors[i], alpha=0.2, lw=0)
+        ax.plot(g[xcol], g[y], marker="o", color=colors[i], label=label, lw=1.5)
+        ax.fill_between(g[xcol], g[low], g[high], color=colors[i], alpha=0.2, lw=0)
+        if mark is not None and mark in g:
+            m = g[g[mark].astype(bool)]
+            ax.scatter(m[xcol], m[y], s=140, facecolors="none", edgecolors="green", lw=1.8,
+                       zorder=5, label=mark if i == 0 and len(m) else None)
     if reference is not None:
         ax.axhline(reference, color="gray", ls="--", lw=1)
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or f"{y} (95% CI)")
     if percent:
-        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
     if title:
         ax.set_title(title)
-    if hue is not None:
+    if hue is not None or mark is not None:
         ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def difference_plot(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """Paired differences (tweak − baseline) with 95% intervals, one row per metric.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`analysis.studies.compare_frames` output (``label, scale, diff, low, high,
+        unpaired_low, unpaired_high``). Probability-scale metrics are drawn in points (×100) in
+        the left panel, means in their own units in the right panel. The thin grey bar is the
+        unpaired interval, for reference.
+    """
+    parts = [(sc, table[table["scale"] == sc]) for sc in ("prop", "mean")]
+    parts = [(sc, t) for sc, t in parts if len(t)]
+    fig = _figure((6.0 * max(1, len(parts)), 0.45 * max(len(t) for _, t in parts) + 1.6
+                   if parts else 3))
+    with sns.axes_style("whitegrid"):
+        axes = fig.subplots(1, max(1, len(parts)), squeeze=False)[0]
+    colors = sns.color_palette(_PALETTE, 10)
+    for ax, (sc, t) in zip(axes, parts):
+        k = 100.0 if sc == "prop" else 1.0
+        y = np.arange(len(t))[::-1]
+        sig = ((t["low"] > 0) | (t["high"] < 0)).to_numpy()
+        ax.hlines(y, t["unpaired_low"] * k, t["unpaired_high"] * k, color="0.75", lw=6,
+                  label="unpaired 95% CI")
+        ax.errorbar(t["diff"] * k, y, xerr=np.vstack([(t["diff"] - t["low"]).clip(lower=0) * k,
+                                                     (t["high"] - t["diff"]).clip(lower=0) * k]),
+                    fmt="none", ecolor="black", capsize=3, lw=1.2)
+        ax.scatter(t["diff"] * k, y, c=[colors[3] if s_ else colors[0] for s_ in sig], zorder=3,
+                   label="paired difference")
+        ax.axvline(0, color="gray", ls="--", lw=1)
+        ax.set_yticks(y, t["label"])
+        ax.set_xlabel("difference, points of probability" if sc == "prop" else "difference")
+        ax.legend(fontsize=7, loc="lower right")
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig

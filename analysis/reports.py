@@ -30,10 +30,12 @@ import pandas as pd
 
 from sim.spec import SpecError
 
-from . import db, plots, stats
+from . import db, plots, stats, studies
 
 __all__ = ["ASSUMED_COMPONENTS_TEXT", "write_report", "render_report", "build_context",
-           "figure_to_data_uri"]
+           "figure_to_data_uri", "policy_text", "study_kind", "study_pairs", "compare_context",
+           "sweep_long", "sweep_table", "sweep_context", "plan_rows", "plan_context",
+           "write_study_report"]
 
 ASSUMED_COMPONENTS_TEXT = (
     "assumed defaults (spec §2 [A]); replace with real components via --components"
@@ -123,6 +125,8 @@ def _rule_changes(arm: dict) -> tuple[list[str], str]:
     if defaults is not None and isinstance(rv, dict) and rv:
         items = [f"{k} = {_show(v)} (default {_show(defaults[k])})" for k, v in rv.items()
                  if k in defaults and _norm(v) != _norm(defaults[k])]
+        items += [f"{k} = {_show(v)} (not a parameter of the current game version)"
+                  for k, v in rv.items() if k not in defaults]
         return items, "compared with the game's defaults"
     items = [f"{k} = {_show(v)}" for k, v in (tweaks.items() if isinstance(tweaks, dict) else [])]
     return items, "defaults unavailable: --set tweaks shown (variant presets not expanded)"
@@ -138,8 +142,16 @@ def _components_text(arm: dict) -> str:
     return f"real component data from {comp.get('dir') or UNKNOWN} [digest {digest}]"
 
 
+def policy_text(text: str) -> str:
+    """``"greedy:w_stars=2,money_reserve=3"`` -> ``"greedy (w_stars=2, money_reserve=3)"``."""
+    name, _, opts = str(text).partition(":")
+    opts = ", ".join(o.strip() for o in opts.split(",") if o.strip())
+    return f"{name} ({opts})" if opts else name
+
+
 def _policy_texts(pols) -> list[str]:
-    """``seat i: policy`` per seat; manifest entries may be strings or ``{seat, policy, spec}``."""
+    """``seat i: policy (overrides)`` per seat; manifest entries may be strings or
+    ``{seat, policy, spec, params}`` objects (as pipelines writes them)."""
     if not isinstance(pols, list) or not pols:
         return [UNKNOWN]
     out = []
@@ -149,7 +161,7 @@ def _policy_texts(pols) -> list[str]:
             text = p.get("spec") or p.get("policy") or UNKNOWN
         else:
             seat, text = i, p
-        out.append(f"seat {seat}: {text}")
+        out.append(f"seat {seat}: {policy_text(text)}")
     return out
 
 
@@ -360,8 +372,9 @@ def _solo_section(con, experiment: str, solo_arms: list[str]) -> dict:
 # ----------------------------------------------------------------------------------------------
 # public API
 # ----------------------------------------------------------------------------------------------
-def build_context(con, store, experiment: str) -> dict:
-    """Everything the template shows, as plain strings/lists (raises SpecError if unknown)."""
+def _summary_context(con, store, experiment: str) -> dict:
+    """What every report states: the experiment, games, versions, seed, arms and settings
+    (raises SpecError if the experiment is unknown). Keys starting with ``_`` are for builders."""
     names = db.experiment_names(con)
     if experiment not in names:
         where = os.fspath(store)
@@ -381,14 +394,10 @@ def build_context(con, store, experiment: str) -> dict:
         master_seed = ", ".join(map(str, seeds))
     games = sorted({r["game"] for r in arm_rows})
     versions = sorted({f"{r['game']} {r['game_version']}" for r in arm_rows})
-    multi = [r["name"] for r in arm_rows
-             if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
-    solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
-    length_rows, n_truncated = _length_rows(con, experiment)
     any_assumed = any(r["assumed"] for r in arm_rows)
     all_assumed_known = all("assumed" in (a.get("components") or {})
                             for a in manifest.get("arms") or [] if isinstance(a, dict))
-    ctx = {
+    return {
         "experiment": experiment,
         "generated_at": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "games": ", ".join(games) or UNKNOWN,
@@ -406,6 +415,21 @@ def build_context(con, store, experiment: str) -> dict:
                                ("real component data" if manifest.get("arms") and all_assumed_known
                                 else UNKNOWN)),
         "arms": arm_rows,
+        "manifest_json": json.dumps(manifest, indent=2, sort_keys=True) if manifest else "",
+        "_manifest": manifest,
+    }
+
+
+def build_context(con, store, experiment: str) -> dict:
+    """Everything the template shows, as plain strings/lists (raises SpecError if unknown)."""
+    ctx = _summary_context(con, store, experiment)
+    ctx.pop("_manifest")
+    arm_rows = ctx["arms"]
+    multi = [r["name"] for r in arm_rows
+             if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
+    solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
+    length_rows, n_truncated = _length_rows(con, experiment)
+    ctx.update({
         "is_solo": bool(solo) and not multi,
         "multi": _multiplayer_section(con, experiment, multi) if multi else None,
         "solo": _solo_section(con, experiment, solo) if solo else None,
@@ -414,13 +438,381 @@ def build_context(con, store, experiment: str) -> dict:
         "rounds_chart": None,
         "n_truncated": n_truncated,
         "ends": _end_rows(con, experiment),
-        "manifest_json": json.dumps(manifest, indent=2, sort_keys=True) if manifest else "",
-    }
+    })
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):
         ctx["rounds_chart"] = figure_to_data_uri(
             plots.rounds_distribution_plot(rh[rh["arm"].isin(multi)]))
     return ctx
+
+
+# ----------------------------------------------------------------------------------------------
+# studies: compare, sweep, plan (playtest compare / sweep / plan; analysis.studies)
+# ----------------------------------------------------------------------------------------------
+def study_kind(manifest: dict) -> str | None:
+    """``"compare"`` or ``"sweep"`` for experiments made by those commands (or by a TOML spec
+    with a ``baseline`` arm), else None."""
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    if not isinstance(spec, dict):
+        return None
+    if spec.get("kind") in ("compare", "sweep"):
+        return spec["kind"]
+    return "compare" if spec.get("pairs") else None
+
+
+def study_pairs(manifest: dict) -> list[dict]:
+    """``[{n_players, baseline, tweak}]`` of a comparison experiment (``[]`` otherwise)."""
+    spec = manifest.get("spec") if isinstance(manifest, dict) else None
+    pairs = spec.get("pairs") if isinstance(spec, dict) else None
+    return [p for p in pairs if isinstance(p, dict)] if isinstance(pairs, list) else []
+
+
+def _est(scale: str, est, lo, hi) -> tuple[str, str]:
+    if scale == "prop":
+        return _pct(est, 2), _ci(lo, hi, 2)
+    return _num(est, 2), f"{_num(lo, 2)}–{_num(hi, 2)}"
+
+
+def _diff(scale: str, d, lo, hi) -> tuple[str, str]:
+    if not np.isfinite(d):
+        return "n/a", "n/a"
+    if scale == "prop":
+        return f"{100 * d:+.2f} pts", f"{100 * lo:+.2f} to {100 * hi:+.2f}"
+    return f"{d:+.3f}", f"{lo:+.3f} to {hi:+.3f}"
+
+
+def _precision_block(manifest: dict) -> dict | None:
+    pr = manifest.get("precision") if isinstance(manifest, dict) else None
+    if not isinstance(pr, dict):
+        return None
+    target = pr.get("target")
+    widest = pr.get("widest")
+    rounds = len(pr.get("steps") or [])
+    games = pr.get("games_per_arm") or {}
+    sizes = ", ".join(sorted({f"{int(v):,}" for v in games.values()})) or UNKNOWN
+    if pr.get("met"):
+        text = (f"Precision target met: every 95% interval on the probability scale (win rates, "
+                f"first-player advantage, end-reason shares and their differences) has a "
+                f"half-width below ±{target:g} (widest ±{widest:.4f}, {pr.get('widest_metric')}) "
+                f"after {rounds} round(s); games per arm: {sizes}.")
+    else:
+        text = (f"Precision target ±{target:g} NOT met: the run stopped at the --max-games cap of "
+                f"{int(pr.get('max_games', 0)):,} games per arm "
+                f"({', '.join(pr.get('capped') or []) or 'some arms'}); the widest interval is "
+                f"±{widest:.4f} ({pr.get('widest_metric')}). Read the intervals as they are, or "
+                f"raise --max-games.")
+    return {"met": bool(pr.get("met")), "text": text,
+            "steps": [{"round": i + 1, "widest": f"±{st.get('widest', float('nan')):.4f}",
+                       "metric": st.get("metric", ""),
+                       "games": ", ".join(f"{k}: {int(v):,}" for k, v in
+                                          (st.get("games") or {}).items())}
+                      for i, st in enumerate(pr.get("steps") or [])]}
+
+
+def _question(manifest: dict, pair: dict, arm_rows: list[dict]) -> str:
+    src = manifest.get("spec") or {}
+    parts = list(src.get("set") or []) + [f"seat {x.replace('=', ' plays ', 1)}"
+                                          for x in (src.get("tweak_seat_policy") or [])]
+    if src.get("kind") == "compare" and parts:
+        return "; ".join(parts)
+    rows = {r["name"]: r for r in arm_rows}
+    t, b = rows.get(pair["tweak"]), rows.get(pair["baseline"])
+    if t and b:
+        diff = sorted(set(t["changes"]) - set(b["changes"]))
+        pol = [p for p, q in zip(t["policies"], b["policies"]) if p != q]
+        if diff or pol:
+            return "; ".join(diff + pol)
+    return f"{pair['tweak']} instead of {pair['baseline']}"
+
+
+def compare_context(con, store, experiment: str, pairs: list[dict] | None = None) -> dict:
+    """Context of the comparison report: per pair of arms, every metric's paired difference."""
+    ctx = _summary_context(con, store, experiment)
+    manifest = ctx.pop("_manifest")
+    pairs = pairs or study_pairs(manifest)
+    if not pairs:
+        raise SpecError(f"experiment '{experiment}' is not a comparison (no baseline/tweak pairs)")
+    rates = db.seat_win_rates(con, experiment)
+    sections = []
+    for pair in pairs:
+        t = db.arm_games(con, experiment, pair["tweak"])
+        b = db.arm_games(con, experiment, pair["baseline"])
+        if t.empty or b.empty:
+            continue
+        tab = studies.compare_frames(t, b)
+        rows = []
+        for r in tab.itertuples():
+            base, base_ci = _est(r.scale, r.baseline, r.baseline_low, r.baseline_high)
+            tw, tw_ci = _est(r.scale, r.tweak, r.tweak_low, r.tweak_high)
+            d, d_ci = _diff(r.scale, r.diff, r.low, r.high)
+            _, u_ci = _diff(r.scale, r.diff, r.unpaired_low, r.unpaired_high)
+            rows.append({"label": r.label, "baseline": base, "baseline_ci": base_ci, "tweak": tw,
+                         "tweak_ci": tw_ci, "diff": d, "ci": d_ci, "unpaired_ci": u_ci,
+                         "p": _p(r.p_value), "verdict": r.verdict,
+                         "cls": "hl" if r.verdict in ("higher", "lower") else ""})
+        found = [f"{r['label']} {r['diff']} (95% CI {r['ci']})" for r in rows
+                 if r["verdict"] in ("higher", "lower")]
+        none = [r["label"] for r in rows if r["verdict"] == studies.NOT_DISTINGUISHABLE]
+        same = [r["label"] for r in rows if r["verdict"] == studies.IDENTICAL]
+        prop = tab[(tab["scale"] == "prop") & (tab["half_width"] > 0)]
+        ratio = ((prop["unpaired_high"] - prop["unpaired_low"]) / (prop["high"] - prop["low"])
+                 ).median() if len(prop) else float("nan")
+        chart_rates = rates[rates["arm"].isin([pair["baseline"], pair["tweak"]])]
+        sections.append({
+            "n_players": pair["n_players"], "baseline": pair["baseline"], "tweak": pair["tweak"],
+            "question": _question(manifest, pair, ctx["arms"]),
+            "n_games": int(tab["n"].max()) if len(tab) else 0, "rows": rows,
+            "found": found, "none": none, "same": same,
+            "all_same": bool(rows) and len(same) == len(rows),
+            "pairing": (f"Pairing the games (same seeds in both arms) made the win-rate intervals "
+                        f"about {ratio:.1f}× narrower than treating the arms as independent "
+                        f"(as many as {ratio ** 2:.0f}× the games unpaired)."
+                        if np.isfinite(ratio) and ratio > 0 else ""),
+            "chart": figure_to_data_uri(plots.difference_plot(tab)),
+            "seat_chart": (figure_to_data_uri(plots.seat_win_rate_plot(chart_rates))
+                           if len(chart_rates) and pair["n_players"] > 1 else None),
+        })
+    ctx.update({"kind": "compare", "sections": sections,
+                "precision": _precision_block(manifest), "n_truncated": sum(
+                    int(x) for x in db.query(con, "SELECT count(*) FROM stg_games WHERE "
+                                                  "experiment = ? AND truncated", [experiment]
+                                             ).iloc[:, 0])})
+    return ctx
+
+
+def _value_text(v) -> str:
+    return _show(v)
+
+
+def sweep_long(con, experiment: str, source: dict) -> pd.DataFrame:
+    """Every metric of every sweep point with its interval (long format): ``arm, n_players,
+    <param columns>, metric, label, scale, estimate, low, high, half_width, n``."""
+    frames = []
+    for pt in source.get("points") or []:
+        df = db.arm_games(con, experiment, pt["arm"])
+        if df.empty:
+            continue
+        t = studies.level_table(df)
+        t.insert(0, "arm", pt["arm"])
+        t.insert(1, "n_players", int(pt["n_players"]))
+        for k, v in pt["values"].items():
+            t[k] = _value_text(v) if isinstance(v, (list, tuple, bool, str)) else v
+        frames.append(t)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _balance_by_arm(long: pd.DataFrame, tolerance: float) -> dict:
+    out = {}
+    for arm, d in long.groupby("arm", sort=False):
+        n = int(d["n_players"].iloc[0])
+        out[arm] = studies.balance_status(d[d["metric"].str.startswith("win_rate_seat")], n,
+                                          tolerance)
+    return out
+
+
+def sweep_table(con, experiment: str, source: dict, long: pd.DataFrame | None = None,
+                compact: bool = False) -> pd.DataFrame:
+    """One row per sweep point: parameter values, games, key metrics with 95% intervals and the
+    seat-balance verdict (strings, for the CLI and the report). ``compact``: ``estimate ±
+    half-width`` (rates in %) instead of ``estimate [low–high]``."""
+    long = sweep_long(con, experiment, source) if long is None else long
+    if long.empty:
+        return pd.DataFrame()
+    names = [p["name"] for p in source.get("params") or []]
+    tol = float(source.get("tolerance") or 0.02)
+    bal = _balance_by_arm(long, tol)
+    rows = []
+    for arm, d in long.groupby("arm", sort=False):
+        d = d.set_index("metric")
+        row = {"arm": arm, **{n: d[n].iloc[0] for n in names},
+               "players": int(d["n_players"].iloc[0]), "games": f"{int(d['n'].max()):,}"}
+        for key in [k for k in d.index if k.startswith("win_rate_seat")] + [
+                "first_player_advantage", "solo_win", "mean_score", "rounds"]:
+            if key in d.index:
+                r = d.loc[key]
+                est, ci = _est(r["scale"], r["estimate"], r["low"], r["high"])
+                if compact:
+                    k, dg = (100.0, 1) if r["scale"] == "prop" else (1.0, 2)
+                    est, ci = f"{k * r['estimate']:.{dg}f}", f"{k * r['half_width']:.{dg}f}"
+                short = (key.replace("win_rate_seat", "seat ").replace("first_player_advantage",
+                                                                       "first-player adv.")
+                         .replace("solo_win", "solo win").replace("mean_score", "mean score")
+                         .replace("rounds", "rounds"))
+                row[short] = f"{est}±{ci}" if compact else f"{est} [{ci}]"
+        if int(d["n_players"].iloc[0]) > 1:
+            row["balance"] = bal[arm]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def sweep_context(con, store, experiment: str) -> dict:
+    """Context of the sweep report: curves with 95% bands and where the seats are balanced."""
+    ctx = _summary_context(con, store, experiment)
+    manifest = ctx.pop("_manifest")
+    source = manifest.get("spec") or {}
+    params = source.get("params") or []
+    names = [p["name"] for p in params]
+    tol = float(source.get("tolerance") or 0.02)
+    long = sweep_long(con, experiment, source)
+    table = sweep_table(con, experiment, source, long)
+    charts, verdicts = [], []
+    if len(long):
+        bal = _balance_by_arm(long, tol)
+        long = long.assign(balance=long["arm"].map(bal))
+        long["balanced"] = long["balance"] == "balanced"
+        x = names[0]
+        order = [_value_text(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else v
+                 for v in params[0]["values"]]
+        hue2 = names[1] if len(names) > 1 else None
+        for n, dn in long.groupby("n_players", sort=True):
+            n = int(n)
+            fair = 1.0 / n
+            slices = [(None, dn)] if hue2 is None else list(dn.groupby(hue2, sort=False))
+            for key, d in slices:
+                sub = "" if key is None else f", {hue2} = {key}"
+                seats = d[d["metric"].str.startswith("win_rate_seat")].assign(
+                    seat=lambda f: f["metric"].str.replace("win_rate_seat", "").astype(int))
+                if len(seats):
+                    charts.append({"title": f"Win rate per seat ({n} players{sub})",
+                                   "img": figure_to_data_uri(plots.metric_curve_plot(
+                                       seats, x, hue="seat", reference=fair, percent=True,
+                                       band=(fair - tol, fair + tol), order=order,
+                                       ylabel="win rate (95% CI)",
+                                       title=f"{n} players{sub}: win rate per seat"))})
+            for metric, ylabel, pct, ref in (
+                    ("first_player_advantage", "seat 0 win rate − 1/N (95% CI)", True, 0.0),
+                    ("solo_win", "solo win probability (95% CI)", True, None),
+                    ("mean_score", "mean score (95% CI)", False, None),
+                    ("rounds", "game length, rounds (95% CI)", False, None)):
+                d = dn[dn["metric"] == metric]
+                if d.empty:
+                    continue
+                fpa = metric == "first_player_advantage"
+                charts.append({"title": f"{d['label'].iloc[0]} ({n} players)",
+                               "img": figure_to_data_uri(plots.metric_curve_plot(
+                                   d, x, hue=hue2, reference=ref, percent=pct,
+                                   band=(-tol, tol) if fpa else None,
+                                   mark="balanced" if fpa else None, order=order,
+                                   ylabel=ylabel, title=f"{n} players: {d['label'].iloc[0]}"))})
+            if n > 1:
+                pts = dn.drop_duplicates("arm")
+                label = lambda r: ", ".join(f"{k}={r[k]}" for k in names)  # noqa: E731
+                sure = [label(r) for _, r in pts.iterrows() if r["balance"] == "balanced"]
+                maybe = [label(r) for _, r in pts.iterrows() if r["balance"] == "plausibly balanced"]
+                if sure:
+                    text = (f"{n} players: seats are balanced within ±{100 * tol:g} points of "
+                            f"1/{n} (every seat's 95% interval inside the band) at: "
+                            + "; ".join(sure) + ".")
+                    cls = "ok"
+                else:
+                    text = (f"{n} players: no point balances the seats within ±{100 * tol:g} "
+                            f"points with 95% confidence.")
+                    cls = "warn"
+                if maybe:
+                    text += (" Plausibly balanced (estimates inside the band, intervals reaching "
+                             "outside; more games would tell): " + "; ".join(maybe) + ".")
+                verdicts.append({"text": text, "cls": cls})
+    ctx.update({
+        "kind": "sweep", "params": [{"name": p["name"], "value_list": ", ".join(
+            _value_text(v) for v in p["values"])} for p in params],
+        "tolerance": f"±{100 * tol:g} points", "verdicts": verdicts, "charts": charts,
+        "columns": [c for c in table.columns if c != "arm"],
+        "rows": [[str(r[c]) for c in table.columns if c != "arm"] for _, r in table.iterrows()],
+        "precision": _precision_block(manifest),
+    })
+    return ctx
+
+
+def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0.8
+              ) -> list[dict]:
+    """Sample-size blocks from a pilot experiment: per compared pair (paired and unpaired
+    figures) or per arm (one-sample vs the fair share, and two independent arms)."""
+    blocks = []
+    pairs = source.get("pairs") or []
+    if pairs:
+        items = [(f"{p['tweak']} vs {p['baseline']}", p["baseline"], p["tweak"]) for p in pairs]
+    else:
+        names = db.query(con, "SELECT DISTINCT arm FROM stg_games WHERE experiment = ? "
+                              "ORDER BY arm", [experiment])["arm"].tolist()
+        items = [(a, a, None) for a in names]
+    for title, base, tweak in items:
+        b = db.arm_games(con, experiment, base)
+        t = db.arm_games(con, experiment, tweak) if tweak else None
+        if b.empty:
+            continue
+        tab = studies.plan_table(b, delta, t, power=power)
+        lv = studies.level_table(b).set_index("metric")
+        rows = []
+        for r in tab.itertuples():
+            e = lv.loc[r.metric]
+            rows.append({
+                "label": r.label, "rate": f"{_pct(e.estimate, 2)} ({_ci(e.low, e.high, 2)})",
+                "vs_fair": _num(r.vs_fair) if r.vs_fair is not None and r.vs_fair == r.vs_fair
+                else "n/a",
+                "unpaired": _num(r.unpaired),
+                "paired": (_num(r.paired) if r.paired is not None and r.paired == r.paired
+                           else "needs --set (a tweak pilot)"),
+                "corr": ("" if r.correlation is None or r.correlation != r.correlation
+                         else f"{r.correlation:.2f}"),
+                "pilot_diff": ("" if r.pilot_diff is None or r.pilot_diff != r.pilot_diff
+                               else _pts(r.pilot_diff, 2)),
+            })
+        blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows})
+    return blocks
+
+
+def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) -> dict:
+    """Context of the sample-size report (``playtest plan``)."""
+    ctx = _summary_context(con, store, experiment)
+    manifest = ctx.pop("_manifest")
+    blocks = plan_rows(con, experiment, manifest.get("spec") or {}, delta, power)
+    pilots = []
+    for r in ctx["arms"]:
+        df = db.arm_games(con, experiment, r["name"])
+        if df.empty:
+            continue
+        lv = studies.level_table(df)
+        pilots.append({"arm": r["name"], "rows": [
+            dict(zip(("label", "est", "ci"), (x.label, *_est(x.scale, x.estimate, x.low, x.high))))
+            for x in lv.itertuples()]})
+    ctx.update({"kind": "plan", "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
+                "blocks": blocks, "pilots": pilots, "paired": bool(study_pairs(manifest))})
+    return ctx
+
+
+def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
+    """Write the comparison, sweep or (with ``plan={"delta": d, "power": p}``) sample-size
+    report of ``experiment`` to ``<out_dir>/<experiment>[-plan].html``; return its path."""
+    con = db.connect(store)
+    try:
+        if plan is not None:
+            ctx = plan_context(con, store, experiment, plan["delta"], plan.get("power", 0.8))
+        else:
+            kind = study_kind(db.load_manifest(store, experiment))
+            if kind == "sweep":
+                ctx = sweep_context(con, store, experiment)
+            elif kind == "compare":
+                ctx = compare_context(con, store, experiment)
+            else:
+                ctx = build_context(con, store, experiment)
+                ctx["kind"] = "report"
+    finally:
+        con.close()
+    template = {"report": "report.html.j2", "compare": "compare.html.j2",
+                "sweep": "sweep.html.j2", "plan": "plan.html.j2"}[ctx["kind"]]
+    html = _env().get_template(template).render(**ctx)
+    suffix = "-plan" if ctx["kind"] == "plan" else ""
+    return _write_html(out_dir, f"{_safe_name(experiment)}{suffix}.html", html)
+
+
+def _write_html(out_dir, name: str, html: str) -> Path:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / name
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(path)
+    return path
 
 
 @functools.lru_cache(maxsize=1)
@@ -446,6 +838,9 @@ def _safe_name(name: str) -> str:
 def write_report(store, experiment: str, out_dir) -> Path:
     """Write ``<out_dir>/<experiment>.html``, one self-contained report; return its path.
 
+    Experiments made by ``playtest compare`` / ``sweep`` (or a spec with a ``baseline`` arm)
+    get their study report (:func:`write_study_report`).
+
     Parameters
     ----------
     store : str or path-like
@@ -460,16 +855,11 @@ def write_report(store, experiment: str, out_dir) -> Path:
     sim.spec.SpecError
         Unknown experiment; the message lists the experiments in the store.
     """
+    if study_kind(db.load_manifest(store, experiment)) is not None:
+        return write_study_report(store, experiment, out_dir)
     con = db.connect(store)
     try:
         ctx = build_context(con, store, experiment)
     finally:
         con.close()
-    html = render_report(ctx)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{_safe_name(experiment)}.html"
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return _write_html(out_dir, f"{_safe_name(experiment)}.html", render_report(ctx))

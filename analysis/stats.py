@@ -21,7 +21,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import stats as _st
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import NormalIndPower
+from statsmodels.stats.power import NormalIndPower, TTestIndPower, TTestPower
 from statsmodels.stats.proportion import (
     confint_proportions_2indep,
     proportion_confint,
@@ -45,6 +45,8 @@ __all__ = [
     "proportion_difference",
     "seat_balance_test",
     "required_games",
+    "required_games_paired",
+    "required_games_unpaired",
     "ladder_monotonicity",
 ]
 
@@ -431,6 +433,61 @@ def required_games(p: float, delta: float, alpha: float = 0.05, power: float = 0
                                      ratio=1.0 if two_sample else 0.0,
                                      alternative="two-sided")
     return int(math.ceil(float(np.asarray(n).item()) - 1e-9))
+
+
+def _solve_t_power(solver, effect: float, alpha: float, power: float, **kw) -> int:
+    if not np.isfinite(effect) or effect <= 0:
+        return 0 if effect == np.inf else -1
+    n = solver.solve_power(effect_size=effect, alpha=alpha, power=power,
+                           alternative="two-sided", **kw)
+    return int(math.ceil(float(np.asarray(n).item()) - 1e-9))
+
+
+def required_games_paired(differences: Sequence[float], delta: float, alpha: float = 0.05,
+                          power: float = 0.8) -> int:
+    """Games (pairs) needed to detect a mean paired difference ``delta`` (two-sided paired t test).
+
+    Parameters
+    ----------
+    differences : array_like
+        Per-game differences tweak − baseline from a *pilot* run with common random numbers
+        (e.g. seat 0's ``win_share`` in both arms); only their standard deviation is used.
+    delta : float
+        Smallest difference worth detecting (same units, e.g. 0.01 = 1 point of win rate).
+    alpha, power : float
+        Two-sided level (0.05 = 95% confidence) and power.
+
+    Returns
+    -------
+    int
+        ``TTestPower().solve_power(effect_size=|delta| / sd(differences))`` rounded up. If the
+        pilot's differences do not vary at all, 2 (the smallest sample a t test accepts).
+    """
+    d = np.asarray(differences, dtype=float)
+    if delta == 0 or d.size < 2:
+        raise ValueError("need delta != 0 and at least 2 pilot differences")
+    sd = float(d.std(ddof=1))
+    if sd == 0.0:
+        return 2
+    return max(2, _solve_t_power(TTestPower(), abs(delta) / sd, alpha, power))
+
+
+def required_games_unpaired(a: Sequence[float], b: Sequence[float], delta: float,
+                            alpha: float = 0.05, power: float = 0.8) -> int:
+    """Games *per arm* to detect a difference ``delta`` between two independent arms (Welch-like).
+
+    Uses the pilot variances of both arms: effect size ``|delta| / sqrt((var_a + var_b) / 2)``
+    and ``TTestIndPower().solve_power(ratio=1)``. Compare with :func:`required_games_paired`
+    on the same pilot to see what common random numbers save.
+    """
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    if delta == 0 or x.size < 2 or y.size < 2:
+        raise ValueError("need delta != 0 and at least 2 pilot games per arm")
+    sd = math.sqrt((float(x.var(ddof=1)) + float(y.var(ddof=1))) / 2.0)
+    if sd == 0.0:
+        return 2
+    return max(2, _solve_t_power(TTestIndPower(), abs(delta) / sd, alpha, power, ratio=1.0))
 
 
 # ----------------------------------------------------------------------------------------------

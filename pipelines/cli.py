@@ -86,6 +86,11 @@ SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] fo
 ComponentsOpt = typer.Option(None, "--components", help="Directory with your own component data files.")
 
 
+PRECISION_HELP = ("Keep adding games until every 95% interval on the win-rate scale has a "
+                  "half-width below this (e.g. 0.005); --games is then the first batch.")
+MAX_GAMES_HELP = "Cap on games per arm for --precision (default 1,000,000)."
+
+
 # ---- games / rules -----------------------------------------------------------------------
 
 @app.command("games")
@@ -215,6 +220,8 @@ def run_cmd(
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size",
                                              help=f"Games per chunk/part (default {settings.DEFAULT_CHUNK_SIZE:,})."),
     components: Optional[str] = ComponentsOpt,
+    precision: Optional[float] = typer.Option(None, "--precision", help=PRECISION_HELP),
+    max_games: Optional[int] = typer.Option(None, "--max-games", help=MAX_GAMES_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ):
     """Simulate games into the store (resumes/grows an existing experiment)."""
@@ -237,7 +244,249 @@ def run_cmd(
                           settings.DEFAULT_GAMES if games is None else games,
                           settings.DEFAULT_SEED if seed is None else seed,
                           experiment, chunk_size, components)
-    _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
+    if precision is None:
+        if max_games is not None:
+            raise SpecError("--max-games only applies with --precision")
+        _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
+        return
+    if games is None and spec is None:
+        _start_size(exp, max_games)
+    res, outcome = _run_precise(exp, store, workers, executor, scheduler, quiet, precision,
+                                max_games)
+    out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
+              soft_wrap=True, markup=False)
+
+
+def _start_size(exp, max_games):
+    """--precision without --games: start with a small batch (grown as needed)."""
+    from .studies import DEFAULT_MAX_GAMES, DEFAULT_PRECISION_START
+
+    n = min(DEFAULT_PRECISION_START, max_games or DEFAULT_MAX_GAMES)
+    for ra in exp.arms:
+        if ra.config.games is None:
+            ra.n_games = n
+    exp.n_games = max(ra.n_games for ra in exp.arms)
+
+
+def _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games):
+    """Precision-targeted run (pipelines.studies.run_to_precision) with the usual summary."""
+    from .studies import run_to_precision
+
+    def one_round(e, st, **kw):
+        return _run_and_summarise(e, st, workers, executor, scheduler, quiet)
+
+    res, outcome = run_to_precision(
+        exp, store, precision, max_games, run_fn=one_round,
+        echo=lambda m: err.print(m, markup=False, soft_wrap=True))
+    style = "green" if outcome.met else "yellow"
+    out.print(f"[{style}]{escape(outcome.describe())}[/]; "
+              f"{sum(outcome.games_per_arm.values()):,} games in {len(exp.arms)} arm(s), "
+              f"{outcome.elapsed:.1f} s", soft_wrap=True)
+    return res, outcome
+
+
+def _study_report(store_root, experiment, out_dir, **extra) -> Path:
+    reports = importlib.import_module("analysis.reports")
+    return Path(reports.write_study_report(store_root, experiment, out_dir, **extra))
+
+
+# ---- compare / sweep / plan ------------------------------------------------------------------
+
+TweakSeatOpt = typer.Option(None, "--tweak-seat-policy",
+                            help="SEAT=NAME[:k=v,...] in the tweak arm only (repeatable).")
+OutOpt = typer.Option(Path("reports"), "--out", "-o", help="Report directory.")
+StudyGamesOpt = typer.Option(None, "--games", "-n",
+                             help=f"Games per arm (default {settings.DEFAULT_GAMES:,}; "
+                                  f"with --precision: the first batch).")
+StudyPlayersOpt = typer.Option(None, "--players", "-p",
+                               help="Player count(s): 4, 2-4 or 2,3 (default: the maximum).")
+
+
+def _print_compare(res_store, exp):
+    from analysis import db, studies
+
+    con = db.connect(res_store)
+    try:
+        for pair in exp.source["pairs"]:
+            tab = studies.compare_frames(db.arm_games(con, exp.name, pair["tweak"]),
+                                         db.arm_games(con, exp.name, pair["baseline"]))
+            t = Table(title=f"{pair['tweak']} − {pair['baseline']} ({pair['n_players']} players, "
+                            f"{int(tab['n'].max()) if len(tab) else 0:,} paired games; rates in %, "
+                            f"their differences in points)")
+            for c in ("metric", "baseline", "tweak", "Δ", "paired 95% CI", "unpaired CI",
+                      "verdict"):
+                t.add_column(c, overflow="fold")
+            for r in tab.itertuples():
+                k = 100.0 if r.scale == "prop" else 1.0
+                dg = 2 if r.scale == "prop" else 3
+                t.add_row(r.label, f"{k * r.baseline:.{dg}f}", f"{k * r.tweak:.{dg}f}",
+                          f"{k * r.diff:+.{dg}f}", f"{k * r.low:+.{dg}f}…{k * r.high:+.{dg}f}",
+                          f"{k * r.unpaired_low:+.{dg}f}…{k * r.unpaired_high:+.{dg}f}",
+                          r.verdict)
+            out.print(t)
+            if len(tab) and (tab["verdict"] == studies.IDENTICAL).all():
+                err.print(f"note: the tweak changed no game ({pair['n_players']} players): both "
+                          f"arms are identical game by game", markup=False, soft_wrap=True)
+    finally:
+        con.close()
+
+
+@app.command("compare")
+@guarded
+def compare_cmd(
+    game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Tweak NAME=VALUE for the tweak arm (repeatable)."),
+    tweak_seat_policy: Optional[List[str]] = TweakSeatOpt,
+    players: Optional[str] = StudyPlayersOpt,
+    variant: Optional[str] = VariantOpt,
+    policy: Optional[str] = PolicyOpt,
+    seat_policy: Optional[List[str]] = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] in both arms (repeatable)."),
+    games: Optional[int] = StudyGamesOpt,
+    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    precision: Optional[float] = typer.Option(None, "--precision", help=PRECISION_HELP),
+    max_games: Optional[int] = typer.Option(None, "--max-games", help=MAX_GAMES_HELP),
+    store: Optional[str] = StoreOpt,
+    experiment: Optional[str] = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived)."),
+    out_dir: Path = OutOpt,
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk/part."),
+    components: Optional[str] = ComponentsOpt,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
+    from .studies import check_precision, compare_experiment
+
+    check_precision(precision, max_games)
+    if precision is None and max_games is not None:
+        raise SpecError("--max-games only applies with --precision")
+    exp = compare_experiment(game, set_ or (), players, variant, policy, seat_policy or (),
+                             tweak_seat_policy or (),
+                             settings.DEFAULT_GAMES if games is None else games,
+                             settings.DEFAULT_SEED if seed is None else seed, experiment,
+                             chunk_size, components)
+    if precision is None:
+        res = _run_and_summarise(exp, store, workers, "local", None, quiet)
+    else:
+        if games is None:
+            _start_size(exp, max_games)
+        res, _ = _run_precise(exp, store, workers, "local", None, quiet, precision, max_games)
+    _print_compare(res.store, exp)
+    out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
+              markup=False)
+
+
+@app.command("sweep")
+@guarded
+def sweep_cmd(
+    game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
+    param: Optional[List[str]] = typer.Option(None, "--param", help="NAME=v1,v2,... or NAME=lo..hi[:step] (once, or twice for a grid)."),
+    players: Optional[str] = StudyPlayersOpt,
+    variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Fixed rule tweak for every point (repeatable)."),
+    policy: Optional[str] = PolicyOpt,
+    seat_policy: Optional[List[str]] = SeatPolicyOpt,
+    games: Optional[int] = StudyGamesOpt,
+    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    tolerance: float = typer.Option(0.02, "--tolerance", help="Seats within 1/N ± this count as balanced."),
+    precision: Optional[float] = typer.Option(None, "--precision", help=PRECISION_HELP),
+    max_games: Optional[int] = typer.Option(None, "--max-games", help=MAX_GAMES_HELP),
+    store: Optional[str] = StoreOpt,
+    experiment: Optional[str] = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived)."),
+    out_dir: Path = OutOpt,
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk/part."),
+    components: Optional[str] = ComponentsOpt,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
+    from .studies import check_precision, sweep_experiment
+
+    check_precision(precision, max_games)
+    if precision is None and max_games is not None:
+        raise SpecError("--max-games only applies with --precision")
+    exp = sweep_experiment(game, param or (), players, variant, set_ or (), policy,
+                           seat_policy or (), settings.DEFAULT_GAMES if games is None else games,
+                           settings.DEFAULT_SEED if seed is None else seed, experiment,
+                           chunk_size, components, tolerance)
+    if precision is None:
+        res = _run_and_summarise(exp, store, workers, "local", None, quiet)
+    else:
+        if games is None:
+            _start_size(exp, max_games)
+        res, _ = _run_precise(exp, store, workers, "local", None, quiet, precision, max_games)
+    from analysis import reports
+
+    con = importlib.import_module("analysis.db").connect(res.store)
+    try:
+        table = reports.sweep_table(con, exp.name, exp.source, compact=True)
+    finally:
+        con.close()
+    t = Table(title=f"Sweep {exp.name}: estimate ± 95% half-width (rates in %)")
+    cols = [c for c in table.columns if c not in ("arm",)]
+    for c in cols:
+        t.add_column(c.replace("first-player adv.", "1st adv."), overflow="fold")
+    for _, r in table.iterrows():
+        t.add_row(*(str(r[c]) for c in cols))
+    out.print(t)
+    out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
+              markup=False)
+
+
+@app.command("plan")
+@guarded
+def plan_cmd(
+    game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
+    detect: float = typer.Option(..., "--detect", help="Difference in seat win rate to detect, e.g. 0.01."),
+    players: Optional[str] = StudyPlayersOpt,
+    variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="A tweak to plan a comparison for (paired design)."),
+    tweak_seat_policy: Optional[List[str]] = TweakSeatOpt,
+    policy: Optional[str] = PolicyOpt,
+    seat_policy: Optional[List[str]] = SeatPolicyOpt,
+    pilot_games: int = typer.Option(5000, "--pilot-games", help="Games per arm of the pilot run."),
+    power: float = typer.Option(0.8, "--power", help="Power (default 0.8)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    store: Optional[str] = StoreOpt,
+    out_dir: Path = OutOpt,
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
+    components: Optional[str] = ComponentsOpt,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+):
+    """Games needed to detect a difference in seat win rate (95% confidence), from a pilot run."""
+    from . import experiment as ex
+    from .studies import check_delta, compare_experiment
+
+    delta = check_delta(detect)
+    if not 0.5 <= power < 1:
+        raise SpecError(f"--power: must be in [0.5, 1), got {power}")
+    ex.check_games(pilot_games, "--pilot-games")
+    seed = settings.DEFAULT_SEED if seed is None else seed
+    if set_ or tweak_seat_policy:
+        exp = compare_experiment(game, set_ or (), players, variant, policy, seat_policy or (),
+                                 tweak_seat_policy or (), pilot_games, seed, None, None, components)
+    else:
+        spec = _registry().make(game)
+        exp = ex.from_cli(game, str(spec.max_players) if players is None else players, variant,
+                          (), policy, seat_policy or (), pilot_games, seed, None, None, components)
+    res = _run_and_summarise(exp, store, workers, "local", None, quiet)
+    from analysis import reports
+
+    con = importlib.import_module("analysis.db").connect(res.store)
+    try:
+        ctx = reports.plan_rows(con, exp.name, exp.source, delta, power)
+    finally:
+        con.close()
+    for block in ctx:
+        t = Table(title=f"Games needed to detect ±{100 * delta:g} points of win rate "
+                        f"({block['title']}; 95% confidence, {power:.0%} power)")
+        for c in ("seat", "pilot win rate", "vs fair share (one arm)", "two arms, unpaired",
+                  "two arms, paired (CRN)"):
+            t.add_column(c, justify="right")
+        for r in block["rows"]:
+            t.add_row(r["label"], r["rate"], r["vs_fair"], r["unpaired"], r["paired"])
+        out.print(t)
+    path = _study_report(res.store, exp.name, out_dir, plan={"delta": delta, "power": power})
+    out.print(f"report: {path}", soft_wrap=True, markup=False)
 
 
 # ---- replay ------------------------------------------------------------------------------

@@ -24,6 +24,10 @@ Experiments come from command-line arguments (:func:`from_cli`) or a TOML spec f
     set = { extra_lock_cost = 2 }
     seat_policy = { 0 = "greedy:w_stars=2" }
 
+With ``baseline = "<arm name>"`` in ``[experiment]``, every other arm is compared with the
+baseline arm of the same player count (paired differences with 95% intervals) in the report and
+by ``--precision`` (see ``pipelines/specs/*.toml``).
+
 Everything is validated here, before the store is touched: a problem raises
 :class:`sim.spec.SpecError` naming the key (``arms[2].set.extra_lock_cost: ...``) and the valid
 choices.
@@ -46,7 +50,7 @@ NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
 _RESERVED = {"true", "false", "null", "none", "nan", "inf", "infinity"}
 
 EXPERIMENT_KEYS = ("name", "seed", "games", "chunk_size", "description",
-                   "game", "players", "variant", "policy", "components")
+                   "game", "players", "variant", "policy", "components", "baseline")
 ARM_KEYS = ("name", "game", "players", "variant", "set", "policy", "seat_policy", "games",
             "components")
 
@@ -465,6 +469,7 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
             raise SpecError(f"{c.where}.name: duplicate arm name '{c.name}' (also {seen[c.name]}); "
                             f"give each arm a distinct name")
         seen[c.name] = c.where
+    pairs = _baseline_pairs(exp.get("baseline"), arms_doc, configs)
     arms = [resolve_arm(c, n_games) for c in configs]
 
     name = experiment or exp.get("name")
@@ -475,4 +480,31 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
             name = "spec-" + name
     check_name(name, "experiment" if experiment else "experiment.name: experiment")
     source = {"kind": "spec", "file": str(path), "text": text}
+    if pairs:
+        source["pairs"] = pairs
     return Experiment(name, seed, n_games, chunk_size, arms, source, name_derived)
+
+
+def _baseline_pairs(baseline: Any, arms_doc: list[dict], configs: list[ArmConfig]) -> list[dict]:
+    """``experiment.baseline``: pair every other arm with the baseline arm of its player count."""
+    if baseline is None:
+        return []
+    names = [a.get("name") for a in arms_doc]
+    if not isinstance(baseline, str) or baseline not in names:
+        valid = ", ".join(str(n) for n in names if n) or "(no arm has a name)"
+        raise SpecError(f"experiment.baseline: {baseline!r} is not the name of an [[arms]] "
+                        f"table; valid: {valid}")
+    where = f"arms[{names.index(baseline)}]"
+    base = {c.n_players: c.name for c in configs if c.where == where}
+    pairs = []
+    for c in configs:
+        if c.where == where:
+            continue
+        if c.n_players not in base:
+            raise SpecError(f"{c.where}.players: no baseline arm '{baseline}' with "
+                            f"{c.n_players} players to compare with (baseline has "
+                            f"{', '.join(map(str, sorted(base)))})")
+        pairs.append({"n_players": c.n_players, "baseline": base[c.n_players], "tweak": c.name})
+    if not pairs:
+        raise SpecError("experiment.baseline: no other arm to compare with the baseline")
+    return pairs

@@ -128,7 +128,7 @@ def test_pipelines_manifest_shape(tiny_store, tmp_path):
     m["code_versions"] = ["abc1234", "def5678"]
     path.write_text(json.dumps(m))
     text = _text(write_report(tiny_store, "tiny", tmp_path / "o").read_text())
-    assert "seat 0: greedy; seat 1: greedy:w_stars=2" in text
+    assert "seat 0: greedy; seat 1: greedy (w_stars=2)" in text
     assert "6 of 10 requested" in text
     assert "rattlebones rb-7" in text
     assert "several code versions: abc1234, def5678" in text

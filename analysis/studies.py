@@ -1,0 +1,284 @@
+"""Study statistics: the metrics of one arm, paired comparisons of two arms, sweep tables,
+precision checks and sample-size plans. Used by ``playtest compare / sweep / plan / run
+--precision``, by their HTML reports and by the notebooks.
+
+Everything starts from the per-game table of an arm (:func:`analysis.db.arm_games`) and turns it
+into *metrics*: one value per game whose mean is the quantity of interest.
+
+============================ ======= ===========================================================
+metric                       scale   per-game value
+============================ ======= ===========================================================
+``win_rate_seat<s>``         prop    ``win_share`` of seat s (multiplayer)
+``first_player_advantage``   prop    ``win_share`` of seat 0 minus 1/N (multiplayer)
+``solo_win``                 prop    the solo win condition (1 player)
+``mean_score``               mean    mean score over the seats of the game
+``score_margin``             mean    winner's score minus runner-up's (multiplayer)
+``rounds``                   mean    game length in rounds
+``end:<reason>``             prop    1 if the game ended for that reason
+============================ ======= ===========================================================
+
+Intervals (95% unless ``level`` says otherwise, :mod:`analysis.stats`): Wilson for the levels of
+proportions (the first-player advantage is seat 0's Wilson interval shifted by 1/N), Student t
+for means, and the paired t interval of per-game differences for comparisons (both arms share
+``master_seed`` and ``game_index``, so they are paired game by game). A precision target
+(``--precision``) applies to the intervals on the *prop* scale (win rates, advantages, shares);
+score and length intervals are reported with the precision they reached.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import stats
+
+__all__ = [
+    "Metric",
+    "metrics",
+    "level_table",
+    "compare_frames",
+    "verdict",
+    "max_half_width",
+    "balance_status",
+    "plan_table",
+]
+
+NOT_DISTINGUISHABLE = "not distinguishable from zero"
+IDENTICAL = "no change (identical in every game)"
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    scale: str  # "prop" (probability scale: the precision target applies) or "mean"
+    values: np.ndarray  # one value per game
+    shift: float = 0.0  # values = indicator - shift (first-player advantage)
+
+
+def _seats(df: pd.DataFrame, prefix: str) -> list[str]:
+    cols = [c for c in df.columns if c.startswith(prefix) and c[len(prefix):].isdigit()]
+    return sorted(cols, key=lambda c: int(c[len(prefix):]))
+
+
+def metrics(df: pd.DataFrame, end_reasons=None) -> list[Metric]:
+    """The metrics of one arm's per-game table (:func:`analysis.db.arm_games`), in report order.
+
+    ``end_reasons`` fixes the end-reason metrics (e.g. the union over the arms being compared);
+    default: the reasons present in ``df``.
+    """
+    ws = _seats(df, "win_share_")
+    sc = _seats(df, "score_")
+    n_players = len(ws)
+    out: list[Metric] = []
+    share = df[ws].to_numpy(float) if ws else np.zeros((len(df), 0))
+    if n_players == 1:
+        out.append(Metric("solo_win", "solo win probability", "prop", share[:, 0]))
+    elif n_players >= 2:
+        for s in range(n_players):
+            out.append(Metric(f"win_rate_seat{s}", f"win rate, seat {s}", "prop", share[:, s]))
+        fair = 1.0 / n_players
+        out.append(Metric("first_player_advantage",
+                          f"first-player advantage (seat 0 win rate − 1/{n_players})", "prop",
+                          share[:, 0] - fair, fair))
+    if sc:
+        score = df[sc].to_numpy(float)
+        out.append(Metric("mean_score", "mean score (all seats)", "mean", score.mean(axis=1)))
+        if n_players >= 2:
+            top2 = -np.sort(-score, axis=1)[:, :2]
+            out.append(Metric("score_margin", "score margin (winner − runner-up)", "mean",
+                              top2[:, 0] - top2[:, 1]))
+    if "rounds" in df:
+        out.append(Metric("rounds", "game length (rounds)", "mean", df["rounds"].to_numpy(float)))
+    if "end_reason" in df:
+        reasons = list(end_reasons) if end_reasons is not None else sorted(
+            df["end_reason"].dropna().unique())
+        er = df["end_reason"].to_numpy(object)
+        for r in reasons:
+            out.append(Metric(f"end:{r}", f"end reason: {r}", "prop", (er == r).astype(float)))
+    return out
+
+
+def _level(m: Metric, level: float) -> stats.Estimate:
+    if m.scale == "prop":
+        x = m.values + m.shift
+        n = x.size
+        lo, hi = stats.wilson_interval(float(x.sum()), n, level)
+        est = float(x.mean()) if n else float("nan")
+        return stats.Estimate(est - m.shift, lo - m.shift, hi - m.shift, n, level, "wilson")
+    return stats.mean_interval(m.values, level)
+
+
+def level_table(df: pd.DataFrame, level: float = 0.95, end_reasons=None) -> pd.DataFrame:
+    """Every metric of one arm with its interval: ``metric, label, scale, estimate, low, high,
+    half_width, n``."""
+    rows = []
+    for m in metrics(df, end_reasons):
+        e = _level(m, level)
+        rows.append({"metric": m.key, "label": m.label, "scale": m.scale, "estimate": e.estimate,
+                     "low": e.low, "high": e.high, "half_width": (e.high - e.low) / 2,
+                     "n": e.n})
+    return pd.DataFrame(rows, columns=["metric", "label", "scale", "estimate", "low", "high",
+                                       "half_width", "n"])
+
+
+def verdict(low: float, high: float) -> str:
+    """"higher" / "lower" when the interval excludes 0, :data:`IDENTICAL` when both arms had
+    the same value in every game, else :data:`NOT_DISTINGUISHABLE`."""
+    if not np.isfinite(low) or not np.isfinite(high):
+        return "n/a"
+    if low == 0 and high == 0:
+        return IDENTICAL
+    if low > 0:
+        return "higher"
+    if high < 0:
+        return "lower"
+    return NOT_DISTINGUISHABLE
+
+
+def compare_frames(tweak: pd.DataFrame, baseline: pd.DataFrame, level: float = 0.95,
+                   paired: bool = True) -> pd.DataFrame:
+    """Tweak minus baseline for every metric, with paired (and, for reference, unpaired) intervals.
+
+    Parameters
+    ----------
+    tweak, baseline : DataFrame
+        Per-game tables (:func:`analysis.db.arm_games`) of the two arms.
+    paired : bool, default True
+        Align the games on ``(master_seed, game_index)`` and use the paired t interval of the
+        per-game differences (common random numbers). False: treat the arms as independent
+        samples (Welch interval), e.g. for arms run on different seeds.
+
+    Returns
+    -------
+    DataFrame
+        One row per metric: ``metric, label, scale, baseline, baseline_low, baseline_high,
+        tweak, tweak_low, tweak_high, diff, low, high, half_width, p_value, unpaired_low,
+        unpaired_high, n, verdict`` (``verdict`` is "higher", "lower" or
+        "not distinguishable from zero").
+    """
+    if paired:
+        keys = ["master_seed", "game_index"]
+        t = tweak.set_index(keys)
+        b = baseline.set_index(keys)
+        common = t.index.intersection(b.index)
+        if len(common) == 0 and len(t) and len(b):
+            raise ValueError("the arms share no (master_seed, game_index): they are not paired; "
+                             "use paired=False")
+        tweak = t.loc[common].reset_index()
+        baseline = b.loc[common].reset_index()
+    reasons = sorted(set(tweak.get("end_reason", pd.Series(dtype=object)).dropna())
+                     | set(baseline.get("end_reason", pd.Series(dtype=object)).dropna()))
+    mt = metrics(tweak, reasons)
+    mb = {m.key: m for m in metrics(baseline, reasons)}
+    rows = []
+    for m in mt:
+        if m.key not in mb:
+            continue
+        base = mb[m.key]
+        et, eb = _level(m, level), _level(base, level)
+        if paired:
+            d = stats.paired_difference(m.values, base.values, level)
+        else:
+            d = stats.unpaired_difference(m.values, base.values, level)
+        u = stats.unpaired_difference(m.values, base.values, level) if paired else d
+        rows.append({
+            "metric": m.key, "label": m.label, "scale": m.scale,
+            "baseline": eb.estimate, "baseline_low": eb.low, "baseline_high": eb.high,
+            "tweak": et.estimate, "tweak_low": et.low, "tweak_high": et.high,
+            "diff": d.estimate, "low": d.low, "high": d.high,
+            "half_width": (d.high - d.low) / 2, "p_value": d.p_value,
+            "unpaired_low": u.low, "unpaired_high": u.high, "n": m.values.size,
+            "verdict": verdict(d.low, d.high),
+        })
+    return pd.DataFrame(rows)
+
+
+def max_half_width(table: pd.DataFrame, scale: str = "prop") -> tuple[float, str]:
+    """Widest ``half_width`` among the rows of ``scale`` and its metric label
+    (``(nan, "")`` if none)."""
+    t = table[table["scale"] == scale] if len(table) else table
+    if not len(t):
+        return float("nan"), ""
+    hw = t["half_width"].fillna(np.inf)
+    i = hw.to_numpy().argmax()
+    return float(hw.iloc[i]), str(t["label"].iloc[i])
+
+
+def balance_status(seat_rows: pd.DataFrame, n_players: int, tolerance: float) -> str:
+    """Are the seats balanced within ``tolerance`` of 1/N?
+
+    ``seat_rows``: the ``win_rate_seat<s>`` rows of a :func:`level_table`. Returns
+
+    * ``"balanced"``: every seat's 95% interval lies within 1/N ± tolerance;
+    * ``"plausibly balanced"``: every point estimate is within the band, but some interval
+      reaches outside it (more games would tell);
+    * ``"unbalanced"``: some seat's interval lies entirely outside the band;
+    * ``"unclear"``: otherwise.
+    """
+    if n_players < 2 or seat_rows.empty:
+        return "n/a"
+    fair = 1.0 / n_players
+    lo, hi = fair - tolerance, fair + tolerance
+    if ((seat_rows["low"] >= lo) & (seat_rows["high"] <= hi)).all():
+        return "balanced"
+    if ((seat_rows["high"] < lo) | (seat_rows["low"] > hi)).any():
+        return "unbalanced"
+    if ((seat_rows["estimate"] - fair).abs() <= tolerance).all():
+        return "plausibly balanced"
+    return "unclear"
+
+
+def plan_table(baseline: pd.DataFrame, delta: float, tweak: pd.DataFrame | None = None,
+               alpha: float = 0.05, power: float = 0.8) -> pd.DataFrame:
+    """Games needed to detect a difference ``delta`` in each seat's win rate, from a pilot.
+
+    Rows per seat (``win_rate_seat<s>``, or ``solo_win``):
+
+    * ``vs_fair``: games to show that the seat's rate differs from 1/N by ``delta`` (one-sample,
+      Cohen's h, :func:`analysis.stats.required_games` at the pilot's rate);
+    * ``unpaired``: games *per arm* to detect a change of ``delta`` between two independent
+      arms, from the pilot variances (:func:`analysis.stats.required_games_unpaired`);
+    * ``paired``: games per arm with common random numbers, from the pilot's per-game paired
+      differences (:func:`analysis.stats.required_games_paired`); only with a ``tweak`` pilot.
+    """
+    rows = []
+    mb = [m for m in metrics(baseline) if m.key.startswith(("win_rate_seat", "solo_win"))]
+    mt = ({m.key: m for m in metrics(tweak)} if tweak is not None else {})
+    if tweak is not None:
+        keys = ["master_seed", "game_index"]
+        common = baseline.set_index(keys).index.intersection(tweak.set_index(keys).index)
+        b = baseline.set_index(keys).loc[common].reset_index()
+        t = tweak.set_index(keys).loc[common].reset_index()
+        mb = [m for m in metrics(b) if m.key.startswith(("win_rate_seat", "solo_win"))]
+        mt = {m.key: m for m in metrics(t)}
+    n_players = sum(1 for m in mb if m.key.startswith("win_rate_seat")) or 1
+    for m in mb:
+        p = float(m.values.mean())
+        ref = 1.0 / n_players if n_players > 1 else p
+        row = {"metric": m.key, "label": m.label, "pilot_games": m.values.size,
+               "pilot_rate": p, "delta": delta}
+        try:
+            row["vs_fair"] = stats.required_games(min(max(ref, 1e-6), 1 - 1e-6), delta,
+                                                  alpha, power)
+        except ValueError:
+            row["vs_fair"] = None
+        other = mt.get(m.key)
+        if other is not None:
+            row["unpaired"] = stats.required_games_unpaired(other.values, m.values, delta,
+                                                            alpha, power)
+            row["paired"] = stats.required_games_paired(other.values - m.values, delta,
+                                                        alpha, power)
+            row["pilot_diff"] = float((other.values - m.values).mean())
+            row["correlation"] = (float(np.corrcoef(other.values, m.values)[0, 1])
+                                  if other.values.std() > 0 and m.values.std() > 0 else
+                                  float("nan"))
+        else:
+            row["unpaired"] = stats.required_games_unpaired(m.values, m.values, delta, alpha,
+                                                            power)
+            row["paired"] = None
+            row["pilot_diff"] = None
+            row["correlation"] = None
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,392 @@
+"""Studies built on experiments: paired tweak comparisons, parameter sweeps, sample-size plans
+and precision-targeted runs (``playtest compare / sweep / plan``, ``--precision``).
+
+Each study is an ordinary :class:`~pipelines.experiment.Experiment` (validated up front, stored,
+resumable, growable) whose arms share the master seed and the game indices, so every pair of arms
+is paired game by game (common random numbers). What makes it a study is recorded in the
+manifest's ``spec`` (``kind = "compare"`` with its baseline/tweak ``pairs``, ``kind = "sweep"``
+with its ``params`` and ``points``), so ``playtest report EXPERIMENT`` renders the same study
+report again later. The statistics live in :mod:`analysis.studies`.
+
+Precision-targeted runs (:func:`run_to_precision`): run the arms, measure the widest 95% interval
+on the probability scale (win rates, first-player advantage, end-reason shares, and for a
+comparison their paired differences), and grow the arms that are not precise enough (to the
+size the observed variance says is needed, +10%, rounded) until every interval's half-width is
+below the target or ``max_games`` per arm is reached. Arms that are compared stay the same size.
+"""
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from sim.spec import SpecError
+
+from . import settings
+from .experiment import (ArmConfig, Experiment, check_chunk_size, check_games, check_name,
+                         check_seed, content_hash, parse_players, parse_seat_policies, parse_set,
+                         registry, resolve_arm, slug)
+
+#: ``--max-games`` default for precision-targeted runs (games per arm).
+DEFAULT_MAX_GAMES = 1_000_000
+#: First batch of a precision-targeted run when ``--games`` is not given.
+DEFAULT_PRECISION_START = 5_000
+#: Pilot size of ``playtest plan``.
+DEFAULT_PILOT_GAMES = 5_000
+#: ``--tolerance`` of ``playtest sweep``: seats within 1/N ± this count as balanced.
+DEFAULT_TOLERANCE = 0.02
+
+
+def _players(players, spec) -> list[int]:
+    """Studies default to the largest table (one arm pair per count otherwise)."""
+    return parse_players(spec.max_players if players is None else players, spec)
+
+
+def _ps(counts: list[int]) -> str:
+    return f"{counts[0]}p" if len(counts) == 1 else "_".join(map(str, counts)) + "p"
+
+
+def _name(parts: list[str], seed: int, arms) -> str:
+    base = "-".join(slug(p) for p in parts if p)
+    if len(base) > 90:
+        base = base[:90].rstrip("-_.")
+    return f"{base}-s{seed}-{content_hash(seed, arms)}"
+
+
+# ---- compare -----------------------------------------------------------------------------------
+
+def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
+                       variant: str | None = None, policy: str | None = None,
+                       seat_policies: Iterable[str] = (), tweak_seat_policies: Iterable[str] = (),
+                       games: int = settings.DEFAULT_GAMES, seed: int = settings.DEFAULT_SEED,
+                       experiment: str | None = None, chunk_size: int | None = None,
+                       components: str | None = None) -> Experiment:
+    """Baseline and tweak arms (``baseline-p<N>``, ``tweak-p<N>``) per player count, same seeds.
+
+    ``tweaks`` (``NAME=VALUE``) and ``tweak_seat_policies`` (``SEAT=POLICY``) apply to the tweak
+    arm only; everything else to both.
+    """
+    spec = registry().make(game)
+    counts = _players(players, spec)
+    check_games(games)
+    check_seed(seed)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+    tw = parse_set(tweaks)
+    sp = parse_seat_policies(seat_policies)
+    tsp = parse_seat_policies(tweak_seat_policies)
+    if not tw and not tsp:
+        raise SpecError("compare needs a tweak: --set NAME=VALUE (rule parameters: see "
+                        f"`playtest rules {spec.id}`) or --tweak-seat-policy SEAT=POLICY")
+    policy = policy or settings.DEFAULT_POLICY
+    tweak_seats = tuple(sorted({**dict(sp), **dict(tsp)}.items()))
+    arms, pairs = [], []
+    for n in counts:
+        b = resolve_arm(ArmConfig(f"baseline-p{n}", spec.id, n, variant, (), policy, sp,
+                                  components), games)
+        t = resolve_arm(ArmConfig(f"tweak-p{n}", spec.id, n, variant, tw, policy, tweak_seats,
+                                  components), games)
+        if b.arm.rule_values == t.arm.rule_values and b.arm.policies == t.arm.policies:
+            what = ", ".join([f"{k}={v}" for k, v in tw] + [f"seat {s}={p}" for s, p in tsp])
+            raise SpecError(f"--set/--tweak-seat-policy: the tweak ({what}) changes nothing "
+                            f"for {n} players (already the baseline's value)")
+        arms += [b, t]
+        pairs.append({"n_players": n, "baseline": b.name, "tweak": t.name})
+    what = [f"{k}{v}" for k, v in tw] + [f"seat{s}{p.partition(':')[0]}" for s, p in tsp]
+    name_derived = experiment is None
+    if experiment is None:
+        experiment = _name(["compare", spec.id, _ps(counts), *what], seed, arms)
+    check_name(experiment, "experiment")
+    source = {"kind": "compare", "game": spec.id, "players": counts, "variant": variant,
+              "set": [f"{k}={v}" for k, v in tw], "policy": policy,
+              "seat_policy": [f"{s}={p}" for s, p in sp],
+              "tweak_seat_policy": [f"{s}={p}" for s, p in tsp], "games": games, "seed": seed,
+              "components": components, "pairs": pairs}
+    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
+
+
+# ---- sweep -------------------------------------------------------------------------------------
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?::\s*(\d+)\s*)?$")
+
+
+def _split_values(text: str) -> list[str]:
+    """``1,2,[1,2]`` -> ``["1", "2", "[1,2]"]`` (commas inside brackets belong to a list)."""
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur)
+    return [v.strip() for v in out if v.strip()]
+
+
+def parse_param(item: str, spec) -> tuple[str, list[Any]]:
+    """``NAME=v1,v2,...`` or ``NAME=lo..hi[:step]`` -> (name, validated values)."""
+    name, eq, text = item.partition("=")
+    name = name.strip()
+    by_name = {p.name: p for p in spec.params}
+    if not eq or not name or not text.strip():
+        raise SpecError(f"--param '{item}' must look like NAME=v1,v2,... or NAME=lo..hi[:step]")
+    if name not in by_name:
+        raise SpecError(f"--param {name}: unknown parameter of {spec.id}; valid: "
+                        f"{', '.join(sorted(by_name))}")
+    p = by_name[name]
+    m = _RANGE.match(text)
+    if m and p.kind in ("int", "float"):
+        lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3) or 1)
+        if hi < lo or step <= 0:
+            raise SpecError(f"--param {name}: empty range '{text}'")
+        raw = [str(v) for v in range(lo, hi + 1, step)]
+    else:
+        raw = _split_values(text)
+    values = []
+    for r in raw:
+        try:
+            v = p.parse(r)
+        except SpecError as e:
+            raise SpecError(f"--param {name}: {e}") from None
+        if v not in values:
+            values.append(v)
+    if len(values) < 2:
+        raise SpecError(f"--param {name}: a sweep needs at least 2 distinct values, got {text!r}")
+    return name, values
+
+
+def _show(v) -> str:
+    if isinstance(v, (list, tuple)):
+        return "[" + ",".join(_show(x) for x in v) + "]"
+    if isinstance(v, bool):
+        return str(v).lower()
+    return str(v)
+
+
+def sweep_experiment(game: str, params: Sequence[str], players=None, variant: str | None = None,
+                     tweaks: Iterable[str] = (), policy: str | None = None,
+                     seat_policies: Iterable[str] = (), games: int = settings.DEFAULT_GAMES,
+                     seed: int = settings.DEFAULT_SEED, experiment: str | None = None,
+                     chunk_size: int | None = None, components: str | None = None,
+                     tolerance: float = DEFAULT_TOLERANCE) -> Experiment:
+    """One arm per parameter value (or grid point of two parameters) and player count."""
+    spec = registry().make(game)
+    if not params:
+        raise SpecError("--param: give at least one NAME=v1,v2,... to sweep")
+    if len(params) > 2:
+        raise SpecError(f"--param: at most 2 parameters (a grid), got {len(params)}")
+    parsed = [parse_param(p, spec) for p in params]
+    if len(parsed) == 2 and parsed[0][0] == parsed[1][0]:
+        raise SpecError(f"--param {parsed[0][0]}: given twice")
+    counts = _players(players, spec)
+    check_games(games)
+    check_seed(seed)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+    if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 1):
+        raise SpecError(f"--tolerance: must be between 0 and 1, got {tolerance!r}")
+    fixed = parse_set(tweaks)
+    swept = {n for n, _ in parsed}
+    clash = [k for k, _ in fixed if k in swept]
+    if clash:
+        raise SpecError(f"--set {clash[0]}: also swept by --param; remove one of them")
+    sp = parse_seat_policies(seat_policies)
+    policy = policy or settings.DEFAULT_POLICY
+    grid: list[dict] = [{}]
+    for name, values in parsed:
+        grid = [{**g, name: v} for g in grid for v in values]
+    arms, points = [], []
+    for n in counts:
+        for g in grid:
+            label = "-".join(slug(f"{k}{_show(v)}") for k, v in g.items())
+            arm_name = f"{label}-p{n}"
+            tw = tuple(fixed) + tuple(g.items())
+            where = "--param " + ", ".join(f"{k}={_show(v)}" for k, v in g.items())
+            try:
+                ra = resolve_arm(ArmConfig(arm_name, spec.id, n, variant, tw, policy, sp,
+                                           components), games)
+            except SpecError as e:
+                raise SpecError(f"{where} ({n} players): {e}") from None
+            arms.append(ra)
+            points.append({"arm": arm_name, "n_players": n,
+                           "values": {k: list(v) if isinstance(v, tuple) else v
+                                      for k, v in g.items()}})
+    name_derived = experiment is None
+    if experiment is None:
+        experiment = _name(["sweep", spec.id, _ps(counts), *[n for n, _ in parsed]], seed, arms)
+    check_name(experiment, "experiment")
+    source = {"kind": "sweep", "game": spec.id, "players": counts, "variant": variant,
+              "set": [f"{k}={v}" for k, v in fixed], "policy": policy,
+              "seat_policy": [f"{s}={p}" for s, p in sp], "games": games, "seed": seed,
+              "components": components, "tolerance": tolerance,
+              "params": [{"name": n, "values": [list(v) if isinstance(v, tuple) else v
+                                                for v in vals]} for n, vals in parsed],
+              "points": points}
+    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
+
+
+# ---- groups and measurements ---------------------------------------------------------------------
+
+def groups_of(exp: Experiment) -> list[list[str]]:
+    """Arms that must stay the same size: compare pairs; every other arm alone."""
+    pairs = (exp.source or {}).get("pairs") or []
+    grouped: list[list[str]] = []
+    for p in pairs:  # merge pairs sharing an arm (several tweaks against one baseline)
+        pair = [p["baseline"], p["tweak"]]
+        hit = [g for g in grouped if set(g) & set(pair)]
+        merged = list(dict.fromkeys([a for g in hit for a in g] + pair))
+        grouped = [g for g in grouped if g not in hit] + [merged]
+    inside = {a for g in grouped for a in g}
+    return grouped + [[a.name] for a in exp.arms if a.name not in inside]
+
+
+def measure(con, experiment: str, group: list[str], pairs: list[tuple[str, str]] | None = None
+            ) -> tuple[float, str, int]:
+    """Widest prop-scale half-width among the intervals reported for ``group`` (levels of each
+    arm; paired differences of the ``(baseline, tweak)`` pairs), its label, and games per arm."""
+    from analysis import db, studies
+
+    frames = {a: db.arm_games(con, experiment, a) for a in group}
+    n = min(len(f) for f in frames.values())
+    if n == 0:
+        return math.inf, "no games", 0
+    worst, label = -1.0, ""
+    tables = [(a, studies.level_table(f)) for a, f in frames.items()]
+    for base, tweak in pairs or []:
+        if base in frames and tweak in frames:
+            tables.append((f"{tweak} − {base}",
+                           studies.compare_frames(frames[tweak], frames[base])))
+    for who, t in tables:
+        hw, lab = studies.max_half_width(t)
+        if hw == hw and hw > worst:  # not nan
+            worst, label = hw, f"{lab} ({who})"
+    return worst, label, n
+
+
+# ---- precision ---------------------------------------------------------------------------------
+
+@dataclass
+class PrecisionOutcome:
+    """What a precision-targeted run achieved (stored in the manifest as ``precision``)."""
+
+    target: float
+    max_games: int
+    met: bool = False
+    capped: list[str] = field(default_factory=list)  # groups stopped by the cap
+    steps: list[dict] = field(default_factory=list)  # per round: games per group, widest
+    widest: float = math.nan
+    widest_metric: str = ""
+    games_per_arm: dict = field(default_factory=dict)
+    simulated: int = 0
+    elapsed: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {"target": self.target, "max_games": self.max_games, "met": self.met,
+                "capped": self.capped, "steps": self.steps, "widest": self.widest,
+                "widest_metric": self.widest_metric, "games_per_arm": self.games_per_arm}
+
+    def describe(self) -> str:
+        if self.met:
+            return (f"precision target ±{self.target:g} met: widest 95% interval ±{self.widest:.4f} "
+                    f"({self.widest_metric}) after {len(self.steps)} round(s)")
+        return (f"precision target ±{self.target:g} NOT met: stopped at the --max-games cap of "
+                f"{self.max_games:,} games per arm; widest 95% interval ±{self.widest:.4f} "
+                f"({self.widest_metric})")
+
+
+def check_precision(target: float | None, max_games: int | None) -> None:
+    if target is not None and not (isinstance(target, (int, float)) and 0 < target < 0.5):
+        raise SpecError(f"--precision: half-width must be between 0 and 0.5 (e.g. 0.005), "
+                        f"got {target!r}")
+    if max_games is not None:
+        check_games(max_games, "--max-games")
+
+
+def _grow_to(n: int, hw: float, target: float, cap: int) -> int:
+    want = n * (hw / target) ** 2 * 1.1
+    q = 1000 if n >= 1000 else 100
+    nxt = int(math.ceil(want / q) * q)
+    return min(cap, max(nxt, n + q))
+
+
+def run_to_precision(exp: Experiment, store, target: float, max_games: int | None = None,
+                     run_fn: Callable | None = None, echo: Callable[[str], None] = lambda s: None,
+                     max_rounds: int = 12, **run_kw):
+    """Run ``exp`` and grow its arms until every prop-scale interval is within ±``target``.
+
+    ``run_fn(exp, store, **run_kw)`` runs one round (default :func:`pipelines.runner.run`).
+    Returns ``(last RunResult, PrecisionOutcome)``; the outcome is also written to the manifest.
+    """
+    from analysis import db
+
+    from .runner import run
+    from .store import Store
+
+    run_fn = run_fn or run
+    check_precision(target, max_games)
+    cap = max_games or DEFAULT_MAX_GAMES
+    for ra in exp.arms:
+        if ra.n_games > cap:
+            raise SpecError(f"--games {ra.n_games:,} is above --max-games {cap:,}")
+    out = PrecisionOutcome(float(target), int(cap))
+    groups = groups_of(exp)
+    pairs = [(p["baseline"], p["tweak"]) for p in (exp.source or {}).get("pairs") or []]
+    t0 = time.perf_counter()
+    res = None
+    for _ in range(max_rounds):
+        res = run_fn(exp, store, **run_kw)
+        out.simulated += res.simulated
+        con = db.connect(res.store)
+        try:
+            status = {tuple(g): measure(con, exp.name, g, pairs) for g in groups}
+        finally:
+            con.close()
+        worst = max(status.values(), key=lambda s: s[0])
+        out.widest, out.widest_metric = worst[0], worst[1]
+        out.steps.append({"games": {"/".join(g): s[2] for g, s in status.items()},
+                          "widest": worst[0], "metric": worst[1]})
+        grow = {}
+        capped = []
+        for g, (hw, _, n) in status.items():
+            if hw <= target:
+                continue
+            if n >= cap:
+                capped.append("/".join(g))
+                continue
+            grow[g] = _grow_to(n, hw, target, cap)
+        out.capped = capped
+        echo(f"precision: widest interval ±{worst[0]:.4f} ({worst[1]}); target ±{target:g}"
+             + (f"; growing {len(grow)} arm group(s) to "
+                + ", ".join(sorted({f'{v:,}' for v in grow.values()})) + " games" if grow else ""))
+        if not grow:
+            break
+        for g, n in grow.items():
+            for ra in exp.arms:
+                if ra.name in g:
+                    ra.n_games = n
+        exp.n_games = max(ra.n_games for ra in exp.arms)
+    out.met = all(s[0] <= target for s in status.values())
+    out.elapsed = time.perf_counter() - t0
+    out.games_per_arm = {ra.name: ra.n_games for ra in exp.arms}
+    st = Store(res.store)
+    with st.lock(exp.name):
+        m = st.read_manifest(exp.name) or {}
+        if m:
+            m["precision"] = out.as_dict()
+            st.write_manifest(m)
+    return res, out
+
+
+# ---- plan --------------------------------------------------------------------------------------
+
+def check_delta(delta: Any) -> float:
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < 0.5:
+        raise SpecError(f"--detect: difference in win rate must be between 0 and 0.5 "
+                        f"(e.g. 0.01 = 1 point), got {delta!r}")
+    return float(delta)

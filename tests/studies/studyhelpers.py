@@ -1,0 +1,19 @@
+"""Helpers of the study tests (a module with a unique name, so any test order imports it)."""
+from pathlib import Path
+
+
+def listing(root: Path) -> list[str]:
+    if not root.exists():
+        return []
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def html_text(path: Path) -> str:
+    """Visible text of a report (tags, styles and embedded images removed)."""
+    import html
+    import re
+
+    s = Path(path).read_text(encoding="utf-8")
+    s = re.sub(r"<style>.*?</style>", " ", s, flags=re.S)
+    s = re.sub(r"<[^>]+>", " ", s)
+    return re.sub(r"\s+", " ", html.unescape(s))
