@@ -281,8 +281,8 @@ class GameSpec:
     format_event: Callable
     default_variant: Callable[[int], str] = lambda n_players: "base"
     validate: Callable[[dict, int], None] | None = None
-    # audit(arm, games, seats) -> list of violated invariants (bounds, score recomputation...),
-    # run by the registry-wide conformance tests on every batch they play.
+    # audit(arm, master_seed, first_index, games, seats) -> list of violated invariants (bounds,
+    # die usage, score recomputation...), run by the registry-wide conformance tests.
     audit: Callable | None = None
     max_events: int = 20000
 

@@ -51,7 +51,7 @@ def test_games_are_well_formed(game, n_players, policy):
                 better = rank[:, a] < rank[:, b]
                 assert np.all(score[better, a] >= score[better, b])
     if spec.audit is not None:
-        problems = spec.audit(arm, games, seats)
+        problems = spec.audit(arm, 11, 0, games, seats)
         assert not problems, problems[:10]
 
 

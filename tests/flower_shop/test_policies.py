@@ -35,11 +35,11 @@ def test_greedy_lock_takes_dice_matching_the_best_target():
     K.apply_roll(st, rules, 0, faces(["lily", "rose", "lily", "iris"], ["yellow"], 3), NOLOG)
     kinds, pp = _pp("greedy:max_paid_extras_per_step=0,init_lock_min=25", 2)
     scr, fscr = _scr(st, rules)
-    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
     assert m == (1 << 0) | (1 << 2)
     # with a paid extra allowed the yellow vase comes too
     kinds, pp = _pp("greedy:max_paid_extras_per_step=1,init_lock_min=25", 2)
-    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
     assert m == (1 << 0) | (1 << 2) | (1 << K.DIE_VASE0)
 
 
@@ -51,12 +51,12 @@ def test_greedy_lock_no_match_locks_initiative_or_skips():
     K.apply_roll(st, rules, 0, faces(["iris"] * 4, ["pink"], 3), NOLOG)
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
-    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
     assert m == 1 << K.DIE_INIT
     st[K.seat_base(0) + K.F_LOCKED] = 1 << K.DIE_INIT
-    assert P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr) == 0
+    assert P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr) == 0
     kinds, pp = _pp("thrifty", 2)
-    m = P.choose_lock(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
     assert m != 0 and K.lock_legal(st, rules, 0, m) == 0
 
 
@@ -68,7 +68,7 @@ def test_greedy_tile_prefers_finishable_and_task_line():
     set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
-    d = P.choose_tile(st, rules, ARR, 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
+    d = P.choose_tile(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
     assert d // 16 == 1 and 0 <= d % 16 < 6
 
 
@@ -82,14 +82,14 @@ def test_greedy_step4_TS07_money_before_finish_then_ribbon():
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
     rng = make_stream(1, 0, 2)
-    a = P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr)
+    a = P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr)
     assert a == K.A_TAKE_MONEY * K.A_MUL + 3
     K.apply_step4_action(st, rules, ARR, 0, a, NOLOG)
-    a = P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr)
+    a = P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr)
     assert a == K.A_FINISH * K.A_MUL + 0
     K.apply_step4_action(st, rules, ARR, 0, a, NOLOG)
-    assert P.choose_ribbon(st, rules, ARR, 2, 0, 0, kinds, pp, rng, scr, fscr)
-    assert P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr) == K.A_DONE
+    assert P.choose_ribbon(st, rules, 0, kinds, pp, rng)
+    assert P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == K.A_DONE
 
 
 def test_greedy_step4_TS06_buys_token_to_finish():
@@ -101,9 +101,9 @@ def test_greedy_step4_TS06_buys_token_to_finish():
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
     rng = make_stream(1, 0, 2)
-    assert P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr) == K.A_BUY_TOKEN * K.A_MUL
+    assert P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == K.A_BUY_TOKEN * K.A_MUL
     K.buy_token(st, rules, 0, NOLOG)
-    assert P.choose_step4_action(st, rules, ARR, 2, 0, kinds, pp, rng, scr, fscr) == K.A_FINISH * K.A_MUL
+    assert P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == K.A_FINISH * K.A_MUL
 
 
 def test_random_policy_decisions_are_legal():

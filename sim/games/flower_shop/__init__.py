@@ -2,6 +2,7 @@
 from sim.spec import Column, GameSpec
 
 from . import kernel, rules
+from .audit import audit
 from .replay import format_event
 
 GAME_COLUMNS = (
@@ -39,7 +40,7 @@ SEAT_COLUMNS = (
 SPEC = GameSpec(
     id="flower_shop",
     title="The Little Flower Shop Dice Game",
-    version="1.0.0",
+    version="1.1.0",
     min_players=1,
     max_players=4,
     params=rules.PARAMS,
@@ -56,5 +57,6 @@ SPEC = GameSpec(
     format_event=format_event,
     default_variant=lambda n: "solo_base" if n == 1 else "base",
     validate=rules.validate,
+    audit=audit,
     max_events=20000,
 )

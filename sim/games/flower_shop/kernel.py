@@ -96,6 +96,8 @@ from numba import njit, prange
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle
 from sim.trace import emit
 
+from .solo import feasible
+
 from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,  # noqa: F401
                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
@@ -301,7 +303,7 @@ EV_ILLEGAL = 26       # seat, decision point (1 lock, 2 tile, 3 step 4), value
 # =========================================================================================
 # small helpers
 # =========================================================================================
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_base(seat):
     """Offset of ``seat``'s block in the state array."""
     return SEAT0 + seat * SEAT_LEN
@@ -325,7 +327,7 @@ def new_state(n_players):
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def popcount(x):
     """Number of set bits of a small non-negative int."""
     c = 0
@@ -335,7 +337,7 @@ def popcount(x):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dice_mask(rules):
     """Bitmask of a player's flower and vase dice (not the initiative die)."""
     nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
@@ -343,13 +345,13 @@ def dice_mask(rules):
     return ((np.int64(1) << nf) - 1) | (((np.int64(1) << nv) - 1) << DIE_VASE0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def all_dice_mask(rules):
     """Bitmask of all of a player's dice, the initiative die included (FS-L7)."""
     return dice_mask(rules) | (np.int64(1) << DIE_INIT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_slots(rules):
     """Shop slots (rows x cols, §2.6)."""
     return np.int64(rules[R_SHOP_ROWS]) * np.int64(rules[R_SHOP_COLS])
@@ -363,7 +365,7 @@ def row_size(rules, n_players):
     return n_players + np.int64(rules[R_ROW_SIZE_OFFSET])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def schedule_value(rules, j):
     """Cost of the j-th (0-based) extra lock; the last listed value repeats (FS-L3)."""
     n = np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE])
@@ -588,14 +590,18 @@ def start_day(state, rules, n_players, log):
 
 @njit(cache=True)
 def draw_faces(state, rules, comp, seat, rng_dice, faces):
+    """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3), with
+    the dice of the component tuple (see ``roll_dice``)."""
+    roll_dice(state, rules, comp[3], comp[4], comp[5], seat, rng_dice, faces)
+
+
+@njit(cache=True, inline="always")
+def roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces):
     """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3).
 
     Locked dice get no draw (their ``faces`` entry is left as is), so the dice stream is
     consumed only by dice that are actually rolled.
     """
-    flower_die = comp[3]
-    vase_die = comp[4]
-    init = comp[5]
     b = seat_base(seat)
     locked = state[b + F_LOCKED]
     nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
@@ -637,11 +643,11 @@ def apply_roll(state, rules, seat, faces, log):
 
 
 @njit(cache=True)
-def roll_phase(state, rules, comp, n_players, rng_dice, faces, log):
+def roll_phase(state, rules, flower_die, vase_die, init, n_players, rng_dice, faces, log):
     """Phase 1: every active player rolls their unlocked dice (FS-D3)."""
     for seat in range(n_players):
         if state[seat_base(seat) + F_ACTIVE]:
-            draw_faces(state, rules, comp, seat, rng_dice, faces)
+            roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces)
             apply_roll(state, rules, seat, faces, log)
 
 
@@ -776,16 +782,15 @@ def resolve_opponent_roll(state, rules, o, log):
 
 
 @njit(cache=True)
-def opponent_roll(state, comp, rng_dice):
+def opponent_roll(state, init, rng_dice):
     """Roll the opponent die (FS-SOLO-R1) and return its face."""
-    init = comp[5]
     return init[state[S_OPP_DIE], randint(rng_dice, 6)]
 
 
 # =========================================================================================
 # Step 1: lock (FS-L*)
 # =========================================================================================
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lock_cost(state, rules, seat, k):
     """Cost of locking k dice now, or -1 if that choice is illegal (FS-L2..L5, FS-V-VHARD-1/2).
 
@@ -819,7 +824,7 @@ def lock_cost(state, rules, seat, k):
     return cost
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lock_legal(state, rules, seat, mask):
     """Cost of locking the dice of ``mask`` (subset of the unlocked dice), or -1 if illegal
     (FS-L1, FS-L5: money never goes negative)."""
@@ -860,7 +865,7 @@ def apply_lock(state, rules, seat, mask, log):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def all_locked(state, rules, seat):
     """Whether all dice, the initiative die included, are locked (FS-L7, AMB-28)."""
     m = all_dice_mask(rules)
@@ -929,7 +934,7 @@ def take_tile(state, rules, seat, pos, slot, log):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_empty_slot(state, rules, seat):
     """Lowest empty shop slot, or -1."""
     b = seat_base(seat)
@@ -943,7 +948,7 @@ def first_empty_slot(state, rules, seat):
 # Step 4: finish, ribbon, tokens, money (FS-U*)
 # =========================================================================================
 @njit(cache=True)
-def assign_icons(state, rules, comp, seat, tile, m1, m2):
+def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
 
     Dice of ``m1`` are used before dice of ``m2`` (the policy uses m1 = locked dice,
@@ -952,78 +957,126 @@ def assign_icons(state, rules, comp, seat, tile, m1, m2):
     icons; fuchsia icons take surplus flower dice (lowest index first); the vase icon takes a
     vase die of its colour. The vase die never fills a flower icon (FS-U3).
 
+    Parameters
+    ----------
+    state : int64 state array; ``b`` = ``seat_base(seat)`` of the player whose dice are used.
+    tiles : int64[n_tiles, TL_W]
+    nf, nv : int
+        Flower and vase dice per player.
+
     Returns
     -------
     (tokens, used1, used2) : tokens needed for the icons no die fills, and the dice used.
     """
-    tiles = comp[0]
-    b = seat_base(seat)
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    used1 = 0
-    used2 = 0
+    m = m1 | m2
+    used = 0
     short = 0
     for f in range(MAX_FLOWER_TYPES):
         need = tiles[tile, f]
         if need == 0:
             continue
         for pref in range(2):
-            m = m1 if pref == 0 else m2
+            mp = m1 if pref == 0 else m2 & ~m1
             for i in range(nf):
                 if need == 0:
                     break
-                if (m >> i) & 1 and not ((used1 | used2) >> i) & 1 and state[b + F_FACE + i] == f:
-                    if pref == 0:
-                        used1 |= np.int64(1) << i
-                    else:
-                        used2 |= np.int64(1) << i
+                if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] == f:
+                    used |= np.int64(1) << i
                     need -= 1
         short += need
     fuchsia = tiles[tile, TL_ANY]
     # any-faced dice: specific shortages first, then fuchsia (FS-U2)
     for pref in range(2):
-        m = m1 if pref == 0 else m2
+        mp = m1 if pref == 0 else m2 & ~m1
         for i in range(nf):
             if short == 0 and fuchsia == 0:
                 break
-            if (m >> i) & 1 and not ((used1 | used2) >> i) & 1 and state[b + F_FACE + i] < 0:
-                if pref == 0:
-                    used1 |= np.int64(1) << i
-                else:
-                    used2 |= np.int64(1) << i
+            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] < 0:
+                used |= np.int64(1) << i
                 if short > 0:
                     short -= 1
                 else:
                     fuchsia -= 1
     # fuchsia icons: any remaining flower die (FS-U3)
     for pref in range(2):
-        m = m1 if pref == 0 else m2
+        mp = m1 if pref == 0 else m2 & ~m1
         for i in range(nf):
             if fuchsia == 0:
                 break
-            if (m >> i) & 1 and not ((used1 | used2) >> i) & 1:
-                if pref == 0:
-                    used1 |= np.int64(1) << i
-                else:
-                    used2 |= np.int64(1) << i
+            if (mp >> i) & 1 and not (used >> i) & 1:
+                used |= np.int64(1) << i
                 fuchsia -= 1
     vase_short = 1
     colour = tiles[tile, TL_VASE]
     for pref in range(2):
-        m = m1 if pref == 0 else m2
+        mp = m1 if pref == 0 else m2 & ~m1
         for i in range(DIE_VASE0, DIE_VASE0 + nv):
             if vase_short == 0:
                 break
-            if (m >> i) & 1 and not ((used1 | used2) >> i) & 1 and state[b + F_FACE + i] == colour:
-                if pref == 0:
-                    used1 |= np.int64(1) << i
-                else:
-                    used2 |= np.int64(1) << i
+            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] == colour:
+                used |= np.int64(1) << i
                 vase_short = 0
-    return short + fuchsia + vase_short, used1, used2
+    return short + fuchsia + vase_short, used & m1, used & ~m1 & m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def dice_counts(state, b, nf, nv, mask):
+    """Face counts of the dice of ``mask`` (FS-U2's formula works on counts only).
+
+    Returns
+    -------
+    (hist, n_any, n_flower, vases) : ``hist`` holds the count of flower type f in bits
+    4f..4f+3, ``n_any`` the ``any``-faced dice, ``n_flower`` all flower dice, ``vases`` a bit
+    per vase colour rolled.
+    """
+    hist = 0
+    n_any = 0
+    n_fl = 0
+    for i in range(nf):
+        if (mask >> i) & 1:
+            n_fl += 1
+            f = state[b + F_FACE + i]
+            if f < 0:
+                n_any += 1
+            else:
+                hist += np.int64(1) << (4 * f)
+    vases = 0
+    for i in range(DIE_VASE0, DIE_VASE0 + nv):
+        if (mask >> i) & 1:
+            vases |= np.int64(1) << state[b + F_FACE + i]
+    return hist, n_any, n_fl, vases
+
+
+@njit(cache=True, inline="always")
+def tokens_needed(tiles, tile, hist, n_any, n_fl, vases):
+    """Tokens a finish of ``tile`` needs with dice of the given counts (``dice_counts``), and
+    the number of dice it uses: the count form of ``assign_icons`` (FS-U2, FS-U3).
+
+    Returns
+    -------
+    (tokens, dice_used)
+    """
+    short = 0
+    matched = 0
+    for f in range(MAX_FLOWER_TYPES):
+        need = tiles[tile, f]
+        if need > 0:
+            have = (hist >> (4 * f)) & 15
+            if have >= need:
+                matched += need
+            else:
+                matched += have
+                short += need - have
+    fill = n_any if n_any < short else short
+    short -= fill
+    surplus = n_fl - matched - fill
+    fuchsia = tiles[tile, TL_ANY]
+    fu_dice = fuchsia if fuchsia < surplus else surplus
+    vase = 1 - ((vases >> tiles[tile, TL_VASE]) & 1)
+    return short + fuchsia - fu_dice + vase, matched + fill + fu_dice + 1 - vase
+
+
+@njit(cache=True, inline="always")
 def unused_dice(state, rules, seat):
     """Locked flower and vase dice not yet used today (the initiative die is never used)."""
     b = seat_base(seat)
@@ -1038,12 +1091,20 @@ def min_tokens_to_finish(state, rules, comp, seat, slot):
     t = state[b + F_SHOP + slot]
     if t < 0 or state[b + F_FIN + slot]:
         return -1
-    tok, u1, u2 = assign_icons(state, rules, comp, seat, t, unused_dice(state, rules, seat), 0)
+    tok, u1, u2 = assign_icons(state, comp[0], b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
+                               np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
+                               unused_dice(state, rules, seat), np.int64(0))
     return tok
 
 
 @njit(cache=True)
 def finish_tile(state, rules, comp, seat, slot, log):
+    """``finish_tile_with`` taking the component tuple."""
+    return finish_tile_with(state, rules, comp[0], seat, slot, log)
+
+
+@njit(cache=True)
+def finish_tile_with(state, rules, tiles, seat, slot, log):
     """Finish the unfinished tile of ``slot`` with the minimum-token assignment; the dice are
     set aside and the tokens return to the supply (FS-U1, FS-U2, FS-U3, FS-U9, AMB-25, AMB-27).
 
@@ -1057,7 +1118,9 @@ def finish_tile(state, rules, comp, seat, slot, log):
     t = state[b + F_SHOP + slot]
     if t < 0 or state[b + F_FIN + slot]:
         return False
-    tok, used, u2 = assign_icons(state, rules, comp, seat, t, unused_dice(state, rules, seat), 0)
+    tok, used, u2 = assign_icons(state, tiles, b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
+                                 np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
+                                 unused_dice(state, rules, seat), np.int64(0))
     if tok > state[b + F_TOKENS]:
         return False
     state[b + F_USED] |= used
@@ -1071,7 +1134,7 @@ def finish_tile(state, rules, comp, seat, slot, log):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ribbon_legal(state, rules, seat, slot):
     """A ribbon may go on the tile just finished: supply > 0, money >= cost, fewer than
     ``max_ribbons_per_tile`` on it (FS-U4, AMB-10, AMB-26). The kernel only asks right after
@@ -1101,7 +1164,7 @@ def buy_ribbon(state, rules, seat, slot, log):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def token_room(state, rules, seat):
     """Whether the player may gain a token: tokens held < ``wild_token_max`` and supply > 0
     (FS-U5, FS-U7)."""
@@ -1149,7 +1212,7 @@ def take_money(state, rules, seat, die, log):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buy_token_legal(state, rules, seat):
     """Money >= ``wild_token_cost``, supply > 0 and (if the cap applies to buys) tokens held <
     ``wild_token_max`` (FS-U7, AMB-09)."""
@@ -1183,6 +1246,12 @@ def buy_token(state, rules, seat, log):
 
 @njit(cache=True)
 def apply_step4_action(state, rules, comp, seat, action, log):
+    """``apply_step4_action_with`` taking the component tuple."""
+    return apply_step4_action_with(state, rules, comp[0], seat, action, log)
+
+
+@njit(cache=True)
+def apply_step4_action_with(state, rules, tiles, seat, action, log):
     """Apply one encoded Step 4 action (``code * A_MUL + argument``).
 
     Returns
@@ -1195,7 +1264,7 @@ def apply_step4_action(state, rules, comp, seat, action, log):
         return 0
     ok = False
     if code == A_FINISH:
-        ok = finish_tile(state, rules, comp, seat, arg, log)
+        ok = finish_tile_with(state, rules, tiles, seat, arg, log)
     elif code == A_TAKE_TOKEN:
         ok = take_token(state, rules, seat, arg, log)
     elif code == A_TAKE_MONEY:
@@ -1240,11 +1309,9 @@ def end_of_day_multiplayer(state, rules, n_players, rng_setup, log):
 
 
 @njit(cache=True)
-def solo_feasible_state(state, rules, comp, shop, finished, days_left):
+def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left):
     """Run ``solo.feasible`` (FS-SOLO-C2..C6) on a shop (real or hypothetical) of the solo
     player with the current pool (the draw stack), cards, tokens and money."""
-    tiles = comp[0]
-    tasks = comp[1]
     b = seat_base(0)
     pos = state[S_STACK_POS]
     n = state[S_STACK_N]
@@ -1256,7 +1323,7 @@ def solo_feasible_state(state, rules, comp, shop, finished, days_left):
         if v > max_sal:
             max_sal = v
     n_dice = np.int64(rules[R_FLOWER_DICE_PER_PLAYER]) + np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    return _solo_feasible(
+    return feasible(
         shop, finished, np.int64(rules[R_SHOP_ROWS]), np.int64(rules[R_SHOP_COLS]),
         pool, n - pos, state[S_CARDS:S_CARDS + 2], state[S_N_CARDS],
         rules[R_SOLO_WIN_RULE] == WIN_ANY, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
@@ -1276,7 +1343,7 @@ def solo_end_of_day_check(state, rules, comp, log):
     b = seat_base(0)
     ns = n_slots(rules)
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    ok = solo_feasible_state(state, rules, comp, state[b + F_SHOP:b + F_SHOP + ns],
+    ok = solo_feasible_state(state, rules, comp[0], comp[1], state[b + F_SHOP:b + F_SHOP + ns],
                              state[b + F_FIN:b + F_FIN + ns], days_left)
     emit(log, EV_FEASIBLE, state[S_DAY], 1 if ok else 0, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
          state[S_STACK_N] - state[S_STACK_POS])
@@ -1497,17 +1564,20 @@ def final_scoring(state, rules, comp, n_players, log):
 def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr, log):
     """Steps 2-4 of a player who has locked all dice (FS-D6): salary (FS-Y1), tile and slot
     (FS-T1..T4, DP-2), then Step 4 actions until done (FS-U*, DP-3..DP-6, DP-8)."""
+    tiles = comp[0]
+    tasks = comp[1]
     take_salary(state, seat, log)
     if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
-        d = choose_tile(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr)
+        d = choose_tile(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng_pol, scr,
+                        fscr)
         if not take_tile(state, rules, seat, d // 16, d % 16, log):
             emit(log, EV_ILLEGAL, seat, 2, d)
             take_tile(state, rules, seat, 0, first_empty_slot(state, rules, seat), log)
     else:
         emit(log, EV_NO_TILE, seat)
     for _ in range(MAX_STEP4_ACTIONS):
-        a = choose_step4_action(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr)
-        r = apply_step4_action(state, rules, comp, seat, a, log)
+        a = choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng_pol, scr)
+        r = apply_step4_action_with(state, rules, tiles, seat, a, log)
         if r == 0:
             break
         if r < 0:
@@ -1516,14 +1586,13 @@ def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, s
         if a // A_MUL == A_FINISH:
             slot = a % A_MUL
             while ribbon_legal(state, rules, seat, slot):
-                if not choose_ribbon(state, rules, comp, n_players, seat, slot, kinds, pparams,
-                                     rng_pol, scr, fscr):
+                if not choose_ribbon(state, rules, seat, kinds, pparams, rng_pol):
                     break
                 buy_ribbon(state, rules, seat, slot, log)
     end_step4(state, rules, seat, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def n_active(state, n_players):
     """Players still active today (FS-D7)."""
     k = 0
@@ -1541,6 +1610,11 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, f
     -------
     bool, False if the safety guard (MAX_CYCLES_PER_DAY) stopped the day.
     """
+    tiles = comp[0]
+    tasks = comp[1]
+    flower_die = comp[3]
+    vase_die = comp[4]
+    init = comp[5]
     start_day(state, rules, n_players, log)
     while True:
         if n_active(state, n_players) == 0:
@@ -1548,9 +1622,9 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, f
         state[S_CYCLES] += 1
         if state[S_CYCLES] > MAX_CYCLES_PER_DAY:
             return False
-        roll_phase(state, rules, comp, n_players, rng_dice, faces, log)
+        roll_phase(state, rules, flower_die, vase_die, init, n_players, rng_dice, faces, log)
         if n_players == 1:
-            resolve_opponent_roll(state, rules, opponent_roll(state, comp, rng_dice), log)
+            resolve_opponent_roll(state, rules, opponent_roll(state, init, rng_dice), log)
         k = turn_order(state, rules, n_players, order, rng_dice)
         if log.shape[0] > 1:
             packed = 0
@@ -1559,7 +1633,8 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, f
             emit(log, EV_TURN_ORDER, k, packed)
         for i in range(k):
             seat = order[i]
-            m = choose_lock(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr)
+            m = choose_lock(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng_pol,
+                            scr, fscr)
             if not apply_lock(state, rules, seat, m, log):
                 emit(log, EV_ILLEGAL, seat, 1, m)
                 apply_lock(state, rules, seat, first_legal_lock(state, rules, seat), log)
@@ -1569,9 +1644,11 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, f
 
 
 @njit(cache=True)
-def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
+def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, faces, order,
+              scr, fscr, log):
     """Play one complete game into ``state`` (FS-D1 loop, FS-N*, FS-SOLO-C1, FS-SOLO-N*,
-    FS-E*, FS-SOLO-E*).
+    FS-E*, FS-SOLO-E*). ``faces``, ``order``, ``scr`` and ``fscr`` are work arrays
+    (``MAX_DICE``, 4, ``SCR_LEN``, ``FSCR_LEN``) that may be reused across games.
 
     Returns
     -------
@@ -1580,10 +1657,6 @@ def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_i
     rng_setup = make_stream(master_seed, game_index, SUB_SETUP)
     rng_dice = make_stream(master_seed, game_index, SUB_DICE)
     rng_pol = make_stream(master_seed, game_index, SUB_POLICY)
-    faces = np.zeros(MAX_DICE, dtype=np.int64)
-    order = np.zeros(4, dtype=np.int64)
-    scr = np.zeros(SCR_LEN, dtype=np.int64)
-    fscr = np.zeros(FSCR_LEN, dtype=np.float64)
     setup_game(state, rules, comp, n_players, rng_setup, log)
     prepare_scratch(state, rules, comp, scr, fscr)
     days = np.int64(rules[R_DAYS])
@@ -1602,10 +1675,11 @@ def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_i
                 break
             solo_new_day_row(state, rules, rng_setup, log)
             while solo_refresh_legal(state, rules):
-                if not choose_refresh(state, rules, comp, kinds, pparams, rng_pol, scr, fscr):
+                if not choose_refresh(state, rules, comp[0], comp[1], kinds, pparams, rng_pol, scr,
+                                      fscr):
                     break
                 solo_refresh(state, rules, rng_setup, log)
-            reset_salary(state, rules, 1)
+            reset_salary(state, rules, np.int64(1))
         else:
             end_of_day_multiplayer(state, rules, n_players, rng_setup, log)
     won = final_scoring(state, rules, comp, n_players, log)
@@ -1704,40 +1778,53 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
              games_row, seats_rows, log):
     """Play game ``game_index`` with an event log (sim.spec.GameSpec contract)."""
     state = new_state(n_players)
+    faces = np.zeros(MAX_DICE, dtype=np.int64)
+    order = np.zeros(4, dtype=np.int64)
+    scr = np.zeros(SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(FSCR_LEN, dtype=np.float64)
     won = play_game(state, rules, comp, n_players, policy_kind, policy_params, master_seed,
-                    game_index, log)
+                    game_index, faces, order, scr, fscr, log)
     write_outputs(state, rules, n_players, won, games_row, seats_rows)
+
+
+GAMES_PER_BLOCK = 64
 
 
 @njit(cache=True, parallel=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
     """Play games ``first_index .. first_index + n - 1`` in parallel; game i writes only row i
-    (sim.spec.GameSpec contract). Tracing is off (1-row dummy log)."""
+    (sim.spec.GameSpec contract). Tracing is off (1-row dummy log).
+
+    Games run in blocks of ``GAMES_PER_BLOCK``; each block works on its own copies of the
+    read-only inputs and its own work arrays, so threads share no reference counts (the
+    atomic increments on shared arrays contend across cores). Each game is a pure function of
+    (seed, index), so the blocking does not change any result.
+    """
     n = games_out.shape[0]
-    for i in prange(n):
+    n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    for blk in prange(n_blocks):
+        rl = rules.copy()
+        cp = (comp[0].copy(), comp[1].copy(), comp[2].copy(), comp[3].copy(), comp[4].copy(),
+              comp[5].copy())
+        kinds = policy_kind.copy()
+        pparams = policy_params.copy()
         log = np.zeros((1, 8), dtype=np.int64)
-        state = new_state(n_players)
-        won = play_game(state, rules, comp, n_players, policy_kind, policy_params, master_seed,
-                        first_index + i, log)
-        write_outputs(state, rules, n_players, won, games_out[i], seats_out[i])
+        faces = np.zeros(MAX_DICE, dtype=np.int64)
+        order = np.zeros(4, dtype=np.int64)
+        scr = np.zeros(SCR_LEN, dtype=np.int64)
+        fscr = np.zeros(FSCR_LEN, dtype=np.float64)
+        lo = blk * GAMES_PER_BLOCK
+        hi = min(n, lo + GAMES_PER_BLOCK)
+        for i in range(lo, hi):
+            state = new_state(n_players)
+            won = play_game(state, rl, cp, n_players, kinds, pparams, master_seed,
+                            first_index + i, faces, order, scr, fscr, log)
+            write_outputs(state, rl, n_players, won, games_out[i], seats_out[i])
 
 
 # =========================================================================================
-# late imports: solo feasibility (other module) and policies (which import this module)
+# late imports: policies (which import this module)
 # =========================================================================================
-try:
-    from .solo import feasible as _solo_feasible  # noqa: E402
-    SOLO_AVAILABLE = 1
-except ImportError:  # solo.py not written yet: the FS-SOLO-C check always passes
-    SOLO_AVAILABLE = 0
-
-    @njit(cache=True)
-    def _solo_feasible(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, mode,
-                       check_capacity, days_left, n_dice_per_day, tokens, money, max_salary,
-                       wild_token_cost, tasks, tiles):
-        """Stand-in used only while ``solo.py`` does not exist: every state is feasible."""
-        return True
-
 from .policies import (FSCR_LEN, SCR_LEN, choose_lock, choose_refresh, choose_ribbon,  # noqa: E402
                        choose_step4_action, choose_tile, prepare_scratch)

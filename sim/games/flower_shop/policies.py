@@ -25,19 +25,21 @@ from numba import njit
 from sim.rng import randint
 
 from .kernel import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DIE_INIT,
-                     F_BUYS_TODAY, F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP, F_SKIPS_TODAY, F_TOKENS,
-                     F_ACTIVE, R_DAYS, R_DICE_PER_WILD, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE,
-                     R_RIBBON_COST, R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST,
-                     R_TASK_COL_POINTS_DEFAULT, R_TASK_ROW_POINTS_DEFAULT, R_WILD_CAP_APPLIES_TO_BUY,
-                     R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, R_FREE_LOCKS_MAX, S_CARDS, S_DAY, S_N_CARDS,
-                     S_RIBBON_SUPPLY, S_ROW, S_ROW_N, S_TOKEN_SUPPLY, all_dice_mask, assign_icons,
-                     buy_token_legal, dice_mask, lock_cost, lock_legal, n_slots, popcount,
-                     seat_base, solo_feasible_state, token_room, unused_dice)
+                     F_ACTIVE, F_BUYS_TODAY, F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP,
+                     F_SKIPS_TODAY, F_TOKENS, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
+                     R_FREE_LOCKS_MAX, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_RIBBON_COST,
+                     R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_TASK_COL_POINTS_DEFAULT,
+                     R_TASK_ROW_POINTS_DEFAULT, R_VASE_DICE_PER_PLAYER, R_WILD_CAP_APPLIES_TO_BUY,
+                     R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, S_CARDS, S_DAY, S_N_CARDS,
+                     S_N_PLAYERS, S_RIBBON_SUPPLY, S_ROW, S_ROW_N, S_TOKEN_SUPPLY, all_dice_mask, assign_icons,
+                     buy_token_legal, dice_counts, dice_mask, lock_cost, lock_legal, n_slots,
+                     popcount, seat_base, solo_feasible_state, token_room, tokens_needed,
+                     unused_dice)
 from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
-                    C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE,
+                    C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
                     TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND, TK_ROW_PARAM,
-                    TK_ROW_POINTS, TL_FLOWERS, TL_STARS, line_meets)
+                    TK_ROW_POINTS, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE)
 
 K_RANDOM = 0
 K_GREEDY = 1
@@ -72,7 +74,8 @@ P_REFRESH_IF_NO_FEASIBLE_TILE = 25
 P_REFRESH_IF_BEST_TILE_SCORE_BELOW = 26
 P_REFRESH_MONEY_RESERVE = 27
 P_SOLO_CHECK_PLACEMENTS = 28
-P_LEN = 29
+P_SOLO_WIN_FOCUS = 29
+P_LEN = 30
 PRIORITY_STARS = 0
 PREF_WILD = 0
 
@@ -80,7 +83,6 @@ PREF_WILD = 0
 SCR_MIN_FL = 0      # fewest flowers on a tile of the set
 SCR_MAX_FL = 1      # most flowers on a tile
 SCR_MAX_STARS = 2   # most stars on a tile
-SCR_IDS = 4         # 4..15 tile ids of one line
 SCR_SHOP = 16       # 16..27 hypothetical shop
 SCR_FIN = 28        # 28..39 hypothetical finished flags
 SCR_CAND = 40       # 40..135 candidate decisions (96)
@@ -88,8 +90,17 @@ SCR_TGT = 136       # 136..155 target tiles (20)
 SCR_TGT_KIND = 156  # 156..175 0 row tile, 1 shop tile
 SCR_TV_TILES = 64   # cache entries per seat (MAX_TILES)
 SCR_TV_DAY = 176    # 176..431 day stamp of the cached task gains of (seat, tile)
-SCR_BEFORE_DAY = 432  # 432..435 day stamp of the cached line potentials of a seat
-SCR_LEN = 436
+SCR_BEFORE_DAY = 432  # 432..435 day stamp of the line summaries of a seat
+SCR_TMASK = 436     # 436..499 per tile: bit f set if it has a specific icon of flower type f
+SCR_LINES = 500     # 500..751 line summaries, per seat 7 lines x LS_W
+LS_N = 0            # placed tiles in the line
+LS_LEN = 1          # slots of the line
+LS_FL = 2           # flowers of the placed tiles
+LS_ST = 3           # stars of the placed tiles
+LS_TMASK = 4        # AND of the placed tiles' type masks
+LS_IDS = 5          # 5..8 placed tile ids
+LS_W = 9
+SCR_LEN = 752
 MAX_SLOTS_P = 12
 FSCR_CAND = 0       # 0..95 candidate scores
 FSCR_TGT = 96       # 96..115 target scores
@@ -102,7 +113,8 @@ NEG = -1.0e18
 
 @njit(cache=True)
 def prepare_scratch(state, rules, comp, scr, fscr):
-    """Per-game constants of the tile set used by the heuristics (min/max flowers, max stars)."""
+    """Per-game constants of the tile set used by the heuristics (min/max flowers, max stars,
+    flower-type masks) and empty caches."""
     tiles = comp[0]
     lo = 1 << 30
     hi = 0
@@ -115,6 +127,11 @@ def prepare_scratch(state, rules, comp, scr, fscr):
             hi = f
         if tiles[t, TL_STARS] > st:
             st = tiles[t, TL_STARS]
+        m = 0
+        for k in range(MAX_FLOWER_TYPES):
+            if tiles[t, k] >= 1:
+                m |= 1 << k
+        scr[SCR_TMASK + t] = m
     scr[SCR_MIN_FL] = lo
     scr[SCR_MAX_FL] = hi
     scr[SCR_MAX_STARS] = st
@@ -125,99 +142,93 @@ def prepare_scratch(state, rules, comp, scr, fscr):
 # =========================================================================================
 # task-line potential (heuristic used by DP-1 and DP-2)
 # =========================================================================================
-@njit(cache=True, inline="always")
-def line_potential(cond, param, tiles, ids, n, n_line, scr):
-    """Heuristic chance that a line with tiles ``ids[:n]`` placed (of ``n_line`` slots) meets
-    ``cond``: 1 met (full), 0 failed or impossible, 0.5 still possible."""
-    m = n_line - n
-    if m == 0:
-        return 1.0 if line_meets(cond, param, tiles, ids, n) else 0.0
-    if n == 0:
-        return 0.5
-    if cond == C_SUM_FLOWERS_EQ or cond == C_SUM_FLOWERS_GE or cond == C_SUM_FLOWERS_LE:
-        s = 0
-        for i in range(n):
-            s += tiles[ids[i], TL_FLOWERS]
-        lo = s + m * scr[SCR_MIN_FL]
-        hi = s + m * scr[SCR_MAX_FL]
-        if cond == C_SUM_FLOWERS_EQ:
-            return 0.5 if lo <= param <= hi else 0.0
-        if cond == C_SUM_FLOWERS_GE:
-            return 0.5 if hi >= param else 0.0
-        return 0.5 if lo <= param else 0.0
-    if cond == C_SUM_STARS_GE:
-        s = 0
-        for i in range(n):
-            s += tiles[ids[i], TL_STARS]
-        return 0.5 if s + m * scr[SCR_MAX_STARS] >= param else 0.0
-    if (cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
-            or cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT
-            or cond == C_SHARE_FLOWER_TYPE):
-        return 0.5 if line_meets(cond, param, tiles, ids, n) else 0.0
-    return 0.5
-
-
-@njit(cache=True, inline="always")
-def _line_pot_with(state, rules, comp, seat, line, card, extra_slot, extra_tile, scr):
-    """Potential of one line of ``seat``'s shop for ``card``, with ``extra_tile`` placed at
-    ``extra_slot`` (-1 = none). Placed tiles count as finished (they can still be)."""
-    tiles = comp[0]
-    tasks = comp[1]
+@njit(cache=True)
+def line_summaries(state, rules, seat, tiles, scr):
+    """Summaries of every line of ``seat``'s shop (placed tiles, flowers, stars, common
+    flower types) into ``scr[SCR_LINES + seat*7*LS_W ...]``; placed tiles count as finished
+    (they can still be)."""
     rows = np.int64(rules[R_SHOP_ROWS])
     cols = np.int64(rules[R_SHOP_COLS])
     b = seat_base(seat)
-    n = 0
-    if line < rows:
-        n_line = cols
-        for c in range(cols):
-            s = line * cols + c
-            t = extra_tile if s == extra_slot else state[b + F_SHOP + s]
+    for line in range(rows + cols):
+        lo = SCR_LINES + (seat * 7 + line) * LS_W
+        n_line = cols if line < rows else rows
+        n = 0
+        fl = 0
+        stars = 0
+        tm = 0xFF
+        for i in range(n_line):
+            s = line * cols + i if line < rows else i * cols + (line - rows)
+            t = state[b + F_SHOP + s]
             if t >= 0:
-                scr[SCR_IDS + n] = t
+                scr[lo + LS_IDS + n] = t
                 n += 1
-        cond = tasks[card, TK_ROW_COND]
-        param = tasks[card, TK_ROW_PARAM]
-    else:
-        n_line = rows
-        c = line - rows
-        for r in range(rows):
-            s = r * cols + c
-            t = extra_tile if s == extra_slot else state[b + F_SHOP + s]
-            if t >= 0:
-                scr[SCR_IDS + n] = t
-                n += 1
-        cond = tasks[card, TK_COL_COND]
-        param = tasks[card, TK_COL_PARAM]
-    return line_potential(cond, param, tiles, scr[SCR_IDS:SCR_IDS + 12], n, n_line, scr)
+                fl += tiles[t, TL_FLOWERS]
+                stars += tiles[t, TL_STARS]
+                tm &= scr[SCR_TMASK + t]
+        scr[lo + LS_N] = n
+        scr[lo + LS_LEN] = n_line
+        scr[lo + LS_FL] = fl
+        scr[lo + LS_ST] = stars
+        scr[lo + LS_TMASK] = tm
 
 
 @njit(cache=True)
-def task_gain(state, rules, comp, seat, tile, slot, scr):
-    """Change of task-line potential (x line points) when ``tile`` goes to ``slot``, summed
-    over the cards in play and the row and column through the slot (DP-2 heuristic)."""
-    tasks = comp[1]
-    rows = np.int64(rules[R_SHOP_ROWS])
-    cols = np.int64(rules[R_SHOP_COLS])
-    r = slot // cols
-    c = slot % cols
-    g = 0.0
-    for i in range(state[S_N_CARDS]):
-        card = state[S_CARDS + i]
-        rp = tasks[card, TK_ROW_POINTS]
-        cp = tasks[card, TK_COL_POINTS]
-        if rp < 0:
-            rp = np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
-        if cp < 0:
-            cp = np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
-        g += rp * (_line_pot_with(state, rules, comp, seat, r, card, slot, tile, scr)
-                   - _line_pot_with(state, rules, comp, seat, r, card, -1, -1, scr))
-        g += cp * (_line_pot_with(state, rules, comp, seat, rows + c, card, slot, tile, scr)
-                   - _line_pot_with(state, rules, comp, seat, rows + c, card, -1, -1, scr))
-    return g
+def line_potential(cond, param, tiles, scr, lo, extra):
+    """Heuristic chance that a line (summary at ``scr[lo]``, see ``line_summaries``) with the
+    tile ``extra`` added (-1 = none) meets ``cond``: 1 met (full), 0 failed or impossible,
+    0.5 still possible. Partial lines are judged by bounds on the sums and by the conditions
+    that hold on every part of a line that meets them (SAME_*, DIFF_*, SHARE_FLOWER_TYPE)."""
+    n = scr[lo + LS_N]
+    fl = scr[lo + LS_FL]
+    stars = scr[lo + LS_ST]
+    tm = scr[lo + LS_TMASK]
+    if extra >= 0:
+        n += 1
+        fl += tiles[extra, TL_FLOWERS]
+        stars += tiles[extra, TL_STARS]
+        tm &= scr[SCR_TMASK + extra]
+    m = scr[lo + LS_LEN] - n
+    if m > 0 and n == 0:
+        return 0.5
+    ok = False
+    if cond == C_SUM_FLOWERS_EQ or cond == C_SUM_FLOWERS_GE or cond == C_SUM_FLOWERS_LE:
+        low = fl + m * scr[SCR_MIN_FL]
+        high = fl + m * scr[SCR_MAX_FL]
+        if cond == C_SUM_FLOWERS_EQ:
+            ok = low <= param <= high
+        elif cond == C_SUM_FLOWERS_GE:
+            ok = high >= param
+        else:
+            ok = low <= param
+    elif cond == C_SUM_STARS_GE:
+        ok = stars + m * scr[SCR_MAX_STARS] >= param
+    elif cond == C_SHARE_FLOWER_TYPE:
+        ok = tm != 0
+    elif (cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
+          or cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT):
+        col = TL_KNICK
+        if cond == C_SAME_VASE or cond == C_DIFF_VASE:
+            col = TL_VASE
+        elif cond == C_SAME_FLOWER_COUNT or cond == C_DIFF_FLOWER_COUNT:
+            col = TL_FLOWERS
+        same = cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
+        ok = True
+        for i in range(n):
+            vi = tiles[extra, col] if i == n - 1 and extra >= 0 else tiles[scr[lo + LS_IDS + i], col]
+            for j in range(i):
+                vj = tiles[scr[lo + LS_IDS + j], col]
+                if (vi == vj) != same:
+                    ok = False
+    elif m > 0:
+        return 0.5
+    if m == 0:
+        return 1.0 if ok else 0.0
+    return 0.5 if ok else 0.0
 
 
 @njit(cache=True)
-def placement_feasible(state, rules, comp, seat, tile, slot, scr):
+def placement_feasible(state, rules, tiles, tasks, seat, tile, slot, scr):
     """Solo: would the shop with ``tile`` placed (unfinished) at ``slot`` pass the
     feasibility check of this day's end (FS-SOLO-C1 via solo.feasible)?"""
     b = seat_base(seat)
@@ -228,7 +239,7 @@ def placement_feasible(state, rules, comp, seat, tile, slot, scr):
     scr[SCR_SHOP + slot] = tile
     scr[SCR_FIN + slot] = 0
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    return solo_feasible_state(state, rules, comp, scr[SCR_SHOP:SCR_SHOP + ns],
+    return solo_feasible_state(state, rules, tiles, tasks, scr[SCR_SHOP:SCR_SHOP + ns],
                                scr[SCR_FIN:SCR_FIN + ns], days_left)
 
 
@@ -285,17 +296,18 @@ def _line_points(rules, tasks, card, is_row):
 
 
 @njit(cache=True)
-def tile_gains(state, rules, comp, seat, tile, scr, fscr):
-    """Task gain (``task_gain``) of ``tile`` at every empty slot of ``seat``'s shop, cached per
-    (seat, tile, day): it depends only on the seat's own shop, which changes once a day (at
-    its Step 3). Line potentials without the tile are cached per (seat, day).
+def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
+    """Task gain of ``tile`` at every empty slot of ``seat``'s shop: the change of task-line
+    potential (x line points) of the row and column through the slot, summed over the cards in
+    play (DP-2 heuristic). Cached per (seat, tile, day): it depends only on the seat's own
+    shop, which changes once a day (at its Step 3). Line summaries and the potentials without
+    the tile are cached per (seat, day).
 
     Returns
     -------
     int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*64 + tile]`` holds the
     best gain over the empty slots.
     """
-    tasks = comp[1]
     i = seat * SCR_TV_TILES + tile
     base = FSCR_TG + i * MAX_SLOTS_P
     day = state[S_DAY]
@@ -305,11 +317,20 @@ def tile_gains(state, rules, comp, seat, tile, scr, fscr):
     cols = np.int64(rules[R_SHOP_COLS])
     nc = state[S_N_CARDS]
     bb = FSCR_BEFORE + seat * 16
+    l0 = SCR_LINES + seat * 7 * LS_W
     if scr[SCR_BEFORE_DAY + seat] != day:
+        line_summaries(state, rules, seat, tiles, scr)
         for line in range(rows + cols):
             for k in range(nc):
-                fscr[bb + line * 2 + k] = _line_pot_with(state, rules, comp, seat, line,
-                                                         state[S_CARDS + k], -1, -1, scr)
+                card = state[S_CARDS + k]
+                if line < rows:
+                    cond = tasks[card, TK_ROW_COND]
+                    param = tasks[card, TK_ROW_PARAM]
+                else:
+                    cond = tasks[card, TK_COL_COND]
+                    param = tasks[card, TK_COL_PARAM]
+                fscr[bb + line * 2 + k] = line_potential(cond, param, tiles, scr, l0 + line * LS_W,
+                                                         np.int64(-1))
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
     best = NEG
@@ -322,10 +343,11 @@ def tile_gains(state, rules, comp, seat, tile, scr, fscr):
         for k in range(nc):
             card = state[S_CARDS + k]
             g += _line_points(rules, tasks, card, True) * (
-                _line_pot_with(state, rules, comp, seat, r, card, s, tile, scr) - fscr[bb + r * 2 + k])
+                line_potential(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], tiles, scr,
+                               l0 + r * LS_W, tile) - fscr[bb + r * 2 + k])
             g += _line_points(rules, tasks, card, False) * (
-                _line_pot_with(state, rules, comp, seat, rows + c, card, s, tile, scr)
-                - fscr[bb + (rows + c) * 2 + k])
+                line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], tiles, scr,
+                               l0 + (rows + c) * LS_W, tile) - fscr[bb + (rows + c) * 2 + k])
         fscr[base + s] = g
         if g > best:
             best = g
@@ -337,27 +359,22 @@ def tile_gains(state, rules, comp, seat, tile, scr, fscr):
 
 
 @njit(cache=True)
-def tile_task_value(state, rules, comp, seat, tile, scr, fscr):
-    """Best task gain of ``tile`` over ``seat``'s empty slots (cached, see ``tile_gains``)."""
-    tile_gains(state, rules, comp, seat, tile, scr, fscr)
-    return fscr[FSCR_TV + seat * SCR_TV_TILES + tile]
-
-
-@njit(cache=True)
-def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
+def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
     """DP-1 heuristic: lock the unlocked dice that fill unmet icons of the best targets.
 
     Targets are the row tiles (at most one per day can be taken) and the player's own
     unfinished tiles, scored by ``w_stars``·stars + ``w_task``·task value + ``w_prob``·icons
-    matched − ``w_tokens``·icons missing. Dice for the best target come first, then the
-    initiative die (if its face ≥ ``init_lock_min``), then dice for further targets. At most
-    ``free_locks_max + max_paid_extras_per_step`` dice, keeping ``money_reserve``. When the
-    first target is complete, the remaining dice are locked to proceed (paying up to
-    ``rush_factor`` per other active player). With no useful die: lock the initiative die,
-    else skip (``skip_if_no_match``, ``max_skips_per_day``), else lock one die.
+    matched − ``w_tokens``·icons missing (with all the player's dice, FS-U2's count form).
+    Dice for the best target come first, then the initiative die (if its face ≥
+    ``init_lock_min``), then dice for further targets. At most ``free_locks_max +
+    max_paid_extras_per_step`` dice, keeping ``money_reserve``. When the first target is
+    complete, the remaining dice are locked to proceed (paying up to ``rush_factor`` per other
+    active player). With no useful die: lock the initiative die, else skip
+    (``skip_if_no_match``, ``max_skips_per_day``), else lock one die.
     """
-    tiles = comp[0]
     b = seat_base(seat)
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
     locked = state[b + F_LOCKED]
     allm = all_dice_mask(rules)
     dm = dice_mask(rules)
@@ -373,17 +390,22 @@ def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
     w_task = pp[P_W_TASK]
     w_prob = pp[P_W_PROB]
     w_tok = pp[P_W_TOKENS]
+    focus = n_players == 1 and pp[P_SOLO_WIN_FOCUS] != 0
+    if focus:
+        w_stars = 0.0
+    hist, n_any, n_fl, vases = dice_counts(state, b, nf, nv, dm)
+    day = state[S_DAY]
     # ---- candidate targets
     nt = 0
     for i in range(state[S_ROW_N]):
         t = state[S_ROW + i]
-        tok, u1, u2 = assign_icons(state, rules, comp, seat, t, locked & dm, unl_d)
+        tok, nu = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
         icons = tiles[t, TL_FLOWERS] + 1
         v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok
         if w_task > 0:
             ci = seat * SCR_TV_TILES + t
-            if scr[SCR_TV_DAY + ci] != state[S_DAY]:  # cache check inline: calls are costly
-                tile_gains(state, rules, comp, seat, t, scr, fscr)
+            if scr[SCR_TV_DAY + ci] != day:
+                tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
             v += w_task * fscr[FSCR_TV + ci]
         scr[SCR_TGT + nt] = t
         scr[SCR_TGT_KIND + nt] = 0
@@ -394,7 +416,7 @@ def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
         t = state[b + F_SHOP + s]
         if t < 0 or state[b + F_FIN + s]:
             continue
-        tok, u1, u2 = assign_icons(state, rules, comp, seat, t, locked & dm, unl_d)
+        tok, nu = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
         icons = tiles[t, TL_FLOWERS] + 1
         v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok + w_task * 0.5
         scr[SCR_TGT + nt] = t
@@ -421,7 +443,7 @@ def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
         fscr[FSCR_TGT + best] = NEG
         if scr[SCR_TGT_KIND + best] == 0:
             row_taken = True
-        tok, u1, u2 = assign_icons(state, rules, comp, seat, scr[SCR_TGT + best], rem_l, rem_u)
+        tok, u1, u2 = assign_icons(state, tiles, b, nf, nv, scr[SCR_TGT + best], rem_l, rem_u)
         rem_l &= ~u1
         rem_u &= ~u2
         if r == 0:
@@ -430,7 +452,8 @@ def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
         else:
             want2 |= u2
     free = np.int64(rules[R_FREE_LOCKS_MAX])
-    max_k = free + np.int64(pp[P_MAX_PAID_EXTRAS_PER_STEP])
+    max_paid = np.int64(pp[P_MAX_PAID_EXTRAS_PER_STEP])
+    max_k = free + max_paid
     init_bit = np.int64(1) << DIE_INIT
     init_face = state[b + F_FACE + DIE_INIT]
     init_early = init_unl and pp[P_INIT_LOCK_LAST] == 0 and init_face >= np.int64(pp[P_INIT_LOCK_MIN])
@@ -442,21 +465,21 @@ def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
         for s2 in range(n_players):
             if s2 != seat and state[seat_base(s2) + F_ACTIVE]:
                 others += 1
+        # the paid extras the policy accepts anyway, plus the rush allowance
         allowance = 0.0
-        for j in range(k_all - free):
-            if j < np.int64(pp[P_MAX_PAID_EXTRAS_PER_STEP]):
-                allowance += lock_cost(state, rules, seat, free + j + 1) - lock_cost(state, rules, seat, free + j)
+        if k_all > free:
+            allowance = lock_cost(state, rules, seat, min(k_all, max_k)) - lock_cost(state, rules, seat, free)
         allowance += pp[P_RUSH_FACTOR] * others
         if c_all >= 0 and c_all <= budget and c_all <= allowance + 1e-9:
             return unl
         # otherwise lock as many as allowed: wanted first, then initiative, then the rest
         return _take_first(state, rules, seat, want1, init_bit & unl, unl & ~want1 & ~init_bit,
                            max_k, budget)
-    k_want = popcount(want1) + popcount(want2)
-    if k_want == 0:
+    if want1 == 0 and want2 == 0:
         if init_unl and (pp[P_INIT_LOCK_LAST] == 0 or unl_d == 0):
             return init_bit
-        if (pp[P_SKIP_IF_NO_MATCH] != 0 and state[b + F_SKIPS_TODAY] < np.int64(pp[P_MAX_SKIPS_PER_DAY])):
+        if (pp[P_SKIP_IF_NO_MATCH] != 0 and not focus
+                and state[b + F_SKIPS_TODAY] < np.int64(pp[P_MAX_SKIPS_PER_DAY])):
             c = lock_legal(state, rules, seat, 0)
             if c >= 0 and c <= budget:
                 return 0
@@ -468,15 +491,9 @@ def greedy_lock(state, rules, comp, n_players, seat, pp, scr, fscr):
     if init_early:
         second = want2 | init_bit
     # the initiative die goes with the final dice
-    if (rem_after(unl_d, want1 | want2)) == 0 and init_unl:
+    if (unl_d & ~(want1 | want2)) == 0 and init_unl:
         second = second | init_bit
     return _take_first(state, rules, seat, want1, second, 0, max_k, budget)
-
-
-@njit(cache=True)
-def rem_after(unl_d, wanted):
-    """Unlocked flower/vase dice left unlocked after locking ``wanted``."""
-    return unl_d & ~wanted
 
 
 @njit(cache=True)
@@ -526,7 +543,7 @@ def random_tile(state, rules, seat, rng):
     return pos * 16
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _buyable(state, rules, seat, pp):
     """Tokens the greedy policy could buy now to finish (DP-3 ``buy_wild_to_finish``)."""
     if pp[P_BUY_WILD_TO_FINISH] == 0:
@@ -546,49 +563,55 @@ def _buyable(state, rules, seat, pp):
 
 
 @njit(cache=True)
-def score_tile_options(state, rules, comp, n_players, seat, pp, scr, fscr, check):
+def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
     """Score every (row position, empty slot) for DP-2 into the candidate scratch.
 
     Score = ``w_stars``·stars (0 if it cannot be finished any more) + ``w_now``·[finishable in
     this Step 4 with dice, tokens, conversions and affordable buys] − ``w_tokens``·tokens
     needed + ``w_future``/(1 + tokens needed) while days remain + ``w_task``·task gain at the
-    slot. With ``check`` (solo) infeasible placements get a large penalty.
+    slot.
 
     Returns
     -------
     int, the number of candidates (0 if none).
     """
-    tiles = comp[0]
     b = seat_base(seat)
     ns = n_slots(rules)
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
     avail = unused_dice(state, rules, seat)
+    n_avail = popcount(avail)
+    hist, n_any, n_fl, vases = dice_counts(state, b, nf, nv, avail)
     tokens = state[b + F_TOKENS] - np.int64(pp[P_TOKEN_RESERVE])
     if tokens < 0:
         tokens = 0
     buy = _buyable(state, rules, seat, pp)
     dpw = np.int64(rules[R_DICE_PER_WILD])
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
+    w_task = pp[P_W_TASK]
+    w_stars = pp[P_W_STARS]
+    if state[S_N_PLAYERS] == 1 and pp[P_SOLO_WIN_FOCUS] != 0:
+        w_stars = 0.0
     nc = 0
     for pos in range(state[S_ROW_N]):
         t = state[S_ROW + pos]
-        tok, used, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
-        conv = popcount(avail & ~used) // dpw
+        tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
+        conv = (n_avail - n_used) // dpw
         now = 1.0 if (tok <= tokens + buy + conv and tok <= np.int64(pp[P_MAX_TOKENS_PER_FINISH])) else 0.0
         base = pp[P_W_NOW] * now - pp[P_W_TOKENS] * tok
         if now > 0 or days_left > 0:
-            base += pp[P_W_STARS] * tiles[t, TL_STARS]
+            base += w_stars * tiles[t, TL_STARS]
         if days_left > 0:
             base += pp[P_W_FUTURE] / (1.0 + tok)
-        ci = seat * SCR_TV_TILES + t
-        gb = FSCR_TG + ci * MAX_SLOTS_P
-        if pp[P_W_TASK] > 0 and scr[SCR_TV_DAY + ci] != state[S_DAY]:
-            tile_gains(state, rules, comp, seat, t, scr, fscr)
+        gb = 0
+        if w_task > 0:
+            gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
         for s in range(ns):
             if state[b + F_SHOP + s] >= 0:
                 continue
             sc = base
-            if pp[P_W_TASK] > 0:
-                sc += pp[P_W_TASK] * fscr[gb + s]
+            if w_task > 0:
+                sc += w_task * fscr[gb + s]
             scr[SCR_CAND + nc] = pos * 16 + s
             fscr[FSCR_CAND + nc] = sc
             nc += 1
@@ -596,34 +619,35 @@ def score_tile_options(state, rules, comp, n_players, seat, pp, scr, fscr, check
 
 
 @njit(cache=True)
-def greedy_tile(state, rules, comp, n_players, seat, pp, scr, fscr):
-    """DP-2 heuristic: the best scored (tile, slot); solo with ``solo_check_placements``: the
-    best one that passes the feasibility check afterwards (hard constraint), tried best-first;
-    if none passes, the best overall."""
-    nc = score_tile_options(state, rules, comp, n_players, seat, pp, scr, fscr, False)
-    if nc == 0:
-        return 0
+def _best_candidate(nc, fscr):
+    """Index of the best scored candidate (first on ties), or -1."""
     best = -1
     bv = NEG
     for j in range(nc):
         if fscr[FSCR_CAND + j] > bv:
             bv = fscr[FSCR_CAND + j]
             best = j
-    first = scr[SCR_CAND + best]
+    return best
+
+
+@njit(cache=True)
+def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
+    """DP-2 heuristic: the best scored (tile, slot); solo with ``solo_check_placements``: the
+    best one that passes the feasibility check afterwards (hard constraint), tried best-first;
+    if none passes, the best overall."""
+    nc = score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr)
+    if nc == 0:
+        return 0
+    first = scr[SCR_CAND + _best_candidate(nc, fscr)]
     if n_players != 1 or pp[P_SOLO_CHECK_PLACEMENTS] == 0:
         return first
     for _ in range(nc):
-        best = -1
-        bv = NEG
-        for j in range(nc):
-            if fscr[FSCR_CAND + j] > bv:
-                bv = fscr[FSCR_CAND + j]
-                best = j
+        best = _best_candidate(nc, fscr)
         if best < 0:
             break
         d = scr[SCR_CAND + best]
         fscr[FSCR_CAND + best] = NEG
-        if placement_feasible(state, rules, comp, seat, state[S_ROW + d // 16], d % 16, scr):
+        if placement_feasible(state, rules, tiles, tasks, seat, state[S_ROW + d // 16], d % 16, scr):
             return d
     return first
 
@@ -631,7 +655,7 @@ def greedy_tile(state, rules, comp, n_players, seat, pp, scr, fscr):
 # =========================================================================================
 # DP-3 / DP-5 / DP-6 / DP-8 step 4
 # =========================================================================================
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _n_choose_k(n, k):
     """Binomial coefficient C(n, k) for small n."""
     if k < 0 or k > n:
@@ -643,7 +667,7 @@ def _n_choose_k(n, k):
 
 
 @njit(cache=True)
-def random_step4(state, rules, comp, seat, rng):
+def random_step4(state, rules, tiles, seat, rng):
     """Uniform over the legal Step 4 options: finish a finishable tile, take money with a die,
     take a token with a set of dice, buy a token, or done."""
     b = seat_base(seat)
@@ -651,13 +675,16 @@ def random_step4(state, rules, comp, seat, rng):
     avail = unused_dice(state, rules, seat)
     u = popcount(avail)
     tokens = state[b + F_TOKENS]
-    n_fin = 0
+    hist, n_any, n_fl, vases = dice_counts(state, b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
+                                           np.int64(rules[R_VASE_DICE_PER_PLAYER]), avail)
+    finishable = 0
     for s in range(ns):
         t = state[b + F_SHOP + s]
         if t >= 0 and state[b + F_FIN + s] == 0:
-            tok, u1, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
+            tok, nu = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
             if tok <= tokens:
-                n_fin += 1
+                finishable |= np.int64(1) << s
+    n_fin = popcount(finishable)
     dpw = np.int64(rules[R_DICE_PER_WILD])
     n_tok = _n_choose_k(u, dpw) if token_room(state, rules, seat) else 0
     n_buy = 1 if buy_token_legal(state, rules, seat) else 0
@@ -665,13 +692,10 @@ def random_step4(state, rules, comp, seat, rng):
     r = randint(rng, total)
     if r < n_fin:
         for s in range(ns):
-            t = state[b + F_SHOP + s]
-            if t >= 0 and state[b + F_FIN + s] == 0:
-                tok, u1, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
-                if tok <= tokens:
-                    if r == 0:
-                        return A_FINISH * A_MUL + s
-                    r -= 1
+            if (finishable >> s) & 1:
+                if r == 0:
+                    return A_FINISH * A_MUL + s
+                r -= 1
     r -= n_fin
     if r < u:
         for i in range(9):
@@ -698,7 +722,7 @@ def random_step4(state, rules, comp, seat, rng):
     return A_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_dice(mask, k):
     """The k lowest dice of ``mask`` (vase dice 6..7 are higher than flower dice)."""
     m = 0
@@ -712,7 +736,7 @@ def _first_dice(mask, k):
 
 
 @njit(cache=True)
-def greedy_step4(state, rules, comp, seat, pp, scr):
+def greedy_step4(state, rules, tiles, seat, pp):
     """DP-3/5/6/8 heuristic.
 
     1. Finish the best finishable tile (``finish_priority``: stars, or fewest tokens), using at
@@ -724,10 +748,13 @@ def greedy_step4(state, rules, comp, seat, pp, scr):
     3. Buy stock tokens up to ``wild_stock_target`` with money >= ``buy_wild_stock_money_min``.
     4. Done.
     """
-    tiles = comp[0]
     b = seat_base(seat)
     ns = n_slots(rules)
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
     avail = unused_dice(state, rules, seat)
+    n_avail = popcount(avail)
+    hist, n_any, n_fl, vases = dice_counts(state, b, nf, nv, avail)
     tokens = state[b + F_TOKENS]
     money = state[b + F_MONEY]
     usable = tokens - np.int64(pp[P_TOKEN_RESERVE])
@@ -739,17 +766,16 @@ def greedy_step4(state, rules, comp, seat, pp, scr):
     best = -1
     best_key = NEG
     best_short = 0
-    best_used = 0
     for s in range(ns):
         t = state[b + F_SHOP + s]
         if t < 0 or state[b + F_FIN + s]:
             continue
-        tok, used, u2 = assign_icons(state, rules, comp, seat, t, avail, 0)
+        tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
         if tok > np.int64(pp[P_MAX_TOKENS_PER_FINISH]):
             continue
         short = tok - usable
         if short > 0:
-            conv = popcount(avail & ~used) // dpw if room else 0
+            conv = (n_avail - n_used) // dpw if room else 0
             if short > conv + can_buy:
                 continue
         if pp[P_FINISH_PRIORITY] == PRIORITY_STARS:
@@ -760,8 +786,9 @@ def greedy_step4(state, rules, comp, seat, pp, scr):
             best_key = key
             best = s
             best_short = short
-            best_used = used
     if best >= 0:
+        tok, best_used, u2 = assign_icons(state, tiles, b, nf, nv, state[b + F_SHOP + best], avail,
+                                          np.int64(0))
         spare = avail & ~best_used
         if best_short > 0:
             if room and popcount(spare) >= dpw:
@@ -778,13 +805,13 @@ def greedy_step4(state, rules, comp, seat, pp, scr):
                 for s in range(ns):
                     t = state[b + F_SHOP + s]
                     if s != best and t >= 0 and state[b + F_FIN + s] == 0:
-                        tok, u1, u2 = assign_icons(state, rules, comp, seat, t, spare, 0)
+                        tok, u1, u2 = assign_icons(state, tiles, b, nf, nv, t, spare, np.int64(0))
                         other |= u1
                 free_spare = spare & ~other
                 if money + popcount(free_spare) * np.int64(rules[R_MONEY_PER_DIE]) >= want and free_spare:
                     return A_TAKE_MONEY * A_MUL + _lowest_die(free_spare)
         return A_FINISH * A_MUL + best
-    u = popcount(avail)
+    u = n_avail
     if u > 0:
         want_tok = room and u >= dpw and tokens < np.int64(pp[P_WILD_STOCK_TARGET])
         if want_tok and (pp[P_LEFTOVER_PREF] == PREF_WILD or np.int64(rules[R_MONEY_PER_DIE]) == 0):
@@ -800,7 +827,7 @@ def greedy_step4(state, rules, comp, seat, pp, scr):
     return A_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest_die(mask):
     """Index of the lowest die in ``mask``."""
     for i in range(9):
@@ -813,7 +840,7 @@ def _lowest_die(mask):
 # DP-7 solo refresh
 # =========================================================================================
 @njit(cache=True)
-def greedy_refresh(state, rules, comp, pp, scr, fscr):
+def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
     """DP-7: refresh if the row is empty, or (``refresh_if_no_feasible_tile``) no row tile has
     a placement passing the feasibility check, or the best tile scores below
     ``refresh_if_best_tile_score_below``; always keeping ``refresh_money_reserve``."""
@@ -822,19 +849,15 @@ def greedy_refresh(state, rules, comp, pp, scr, fscr):
         return False
     if state[S_ROW_N] == 0:
         return True
-    nc = score_tile_options(state, rules, comp, 1, 0, pp, scr, fscr, False)
+    nc = score_tile_options(state, rules, tiles, tasks, 0, pp, scr, fscr)
     if nc == 0:
         return False
-    bv = NEG
-    for j in range(nc):
-        if fscr[FSCR_CAND + j] > bv:
-            bv = fscr[FSCR_CAND + j]
-    if bv < pp[P_REFRESH_IF_BEST_TILE_SCORE_BELOW]:
+    if fscr[FSCR_CAND + _best_candidate(nc, fscr)] < pp[P_REFRESH_IF_BEST_TILE_SCORE_BELOW]:
         return True
     if pp[P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
         for j in range(nc):
             d = scr[SCR_CAND + j]
-            if placement_feasible(state, rules, comp, 0, state[S_ROW + d // 16], d % 16, scr):
+            if placement_feasible(state, rules, tiles, tasks, 0, state[S_ROW + d // 16], d % 16, scr):
                 return False
         return True
     return False
@@ -843,44 +866,45 @@ def greedy_refresh(state, rules, comp, pp, scr, fscr):
 # =========================================================================================
 # dispatch (the kernel's interface)
 # =========================================================================================
-@njit(cache=True)
-def choose_lock(state, rules, comp, n_players, seat, kinds, pparams, rng, scr, fscr):
+@njit(cache=True, inline="always")
+def choose_lock(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng, scr, fscr):
     """DP-1: bitmask of unlocked dice to lock (0 = lock none and pay the skip cost)."""
     if kinds[seat] == K_GREEDY:
-        return greedy_lock(state, rules, comp, n_players, seat, pparams[seat], scr, fscr)
+        return greedy_lock(state, rules, tiles, tasks, n_players, seat, pparams[seat], scr, fscr)
     return random_lock(state, rules, seat, rng)
 
 
-@njit(cache=True)
-def choose_tile(state, rules, comp, n_players, seat, kinds, pparams, rng, scr, fscr):
+@njit(cache=True, inline="always")
+def choose_tile(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng, scr, fscr):
     """DP-2: row position * 16 + empty slot."""
     if kinds[seat] == K_GREEDY:
-        return greedy_tile(state, rules, comp, n_players, seat, pparams[seat], scr, fscr)
+        return greedy_tile(state, rules, tiles, tasks, n_players, seat, pparams[seat], scr, fscr)
     return random_tile(state, rules, seat, rng)
 
 
-@njit(cache=True)
-def choose_step4_action(state, rules, comp, n_players, seat, kinds, pparams, rng, scr, fscr):
+@njit(cache=True, inline="always")
+def choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng, scr):
     """DP-3/5/6/8: one Step 4 action, ``code * A_MUL + argument`` (A_DONE ends Step 4)."""
     if kinds[seat] == K_GREEDY:
-        return greedy_step4(state, rules, comp, seat, pparams[seat], scr)
-    return random_step4(state, rules, comp, seat, rng)
+        return greedy_step4(state, rules, tiles, seat, pparams[seat])
+    return random_step4(state, rules, tiles, seat, rng)
 
 
-@njit(cache=True)
-def choose_ribbon(state, rules, comp, n_players, seat, slot, kinds, pparams, rng, scr, fscr):
-    """DP-4: buy a ribbon for the tile just finished in ``slot`` (only asked while legal)."""
+@njit(cache=True, inline="always")
+def choose_ribbon(state, rules, seat, kinds, pparams, rng):
+    """DP-4: buy a ribbon for the tile just finished (only asked while legal)."""
     if kinds[seat] == K_GREEDY:
-        pp = pparams[seat]
         b = seat_base(seat)
-        return (state[b + F_MONEY] - np.int64(rules[R_RIBBON_COST]) >= np.int64(pp[P_RIBBON_MONEY_RESERVE])
-                and state[S_DAY] >= np.int64(pp[P_RIBBON_MIN_DAY]))
+        if state[S_N_PLAYERS] == 1 and pparams[seat, P_SOLO_WIN_FOCUS] != 0:
+            return False
+        return (state[b + F_MONEY] - np.int64(rules[R_RIBBON_COST]) >= np.int64(pparams[seat, P_RIBBON_MONEY_RESERVE])
+                and state[S_DAY] >= np.int64(pparams[seat, P_RIBBON_MIN_DAY]))
     return randint(rng, 2) == 1
 
 
-@njit(cache=True)
-def choose_refresh(state, rules, comp, kinds, pparams, rng, scr, fscr):
+@njit(cache=True, inline="always")
+def choose_refresh(state, rules, tiles, tasks, kinds, pparams, rng, scr, fscr):
     """DP-7 (solo): pay for a new row."""
     if kinds[0] == K_GREEDY:
-        return greedy_refresh(state, rules, comp, pparams[0], scr, fscr)
+        return greedy_refresh(state, rules, tiles, tasks, pparams[0], scr, fscr)
     return randint(rng, 2) == 1

@@ -163,6 +163,9 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     P("refresh_money_reserve", "int", 0, "DP-7: money kept after a refresh", 0, 20),
     P("solo_check_placements", "bool", True,
       "DP-2 (solo): only place tiles that pass the feasibility check afterwards"),
+    P("solo_win_focus", "bool", True,
+      "DP-1/2/4 (solo): play for the win, not the score: ignore stars, buy no ribbons (keep the "
+      "money for tokens), pay no skips (each extra roll also rolls the opponent die)"),
 )
 
 POLICIES: dict[str, PolicySpec] = {
@@ -173,11 +176,11 @@ POLICIES: dict[str, PolicySpec] = {
                            "rush_factor": 0.0}),
     "novice": PolicySpec("novice", K_GREEDY, "Solo beginner: one target, little task planning, no refresh.",
                          {"n_targets": 1, "w_task": 1.0, "w_now": 2.0, "refresh_if_no_feasible_tile": False,
-                          "ribbon_money_reserve": 3, "wild_stock_target": 1}),
+                          "ribbon_money_reserve": 3, "wild_stock_target": 1, "solo_win_focus": False}),
     "expert": PolicySpec("expert", K_GREEDY, "Solo expert: several targets, strong task planning, refreshes.",
                          {"n_targets": 3, "w_stars": 0.2, "w_task": 6.0, "w_now": 6.0, "w_tokens": 2.0,
                           "w_future": 2.0, "ribbon_money_reserve": 99, "wild_stock_target": 3,
-                          "buy_wild_stock_money_min": 6, "max_paid_extras_per_step": 1}),
+                          "buy_wild_stock_money_min": 6, "max_paid_extras_per_step": 2}),
 }
 
 # ---- rule status ------------------------------------------------------------------------
