@@ -77,7 +77,10 @@ S_OPP               184    [6] opposite slot index of each slot index (§2.2)
 S_FORCE             190    [MAX_FORCE] forced draws: slot numbers 1..6 for dice, face index
                            0..5 for the gamble die, consumed in RNG order (RB-S11)
 S_SCRIPT            222    [MAX_SCRIPT] scripted decisions (encodings below)
-SEAT0               286    first seat block
+S_RNG_D             286    SUB_DICE stream state (uint64 bits stored as int64, see ``_rand``)
+S_RNG_P             287    SUB_POLICY stream state (same)
+S_OPTS              288    [MAX_OPTS] legal options of the current decision
+SEAT0               416    first seat block
 =================== ====== =====================================================================
 
 Per-seat block ``SEAT0 + seat * SEAT_LEN``:
@@ -96,7 +99,7 @@ F_ARROW         59     [MAX_DICE * 6] arrow target slot index, -1 when the face 
 SEAT_LEN        89
 =============== ====== ========================================================================
 
-Decisions (§9) are asked through ``_decide`` with the legal options listed in ``opts``;
+Decisions (§9) are asked with the legal options listed in ``state[S_OPTS:]``;
 a decision with a single legal option is taken without asking. Encodings:
 D01 e; D02 dice bitmask; D03 die index (-1 = do not apply a non-mandatory Reroll);
 D04 target die; D05 die; D06/D07/D13 ``dist * 16 + monkey`` (-1 = decline);
@@ -106,10 +109,9 @@ D11 k stars; D12 token type TK_GOLD / TK_STAR / TK_STOCK.
 Tests may script decisions (S_SCRIPT) and force dice (S_FORCE); both are empty in real games.
 """
 import numpy as np
-from numba import config, njit, prange, types
-from numba.extending import intrinsic
+from numba import njit, prange
 
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randint, shuffle
 from sim.trace import emit
 
 # ---- rule parameter offsets (== sim.spec.layout(rules.PARAMS); checked by a test) ---------
@@ -296,7 +298,10 @@ S_GAMBLE = 178
 S_OPP = 184
 S_FORCE = 190
 S_SCRIPT = 222
-SEAT0 = 286
+S_RNG_D = 286
+S_RNG_P = 287
+S_OPTS = 288
+SEAT0 = 416
 
 # ---- per-seat fields ----------------------------------------------------------------------------
 F_SCORE = 0
@@ -364,43 +369,44 @@ NE_DOUBLE_DIE = 6
 NE_NO_STOCK = 7
 
 
+# ---- policy configuration array ``cfg`` (float64, one per game; built by policies.fill_cfg) ----
+# cfg[:R_LEN] is a copy of the rules (so every R_* offset reads the same value from ``cfg`` as
+# from ``rules``), then the policy kind of each seat, the policy parameters and tables derived
+# from them (see policies.C_*). Passing one array instead of rules + kinds + policy_params keeps
+# the calls of the hot loop narrow (every array argument is reference counted at each call).
+MAX_PLAYERS = 4
+C_KIND = R_LEN
+
+ASK_DECIDE = 0
+ASK_GREEDY = 1
+ASK_RANDOM = 2
+
+BLOCK_GAMES = 32   # games per prange block of play_many
+
+RNG_STEP = np.uint64(0x9E3779B97F4A7C15)   # == sim.rng._GOLDEN (checked by a test)
+
+
 # ==== small helpers =========================================================================
-def _borrow_py(arr):
-    """Pure-Python stand-in for ``_borrow`` under NUMBA_DISABLE_JIT=1."""
-    return arr
+@njit(cache=True, inline='always')
+def _ev(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
+    """``sim.trace.emit`` behind an inlined tracing-on test (no call when tracing is off).
 
-
-@intrinsic
-def _borrow(typingctx, arr):
-    """A view of ``arr`` without its NRT meminfo (not reference counted).
-
-    Every call between jitted functions increfs/decrefs each array argument atomically; with
-    ~100 calls per turn and arrays shared by the ``prange`` threads this dominated the run
-    time. ``_play`` keeps the owning arrays alive for the whole game and hands the kernels
-    borrowed views. Never let a borrowed view outlive its owner.
-    """
-    if not isinstance(arr, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):
-        src = context.make_array(arr)(context, builder, value=args[0])
-        dst = context.make_array(arr)(context, builder)
-        context.populate_array(dst, data=src.data, shape=src.shape, strides=src.strides,
-                               itemsize=src.itemsize, meminfo=None)
-        return dst._getvalue()
-
-    return arr(arr), codegen
-
-
-if config.DISABLE_JIT:
-    _borrow = _borrow_py  # noqa: F811
+    Arguments are passed as np.int64 so that ``emit`` is compiled once (numba would otherwise
+    specialise it on every literal event code). Convention in this module: constants passed to
+    a non-inlined jitted function are wrapped in ``np.int64`` for the same reason."""
+    if log.shape[0] > 1:
+        emit(log, np.int64(code), np.int64(a0), np.int64(a1), np.int64(a2), np.int64(a3),
+             np.int64(a4), np.int64(a5), np.int64(a6))
 
 
 @njit(cache=True, inline='always')
-def _ev(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
-    """``sim.trace.emit`` behind an inlined tracing-on test (no call when tracing is off)."""
-    if log.shape[0] > 1:
-        emit(log, code, a0, a1, a2, a3, a4, a5, a6)
+def _rand(state, field, n):
+    """``sim.rng.randint`` on the stream kept in ``state[field]`` (S_RNG_D / S_RNG_P): uniform
+    integer in [0, n), the same draws as the ``uint64[1]`` stream of ``sim.rng``."""
+    u = np.uint64(state[field]) + RNG_STEP
+    state[field] = np.int64(u)
+    x = mix64(u) >> np.uint64(11)
+    return np.int64((x * np.uint64(n)) >> np.uint64(53))
 
 
 @njit(cache=True, inline='always')
@@ -450,7 +456,7 @@ def arrow_at(state, seat, die, sidx):
 
 
 @njit(cache=True, inline='always')
-def draw_slot(state, rng):
+def _draw_slot(state):
     """One die roll: a uniform slot index 0..5 (RB-T3), or the next forced draw (tests).
 
     Forced draws are slot numbers 1..6.
@@ -459,17 +465,17 @@ def draw_slot(state, rng):
     if p < state[S_FORCE_N]:
         state[S_FORCE_POS] = p + 1
         return state[S_FORCE + p] - 1
-    return randint(rng, N_SLOTS)
+    return _rand(state, S_RNG_D, N_SLOTS)
 
 
 @njit(cache=True, inline='always')
-def draw_gamble(state, rng):
+def _draw_gamble(state):
     """One gamble-die roll: a uniform face index 0..5 (RB-F6), or the next forced draw."""
     p = state[S_FORCE_POS]
     if p < state[S_FORCE_N]:
         state[S_FORCE_POS] = p + 1
         return state[S_FORCE + p]
-    return randint(rng, 6)
+    return _rand(state, S_RNG_D, 6)
 
 
 @njit(cache=True, inline='always')
@@ -477,6 +483,7 @@ def double_mult(state, rules, die):
     """``mult`` for ``die`` from the Doubles assigned to it (RB-F5, AMB-08).
 
     multiply: m^k; add: 1 + k(m-1); forbid: at most one Double per target, m^k.
+    ``rules`` may be the rules or a ``cfg`` array (same R_* offsets).
     """
     k = state[S_DBL_COUNT + die]
     m = int(rules[R_DOUBLE_MULTIPLIER])
@@ -528,7 +535,7 @@ def die_result(state, rules, seat, die):
     return f
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def end_check(state, rules, trigger, log):
     """RB-E2: end the game at once if any score > R (``end_inclusive``: >= R).
 
@@ -550,14 +557,15 @@ def end_check(state, rules, trigger, log):
     return False
 
 
-@njit(cache=True)
-def gain_points(state, rules, seat, amount, source, stat, log):
+@njit(cache=True, inline='always')
+def gain_points(state, cfg, seat, amount, source, stat, log):
     """Add points to ``seat`` as one atomic gain, then run the end check (RB-F1, RB-E2)."""
     b = _sb(seat)
     state[b + F_SCORE] += amount
     state[b + stat] += amount
-    _ev(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
-    return end_check(state, rules, ET_SCORE, log)
+    if log.shape[0] > 1:
+        _ev(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
+    return end_check(state, cfg, ET_SCORE, log)
 
 
 @njit(cache=True)
@@ -601,7 +609,8 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
                 state[S_SPACE_KIND + i] = tiles[t, 0]
                 state[S_SPACE_FACE + i] = tiles[t, 1]
                 state[S_TILES_MASK] |= 1 << t
-                _ev(log, EV_TILE, i, t, tiles[t, 0], tiles[t, 1])
+                if log.shape[0] > 1:
+                    _ev(log, EV_TILE, i, t, tiles[t, 0], tiles[t, 1])
                 k += 1
             else:
                 state[S_SPACE_KIND + i] = SP_EMPTY
@@ -716,36 +725,51 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
     state[S_END_SEAT] = -1
     for d in range(MAX_DICE):
         state[S_DBL_TARGET + d] = -1
-    _ev(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
+    if log.shape[0] > 1:
+        _ev(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
     end_check(state, rules, ET_SETUP, log)
 
 
 # ==== decisions ================================================================================
+@njit(cache=True, inline='always')
+def _mode(state, cfg, seat):
+    """How the hot call sites take ``seat``'s next multi-option decision: ASK_GREEDY (call the
+    D_* heuristic directly), ASK_RANDOM (draw inline) or ASK_DECIDE (``_decide``: scripted
+    decisions of the tests)."""
+    if state[S_SCRIPT_POS] < state[S_SCRIPT_N] or state[S_SCRIPT_STRICT] != 0:
+        return ASK_DECIDE
+    if cfg[C_KIND + seat] == K_GREEDY_CODE:
+        return ASK_GREEDY
+    return ASK_RANDOM
+
+
 @njit(cache=True)
-def _decide(state, rules, kinds, pparams, seat, dp, opts, n, rng_p):
-    """Ask for decision ``dp`` among ``opts[:n]`` (n >= 1): a scripted value (tests) or the
+def _decide(state, cfg, seat, dp, n):
+    """Ask for decision ``dp`` among the ``n`` options at ``state[S_OPTS:]`` (n >= 1): a scripted value (tests) or the
     seat's policy. Single-option decisions are taken without asking."""
     if n == 1:
-        return opts[0]
+        return state[S_OPTS + 0]
     p = state[S_SCRIPT_POS]
     if p < state[S_SCRIPT_N]:
         v = state[S_SCRIPT + p]
         state[S_SCRIPT_POS] = p + 1
         ok = False
         for i in range(n):
-            if opts[i] == v:
+            if state[S_OPTS + i] == v:
                 ok = True
         if not ok and state[S_SCRIPT_ERR] == 0:
             state[S_SCRIPT_ERR] = dp
         return v
     if state[S_SCRIPT_STRICT] and state[S_SCRIPT_ERR] == 0:
         state[S_SCRIPT_ERR] = 100 + dp
-    return _pol.choose(state, rules, kinds[seat], pparams, seat, dp, opts, n, rng_p)
+    if cfg[C_KIND + seat] != K_GREEDY_CODE:
+        return state[S_OPTS + _rand(state, S_RNG_P, n)]
+    return _pol.greedy(state, cfg, seat, dp, n)
 
 
 # ==== turn start: extra dice, dice choice, roll (RB-T1 .. RB-T3) ============================
-@njit(cache=True)
-def pay_extra_dice(state, rules, kinds, pparams, seat, opts, rng_p, log):
+@njit(cache=True, inline='always')
+def _pay_extra_dice(state, cfg, seat, log):
     """RB-T1: choose e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost), and pay.
 
     Returns
@@ -753,51 +777,70 @@ def pay_extra_dice(state, rules, kinds, pparams, seat, opts, rng_p, log):
     int e.
     """
     b = _sb(seat)
-    cost = int(rules[R_GOLD_PER_EXTRA_DIE])
-    emax = min(int(rules[R_MAX_DICE_PER_TURN]), state[S_N_DICE]) - 1
+    cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
+    emax = min(int(cfg[R_MAX_DICE_PER_TURN]), state[S_N_DICE]) - 1
     if cost > 0:
         emax = min(emax, state[b + F_GOLD] // cost)
     for e in range(emax + 1):
-        opts[e] = e
-    e = _decide(state, rules, kinds, pparams, seat, D_EXTRA, opts, emax + 1, rng_p)
-    paid = e * cost
-    state[b + F_GOLD] -= paid
-    if state[S_GOLD_LIMITED]:
-        state[S_GOLD_SUPPLY] += paid
-    state[b + F_GOLD_SPENT] += paid
-    state[b + F_EXTRA_DICE] += e
-    _ev(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
+        state[S_OPTS + e] = e
+    mode = _mode(state, cfg, seat)
+    if emax <= 0:
+        e = state[S_OPTS + 0]
+    elif mode == ASK_GREEDY:
+        e = _pol.greedy_extra_dice(state, cfg, seat, emax + 1)
+    elif mode == ASK_RANDOM:
+        e = state[S_OPTS + _rand(state, S_RNG_P, emax + 1)]
+    else:
+        e = _decide(state, cfg, seat, np.int64(D_EXTRA), emax + 1)
+    if e > 0:
+        paid = e * cost
+        state[b + F_GOLD] -= paid
+        if state[S_GOLD_LIMITED]:
+            state[S_GOLD_SUPPLY] += paid
+        state[b + F_GOLD_SPENT] += paid
+        state[b + F_EXTRA_DICE] += e
+        if log.shape[0] > 1:
+            _ev(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
     return e
 
 
-@njit(cache=True)
-def roll_die(state, rules, seat, die, event, rng_d, log):
+@njit(cache=True, inline='always')
+def roll_die(state, cfg, seat, die, event, log):
     """RB-T3: the die shows a uniform slot; its result is the face there."""
-    s = draw_slot(state, rng_d)
+    s = _draw_slot(state)
     state[S_UP_SLOT + die] = s
     state[_sb(seat) + F_DICE_ROLLED] += 1
-    _ev(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
-         die_result(state, rules, seat, die), event)
+    if log.shape[0] > 1:
+        _ev(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
+            die_result(state, cfg, seat, die), event)
 
 
-@njit(cache=True)
-def choose_and_roll(state, rules, kinds, pparams, seat, e, opts, rng_d, rng_p, log):
+@njit(cache=True, inline='always')
+def _choose_and_roll(state, cfg, seat, e, log):
     """RB-T2 + RB-T3: choose 1 + e distinct own dice and roll them in die-id order (RB-S11)."""
     nd = state[S_N_DICE]
     n = 0
     for mask in range(1, 1 << nd):
         if _popcount(mask) == 1 + e:
-            opts[n] = mask
+            state[S_OPTS + n] = mask
             n += 1
-    mask = _decide(state, rules, kinds, pparams, seat, D_DICE, opts, n, rng_p)
+    mode = _mode(state, cfg, seat)
+    if n == 1:
+        mask = state[S_OPTS + 0]
+    elif mode == ASK_GREEDY:
+        mask = _pol.greedy_dice(state, cfg, seat, n)
+    elif mode == ASK_RANDOM:
+        mask = state[S_OPTS + _rand(state, S_RNG_P, n)]
+    else:
+        mask = _decide(state, cfg, seat, np.int64(D_DICE), n)
     state[S_ROLLED] = mask
     for d in range(nd):
         if (mask >> d) & 1:
-            roll_die(state, rules, seat, d, 0, rng_d, log)
+            roll_die(state, cfg, seat, d, 0, log)
 
 
 @njit(cache=True)
-def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
+def _reroll_phase(state, cfg, seat, log):
     """RB-T4 / RB-F8: apply Reroll until it no longer applies (AMB-10, AMB-11).
 
     K = rolled dice whose result is REROLL (arrows followed). Stop when K is empty, no die is
@@ -807,12 +850,12 @@ def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
     """
     nd = state[S_N_DICE]
     full = (1 << nd) - 1
-    maxd = int(rules[R_MAX_DICE_PER_TURN])
+    maxd = int(cfg[R_MAX_DICE_PER_TURN])
     while True:
         rolled = state[S_ROLLED]
         k = 0
         for d in range(nd):
-            if (rolled >> d) & 1 and die_result(state, rules, seat, d) == FC_REROLL:
+            if (rolled >> d) & 1 and die_result(state, cfg, seat, d) == FC_REROLL:
                 k |= 1 << d
         unrolled = full & ~rolled
         if k == 0 or unrolled == 0 or _popcount(rolled) >= maxd:
@@ -820,12 +863,12 @@ def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
         n = 0
         for d in range(nd):
             if (unrolled >> d) & 1:
-                opts[n] = d
+                state[S_OPTS + n] = d
                 n += 1
-        if rules[R_REROLL_MANDATORY] < 0.5:
-            opts[n] = -1
+        if cfg[R_REROLL_MANDATORY] < 0.5:
+            state[S_OPTS + n] = -1
             n += 1
-        u = _decide(state, rules, kinds, pparams, seat, D_REROLL, opts, n, rng_p)
+        u = _decide(state, cfg, seat, np.int64(D_REROLL), n)
         if u < 0:
             return
         rolled |= 1 << u
@@ -833,40 +876,43 @@ def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
         state[S_REROLL_EVENTS] += 1
         ev = state[S_REROLL_EVENTS]
         state[_sb(seat) + F_REROLLS] += 1
-        if ev == 1 or int(rules[R_REROLL_SECOND_SCOPE]) == SCOPE_REROLL_ONLY:
+        if ev == 1 or int(cfg[R_REROLL_SECOND_SCOPE]) == SCOPE_REROLL_ONLY:
             mask = k | (1 << u)
         else:
             mask = rolled
-        _ev(log, EV_REROLL, seat, ev, u, mask)
+        if log.shape[0] > 1:
+            _ev(log, EV_REROLL, seat, ev, u, mask)
         for d in range(nd):
             if (mask >> d) & 1:
-                roll_die(state, rules, seat, d, ev, rng_d, log)
+                roll_die(state, cfg, seat, d, ev, log)
 
 
 @njit(cache=True)
-def declare_doubles(state, rules, kinds, pparams, seat, opts, rng_p, log):
+def _declare_doubles(state, cfg, seat, log):
     """RB-T5a / RB-F5: each die whose result is DOUBLE is assigned to one other rolled die
     (AMB-08, AMB-09). A Double with no other die has no effect; ``forbid`` allows one Double
     per target."""
     nd = state[S_N_DICE]
     rolled = state[S_ROLLED]
-    forbid = int(rules[R_DOUBLE_STACKING]) == STACK_FORBID
+    forbid = int(cfg[R_DOUBLE_STACKING]) == STACK_FORBID
     for d in range(nd):
-        if not (rolled >> d) & 1 or die_result(state, rules, seat, d) != FC_DOUBLE:
+        if not (rolled >> d) & 1 or die_result(state, cfg, seat, d) != FC_DOUBLE:
             continue
         n = 0
         for t in range(nd):
             if t != d and (rolled >> t) & 1 and not (forbid and state[S_DBL_COUNT + t] > 0):
-                opts[n] = t
+                state[S_OPTS + n] = t
                 n += 1
         if n == 0:
-            _ev(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
+            if log.shape[0] > 1:
+                _ev(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
             continue
         state[S_CTX_DIE] = d
-        t = _decide(state, rules, kinds, pparams, seat, D_DOUBLE, opts, n, rng_p)
+        t = _decide(state, cfg, seat, np.int64(D_DOUBLE), n)
         state[S_DBL_COUNT + t] += 1
         state[S_DBL_TARGET + d] = t
-        _ev(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
+        if log.shape[0] > 1:
+            _ev(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
 
 
 # ==== landing effects (RB-T7, RB-P1 .. RB-P4) ================================================
@@ -885,59 +931,77 @@ def install_face(state, seat, die, sidx, face, target, log):
     state[b + F_FACE] = face
     state[b + F_ARROW] = target if face == FC_ARROW else -1
     state[_sb(seat) + F_INSTALLS] += 1
-    _ev(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
+    if log.shape[0] > 1:
+        _ev(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
 
 
 @njit(cache=True)
-def arrow_target_options(state, rules, sidx, opts):
+def _arrow_target_options(state, rules, sidx):
     """§2.2 / AMB-05: legal arrow targets (slot numbers) for an arrow in slot index ``sidx``:
-    the 4 adjacent slots (not itself, not its opposite), or any other slot."""
+    the 4 adjacent slots (not itself, not its opposite), or any other slot. ``rules`` may be
+    the rules or a ``cfg`` array."""
     n = 0
     anyt = int(rules[R_ARROW_TARGETS]) == ARROW_ANY
     for t in range(N_SLOTS):
         if t != sidx and (anyt or t != state[S_OPP + sidx]):
-            opts[n] = t + 1
+            state[S_OPTS + n] = t + 1
             n += 1
     return n
 
 
-@njit(cache=True)
-def offer_face(state, rules, kinds, pparams, seat, die, face, opts, rng_p, log):
+@njit(cache=True, inline='always')
+def offer_face(state, cfg, seat, die, face, log):
     """RB-T7 FACE(x): the player may replace slot 2..6 of the moving die with x (supply >= 1);
     an ARROW also gets its target (D09). Landing never triggers the ability."""
     if state[S_FACE_SUPPLY + face] < 1:
         return
-    opts[0] = 0
+    state[S_OPTS + 0] = 0
     for s in range(2, N_SLOTS + 1):
-        opts[s - 1] = s
+        state[S_OPTS + s - 1] = s
     state[S_CTX_DIE] = die
     state[S_CTX_FACE] = face
-    s = _decide(state, rules, kinds, pparams, seat, D_INSTALL, opts, N_SLOTS, rng_p)
+    mode = _mode(state, cfg, seat)
+    if mode == ASK_GREEDY:
+        s = _pol.greedy_install(state, cfg, seat, np.int64(N_SLOTS))
+    elif mode == ASK_RANDOM:
+        s = state[S_OPTS + _rand(state, S_RNG_P, N_SLOTS)]
+    else:
+        s = _decide(state, cfg, seat, np.int64(D_INSTALL), np.int64(N_SLOTS))
     if s == 0:
-        _ev(log, EV_DECLINE, seat, die, D_INSTALL)
+        if log.shape[0] > 1:
+            _ev(log, EV_DECLINE, seat, die, D_INSTALL)
         return
     target = -1
     if face == FC_ARROW:
-        n = arrow_target_options(state, rules, s - 1, opts)
+        n = _arrow_target_options(state, cfg, s - 1)
         state[S_CTX_SLOT] = s - 1
-        target = _decide(state, rules, kinds, pparams, seat, D_ARROW, opts, n, rng_p) - 1
+        mode = _mode(state, cfg, seat)
+        if n == 1:
+            target = state[S_OPTS + 0] - 1
+        elif mode == ASK_GREEDY:
+            target = _pol.greedy_arrow(state, cfg, seat, n) - 1
+        elif mode == ASK_RANDOM:
+            target = state[S_OPTS + _rand(state, S_RNG_P, n)] - 1
+        else:
+            target = _decide(state, cfg, seat, np.int64(D_ARROW), n) - 1
     install_face(state, seat, die, s - 1, face, target, log)
 
 
 @njit(cache=True)
-def plus1_options(state, rules, seat, die, opts):
+def _plus1_options(state, rules, seat, die):
     """RB-P3 legal choices (encoded ``kind * 64 + die * 8 + slot``; -1 = decline).
 
     (a) POINTS_1 into slot 2..6 of the moving die (supply >= 1); (b) upgrade POINTS_k to
     POINTS_k+1, k < point_face_max, supply >= 1, on the moving die (any own die with
     ``plus1_any_die``, AMB-14); (c) decline. RB-P4: never past point_face_max or the supply.
+    ``rules`` may be the rules or a ``cfg`` array.
     """
     n = 0
-    opts[n] = -1
+    state[S_OPTS + n] = -1
     n += 1
     if state[S_FACE_SUPPLY + FC_POINTS_1] >= 1:
         for s in range(1, N_SLOTS):
-            opts[n] = die * PLUS1_DIE + s + 1
+            state[S_OPTS + n] = die * PLUS1_DIE + s + 1
             n += 1
     kmax = int(rules[R_POINT_FACE_MAX])
     anyd = rules[R_PLUS1_ANY_DIE] > 0.5
@@ -949,25 +1013,34 @@ def plus1_options(state, rules, seat, die, opts):
             if FC_POINTS_1 <= f <= FC_POINTS_5:
                 k = f - FC_POINTS_1 + 1
                 if k < kmax and state[S_FACE_SUPPLY + f + 1] >= 1:
-                    opts[n] = PLUS1_KIND + d * PLUS1_DIE + s + 1
+                    state[S_OPTS + n] = PLUS1_KIND + d * PLUS1_DIE + s + 1
                     n += 1
     return n
 
 
-@njit(cache=True)
-def plus1_space(state, rules, kinds, pparams, seat, die, opts, rng_p, log):
+@njit(cache=True, inline='always')
+def plus1_space(state, cfg, seat, die, log):
     """RB-P3: on landing on +1, place POINTS_1, upgrade one point face, or decline."""
-    n = plus1_options(state, rules, seat, die, opts)
+    n = _plus1_options(state, cfg, seat, die)
     state[S_CTX_DIE] = die
-    a = _decide(state, rules, kinds, pparams, seat, D_PLUS1, opts, n, rng_p)
+    mode = _mode(state, cfg, seat)
+    if n == 1:
+        a = state[S_OPTS + 0]
+    elif mode == ASK_GREEDY:
+        a = _pol.greedy_plus1(state, cfg, seat, n)
+    elif mode == ASK_RANDOM:
+        a = state[S_OPTS + _rand(state, S_RNG_P, n)]
+    else:
+        a = _decide(state, cfg, seat, np.int64(D_PLUS1), n)
     if a < 0:
-        _ev(log, EV_DECLINE, seat, die, D_PLUS1)
+        if log.shape[0] > 1:
+            _ev(log, EV_DECLINE, seat, die, D_PLUS1)
         return
     kind = a // PLUS1_KIND
     d = (a % PLUS1_KIND) // PLUS1_DIE
     s = a % PLUS1_DIE - 1
     if kind == 0:
-        install_face(state, seat, d, s, FC_POINTS_1, -1, log)
+        install_face(state, seat, d, s, np.int64(FC_POINTS_1), np.int64(-1), log)
     else:
         b = _sb(seat) + F_FACE + d * N_SLOTS + s
         old = state[b]
@@ -975,38 +1048,46 @@ def plus1_space(state, rules, kinds, pparams, seat, die, opts, rng_p, log):
         state[S_FACE_SUPPLY + old + 1] -= 1
         state[b] = old + 1
         state[_sb(seat) + F_INSTALLS] += 1
-        _ev(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
+        if log.shape[0] > 1:
+            _ev(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
 
 
 @njit(cache=True)
-def start_shop(state, rules, kinds, pparams, seat, opts, rng_p, log):
+def start_shop(state, cfg, seat, log):
     """RB-P1 / RB-P2: exchange k <= min(shop_max_stars, stars) stars for star_exchange[k]
     points, never doubled; ``shop_exchanges_per_landing`` exchanges; end check after each."""
     b = _sb(seat)
-    kcap = min(int(rules[R_SHOP_MAX_STARS]), int(rules[R_STAR_EXCHANGE]) - 1)
-    for _ in range(int(rules[R_SHOP_EXCHANGES_PER_LANDING])):
+    kcap = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1)
+    for _ in range(int(cfg[R_SHOP_EXCHANGES_PER_LANDING])):
         kmax = min(kcap, state[b + F_STARS])
         if kmax <= 0:
             return
         for k in range(kmax + 1):
-            opts[k] = k
-        k = _decide(state, rules, kinds, pparams, seat, D_SHOP, opts, kmax + 1, rng_p)
+            state[S_OPTS + k] = k
+        mode = _mode(state, cfg, seat)
+        if mode == ASK_GREEDY:
+            k = _pol.shop_k(state, cfg, seat, kmax)
+        elif mode == ASK_RANDOM:
+            k = state[S_OPTS + _rand(state, S_RNG_P, kmax + 1)]
+        else:
+            k = _decide(state, cfg, seat, np.int64(D_SHOP), kmax + 1)
         if k <= 0:
             return
         state[b + F_STARS] -= k
         if state[S_STAR_LIMITED]:
             state[S_STAR_SUPPLY] += k
-        pts = int(rules[R_STAR_EXCHANGE + 1 + k])
+        pts = int(cfg[R_STAR_EXCHANGE + 1 + k])
         state[b + F_SCORE] += pts
         state[b + F_PTS_SHOP] += pts
         state[b + F_STARS_CASHED] += k
-        _ev(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
-        if end_check(state, rules, ET_SHOP, log):
+        if log.shape[0] > 1:
+            _ev(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
+        if end_check(state, cfg, ET_SHOP, log):
             return
 
 
-@njit(cache=True)
-def landing(state, rules, kinds, pparams, seat, die, to, passed, opts, rng_p, log):
+@njit(cache=True, inline='always')
+def landing(state, cfg, seat, die, to, passed, log):
     """RB-T7: the effect of the space where a movement ends (START shop, FACE install, +1).
 
     With ``shop_on_pass`` a movement that passed START (and did not end there) also shops once
@@ -1014,22 +1095,56 @@ def landing(state, rules, kinds, pparams, seat, die, to, passed, opts, rng_p, lo
     """
     kind = state[S_SPACE_KIND + to]
     if kind == SP_START:
-        start_shop(state, rules, kinds, pparams, seat, opts, rng_p, log)
+        start_shop(state, cfg, seat, log)
         return
-    if passed and rules[R_SHOP_ON_PASS] > 0.5:
-        start_shop(state, rules, kinds, pparams, seat, opts, rng_p, log)
+    if passed and cfg[R_SHOP_ON_PASS] > 0.5:
+        start_shop(state, cfg, seat, log)
         if state[S_ENDED]:
             return
     if kind == SP_FACE:
-        offer_face(state, rules, kinds, pparams, seat, die, state[S_SPACE_FACE + to], opts, rng_p, log)
+        offer_face(state, cfg, seat, die, state[S_SPACE_FACE + to], log)
     elif kind == SP_PLUS1:
-        plus1_space(state, rules, kinds, pparams, seat, die, opts, rng_p, log)
+        plus1_space(state, cfg, seat, die, log)
 
 
 @njit(cache=True)
-def move_monkey(state, rules, kinds, pparams, seat, monkey, dist, die, opts, rng_p, log):
-    """RB-T6 / RB-T10: move one own monkey ``dist`` spaces clockwise (wrapping), then apply the
-    landing effect with ``die`` as the moving die (RB-T7). Passed spaces have no effect."""
+def _move_options(state, seat, dmin, dmax, optional):
+    """Legal moves ``dist * 16 + monkey`` for dist in [dmin, dmax], every monkey; -1 when the
+    move may be declined (RB-T6, AMB-04)."""
+    n = 0
+    for dist in range(dmin, dmax + 1):
+        for m in range(state[S_N_MONKEYS]):
+            state[S_OPTS + n] = dist * MOVE_CODE + m
+            n += 1
+    if optional:
+        state[S_OPTS + n] = -1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
+    """RB-T6 / RB-F13 / RB-F14: move one own monkey N in [dmin, dmax], or decline if allowed;
+    RB-T6 / RB-T10: the monkey moves clockwise (wrapping), then the landing effect applies with
+    ``die`` as the moving die (RB-T7). Passed spaces have no effect."""
+    n = _move_options(state, seat, dmin, dmax, optional)
+    state[S_CTX_DIE] = die
+    state[S_CTX_DIST] = dmin
+    mode = _mode(state, cfg, seat)
+    if n == 1:
+        a = state[S_OPTS + 0]
+    elif mode == ASK_GREEDY:
+        a = _pol.greedy_move(state, cfg, seat, n)
+    elif mode == ASK_RANDOM:
+        a = state[S_OPTS + _rand(state, S_RNG_P, n)]
+    else:
+        a = _decide(state, cfg, seat, dp, n)
+    if a < 0:
+        if log.shape[0] > 1:
+            _ev(log, EV_DECLINE, seat, die, dp)
+        return
+    monkey = a % MOVE_CODE
+    dist = a // MOVE_CODE
     b = _sb(seat)
     L = state[S_TRACK_LEN]
     st = state[S_START_INDEX]
@@ -1041,63 +1156,39 @@ def move_monkey(state, rules, kinds, pparams, seat, monkey, dist, die, opts, rng
     to = (frm + dist) % L
     state[b + F_MONKEY + monkey] = to
     state[b + F_MOVES] += 1
-    _ev(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
-    landing(state, rules, kinds, pparams, seat, die, to, passed, opts, rng_p, log)
+    if log.shape[0] > 1:
+        _ev(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
+    kind = state[S_SPACE_KIND + to]
+    if kind != SP_EMPTY or (passed and cfg[R_SHOP_ON_PASS] > 0.5):
+        landing(state, cfg, seat, die, to, passed, log)
 
 
-@njit(cache=True)
-def move_options(state, seat, dmin, dmax, optional, opts):
-    """Legal moves ``dist * 16 + monkey`` for dist in [dmin, dmax], every monkey; -1 when the
-    move may be declined (RB-T6, AMB-04)."""
-    n = 0
-    for dist in range(dmin, dmax + 1):
-        for m in range(state[S_N_MONKEYS]):
-            opts[n] = dist * MOVE_CODE + m
-            n += 1
-    if optional:
-        opts[n] = -1
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def number_result(state, rules, kinds, pparams, seat, die, dmin, dmax, optional, dp, opts, rng_p, log):
-    """RB-T6 / RB-F13 / RB-F14: move one own monkey N in [dmin, dmax], or decline if allowed."""
-    n = move_options(state, seat, dmin, dmax, optional, opts)
-    state[S_CTX_DIE] = die
-    state[S_CTX_DIST] = dmin
-    a = _decide(state, rules, kinds, pparams, seat, dp, opts, n, rng_p)
-    if a < 0:
-        _ev(log, EV_DECLINE, seat, die, dp)
-        return
-    move_monkey(state, rules, kinds, pparams, seat, a % MOVE_CODE, a // MOVE_CODE, die, opts, rng_p, log)
-
-
-@njit(cache=True)
-def lower_ringmaster(state, rules, seat, source, log):
+@njit(cache=True, inline='always')
+def lower_ringmaster(state, cfg, seat, source, log):
     """RB-E1: R falls by ringmaster_step (never rises); then the end check (RB-E2)."""
     r0 = state[S_R]
-    state[S_R] = r0 - int(rules[R_RINGMASTER_STEP])
+    state[S_R] = r0 - int(cfg[R_RINGMASTER_STEP])
     state[S_RM_DROPS] += 1
     state[_sb(seat) + F_RM_DROPS] += 1
-    _ev(log, EV_RINGMASTER, seat, r0, state[S_R], source)
-    return end_check(state, rules, ET_RINGMASTER, log)
+    if log.shape[0] > 1:
+        _ev(log, EV_RINGMASTER, seat, r0, state[S_R], source)
+    return end_check(state, cfg, ET_RINGMASTER, log)
 
 
 @njit(cache=True)
-def ringmaster_result(state, rules, kinds, pparams, seat, die, opts, rng_p, log):
+def ringmaster_result(state, cfg, seat, die, log):
     """RB-T8: R -= step (mandatory), end check, then an optional move of
     ``ringmaster_face_move`` with ``die`` as the moving die (AMB-24: decrement first)."""
-    if lower_ringmaster(state, rules, seat, FC_RINGMASTER, log):
+    if lower_ringmaster(state, cfg, seat, FC_RINGMASTER, log):
         return
-    dist = int(rules[R_RINGMASTER_FACE_MOVE])
+    dist = int(cfg[R_RINGMASTER_FACE_MOVE])
     if dist > 0:
-        number_result(state, rules, kinds, pparams, seat, die, dist, dist, True, D_RM_MOVE,
-                      opts, rng_p, log)
+        # optional = (dist > 0) = True, as a bool like the other call sites
+        number_result(state, cfg, seat, die, dist, dist, dist > 0, np.int64(D_RM_MOVE), log)
 
 
 # ==== face abilities (RB-F1 .. RB-F12) =====================================================
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def gain_token(state, seat, token, amount, mult, log):
     """RB-F11 / RB-F12: gain ``amount`` gold or stars, capped by a limited supply."""
     b = _sb(seat)
@@ -1105,45 +1196,49 @@ def gain_token(state, seat, token, amount, mult, log):
         got = _deal(state, S_GOLD_SUPPLY, S_GOLD_LIMITED, amount)
         state[b + F_GOLD] += got
         state[b + F_GOLD_GAINED] += got
-        _ev(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
+        if log.shape[0] > 1:
+            _ev(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
     else:
         got = _deal(state, S_STAR_SUPPLY, S_STAR_LIMITED, amount)
         state[b + F_STARS] += got
         state[b + F_STARS_GAINED] += got
-        _ev(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
+        if log.shape[0] > 1:
+            _ev(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
 
 
 @njit(cache=True)
-def rank_1234(state, rules, seat, mult, log):
+def rank_1234(state, cfg, seat, mult, log):
     """RB-F4: r = 1 + #players with a strictly greater score; + rank_points[r] x mult."""
     me = state[_sb(seat) + F_SCORE]
     r = 1
     for p in range(state[S_N_PLAYERS]):
         if state[_sb(p) + F_SCORE] > me:
             r += 1
-    pts = int(rules[R_RANK_POINTS + 1 + min(r, 4) - 1]) * mult
-    _ev(log, EV_RANK, seat, r, pts, mult)
-    gain_points(state, rules, seat, pts, FC_RANK, F_PTS_RANK, log)
+    pts = int(cfg[R_RANK_POINTS + 1 + min(r, 4) - 1]) * mult
+    if log.shape[0] > 1:
+        _ev(log, EV_RANK, seat, r, pts, mult)
+    gain_points(state, cfg, seat, pts, FC_RANK, F_PTS_RANK, log)
 
 
 @njit(cache=True)
-def train_ride(state, rules, seat, mult, log):
+def train_ride(state, cfg, seat, mult, log):
     """RB-F7: + train_track[train_pos] x mult, then the train advances once (even doubled)."""
     pos = state[S_TRAIN_POS]
     v = state[S_TRAIN_TRACK + pos]
     state[S_TRAIN_POS] = (pos + 1) % state[S_TRAIN_LEN]
     state[S_TRAIN_MOVES] += 1
-    _ev(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
-    gain_points(state, rules, seat, v * mult, FC_TRAIN, F_PTS_TRAIN, log)
+    if log.shape[0] > 1:
+        _ev(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
+    gain_points(state, cfg, seat, v * mult, FC_TRAIN, F_PTS_TRAIN, log)
 
 
 @njit(cache=True)
-def thief(state, rules, kinds, pparams, seat, mult, opts, rng_p, log):
+def thief(state, cfg, seat, mult, log):
     """RB-F2: clockwise from the left, each opponent holding a star, gold or stock gives one
     token of a type the active player chooses (D12). Not doubled unless
     ``double_affects_thief`` (then mult tokens of that type, AMB-20). No stock scoring."""
     n = state[S_N_PLAYERS]
-    amount = mult if rules[R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
+    amount = mult if cfg[R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
     me = _sb(seat)
     took = 0
     for i in range(1, n):
@@ -1152,25 +1247,27 @@ def thief(state, rules, kinds, pparams, seat, mult, opts, rng_p, log):
         k = 0
         for t in range(3):
             if state[vb + F_GOLD + t] > 0:
-                opts[k] = t
+                state[S_OPTS + k] = t
                 k += 1
         if k == 0:
             continue
         state[S_CTX_VICTIM] = v
-        t = _decide(state, rules, kinds, pparams, seat, D_THIEF, opts, k, rng_p)
+        t = _decide(state, cfg, seat, np.int64(D_THIEF), k)
         got = min(amount, state[vb + F_GOLD + t])
         state[vb + F_GOLD + t] -= got
         state[me + F_GOLD + t] += got
         state[me + F_STEALS] += got
         state[vb + F_STOLEN] += got
         took += got
-        _ev(log, EV_THEFT, seat, v, t, got)
+        if log.shape[0] > 1:
+            _ev(log, EV_THEFT, seat, v, t, got)
     if took == 0:
-        _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
+        if log.shape[0] > 1:
+            _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
 
 
 @njit(cache=True)
-def stock_scoring(state, rules, log):
+def stock_scoring(state, cfg, log):
     """RB-F10 (AMB-18/19), atomic: groups by stock count (descending, holders only).
 
     Sole holder of all: monopoly; sole first: first, then sole second or each tied second;
@@ -1199,116 +1296,118 @@ def stock_scoring(state, rules, log):
         pay = 0
         if c > 0 and c == c1:
             if n1 == 1 and n2 == 0:
-                pay = int(rules[R_STOCK_PAY_MONOPOLY])
+                pay = int(cfg[R_STOCK_PAY_MONOPOLY])
             elif n1 == 1:
-                pay = int(rules[R_STOCK_PAY_FIRST])
+                pay = int(cfg[R_STOCK_PAY_FIRST])
             else:
-                pay = int(rules[R_STOCK_PAY_TIE_FIRST])
+                pay = int(cfg[R_STOCK_PAY_TIE_FIRST])
         elif c > 0 and c == c2:
             if n1 > 1:
-                pay = int(rules[R_STOCK_PAY_AFTER_TIE_FIRST])
+                pay = int(cfg[R_STOCK_PAY_AFTER_TIE_FIRST])
             elif n2 == 1:
-                pay = int(rules[R_STOCK_PAY_SECOND])
+                pay = int(cfg[R_STOCK_PAY_SECOND])
             else:
-                pay = int(rules[R_STOCK_PAY_TIE_SECOND])
+                pay = int(cfg[R_STOCK_PAY_TIE_SECOND])
         state[b + F_SCORE] += pay
         state[b + F_PTS_STOCK] += pay
         if c > 0:
-            _ev(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
+            if log.shape[0] > 1:
+                _ev(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
     for p in range(n):
         state[_sb(p) + F_STOCKS] = 0
     state[S_STOCK_SUPPLY] = state[S_STOCK_COUNT]
     state[S_STOCK_SCORINGS] += 1
-    end_check(state, rules, ET_STOCK, log)
+    end_check(state, cfg, ET_STOCK, log)
 
 
 @njit(cache=True)
-def take_stock(state, rules, seat, log):
+def take_stock(state, cfg, seat, log):
     """RB-F9: take a stock if the supply has one; an emptied supply scores at once (RB-F10).
     Never doubled."""
     if state[S_STOCK_SUPPLY] < 1:
-        _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
+        if log.shape[0] > 1:
+            _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
         return
     b = _sb(seat)
     state[b + F_STOCKS] += 1
     state[b + F_STOCKS_TAKEN] += 1
     state[S_STOCK_SUPPLY] -= 1
-    _ev(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
+    if log.shape[0] > 1:
+        _ev(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
     if state[S_STOCK_SUPPLY] == 0:
-        stock_scoring(state, rules, log)
+        stock_scoring(state, cfg, log)
 
 
 @njit(cache=True)
-def gamble(state, rules, kinds, pparams, seat, die, opts, rng_d, rng_p, log):
+def gamble(state, cfg, seat, die, log):
     """RB-F6: roll the gamble die once: points (never doubled); RINGMASTER lowers R with no
     move; NINE moves a monkey N in [nine_move_min, nine_move_max] with this die as the moving
     die (AMB-13)."""
-    g = state[S_GAMBLE + draw_gamble(state, rng_d)]
-    _ev(log, EV_GAMBLE, seat, die, g)
+    g = state[S_GAMBLE + _draw_gamble(state)]
+    if log.shape[0] > 1:
+        _ev(log, EV_GAMBLE, seat, die, g)
     if g == GB_RINGMASTER:
-        lower_ringmaster(state, rules, seat, FC_GAMBLE, log)
+        lower_ringmaster(state, cfg, seat, FC_GAMBLE, log)
     elif g == GB_NINE:
-        number_result(state, rules, kinds, pparams, seat, die, int(rules[R_NINE_MOVE_MIN]),
-                      int(rules[R_NINE_MOVE_MAX]), rules[R_MOVE_OPTIONAL] > 0.5, D_NINE,
-                      opts, rng_p, log)
+        number_result(state, cfg, seat, die, int(cfg[R_NINE_MOVE_MIN]),
+                      int(cfg[R_NINE_MOVE_MAX]), cfg[R_MOVE_OPTIONAL] > 0.5, np.int64(D_NINE),
+                      log)
     else:
-        gain_points(state, rules, seat, g, FC_GAMBLE, F_PTS_GAMBLE, log)
+        gain_points(state, cfg, seat, g, FC_GAMBLE, F_PTS_GAMBLE, log)
 
 
-@njit(cache=True)
-def resolve_face(state, rules, kinds, pparams, seat, die, f, mult, opts, rng_d, rng_p, log):
-    """Apply one result face of ``die`` (RB-T6, RB-T8, RB-T9, RB-F1 .. RB-F15)."""
+@njit(cache=True, inline='always')
+def resolve_die(state, cfg, seat, die, log):
+    """RB-T5b: resolve one rolled die completely; the face is read now (arrows followed,
+    RB-F3), with the Doubles assigned to it (RB-F5). Then its result face applies (RB-T6,
+    RB-T8, RB-T9, RB-F1 .. RB-F15)."""
+    s = state[S_UP_SLOT + die]
+    f, via = follow_arrow(state, seat, die, s)
+    mult = double_mult(state, cfg, die)
+    if log.shape[0] > 1:
+        _ev(log, EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
+    if via and f == FC_EMPTY:
+        if log.shape[0] > 1:
+            _ev(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
+        return
+    if via and is_number_face(f) and int(cfg[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
+        if log.shape[0] > 1:
+            _ev(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
+        return
     state[S_CTX_DIE] = die
-    optional = rules[R_MOVE_OPTIONAL] > 0.5
     if f == FC_RINGMASTER:
-        ringmaster_result(state, rules, kinds, pparams, seat, die, opts, rng_p, log)
+        ringmaster_result(state, cfg, seat, die, log)
     elif FC_PIP_2 <= f <= FC_PIP_6:
-        number_result(state, rules, kinds, pparams, seat, die, f, f, optional, D_MOVE, opts, rng_p, log)
+        number_result(state, cfg, seat, die, f, f, cfg[R_MOVE_OPTIONAL] > 0.5, np.int64(D_MOVE), log)
     elif f == FC_NINE:
-        number_result(state, rules, kinds, pparams, seat, die, int(rules[R_NINE_MOVE_MIN]),
-                      int(rules[R_NINE_MOVE_MAX]), optional, D_NINE, opts, rng_p, log)
+        number_result(state, cfg, seat, die, int(cfg[R_NINE_MOVE_MIN]),
+                      int(cfg[R_NINE_MOVE_MAX]), cfg[R_MOVE_OPTIONAL] > 0.5, np.int64(D_NINE), log)
     elif FC_POINTS_1 <= f <= FC_POINTS_5:
-        gain_points(state, rules, seat, (f - FC_POINTS_1 + 1) * mult, f, F_PTS_FACES, log)
+        gain_points(state, cfg, seat, (f - FC_POINTS_1 + 1) * mult, f, F_PTS_FACES, log)
     elif f == FC_THIEF:
-        thief(state, rules, kinds, pparams, seat, mult, opts, rng_p, log)
+        thief(state, cfg, seat, mult, log)
     elif f == FC_RANK:
-        rank_1234(state, rules, seat, mult, log)
+        rank_1234(state, cfg, seat, mult, log)
     elif f == FC_GAMBLE:
-        gamble(state, rules, kinds, pparams, seat, die, opts, rng_d, rng_p, log)
+        gamble(state, cfg, seat, die, log)
     elif f == FC_TRAIN:
-        train_ride(state, rules, seat, mult, log)
+        train_ride(state, cfg, seat, mult, log)
     elif f == FC_STOCK:
-        take_stock(state, rules, seat, log)
+        take_stock(state, cfg, seat, log)
     elif f == FC_STAR:
         gain_token(state, seat, TK_STAR, mult, mult, log)
     elif f == FC_GOLD:
         gain_token(state, seat, TK_GOLD, mult, mult, log)
     elif f == FC_REROLL:
-        _ev(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
+        if log.shape[0] > 1:
+            _ev(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
     elif f == FC_DOUBLE:
-        _ev(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
+        if log.shape[0] > 1:
+            _ev(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
 
 
-@njit(cache=True)
-def resolve_die(state, rules, kinds, pparams, seat, die, opts, rng_d, rng_p, log):
-    """RB-T5b: resolve one rolled die completely; the face is read now (arrows followed,
-    RB-F3), with the Doubles assigned to it (RB-F5)."""
-    s = state[S_UP_SLOT + die]
-    raw = face_at(state, seat, die, s)
-    f, via = follow_arrow(state, seat, die, s)
-    mult = double_mult(state, rules, die)
-    _ev(log, EV_RESOLVE, seat, die, s + 1, raw, f, mult)
-    if via and f == FC_EMPTY:
-        _ev(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
-        return
-    if via and is_number_face(f) and int(rules[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
-        _ev(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
-        return
-    resolve_face(state, rules, kinds, pparams, seat, die, f, mult, opts, rng_d, rng_p, log)
-
-
-@njit(cache=True)
-def resolution_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
+@njit(cache=True, inline='always')
+def _resolution_phase(state, cfg, seat, log):
     """RB-T5b / AMB-25: repeatedly pick an unresolved rolled die (D05) and resolve it, until
     all are resolved or the game ends (RB-E2, AMB-28)."""
     nd = state[S_N_DICE]
@@ -1319,14 +1418,22 @@ def resolution_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log
         n = 0
         for d in range(nd):
             if (un >> d) & 1:
-                opts[n] = d
+                state[S_OPTS + n] = d
                 n += 1
-        d = _decide(state, rules, kinds, pparams, seat, D_ORDER, opts, n, rng_p)
+        mode = _mode(state, cfg, seat)
+        if n == 1:
+            d = state[S_OPTS + 0]
+        elif mode == ASK_GREEDY:
+            d = _pol.greedy_order(state, cfg, seat, n)
+        elif mode == ASK_RANDOM:
+            d = state[S_OPTS + _rand(state, S_RNG_P, n)]
+        else:
+            d = _decide(state, cfg, seat, np.int64(D_ORDER), n)
         state[S_RESOLVED] |= 1 << d
-        resolve_die(state, rules, kinds, pparams, seat, d, opts, rng_d, rng_p, log)
+        resolve_die(state, cfg, seat, d, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def begin_turn(state, seat, log):
     """Reset the per-turn fields for ``seat``'s turn."""
     state[S_ACTIVE] = seat
@@ -1340,27 +1447,171 @@ def begin_turn(state, seat, log):
         state[S_UP_SLOT + d] = 0
     b = _sb(seat)
     state[b + F_TURNS] += 1
-    n = state[S_N_PLAYERS]
-    _ev(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R], state[b + F_SCORE])
+    if log.shape[0] > 1:
+        n = state[S_N_PLAYERS]
+        if log.shape[0] > 1:
+            _ev(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
+                state[b + F_SCORE])
 
 
-@njit(cache=True)
-def play_turn(state, rules, kinds, pparams, opts, rng_d, rng_p, log):
+@njit(cache=True, inline='always')
+def _play_turn(state, cfg, log):
     """One turn of the active seat: RB-T1 extra dice, RB-T2/T3 roll, RB-T4 roll phase,
     RB-T5 resolution; RB-T12 then passes the turn clockwise unless the game ended."""
     seat = state[S_ACTIVE]
     begin_turn(state, seat, log)
-    e = pay_extra_dice(state, rules, kinds, pparams, seat, opts, rng_p, log)
-    choose_and_roll(state, rules, kinds, pparams, seat, e, opts, rng_d, rng_p, log)
-    reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log)
-    declare_doubles(state, rules, kinds, pparams, seat, opts, rng_p, log)
-    resolution_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log)
+    e = _pay_extra_dice(state, cfg, seat, log)
+    _choose_and_roll(state, cfg, seat, e, log)
+    # RB-T4 / RB-T5a only do something when a rolled die shows REROLL / DOUBLE
+    nd = state[S_N_DICE]
+    rolled = state[S_ROLLED]
+    special = False
+    for d in range(nd):
+        if (rolled >> d) & 1:
+            f = die_result(state, cfg, seat, d)
+            if f == FC_REROLL or f == FC_DOUBLE:
+                special = True
+    if special:
+        _reroll_phase(state, cfg, seat, log)
+        _declare_doubles(state, cfg, seat, log)
+    _resolution_phase(state, cfg, seat, log)
     if not state[S_ENDED]:
         state[S_ACTIVE] = (seat + 1) % state[S_N_PLAYERS]
 
 
-# ==== game end (RB-E3 .. RB-E5) and entry points =============================================
+# ==== entry points with rules / kinds / policy_params / opts / streams as separate arrays =====
+# (tests and single phases; the game loop passes ``cfg`` and keeps options and streams in state)
 @njit(cache=True)
+def _copy_opts(state, opts):
+    """Copy the options listed at ``state[S_OPTS:]`` into ``opts``."""
+    for i in range(min(opts.shape[0], MAX_OPTS)):
+        opts[i] = state[S_OPTS + i]
+
+
+@njit(cache=True)
+def _load_streams(state, rng_d, rng_p):
+    """Store the ``uint64[1]`` dice and policy streams in the state (S_RNG_D, S_RNG_P)."""
+    state[S_RNG_D] = np.int64(rng_d[0])
+    state[S_RNG_P] = np.int64(rng_p[0])
+
+
+@njit(cache=True)
+def _save_streams(state, rng_d, rng_p):
+    """Write the streams kept in the state back to the ``uint64[1]`` stream arrays."""
+    rng_d[0] = np.uint64(state[S_RNG_D])
+    rng_p[0] = np.uint64(state[S_RNG_P])
+
+
+@njit(cache=True)
+def draw_slot(state, rng):
+    """One die roll (see ``_draw_slot``) from the ``uint64[1]`` stream ``rng``."""
+    keep = state[S_RNG_D]
+    state[S_RNG_D] = np.int64(rng[0])
+    s = _draw_slot(state)
+    rng[0] = np.uint64(state[S_RNG_D])
+    state[S_RNG_D] = keep
+    return s
+
+
+@njit(cache=True)
+def draw_gamble(state, rng):
+    """One gamble-die roll (see ``_draw_gamble``) from the ``uint64[1]`` stream ``rng``."""
+    keep = state[S_RNG_D]
+    state[S_RNG_D] = np.int64(rng[0])
+    g = _draw_gamble(state)
+    rng[0] = np.uint64(state[S_RNG_D])
+    state[S_RNG_D] = keep
+    return g
+
+
+@njit(cache=True)
+def arrow_target_options(state, rules, sidx, opts):
+    """Legal arrow targets (see ``_arrow_target_options``) listed into ``opts``; returns n."""
+    n = _arrow_target_options(state, rules, sidx)
+    _copy_opts(state, opts)
+    return n
+
+
+@njit(cache=True)
+def plus1_options(state, rules, seat, die, opts):
+    """Legal +1 choices (see ``_plus1_options``) listed into ``opts``; returns n."""
+    n = _plus1_options(state, rules, seat, die)
+    _copy_opts(state, opts)
+    return n
+
+
+@njit(cache=True)
+def move_options(state, seat, dmin, dmax, optional, opts):
+    """Legal moves (see ``_move_options``) listed into ``opts``; returns n."""
+    n = _move_options(state, seat, dmin, dmax, optional)
+    _copy_opts(state, opts)
+    return n
+
+
+@njit(cache=True)
+def play_turn(state, rules, kinds, pparams, opts, rng_d, rng_p, log):
+    """One turn of the active seat (see ``_play_turn``), with the rules, policy kinds
+    ``int64[n]`` and policy parameters ``float64[n, P_LEN]`` as separate arrays."""
+    cfg = _pol.make_cfg(state, rules, kinds, pparams)
+    _load_streams(state, rng_d, rng_p)
+    _play_turn(state, cfg, log)
+    _save_streams(state, rng_d, rng_p)
+    _copy_opts(state, opts)
+
+
+@njit(cache=True)
+def pay_extra_dice(state, rules, kinds, pparams, seat, opts, rng_p, log):
+    """RB-T1 (see ``_pay_extra_dice``). Returns e."""
+    cfg = _pol.make_cfg(state, rules, kinds, pparams)
+    _load_streams(state, rng_p, rng_p)
+    e = _pay_extra_dice(state, cfg, seat, log)
+    _save_streams(state, rng_p, rng_p)
+    _copy_opts(state, opts)
+    return e
+
+
+@njit(cache=True)
+def choose_and_roll(state, rules, kinds, pparams, seat, e, opts, rng_d, rng_p, log):
+    """RB-T2 + RB-T3 (see ``_choose_and_roll``)."""
+    cfg = _pol.make_cfg(state, rules, kinds, pparams)
+    _load_streams(state, rng_d, rng_p)
+    _choose_and_roll(state, cfg, seat, e, log)
+    _save_streams(state, rng_d, rng_p)
+    _copy_opts(state, opts)
+
+
+@njit(cache=True)
+def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
+    """RB-T4 / RB-F8 (see ``_reroll_phase``)."""
+    cfg = _pol.make_cfg(state, rules, kinds, pparams)
+    _load_streams(state, rng_d, rng_p)
+    _reroll_phase(state, cfg, seat, log)
+    _save_streams(state, rng_d, rng_p)
+    _copy_opts(state, opts)
+
+
+@njit(cache=True)
+def declare_doubles(state, rules, kinds, pparams, seat, opts, rng_p, log):
+    """RB-T5a / RB-F5 (see ``_declare_doubles``)."""
+    cfg = _pol.make_cfg(state, rules, kinds, pparams)
+    _load_streams(state, rng_p, rng_p)
+    _declare_doubles(state, cfg, seat, log)
+    _save_streams(state, rng_p, rng_p)
+    _copy_opts(state, opts)
+
+
+@njit(cache=True)
+def resolution_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
+    """RB-T5b (see ``_resolution_phase``)."""
+    cfg = _pol.make_cfg(state, rules, kinds, pparams)
+    _load_streams(state, rng_d, rng_p)
+    _resolution_phase(state, cfg, seat, log)
+    _save_streams(state, rng_d, rng_p)
+    _copy_opts(state, opts)
+
+
+# ==== game end (RB-E3 .. RB-E5) and entry points =============================================
+@njit(cache=True, inline='always')
 def tokens_held(state, seat):
     """gold + stocks + stars, the RB-E3 tiebreak."""
     b = _sb(seat)
@@ -1396,16 +1647,17 @@ def final_ranks(state, ranks):
 
 
 @njit(cache=True)
-def run_game(state, rules, kinds, pparams, opts, rng_d, rng_p, log):
+def run_game(state, cfg, log):
     """Play turns clockwise from seat 0 until the end check fires or ``max_turns`` player
     turns have been played (RB-E5: flagged truncated)."""
-    max_turns = int(rules[R_MAX_TURNS])
+    max_turns = int(cfg[R_MAX_TURNS])
     while not state[S_ENDED]:
         if state[S_TURN] >= max_turns:
             state[S_TRUNCATED] = 1
-            _ev(log, EV_TRUNCATED, state[S_TURN])
+            if log.shape[0] > 1:
+                _ev(log, EV_TRUNCATED, state[S_TURN])
             return
-        play_turn(state, rules, kinds, pparams, opts, rng_d, rng_p, log)
+        _play_turn(state, cfg, log)
 
 
 @njit(cache=True)
@@ -1441,30 +1693,22 @@ def write_results(state, games_row, seats_rows, opts, log):
         row[6] = tokens_held(state, p)
         for j in range(F_STOCKS_TAKEN - F_TURNS + 2):
             row[7 + j] = state[b + F_TURNS + j]
-    _ev(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
+    if log.shape[0] > 1:
+        _ev(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
 
 
 @njit(cache=True)
-def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, games_row,
-          seats_rows, log):
-    """Set up and play one game with its own streams and scratch (allocated per game)."""
-    own_state = np.zeros(state_size(n_players), dtype=np.int64)
-    own_opts = np.zeros(MAX_OPTS, dtype=np.int64)
-    own_s = make_stream(master_seed, game_index, SUB_SETUP)
-    own_d = make_stream(master_seed, game_index, SUB_DICE)
-    own_p = make_stream(master_seed, game_index, SUB_POLICY)
-    state = _borrow(own_state)
-    opts = _borrow(own_opts)
-    rng_d = _borrow(own_d)
-    rng_p = _borrow(own_p)
-    rl = _borrow(rules)
-    kd = _borrow(kinds)
-    pp = _borrow(pparams)
-    lg = _borrow(log)
-    setup_game(state, rl, comp, n_players, own_s, opts, lg)
-    run_game(state, rl, kd, pp, opts, rng_d, rng_p, lg)
-    write_results(own_state, games_row, seats_rows, own_opts, log)
-    own_d[0] += own_p[0] & np.uint64(0)  # keep the owners alive until here
+def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
+          scratch, games_row, seats_rows, log):
+    """Set up and play one game in the caller's arrays (``state``, ``cfg``, ``scratch``),
+    with its own streams, and write its result rows."""
+    rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
+    setup_game(state, rules, comp, n_players, rng_s, scratch, log)
+    state[S_RNG_D] = np.int64(make_stream(master_seed, game_index, np.int64(SUB_DICE))[0])
+    state[S_RNG_P] = np.int64(make_stream(master_seed, game_index, np.int64(SUB_POLICY))[0])
+    _pol.fill_cfg(cfg, state, rules, kinds, pparams)
+    run_game(state, cfg, log)
+    write_results(state, games_row, seats_rows, scratch, log)
 
 
 @njit(cache=True)
@@ -1485,8 +1729,19 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     seats_rows : int64[n_players, len(seat_column_names)]   (output)
     log : int64[capacity + 1, EV_WIDTH]
     """
-    _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index,
-          games_row, seats_rows, log)
+    state = np.zeros(state_size(n_players), dtype=np.int64)
+    cfg = np.zeros(_pol.C_LEN, dtype=np.float64)
+    scratch = np.zeros(MAX_OPTS, dtype=np.int64)
+    _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
+          cfg, scratch, games_row, seats_rows, log)
+
+
+@njit(cache=True)
+def _copy_comp(comp):
+    """Private copies of the component arrays (see ``play_many``)."""
+    boards, meta, tiles, fsupply, tokens, train, gamble, start_faces, opposite = comp
+    return (boards.copy(), meta.copy(), tiles.copy(), fsupply.copy(), tokens.copy(),
+            train.copy(), gamble.copy(), start_faces.copy(), opposite.copy())
 
 
 @njit(cache=True, parallel=True)
@@ -1494,14 +1749,38 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
               games_out, seats_out):
     """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
 
-    Returns nothing; fills ``games_out[i]`` and ``seats_out[i]``.
+    Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) copies the shared
+    read-only arrays once and reuses its scratch, so the threads never touch the reference
+    counts of the same arrays. A game is a pure function of (seed, index): results do not
+    depend on the blocks or the threads. Returns nothing; fills ``games_out[i]``, ``seats_out[i]``.
     """
-    for i in prange(games_out.shape[0]):
+    n_games = games_out.shape[0]
+    n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
+    for blk in prange(n_blocks):
+        rl = rules.copy()
+        kd = policy_kind.copy()
+        pp = policy_params.copy()
+        cp = _copy_comp(comp)
+        state = np.zeros(state_size(n_players), dtype=np.int64)
+        cfg = np.zeros(_pol.C_LEN, dtype=np.float64)
+        scratch = np.zeros(MAX_OPTS, dtype=np.int64)
+        grow = np.zeros(games_out.shape[1], dtype=np.int64)
+        srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
-        _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
-              first_index + i, games_out[i], seats_out[i], log)
+        lo = blk * BLOCK_GAMES
+        hi = min(lo + BLOCK_GAMES, n_games)
+        for i in range(lo, hi):
+            _play(rl, cp, n_players, kd, pp, master_seed, first_index + i, state, cfg,
+                  scratch, grow, srows, log)
+            for j in range(grow.shape[0]):
+                games_out[i, j] = grow[j]
+            for p in range(n_players):
+                for j in range(srows.shape[1]):
+                    seats_out[i, p, j] = srows[p, j]
 
 
 # Policies read the layout constants above; imported last to break the import cycle
-# (numba resolves ``_pol.choose`` when ``_decide`` is first compiled).
+# (numba resolves ``_pol.*`` when the callers are first compiled).
 from . import policies as _pol  # noqa: E402
+
+K_GREEDY_CODE = float(_pol.K_GREEDY)

@@ -1,17 +1,26 @@
 """Rattlebones policies: ``random`` and the parameterized ``greedy`` heuristic (§9 D01..D13).
 
-A policy reads the state, the rules and its seat's row of ``pparams`` and returns one of the
-legal options the kernel listed in ``opts[:n]`` (encodings in ``kernel.py``'s docstring). It never
+A policy reads the state, the rules and its seat's policy parameters and returns one of the
+legal options the kernel listed at ``state[S_OPTS:S_OPTS + n]`` (encodings in ``kernel.py``'s docstring). It never
 mutates the state. Decision context (die, face, slot, victim) is in the ``S_CTX_*`` fields.
+
+Inside a game the greedy heuristics read one float64 array ``cfg`` (built per game by
+``fill_cfg``): the rules (same R_* offsets), the policy kind and parameters of each seat, each
+seat's face-value table (§9 ``face_value``, which depends only on the parameters, the train track
+and n) and a small scratch area (die values, slot values of the die being evaluated) that the
+heuristics fill and reuse within one decision. ``choose`` is the entry point with separate
+rules / policy_params arrays.
 
 Policy kinds: K_RANDOM (uniform over the legal options, SUB_POLICY stream), K_GREEDY (presets
 ``greedy``, ``aggressive``, ``hoarder`` differ only in ``POLICY_PARAMS`` overrides).
 """
+import numpy as np
 from numba import njit
 
 from sim.rng import randint
 
 from .kernel import (
+    C_KIND, MAX_DICE, MAX_PLAYERS, N_FACES, R_LEN, S_OPTS,
     ARROW_ANY, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE, D_ORDER,
     D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, F_ARROW, F_FACE, F_GOLD, F_MONKEY, F_SCORE,
     F_STARS, F_STOCKS, FC_ARROW, FC_DOUBLE, FC_GAMBLE, FC_GOLD, FC_NINE, FC_PIP_2, FC_PIP_6,
@@ -72,11 +81,23 @@ TIE_REARMOST = 0
 NEG = -1.0e18
 
 
+# ---- cfg layout after the rules (R_LEN) and kinds (C_KIND, MAX_PLAYERS) --------------------
+C_PP = C_KIND + MAX_PLAYERS              # [MAX_PLAYERS * P_LEN] policy parameters of each seat
+C_FV = C_PP + MAX_PLAYERS * P_LEN        # [MAX_PLAYERS * N_FACES] face_value table of each seat
+C_SV = C_FV + MAX_PLAYERS * N_FACES      # [N_SLOTS] scratch: slot values of one die (_prep_die)
+C_W = C_SV + N_SLOTS                     # [N_SLOTS] scratch: install weights of that die
+C_DV = C_W + N_SLOTS                     # [MAX_DICE] scratch: die values of one seat
+C_LEN = C_DV + MAX_DICE
+# The heuristics index ``cfg`` directly (cfg[C_PP + seat * P_LEN + P_*], cfg[C_FV + seat *
+# N_FACES + face]) rather than through small inlined accessors: every inlined call that takes an
+# array adds a reference-count pair on it.
+
+
 # ==== evaluation helpers ======================================================================
-@njit(cache=True, inline='always')
-def face_value(state, rules, pp, seat, f):
+@njit(cache=True)
+def face_value(state, pp, seat, f):
     """Baseline value of face ``f`` (§9 table; every entry a policy parameter). ARROW: 0 here
-    (see ``slot_value``)."""
+    (see ``slot_value``). Tabulated per seat in ``cfg`` by ``fill_cfg``."""
     if f == FC_RINGMASTER:
         return pp[seat, P_V_RINGMASTER]
     if FC_PIP_2 <= f <= FC_PIP_6:
@@ -115,116 +136,145 @@ def face_value(state, rules, pp, seat, f):
     return 0.0
 
 
+@njit(cache=True)
+def fill_cfg(cfg, state, rules, kinds, pp):
+    """Fill ``cfg`` (float64[C_LEN]) for a set-up game: rules, kinds, policy parameters and
+    the face-value tables (they read the train track and n from ``state``)."""
+    for i in range(R_LEN):
+        cfg[i] = rules[i]
+    for p in range(MAX_PLAYERS):
+        cfg[C_KIND + p] = kinds[p] if p < kinds.shape[0] else K_RANDOM
+    for p in range(min(pp.shape[0], MAX_PLAYERS)):
+        for j in range(P_LEN):
+            cfg[C_PP + p * P_LEN + j] = pp[p, j]
+        for f in range(N_FACES):
+            cfg[C_FV + p * N_FACES + f] = face_value(state, pp, p, f)
+
+
+@njit(cache=True)
+def make_cfg(state, rules, kinds, pp):
+    """A new ``cfg`` array for ``state`` (see ``fill_cfg``)."""
+    cfg = np.zeros(C_LEN, dtype=np.float64)
+    fill_cfg(cfg, state, rules, kinds, pp)
+    return cfg
+
+
 @njit(cache=True, inline='always')
-def slot_value(state, rules, pp, seat, die, s):
+def slot_value(state, cfg, seat, die, s):
     """Value of slot index ``s`` of ``die``; an ARROW is worth its target minus the penalty."""
     b = _sb(seat) + die * N_SLOTS
     f = state[b + F_FACE + s]
     if f != FC_ARROW:
-        return face_value(state, rules, pp, seat, f)
+        return cfg[C_FV + seat * N_FACES + f]
     t = state[b + F_ARROW + s]
     if t < 0 or state[b + F_FACE + t] == FC_ARROW:
         return 0.0
-    return face_value(state, rules, pp, seat, state[b + F_FACE + t]) - pp[seat, P_ARROW_PENALTY]
+    return cfg[C_FV + seat * N_FACES + state[b + F_FACE + t]] - cfg[C_PP + seat * P_LEN + P_ARROW_PENALTY]
 
 
 @njit(cache=True, inline='always')
-def die_value(state, rules, pp, seat, die):
-    """``die_value = sum of slot values / 6`` (§9 D02)."""
-    v = 0.0
-    for s in range(N_SLOTS):
-        v += slot_value(state, rules, pp, seat, die, s)
-    return v / N_SLOTS
+def die_values(state, cfg, seat):
+    """``die_value = sum of slot values / 6`` (§9 D02) of each die of ``seat``, into
+    ``cfg[C_DV + die]``."""
+    for d in range(state[S_N_DICE]):
+        v = 0.0
+        for s in range(N_SLOTS):
+            v += slot_value(state, cfg, seat, d, s)
+        cfg[C_DV + d] = v / N_SLOTS
 
 
 @njit(cache=True, inline='always')
-def _arrows_on(state, seat, die, s):
-    """Number of arrows of ``die`` that target slot index ``s``."""
+def _prep_die(state, cfg, seat, die):
+    """Slot values ``cfg[C_SV + s]`` and install weights ``cfg[C_W + s]`` of ``die`` (1, plus
+    one per arrow of the die targeting s with ``protect_arrow_targets``), for ``install_gain``."""
     b = _sb(seat) + die * N_SLOTS
-    c = 0
-    for q in range(N_SLOTS):
-        if state[b + F_FACE + q] == FC_ARROW and state[b + F_ARROW + q] == s:
-            c += 1
-    return c
+    for s in range(N_SLOTS):
+        cfg[C_SV + s] = slot_value(state, cfg, seat, die, s)
+        cfg[C_W + s] = 1.0
+    if cfg[C_PP + seat * P_LEN + P_PROTECT_ARROW_TARGETS] > 0.5:
+        for q in range(N_SLOTS):
+            if state[b + F_FACE + q] == FC_ARROW:
+                t = state[b + F_ARROW + q]
+                if 0 <= t < N_SLOTS:
+                    cfg[C_W + t] += 1.0
 
 
 @njit(cache=True)
-def best_arrow_target(state, rules, pp, seat, die, s):
+def best_arrow_target(state, cfg, seat, die, s):
     """(value, slot number) of the best arrow target for an arrow in slot index ``s`` (D09)."""
     b = _sb(seat) + die * N_SLOTS
-    anyt = int(rules[R_ARROW_TARGETS]) == ARROW_ANY
+    anyt = int(cfg[R_ARROW_TARGETS]) == ARROW_ANY
     best = NEG
     bt = 0
-    avoid = pp[seat, P_AVOID_RINGMASTER_TARGET] > 0.5
+    avoid = cfg[C_PP + seat * P_LEN + P_AVOID_RINGMASTER_TARGET] > 0.5
     for t in range(N_SLOTS):
         if t == s or (not anyt and t == state[S_OPP + s]):
             continue
         f = state[b + F_FACE + t]
-        v = 0.0 if f == FC_ARROW else face_value(state, rules, pp, seat, f)
+        v = cfg[C_FV + seat * N_FACES + f]   # 0 for an ARROW
         if avoid and f == FC_RINGMASTER:
             v -= 1.0e6
         if v > best:
             best = v
             bt = t + 1
-    return best - pp[seat, P_ARROW_PENALTY], bt
+    return best - cfg[C_PP + seat * P_LEN + P_ARROW_PENALTY], bt
 
 
-@njit(cache=True)
-def install_gain(state, rules, pp, seat, die, s, x):
-    """Value gained by installing face ``x`` in slot index ``s`` of ``die`` (D08)."""
-    old = slot_value(state, rules, pp, seat, die, s)
+@njit(cache=True, inline='always')
+def install_gain(state, cfg, seat, die, s, x):
+    """Value gained by installing face ``x`` in slot index ``s`` of ``die`` (D08); ``die``
+    must be prepared by ``_prep_die``."""
+    old = cfg[C_SV + s]
     if x == FC_ARROW:
-        new, _ = best_arrow_target(state, rules, pp, seat, die, s)
+        new, _ = best_arrow_target(state, cfg, seat, die, s)
     else:
-        new = face_value(state, rules, pp, seat, x)
-    w = 1.0
-    if pp[seat, P_PROTECT_ARROW_TARGETS] > 0.5:
-        w += _arrows_on(state, seat, die, s)
-    return w * (new - old)
+        new = cfg[C_FV + seat * N_FACES + x]
+    return cfg[C_W + s] * (new - old)
 
 
-@njit(cache=True)
-def best_install(state, rules, pp, seat, die, x):
-    """(gain, slot number) of the best slot 2..6 for face ``x`` on ``die``; (NEG, 0) if the
-    pile is empty."""
+@njit(cache=True, inline='always')
+def best_install(state, cfg, seat, die, x):
+    """(gain, slot number) of the best slot 2..6 for face ``x`` on ``die`` (prepared by
+    ``_prep_die``); (NEG, 0) if the pile is empty."""
     if state[S_FACE_SUPPLY + x] < 1:
         return NEG, 0
     best = NEG
     bs = 0
     for s in range(1, N_SLOTS):
-        g = install_gain(state, rules, pp, seat, die, s, x)
+        g = install_gain(state, cfg, seat, die, s, x)
         if g > best:
             best = g
             bs = s + 1
     return best, bs
 
 
-@njit(cache=True)
-def plus1_gain(state, rules, pp, seat, die, a):
-    """Value of +1 choice ``a`` (D10 encoding); -1 (decline) is worth 0."""
+@njit(cache=True, inline='always')
+def plus1_gain(state, cfg, seat, die, a):
+    """Value of +1 choice ``a`` (D10 encoding) landing with ``die`` (prepared); -1 (decline)
+    is worth 0."""
     if a < 0:
         return 0.0
     kind = a // PLUS1_KIND
     d = (a % PLUS1_KIND) // PLUS1_DIE
     s = a % PLUS1_DIE - 1
     if kind == 0:
-        return install_gain(state, rules, pp, seat, d, s, FC_POINTS_1)
+        return install_gain(state, cfg, seat, d, s, FC_POINTS_1)
     f = state[_sb(seat) + F_FACE + d * N_SLOTS + s]
-    g = face_value(state, rules, pp, seat, f + 1) - face_value(state, rules, pp, seat, f)
-    if pp[seat, P_PLUS1_PREFER_UPGRADE] > 0.5:
+    g = cfg[C_FV + seat * N_FACES + f + 1] - cfg[C_FV + seat * N_FACES + f]
+    if cfg[C_PP + seat * P_LEN + P_PLUS1_PREFER_UPGRADE] > 0.5:
         g += 1.0e-6
     return g
 
 
-@njit(cache=True)
-def best_plus1(state, rules, pp, seat, die):
-    """Best +1 gain on landing with ``die`` (same legality as kernel.plus1_options)."""
+@njit(cache=True, inline='always')
+def best_plus1(state, cfg, seat, die):
+    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel.plus1_options)."""
     best = 0.0
     if state[S_FACE_SUPPLY + FC_POINTS_1] >= 1:
         for s in range(1, N_SLOTS):
-            best = max(best, install_gain(state, rules, pp, seat, die, s, FC_POINTS_1))
-    kmax = int(rules[R_POINT_FACE_MAX])
-    anyd = rules[R_PLUS1_ANY_DIE] > 0.5
+            best = max(best, install_gain(state, cfg, seat, die, s, FC_POINTS_1))
+    kmax = int(cfg[R_POINT_FACE_MAX])
+    anyd = cfg[R_PLUS1_ANY_DIE] > 0.5
     for d in range(state[S_N_DICE]):
         if d != die and not anyd:
             continue
@@ -232,101 +282,82 @@ def best_plus1(state, rules, pp, seat, die):
             f = state[_sb(seat) + F_FACE + d * N_SLOTS + s]
             if FC_POINTS_1 <= f <= FC_POINTS_5 and f - FC_POINTS_1 + 1 < kmax \
                     and state[S_FACE_SUPPLY + f + 1] >= 1:
-                best = max(best, plus1_gain(state, rules, pp, seat, die,
+                best = max(best, plus1_gain(state, cfg, seat, die,
                                             PLUS1_KIND + d * PLUS1_DIE + s + 1))
     return best
 
 
-@njit(cache=True)
-def shop_k(state, rules, pp, seat, kmax):
+@njit(cache=True, inline='always')
+def shop_k(state, cfg, seat, kmax):
     """D11: stars to cash: all allowed when R - score <= cash_all_if_gap_le, or when holding at
     least star_cash_min stars; else 0."""
     b = _sb(seat)
     if kmax <= 0:
         return 0
     gap = state[S_R] - state[b + F_SCORE]
-    if gap <= pp[seat, P_CASH_ALL_IF_GAP_LE] or state[b + F_STARS] >= pp[seat, P_STAR_CASH_MIN]:
+    if gap <= cfg[C_PP + seat * P_LEN + P_CASH_ALL_IF_GAP_LE] or \
+            state[b + F_STARS] >= cfg[C_PP + seat * P_LEN + P_STAR_CASH_MIN]:
         return kmax
     return 0
 
 
-@njit(cache=True)
-def shop_value(state, rules, pp, seat):
+@njit(cache=True, inline='always')
+def shop_value(state, cfg, seat):
     """Points the shop would give now (D11 choice), for a landing evaluation."""
-    kmax = min(int(rules[R_SHOP_MAX_STARS]), int(rules[R_STAR_EXCHANGE]) - 1,
+    kmax = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1,
                state[_sb(seat) + F_STARS])
-    k = shop_k(state, rules, pp, seat, kmax)
-    return rules[R_STAR_EXCHANGE + 1 + k] if k > 0 else 0.0
-
-
-@njit(cache=True)
-def landing_value(state, rules, pp, seat, die, frm, dist):
-    """D06 ``landing_value``: best install / +1 gain, or shop points, of moving ``dist`` from
-    ``frm`` with ``die`` as the moving die."""
-    L = state[S_TRACK_LEN]
-    st = state[S_START_INDEX]
-    to = (frm + dist) % L
-    kind = state[S_SPACE_KIND + to]
-    if kind == SP_START:
-        return pp[seat, P_W_SHOP] * shop_value(state, rules, pp, seat)
-    v = 0.0
-    if rules[R_SHOP_ON_PASS] > 0.5:
-        for i in range(1, dist):
-            if (frm + i) % L == st:
-                v += pp[seat, P_W_SHOP] * shop_value(state, rules, pp, seat)
-                break
-    if kind == SP_FACE:
-        g, _ = best_install(state, rules, pp, seat, die, state[S_SPACE_FACE + to])
-        v += pp[seat, P_W_INSTALL] * max(g, 0.0)
-    elif kind == SP_PLUS1:
-        v += pp[seat, P_W_INSTALL] * best_plus1(state, rules, pp, seat, die)
-    return v
+    k = shop_k(state, cfg, seat, kmax)
+    return cfg[R_STAR_EXCHANGE + 1 + k] if k > 0 else 0.0
 
 
 # ==== greedy decisions =======================================================================
-@njit(cache=True)
-def greedy_extra_dice(state, rules, pp, seat, opts, n):
+@njit(cache=True, inline='always')
+def greedy_extra_dice(state, cfg, seat, n):
     """D01: never / max / threshold (extra die only if its die_value >= extra_die_min_value),
     keeping ``gold_reserve`` gold."""
-    mode = int(pp[seat, P_EXTRA_DICE_MODE])
-    emax = opts[n - 1]
+    mode = int(cfg[C_PP + seat * P_LEN + P_EXTRA_DICE_MODE])
+    emax = state[S_OPTS + n - 1]
     if mode == MODE_NEVER:
         return 0
-    cost = int(rules[R_GOLD_PER_EXTRA_DIE])
+    cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
     afford = emax
     if cost > 0:
-        afford = max(0, (state[_sb(seat) + F_GOLD] - int(pp[seat, P_GOLD_RESERVE])) // cost)
+        afford = max(0, (state[_sb(seat) + F_GOLD] - int(cfg[C_PP + seat * P_LEN + P_GOLD_RESERVE])) // cost)
     cap = min(emax, afford)
-    if mode == MODE_MAX:
+    if mode == MODE_MAX or cap <= 0:
         return cap
     # threshold: count dice (besides the best, which is free) worth at least the minimum
     nd = state[S_N_DICE]
+    die_values(state, cfg, seat)
     best = NEG
     for d in range(nd):
-        best = max(best, die_value(state, rules, pp, seat, d))
+        best = max(best, cfg[C_DV + d])
     good = 0
     skipped = False
+    vmin = cfg[C_PP + seat * P_LEN + P_EXTRA_DIE_MIN_VALUE]
     for d in range(nd):
-        v = die_value(state, rules, pp, seat, d)
+        v = cfg[C_DV + d]
         if v == best and not skipped:
             skipped = True
             continue
-        if v >= pp[seat, P_EXTRA_DIE_MIN_VALUE]:
+        if v >= vmin:
             good += 1
     return min(cap, good)
 
 
-@njit(cache=True)
-def greedy_dice(state, rules, pp, seat, opts, n):
+@njit(cache=True, inline='always')
+def greedy_dice(state, cfg, seat, n):
     """D02: the subset with the highest total die_value."""
+    die_values(state, cfg, seat)
+    nd = state[S_N_DICE]
     best = NEG
-    ba = opts[0]
+    ba = state[S_OPTS + 0]
     for i in range(n):
-        m = opts[i]
+        m = state[S_OPTS + i]
         v = 0.0
-        for d in range(state[S_N_DICE]):
+        for d in range(nd):
             if (m >> d) & 1:
-                v += die_value(state, rules, pp, seat, d)
+                v += cfg[C_DV + d]
         if v > best + 1e-12:
             best = v
             ba = m
@@ -334,15 +365,16 @@ def greedy_dice(state, rules, pp, seat, opts, n):
 
 
 @njit(cache=True)
-def greedy_reroll(state, rules, pp, seat, opts, n):
+def greedy_reroll(state, cfg, seat, n):
     """D03: add the unrolled die with the highest die_value (always apply the Reroll)."""
+    die_values(state, cfg, seat)
     best = NEG
-    ba = opts[0]
+    ba = state[S_OPTS + 0]
     for i in range(n):
-        d = opts[i]
+        d = state[S_OPTS + i]
         if d < 0:
             continue
-        v = die_value(state, rules, pp, seat, d)
+        v = cfg[C_DV + d]
         if v > best + 1e-12:
             best = v
             ba = d
@@ -350,11 +382,11 @@ def greedy_reroll(state, rules, pp, seat, opts, n):
 
 
 @njit(cache=True)
-def doubled_gain(state, rules, pp, seat, d):
+def doubled_gain(state, cfg, seat, d):
     """D04: value added by one more Double on die ``d`` (points, rank, train, star, gold)."""
-    f = die_result(state, rules, seat, d)
-    cur = double_mult(state, rules, d)
-    extra = cur * (int(rules[R_DOUBLE_MULTIPLIER]) - 1)
+    f = die_result(state, cfg, seat, d)
+    cur = double_mult(state, cfg, d)
+    extra = cur * (int(cfg[R_DOUBLE_MULTIPLIER]) - 1)
     b = _sb(seat)
     if FC_POINTS_1 <= f <= FC_POINTS_5:
         return extra * (f - FC_POINTS_1 + 1)
@@ -364,34 +396,34 @@ def doubled_gain(state, rules, pp, seat, d):
         for p in range(state[S_N_PLAYERS]):
             if state[_sb(p) + F_SCORE] > me:
                 r += 1
-        return extra * rules[R_RANK_POINTS + min(r, 4)]
+        return extra * cfg[R_RANK_POINTS + min(r, 4)]
     if f == FC_TRAIN:
         return extra * state[S_TRAIN_TRACK + state[S_TRAIN_POS]]
     if f == FC_STAR:
-        return extra * pp[seat, P_V_STAR]
+        return extra * cfg[C_PP + seat * P_LEN + P_V_STAR]
     if f == FC_GOLD:
-        g = extra * pp[seat, P_V_GOLD]
-        if state[b + F_GOLD] < pp[seat, P_GOLD_RESERVE]:
+        g = extra * cfg[C_PP + seat * P_LEN + P_V_GOLD]
+        if state[b + F_GOLD] < cfg[C_PP + seat * P_LEN + P_GOLD_RESERVE]:
             g += 1.0e-3
         return g
     return 0.0
 
 
 @njit(cache=True)
-def greedy_double(state, rules, pp, seat, opts, n):
+def greedy_double(state, cfg, seat, n):
     """D04: target the die whose doubled gain is largest."""
     best = NEG
-    ba = opts[0]
+    ba = state[S_OPTS + 0]
     for i in range(n):
-        g = doubled_gain(state, rules, pp, seat, opts[i])
+        g = doubled_gain(state, cfg, seat, state[S_OPTS + i])
         if g > best + 1e-12:
             best = g
-            ba = opts[i]
+            ba = state[S_OPTS + i]
     return ba
 
 
-@njit(cache=True)
-def greedy_order(state, rules, pp, seat, opts, n):
+@njit(cache=True, inline='always')
+def greedy_order(state, cfg, seat, n):
     """D05: RANK_1234 first, then gains, moves, Ringmaster results (``gains_first``,
     ``ringmaster_last_if_not_leading``, ``moves_before_abilities``)."""
     me = state[_sb(seat) + F_SCORE]
@@ -400,18 +432,18 @@ def greedy_order(state, rules, pp, seat, opts, n):
         if p != seat and state[_sb(p) + F_SCORE] > me:
             leading = False
     best = 1.0e18
-    ba = opts[0]
+    ba = state[S_OPTS + 0]
     for i in range(n):
-        d = opts[i]
-        f = die_result(state, rules, seat, d)
+        d = state[S_OPTS + i]
+        f = die_result(state, cfg, seat, d)
         if f == FC_RINGMASTER:
             pr = 3.0
-            if pp[seat, P_GAINS_FIRST] < 0.5:
+            if cfg[C_PP + seat * P_LEN + P_GAINS_FIRST] < 0.5:
                 pr = -2.0
-            if pp[seat, P_RINGMASTER_LAST_IF_NOT_LEADING] > 0.5 and not leading:
+            if cfg[C_PP + seat * P_LEN + P_RINGMASTER_LAST_IF_NOT_LEADING] > 0.5 and not leading:
                 pr = 10.0
         elif FC_PIP_2 <= f <= FC_NINE:
-            pr = -1.0 if pp[seat, P_MOVES_BEFORE_ABILITIES] > 0.5 else 2.0
+            pr = -1.0 if cfg[C_PP + seat * P_LEN + P_MOVES_BEFORE_ABILITIES] > 0.5 else 2.0
         elif f == FC_RANK:
             pr = 0.0
         else:
@@ -423,62 +455,93 @@ def greedy_order(state, rules, pp, seat, opts, n):
 
 
 @njit(cache=True)
-def greedy_move(state, rules, pp, seat, opts, n):
-    """D06 / D07 / D13: the (distance, monkey) with the best landing value; monkey tie-break
-    rearmost / frontmost; decline when the best is below ``decline_if_below``."""
+def greedy_move(state, cfg, seat, n):
+    """D06 / D07 / D13: the (distance, monkey) with the best ``landing_value`` (best install /
+    +1 gain x ``w_install``, or shop points x ``w_shop``, of the space reached with the moving
+    die); monkey tie-break rearmost / frontmost; decline when the best is below
+    ``decline_if_below``. The die's slot values, the shop value and the +1 value are computed
+    once per decision."""
     b = _sb(seat)
     die = state[S_CTX_DIE]
     L = state[S_TRACK_LEN]
     st = state[S_START_INDEX]
-    sign = -1.0 if int(pp[seat, P_MONKEY_TIEBREAK]) == TIE_REARMOST else 1.0
+    sign = -1.0 if int(cfg[C_PP + seat * P_LEN + P_MONKEY_TIEBREAK]) == TIE_REARMOST else 1.0
+    w_shop = cfg[C_PP + seat * P_LEN + P_W_SHOP]
+    w_install = cfg[C_PP + seat * P_LEN + P_W_INSTALL]
+    on_pass = cfg[R_SHOP_ON_PASS] > 0.5
+    _prep_die(state, cfg, seat, die)
+    shop = shop_value(state, cfg, seat)
+    plus1 = 0.0
+    have_plus1 = False
     best = NEG
     ba = -1
     can_decline = False
     for i in range(n):
-        a = opts[i]
+        a = state[S_OPTS + i]
         if a < 0:
             can_decline = True
             continue
         m = a % MOVE_CODE
         dist = a // MOVE_CODE
         frm = state[b + F_MONKEY + m]
-        v = landing_value(state, rules, pp, seat, die, frm, dist)
+        to = (frm + dist) % L
+        kind = state[S_SPACE_KIND + to]
+        if kind == SP_START:
+            v = w_shop * shop
+        else:
+            v = 0.0
+            if on_pass:
+                for j in range(1, dist):
+                    if (frm + j) % L == st:
+                        v += w_shop * shop
+                        break
+            if kind == SP_FACE:
+                g, _ = best_install(state, cfg, seat, die, state[S_SPACE_FACE + to])
+                v += w_install * max(g, 0.0)
+            elif kind == SP_PLUS1:
+                if not have_plus1:
+                    plus1 = best_plus1(state, cfg, seat, die)
+                    have_plus1 = True
+                v += w_install * plus1
         v += sign * 1.0e-4 * ((frm - st) % L) + 1.0e-6 * dist
         if v > best:
             best = v
             ba = a
-    if can_decline and best < pp[seat, P_DECLINE_IF_BELOW]:
+    if can_decline and best < cfg[C_PP + seat * P_LEN + P_DECLINE_IF_BELOW]:
         return -1
     return ba
 
 
 @njit(cache=True)
-def greedy_install(state, rules, pp, seat, opts, n):
+def greedy_install(state, cfg, seat, n):
     """D08: replace the slot with the largest gain if it exceeds ``install_margin``."""
-    g, s = best_install(state, rules, pp, seat, state[S_CTX_DIE], state[S_CTX_FACE])
-    if s > 0 and g > pp[seat, P_INSTALL_MARGIN]:
+    die = state[S_CTX_DIE]
+    _prep_die(state, cfg, seat, die)
+    g, s = best_install(state, cfg, seat, die, state[S_CTX_FACE])
+    if s > 0 and g > cfg[C_PP + seat * P_LEN + P_INSTALL_MARGIN]:
         return s
     return 0
 
 
 @njit(cache=True)
-def greedy_arrow(state, rules, pp, seat, opts, n):
+def greedy_arrow(state, cfg, seat, n):
     """D09: point at the highest-value slot (``avoid_ringmaster_target``)."""
-    _, t = best_arrow_target(state, rules, pp, seat, state[S_CTX_DIE], state[S_CTX_SLOT])
+    _, t = best_arrow_target(state, cfg, seat, state[S_CTX_DIE], state[S_CTX_SLOT])
     return t
 
 
 @njit(cache=True)
-def greedy_plus1(state, rules, pp, seat, opts, n):
+def greedy_plus1(state, cfg, seat, n):
     """D10: the +1 choice with the largest gain above ``install_margin``, else decline."""
     die = state[S_CTX_DIE]
-    best = pp[seat, P_INSTALL_MARGIN]
+    _prep_die(state, cfg, seat, die)
+    best = cfg[C_PP + seat * P_LEN + P_INSTALL_MARGIN]
     ba = -1
     for i in range(n):
-        a = opts[i]
+        a = state[S_OPTS + i]
         if a < 0:
             continue
-        g = plus1_gain(state, rules, pp, seat, die, a)
+        g = plus1_gain(state, cfg, seat, die, a)
         if g > best:
             best = g
             ba = a
@@ -486,18 +549,18 @@ def greedy_plus1(state, rules, pp, seat, opts, n):
 
 
 @njit(cache=True)
-def greedy_thief(state, rules, pp, seat, opts, n):
+def greedy_thief(state, cfg, seat, n):
     """D12: token type by ``w_steal_*``; ``stock_race_override`` takes a stock when the victim
     holds at least as many stocks as we do."""
     v = state[S_CTX_VICTIM]
     best = NEG
-    ba = opts[0]
+    ba = state[S_OPTS + 0]
     for i in range(n):
-        t = opts[i]
-        if t == TK_STOCK and pp[seat, P_STOCK_RACE_OVERRIDE] > 0.5 \
+        t = state[S_OPTS + i]
+        if t == TK_STOCK and cfg[C_PP + seat * P_LEN + P_STOCK_RACE_OVERRIDE] > 0.5 \
                 and state[_sb(v) + F_STOCKS] >= state[_sb(seat) + F_STOCKS]:
             return t
-        w = pp[seat, P_W_STEAL_GOLD + t]
+        w = cfg[C_PP + seat * P_LEN + P_W_STEAL_GOLD + t]
         if w > best:
             best = w
             ba = t
@@ -505,31 +568,32 @@ def greedy_thief(state, rules, pp, seat, opts, n):
 
 
 @njit(cache=True)
-def greedy(state, rules, pp, seat, dp, opts, n):
-    """Dispatch the greedy heuristic on decision point ``dp``."""
+def greedy(state, cfg, seat, dp, n):
+    """Dispatch the greedy heuristic on decision point ``dp`` (the kernel calls the D_*
+    heuristics directly at its hot call sites)."""
     if dp == D_EXTRA:
-        return greedy_extra_dice(state, rules, pp, seat, opts, n)
+        return greedy_extra_dice(state, cfg, seat, n)
     if dp == D_DICE:
-        return greedy_dice(state, rules, pp, seat, opts, n)
+        return greedy_dice(state, cfg, seat, n)
     if dp == D_REROLL:
-        return greedy_reroll(state, rules, pp, seat, opts, n)
+        return greedy_reroll(state, cfg, seat, n)
     if dp == D_DOUBLE:
-        return greedy_double(state, rules, pp, seat, opts, n)
+        return greedy_double(state, cfg, seat, n)
     if dp == D_ORDER:
-        return greedy_order(state, rules, pp, seat, opts, n)
+        return greedy_order(state, cfg, seat, n)
     if dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
-        return greedy_move(state, rules, pp, seat, opts, n)
+        return greedy_move(state, cfg, seat, n)
     if dp == D_INSTALL:
-        return greedy_install(state, rules, pp, seat, opts, n)
+        return greedy_install(state, cfg, seat, n)
     if dp == D_ARROW:
-        return greedy_arrow(state, rules, pp, seat, opts, n)
+        return greedy_arrow(state, cfg, seat, n)
     if dp == D_PLUS1:
-        return greedy_plus1(state, rules, pp, seat, opts, n)
+        return greedy_plus1(state, cfg, seat, n)
     if dp == D_SHOP:
-        return shop_k(state, rules, pp, seat, opts[n - 1])
+        return shop_k(state, cfg, seat, state[S_OPTS + n - 1])
     if dp == D_THIEF:
-        return greedy_thief(state, rules, pp, seat, opts, n)
-    return opts[0]
+        return greedy_thief(state, cfg, seat, n)
+    return state[S_OPTS + 0]
 
 
 @njit(cache=True)
@@ -553,4 +617,9 @@ def choose(state, rules, kind, pp, seat, dp, opts, n, rng):
     """
     if kind == K_RANDOM:
         return opts[randint(rng, n)]
-    return greedy(state, rules, pp, seat, dp, opts, n)
+    work = state.copy()   # the heuristics read the options from the state
+    for i in range(n):
+        work[S_OPTS + i] = opts[i]
+    kinds = np.full(pp.shape[0], K_GREEDY, dtype=np.int64)
+    cfg = make_cfg(work, rules, kinds, pp)
+    return greedy(work, cfg, seat, dp, n)
