@@ -54,6 +54,17 @@ def make_stream(master_seed, game_index, sub):
 
 
 @njit(cache=True)
+def substream(state, base, key):
+    """Point ``state`` at sub-stream ``key`` of a stream whose initial state was ``base``.
+
+    Kernels key draws by their position in the game (e.g. day and roll number), so a rule
+    tweak that changes how many draws happen elsewhere does not shift them: two arms of a
+    comparison then roll the same dice at the same moments (common random numbers).
+    """
+    state[0] = mix64(base ^ mix64(np.uint64(key) * _M1 + _GOLDEN))
+
+
+@njit(cache=True)
 def next_u64(state):
     """Advance the stream and return 64 random bits (splitmix64)."""
     state[0] += _GOLDEN

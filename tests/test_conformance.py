@@ -7,8 +7,10 @@ offsets used by the kernel match the packed layout.
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from sim import batch, registry
 from sim.spec import S_RANK, S_SCORE, S_WON, G_N_WINNERS, G_TRUNCATED, G_WINNER_SEAT, G_END_REASON, layout
 
 GAMES = registry.available_games()
+SHARED = Path(__file__).resolve().parents[2] / "shared"
 N_GAMES = 300
 
 
@@ -108,8 +111,6 @@ def test_a_game_is_a_pure_function_of_seed_and_index(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_spec_rule_id_has_a_status(game):
     """Every rule ID of shared/rules/<game>.md is listed as implemented or not yet."""
-    import re
-    from conftest import SHARED
     text = (SHARED / "rules" / f"{game}.md").read_text()
     ids = set(re.findall(r"\*\*((?:FS|RB|CE|WD)-[A-Z]+(?:-[A-Z]+)*-?\d+)\b", text))
     # variant tables write "FS-V-HELL-1, -2, -3": expand the shorthand

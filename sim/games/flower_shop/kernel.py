@@ -93,7 +93,7 @@ Event codes (``EV_*``, rendered by ``replay.format_event``) are listed below the
 import numpy as np
 from numba import njit, prange
 
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle, substream
 from sim.trace import emit
 
 from .solo import feasible
@@ -599,21 +599,24 @@ def draw_faces(state, rules, comp, seat, rng_dice, faces):
 def roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces):
     """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3).
 
-    Locked dice get no draw (their ``faces`` entry is left as is), so the dice stream is
-    consumed only by dice that are actually rolled.
+    Every die draws a value, locked or not (a locked die ignores it), so die ``i`` of a seat
+    gets the same draw in the same roll whatever was locked before (common random numbers).
     """
     b = seat_base(seat)
     locked = state[b + F_LOCKED]
     nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
     nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
     for i in range(nf):
+        v = flower_die[randint(rng_dice, flower_die.shape[0])]
         if not (locked >> i) & 1:
-            faces[i] = flower_die[randint(rng_dice, flower_die.shape[0])]
+            faces[i] = v
     for i in range(DIE_VASE0, DIE_VASE0 + nv):
+        v = vase_die[randint(rng_dice, vase_die.shape[0])]
         if not (locked >> i) & 1:
-            faces[i] = vase_die[randint(rng_dice, vase_die.shape[0])]
+            faces[i] = v
+    v = init[state[b + F_INIT_DIE], randint(rng_dice, 6)]
     if not (locked >> DIE_INIT) & 1:
-        faces[DIE_INIT] = init[state[b + F_INIT_DIE], randint(rng_dice, 6)]
+        faces[DIE_INIT] = v
 
 
 @njit(cache=True)
@@ -644,10 +647,13 @@ def apply_roll(state, rules, seat, faces, log):
 
 @njit(cache=True)
 def roll_phase(state, rules, flower_die, vase_die, init, n_players, rng_dice, faces, log):
-    """Phase 1: every active player rolls their unlocked dice (FS-D3)."""
+    """Phase 1: every active player rolls their unlocked dice (FS-D3).
+
+    Inactive seats draw too (and ignore the values), so each seat's dice are keyed by seat.
+    """
     for seat in range(n_players):
+        roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces)
         if state[seat_base(seat) + F_ACTIVE]:
-            roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces)
             apply_roll(state, rules, seat, faces, log)
 
 
@@ -1602,9 +1608,12 @@ def n_active(state, n_players):
 
 
 @njit(cache=True)
-def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, faces, order, scr,
-             fscr, log):
+def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, dice_base, rng_pol, faces,
+             order, scr, fscr, log):
     """One day: Phase 1 / Phase 2 cycles until nobody is active (FS-D2..D8; solo FS-SOLO-R1).
+
+    Each Phase 1 draws from its own dice sub-stream keyed by (day, cycle), see
+    ``sim.rng.substream``, so arms of a rule comparison roll the same dice at the same moment.
 
     Returns
     -------
@@ -1622,6 +1631,7 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, f
         state[S_CYCLES] += 1
         if state[S_CYCLES] > MAX_CYCLES_PER_DAY:
             return False
+        substream(rng_dice, dice_base, state[S_DAY] * 4096 + state[S_CYCLES])
         roll_phase(state, rules, flower_die, vase_die, init, n_players, rng_dice, faces, log)
         if n_players == 1:
             resolve_opponent_roll(state, rules, opponent_roll(state, init, rng_dice), log)
@@ -1656,13 +1666,14 @@ def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_i
     """
     rng_setup = make_stream(master_seed, game_index, SUB_SETUP)
     rng_dice = make_stream(master_seed, game_index, SUB_DICE)
+    dice_base = rng_dice[0]
     rng_pol = make_stream(master_seed, game_index, SUB_POLICY)
     setup_game(state, rules, comp, n_players, rng_setup, log)
     prepare_scratch(state, rules, comp, scr, fscr)
     days = np.int64(rules[R_DAYS])
     while True:
-        if not play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, rng_pol, faces,
-                        order, scr, fscr, log):
+        if not play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, dice_base, rng_pol,
+                        faces, order, scr, fscr, log):
             state[S_TRUNCATED] = 1
             state[S_END_REASON] = END_TRUNCATED
             emit(log, EV_TRUNCATED, state[S_DAY])
