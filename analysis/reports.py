@@ -46,16 +46,25 @@ UNKNOWN = "unknown"
 # ----------------------------------------------------------------------------------------------
 # formatting
 # ----------------------------------------------------------------------------------------------
+def _digits(x: float, digits: int) -> int:
+    """Enough decimals to show two significant figures of a small percentage (0.033%)."""
+    v = abs(100 * float(x))
+    if 0 < v < 1:
+        return min(4, max(digits, 1 - int(np.floor(np.log10(v)))))
+    return digits
+
+
 def _pct(x, digits: int = 1) -> str:
     if x is None or (isinstance(x, float) and not np.isfinite(x)):
         return "n/a"
-    return f"{100 * float(x):.{digits}f}%"
+    return f"{100 * float(x):.{_digits(x, digits)}f}%"
 
 
 def _ci(lo, hi, digits: int = 1) -> str:
     if lo is None or not np.isfinite(lo):
         return "n/a"
-    return f"{100 * float(lo):.{digits}f}–{100 * float(hi):.{digits}f}%"
+    d = _digits(hi, digits)
+    return f"{100 * float(lo):.{d}f}–{100 * float(hi):.{d}f}%"
 
 
 def _pts(x, digits: int = 1) -> str:
@@ -296,7 +305,20 @@ def _ladder_label(ladder: pd.DataFrame) -> pd.DataFrame:
     return ladder.assign(label=np.where(dup, ladder["arm"], ladder["variant"]))
 
 
-def _solo_section(con, experiment: str, solo_arms: list[str]) -> dict:
+def _card_names(manifest: dict) -> list[str]:
+    """Task-card names of the experiment's component data (``tables["task_ids"]``), if any."""
+    try:
+        from sim.registry import make
+
+        arm = manifest["arms"][0]
+        d = (arm.get("components") or {}).get("dir")
+        comps = make(arm["game"]).load_components(d if d and os.path.isdir(d) else None)
+        return list(comps.tables.get("task_ids", []))
+    except Exception:  # an unknown game or unreadable data: show ids as stored
+        return []
+
+
+def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> dict:
     ladder = db.solo_ladder(con, experiment)
     ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
     order = plots.variant_order(ladder["variant"])
@@ -359,7 +381,8 @@ def _solo_section(con, experiment: str, solo_arms: list[str]) -> dict:
             rows_c = []
             for card, dc in dp.groupby("card", sort=True):
                 dc = dc.set_index("variant")
-                rows_c.append({"card": int(card), "cells": [
+                label = card_names[int(card)] if 0 <= int(card) < len(card_names) else int(card)
+                rows_c.append({"card": label, "cells": [
                     (f"{_pct(dc.loc[v, 'win_rate'])} ({_ci(dc.loc[v, 'low'], dc.loc[v, 'high'])}; "
                      f"n = {_num(dc.loc[v, 'n_games'])})") if v in dc.index else "–"
                     for v in variants]})
@@ -423,7 +446,7 @@ def _summary_context(con, store, experiment: str) -> dict:
 def build_context(con, store, experiment: str) -> dict:
     """Everything the template shows, as plain strings/lists (raises SpecError if unknown)."""
     ctx = _summary_context(con, store, experiment)
-    ctx.pop("_manifest")
+    manifest = ctx.pop("_manifest")
     arm_rows = ctx["arms"]
     multi = [r["name"] for r in arm_rows
              if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
@@ -432,7 +455,7 @@ def build_context(con, store, experiment: str) -> dict:
     ctx.update({
         "is_solo": bool(solo) and not multi,
         "multi": _multiplayer_section(con, experiment, multi) if multi else None,
-        "solo": _solo_section(con, experiment, solo) if solo else None,
+        "solo": _solo_section(con, experiment, solo, _card_names(manifest)) if solo else None,
         "scores": _score_rows(con, experiment) if multi else [],
         "length": length_rows,
         "rounds_chart": None,
