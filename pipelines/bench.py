@@ -132,8 +132,8 @@ def main(argv=None) -> int:
                     help="skip memory, no-JIT and start-up measurements")
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
     a = ap.parse_args(argv)
-    games = a.games or (20_000 if a.quick else 200_000)
-    repeats = a.repeats or (3 if a.quick else 5)
+    games = a.games or (20_000 if a.quick else 100_000)
+    repeats = a.repeats or 3
     mem_games = a.mem_games or (100_000 if a.quick else 1_000_000)
     nojit_games = a.nojit_games or (20 if a.quick else 200)
 

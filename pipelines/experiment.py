@@ -11,7 +11,7 @@ Experiments come from command-line arguments (:func:`from_cli`) or a TOML spec f
     name = "lock-cost"          # optional; derived from the content when missing
     seed = 1
     games = 200000              # per arm, unless an arm says otherwise
-    chunk_size = 100000         # optional
+    chunk_size = 50000          # optional
     game = "flower_shop"        # optional defaults for every arm: game, players, variant,
     policy = "greedy"           #   policy, components
 
