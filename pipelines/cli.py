@@ -29,7 +29,8 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
+# Tables stay readable when piped to a file or a CI log (rich would assume 80 columns).
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True, highlight=False)
 
 
