@@ -150,6 +150,28 @@ def _is_sum(cond):
 
 
 @njit(cache=True)
+def _topk_push(buf, m, k, v, largest):
+    """Insert ``v`` into ``buf[:m]`` (kept sorted best first, at most ``k`` values).
+
+    Returns
+    -------
+    int, the new number of values in ``buf``.
+    """
+    if m < k:
+        j = m
+        m += 1
+    elif (largest and v > buf[k - 1]) or (not largest and v < buf[k - 1]):
+        j = k - 1
+    else:
+        return m
+    while j > 0 and ((largest and buf[j - 1] < v) or (not largest and buf[j - 1] > v)):
+        buf[j] = buf[j - 1]
+        j -= 1
+    buf[j] = v
+    return m
+
+
+@njit(cache=True)
 def _extreme_sum(tiles, pool, n_pool, col, k, largest, buf):
     """Sum of the ``k`` largest (or smallest) values of column ``col`` over ``pool[:n_pool]``.
 
@@ -158,18 +180,7 @@ def _extreme_sum(tiles, pool, n_pool, col, k, largest, buf):
     """
     m = 0
     for i in range(n_pool):
-        v = tiles[pool[i], col]
-        if m < k:
-            j = m
-            m += 1
-        elif (largest and v > buf[k - 1]) or (not largest and v < buf[k - 1]):
-            j = k - 1
-        else:
-            continue
-        while j > 0 and ((largest and buf[j - 1] < v) or (not largest and buf[j - 1] > v)):
-            buf[j] = buf[j - 1]
-            j -= 1
-        buf[j] = v
+        m = _topk_push(buf, m, k, tiles[pool[i], col], largest)
     s = 0
     for j in range(k):
         s += buf[j]
@@ -680,17 +691,7 @@ def _line_diff_sum(dcond, scond, sparam, tiles, ids, n_p, k, pool, n_pool, buf, 
             if (largest and x > best) or (not largest and x < best):
                 best = x
             i += 1
-        if n_best < k:
-            j = n_best
-            n_best += 1
-        elif (largest and best > buf[k - 1]) or (not largest and best < buf[k - 1]):
-            j = k - 1
-        else:
-            continue
-        while j > 0 and ((largest and buf[j - 1] < best) or (not largest and buf[j - 1] > best)):
-            buf[j] = buf[j - 1]
-            j -= 1
-        buf[j] = best
+        n_best = _topk_push(buf, n_best, k, best, largest)
     if n_best < k:
         return 0
     tot = s0
