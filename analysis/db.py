@@ -290,6 +290,20 @@ def seat_win_rates(con, experiment: str | None = None, level: float = 0.95) -> p
     return _with_wilson(df, "win_share_sum", level=level)
 
 
+def win_rate_by(con, experiment: str, column: str, level: float = 0.95) -> pd.DataFrame:
+    """Win rate by arm and the values of seat column ``column`` (e.g. a turn-order role), with
+    Wilson ``low``/``high``; empty if the store has no such column."""
+    if not has_view(con, "stg_seats") or column not in query(
+            con, "SELECT * FROM stg_seats LIMIT 0").columns:
+        return pd.DataFrame()
+    df = query(con, f"""
+        SELECT arm, n_players, "{column}" AS value, count(*) AS n_games,
+               sum(win_share) AS win_share_sum, avg(win_share) AS win_rate
+        FROM stg_seats WHERE experiment = ? AND n_players > 1
+        GROUP BY ALL ORDER BY arm, value""", [experiment])
+    return _with_wilson(df, "win_share_sum", level=level)
+
+
 def score_summary(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Score summary by seat, with a t interval of the mean score (``mean_low``/``mean_high``)."""
     df = _mart(con, "score_summary", experiment, "experiment, arm, seat")

@@ -220,7 +220,40 @@ def _arm_rows(manifest: dict, stored: pd.DataFrame, games_stored: dict) -> list[
     return rows
 
 
-def _multiplayer_section(con, experiment: str, multi_arms: list[str]) -> dict:
+def _seat_roles(game: str) -> dict:
+    """``GameSpec.seat_roles`` of ``game`` (empty if the game cannot be loaded)."""
+    try:
+        from sim.registry import make
+
+        return dict(make(game).seat_roles)
+    except Exception:
+        return {}
+
+
+def _role_tables(con, experiment: str, arm: str, roles: dict) -> list[dict]:
+    """Win rate by each turn-order role column of one arm, with a balance test."""
+    out = []
+    for column, labels in roles.items():
+        d = db.win_rate_by(con, experiment, column)
+        d = d[d["arm"] == arm] if len(d) else d
+        if d.empty:
+            continue
+        n = int(d["n_players"].iloc[0])
+        rows = [{"value": labels[int(r.value)] if 0 <= int(r.value) < len(labels) else int(r.value),
+                 "n_games": _num(r.n_games), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
+                 "vs_fair": _pts(r.win_rate - 1.0 / n)} for r in d.itertuples()]
+        # expected share of each value = its seats' share of all seats, times 1/n
+        seats = d["n_games"].to_numpy(float)
+        test = stats.seat_balance_test(d["win_share_sum"].to_numpy(float), n) \
+            if np.allclose(seats, seats[0]) else None
+        out.append({"column": column, "rows": rows,
+                    "balance": test.describe().replace("Seat win rates", f"Win rates by {column}")
+                    .replace("seat win rates", f"win rates by {column}") if test else ""})
+    return out
+
+
+def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str = "") -> dict:
+    roles = _seat_roles(game) if game else {}
     rates = db.seat_win_rates(con, experiment)
     rates = rates[rates["arm"].isin(multi_arms)]
     per_arm = []
@@ -249,6 +282,9 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str]) -> dict:
         adv_text = (f"Seat 0 (start player) wins {_pct(s0.win_rate)} (95% CI {_ci(s0.low, s0.high)}) "
                     f"against a fair share of {_pct(fair)}: {_pts(adv)} points "
                     f"(95% CI {_pts(lo)} to {_pts(hi)}), {adv_word}.")
+        if roles:
+            adv_text += (" In this game the seat does not fix the turn order: see the win rate by "
+                         + ", ".join(roles) + " above.")
         need = stats.required_games(fair, 0.02)
         plan = (f"Detecting a 2-point seat advantage (vs {_pct(fair)}) with 95% confidence and "
                 f"80% power needs about {need:,} games; this arm has {n_games:,}.")
@@ -260,6 +296,7 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str]) -> dict:
             "advantage": adv_text, "plan": plan,
             "mixed_note": ("Seats play different policies, so seat differences mix seat order "
                            "and policy strength." if mixed else ""),
+            "roles": _role_tables(con, experiment, arm, roles),
         })
     chart = plots.seat_win_rate_plot(rates) if len(rates) else None
     hist = db.score_histogram(con, experiment)
@@ -303,6 +340,12 @@ def _end_rows(con, experiment: str) -> list[dict]:
 def _ladder_label(ladder: pd.DataFrame) -> pd.DataFrame:
     dup = ladder.duplicated(["variant", "policy"], keep=False)
     return ladder.assign(label=np.where(dup, ladder["arm"], ladder["variant"]))
+
+
+def _game_of(manifest: dict) -> str:
+    """The game of the manifest's first arm ('' if unknown)."""
+    arms = (manifest or {}).get("arms") or [{}]
+    return arms[0].get("game", "")
 
 
 def _card_names(manifest: dict) -> list[str]:
@@ -454,7 +497,8 @@ def build_context(con, store, experiment: str) -> dict:
     length_rows, n_truncated = _length_rows(con, experiment)
     ctx.update({
         "is_solo": bool(solo) and not multi,
-        "multi": _multiplayer_section(con, experiment, multi) if multi else None,
+        "multi": (_multiplayer_section(con, experiment, multi, _game_of(manifest))
+                  if multi else None),
         "solo": _solo_section(con, experiment, solo, _card_names(manifest)) if solo else None,
         "scores": _score_rows(con, experiment) if multi else [],
         "length": length_rows,

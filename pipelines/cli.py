@@ -646,39 +646,31 @@ def report_cmd(
 
 # ---- demo --------------------------------------------------------------------------------
 
-def seat_win_table(store_root: Path, experiment: str) -> Table:
-    """Win rate (mean win_share) by seat and player count with a 95% interval.
+def win_rate_tables(store_root: Path, experiment: str, game: str) -> list[Table]:
+    """Win rate (mean win_share, Wilson 95%) by seat and player count, and by each turn-order
+    role column of the game (``GameSpec.seat_roles``, e.g. Flower Shop initiative dice)."""
+    from analysis import db
 
-    Uses ``analysis.db.seat_win_rates`` (Wilson interval) when available, else a normal
-    interval computed here.
-    """
     from .store import connect
 
     con = connect(store_root)
-    if importlib.util.find_spec("analysis.db") is not None:
-        db = importlib.import_module("analysis.db")
-        if hasattr(db, "seat_win_rates"):
-            df = db.seat_win_rates(con, experiment)
-            t = Table(title=f"Win rate by seat ({experiment})")
-            for c in ("players", "seat", "games", "win rate", "95% CI", "fair share"):
-                t.add_column(c, justify="right")
-            for r in df.sort_values(["n_players", "seat"]).itertuples():
-                t.add_row(str(r.n_players), str(r.seat), f"{int(r.n_games):,}",
-                          f"{r.win_rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]",
-                          f"{1 / r.n_players:.3f}")
-            return t
-    rows = con.execute(
-        "SELECT n_players, seat, count(*) AS n, avg(win_share) AS wr, "
-        "stddev_samp(win_share) AS sd FROM seats WHERE experiment = ? "
-        "GROUP BY n_players, seat ORDER BY n_players, seat", [experiment]).fetchall()
-    t = Table(title=f"Win rate by seat ({experiment})")
-    for c in ("players", "seat", "games", "win rate", "95% CI", "fair share"):
-        t.add_column(c, justify="right")
-    for n_players, seat, n, wr, sd in rows:
-        half = 1.96 * (sd or 0.0) / (n ** 0.5) if n > 1 else float("nan")
-        t.add_row(str(n_players), str(seat), f"{n:,}", f"{wr:.3f}",
-                  f"[{wr - half:.3f}, {wr + half:.3f}]", f"{1 / n_players:.3f}")
-    return t
+    tables = []
+    by = [("seat", db.seat_win_rates(con, experiment).rename(columns={"seat": "value"}), ())]
+    by += [(col, db.win_rate_by(con, experiment, col), labels)
+           for col, labels in _registry().make(game).seat_roles.items()]
+    for col, df, labels in by:
+        if df.empty:
+            continue
+        t = Table(title=f"Win rate by {col} ({experiment})")
+        for c in ("players", col, "games", "win rate", "95% CI", "fair share"):
+            t.add_column(c, justify="right")
+        for r in df.sort_values(["n_players", "value"]).itertuples():
+            v = int(r.value)
+            t.add_row(str(r.n_players), labels[v] if 0 <= v < len(labels) else str(v),
+                      f"{int(r.n_games):,}", f"{r.win_rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]",
+                      f"{1 / r.n_players:.3f}")
+        tables.append(t)
+    return tables
 
 
 @app.command("demo")
@@ -697,7 +689,8 @@ def demo_cmd(
     exp = ex.from_cli(settings.DEMO_GAME, players=players, policy=settings.DEMO_POLICY,
                       games=games, seed=settings.DEMO_SEED)
     res = _run_and_summarise(exp, store, workers, "local", None, quiet)
-    out.print(seat_win_table(res.store, exp.name))
+    for table in win_rate_tables(res.store, exp.name, settings.DEMO_GAME):
+        out.print(table)
     try:
         path = _write_report(res.store, exp.name, out_dir)
         out.print(f"report: {path}")

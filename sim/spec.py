@@ -281,6 +281,10 @@ class GameSpec:
     format_event: Callable
     default_variant: Callable[[int], str] = lambda n_players: "base"
     validate: Callable[[dict, int], None] | None = None
+    # Seat columns that give a player's place in the turn order where seats alone do not (e.g.
+    # the Flower Shop's randomly dealt initiative dice): column -> labels of its values. Reports
+    # show the win rate by each, next to the win rate by seat.
+    seat_roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # audit(arm, master_seed, first_index, games, seats) -> list of violated invariants (bounds,
     # die usage, score recomputation...), run by the registry-wide conformance tests.
     audit: Callable | None = None

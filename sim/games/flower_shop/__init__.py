@@ -58,5 +58,6 @@ SPEC = GameSpec(
     default_variant=lambda n: "solo_base" if n == 1 else "base",
     validate=rules.validate,
     audit=audit,
+    seat_roles={"initiative_die": ("I-A", "I-B", "I-C", "I-D")},
     max_events=20000,
 )
