@@ -31,17 +31,3 @@ def cli():
         return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
     return invoke
-
-
-def listing(root: Path) -> list[str]:
-    """Every file/dir under root (relative), sorted; [] if root does not exist."""
-    if not root.exists():
-        return []
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
-
-
-def content(store: Path, table: str) -> pl.DataFrame:
-    """All rows of a table, sorted by their keys (compare runs independent of file layout)."""
-    keys = ["experiment", "arm", "game_index"] + (["seat"] if table == "seats" else [])
-    files = sorted((store / "results" / table).rglob("*.parquet"))
-    return pl.concat([pl.read_parquet(f) for f in files]).sort(keys)

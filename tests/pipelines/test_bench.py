@@ -1,7 +1,7 @@
 """The benchmark script runs (tiny counts, fake game)."""
 import sys
 
-from conftest import HERE
+from pipe_helpers import HERE
 from pipelines import bench
 
 FAKECLI = [sys.executable, str(HERE / "fakecli.py")]

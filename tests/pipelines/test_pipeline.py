@@ -12,7 +12,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import HERE, content, listing
+from pipe_helpers import HERE, content, listing
 from pipelines import experiment as ex
 from pipelines import runner, settings, store as store_mod
 from sim.spec import SpecError

@@ -9,7 +9,7 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import content, listing
+from pipe_helpers import content, listing
 from pipelines import experiment as ex
 from pipelines import runner
 

@@ -1,0 +1,20 @@
+"""Store helpers shared by the pipeline tests (a module of its own: test files import it by name)."""
+from pathlib import Path
+
+import polars as pl
+
+HERE = Path(__file__).resolve().parent
+
+
+def listing(root: Path) -> list[str]:
+    """Every file/dir under root (relative), sorted; [] if root does not exist."""
+    if not root.exists():
+        return []
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def content(store: Path, table: str) -> pl.DataFrame:
+    """All rows of a table, sorted by their keys (compare runs independent of file layout)."""
+    keys = ["experiment", "arm", "game_index"] + (["seat"] if table == "seats" else [])
+    files = sorted((store / "results" / table).rglob("*.parquet"))
+    return pl.concat([pl.read_parquet(f) for f in files]).sort(keys)
