@@ -3,7 +3,6 @@ import os
 import sys
 from pathlib import Path
 
-import polars as pl
 import pytest
 
 HERE = Path(__file__).resolve().parent
