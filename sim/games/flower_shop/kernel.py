@@ -1581,8 +1581,14 @@ def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, s
             take_tile(state, rules, seat, 0, first_empty_slot(state, rules, seat), log)
     else:
         emit(log, EV_NO_TILE, seat)
+    # choose_step4_action, with the policy dispatch hoisted out of the loop
+    greedy = kinds[seat] == K_GREEDY
+    pp = pparams[seat]
     for _ in range(MAX_STEP4_ACTIONS):
-        a = choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng_pol, scr)
+        if greedy:
+            a = greedy_step4(state, rules, tiles, seat, pp)
+        else:
+            a = random_step4(state, rules, tiles, seat, rng_pol)
         r = apply_step4_action_with(state, rules, tiles, seat, a, log)
         if r == 0:
             break
@@ -1837,5 +1843,6 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
 # =========================================================================================
 # late imports: policies (which import this module)
 # =========================================================================================
-from .policies import (FSCR_LEN, SCR_LEN, choose_lock, choose_refresh, choose_ribbon,  # noqa: E402
-                       choose_step4_action, choose_tile, prepare_scratch)
+from .policies import (FSCR_LEN, K_GREEDY, SCR_LEN, choose_lock, choose_refresh,  # noqa: E402
+                       choose_ribbon, choose_tile, greedy_step4, prepare_scratch,
+                       random_step4)

@@ -100,7 +100,11 @@ LS_ST = 3           # stars of the placed tiles
 LS_TMASK = 4        # AND of the placed tiles' type masks
 LS_IDS = 5          # 5..8 placed tile ids
 LS_W = 9
-SCR_LEN = 752
+SCR_TFL = 752       # 752..815 per tile: flowers (copy of tiles[t, TL_FLOWERS])
+SCR_TST = 816       # 816..879 per tile: stars
+SCR_TKN = 880       # 880..943 per tile: knick
+SCR_TVA = 944       # 944..1007 per tile: vase colour
+SCR_LEN = 1008
 MAX_SLOTS_P = 12
 FSCR_CAND = 0       # 0..95 candidate scores
 FSCR_TGT = 96       # 96..115 target scores
@@ -132,6 +136,10 @@ def prepare_scratch(state, rules, comp, scr, fscr):
             if tiles[t, k] >= 1:
                 m |= 1 << k
         scr[SCR_TMASK + t] = m
+        scr[SCR_TFL + t] = tiles[t, TL_FLOWERS]
+        scr[SCR_TST + t] = tiles[t, TL_STARS]
+        scr[SCR_TKN + t] = tiles[t, TL_KNICK]
+        scr[SCR_TVA + t] = tiles[t, TL_VASE]
     scr[SCR_MIN_FL] = lo
     scr[SCR_MAX_FL] = hi
     scr[SCR_MAX_STARS] = st
@@ -174,19 +182,21 @@ def line_summaries(state, rules, seat, tiles, scr):
 
 
 @njit(cache=True)
-def line_potential(cond, param, tiles, scr, lo, extra):
+def line_potential(cond, param, scr, lo, extra):
     """Heuristic chance that a line (summary at ``scr[lo]``, see ``line_summaries``) with the
     tile ``extra`` added (-1 = none) meets ``cond``: 1 met (full), 0 failed or impossible,
     0.5 still possible. Partial lines are judged by bounds on the sums and by the conditions
-    that hold on every part of a line that meets them (SAME_*, DIFF_*, SHARE_FLOWER_TYPE)."""
+    that hold on every part of a line that meets them (SAME_*, DIFF_*, SHARE_FLOWER_TYPE).
+    Tile attributes come from the per-tile copies in ``scr`` (``prepare_scratch``), so the hot
+    call takes a single array (fewer reference-count operations)."""
     n = scr[lo + LS_N]
     fl = scr[lo + LS_FL]
     stars = scr[lo + LS_ST]
     tm = scr[lo + LS_TMASK]
     if extra >= 0:
         n += 1
-        fl += tiles[extra, TL_FLOWERS]
-        stars += tiles[extra, TL_STARS]
+        fl += scr[SCR_TFL + extra]
+        stars += scr[SCR_TST + extra]
         tm &= scr[SCR_TMASK + extra]
     m = scr[lo + LS_LEN] - n
     if m > 0 and n == 0:
@@ -207,17 +217,17 @@ def line_potential(cond, param, tiles, scr, lo, extra):
         ok = tm != 0
     elif (cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
           or cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT):
-        col = TL_KNICK
+        col = SCR_TKN
         if cond == C_SAME_VASE or cond == C_DIFF_VASE:
-            col = TL_VASE
+            col = SCR_TVA
         elif cond == C_SAME_FLOWER_COUNT or cond == C_DIFF_FLOWER_COUNT:
-            col = TL_FLOWERS
+            col = SCR_TFL
         same = cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
         ok = True
         for i in range(n):
-            vi = tiles[extra, col] if i == n - 1 and extra >= 0 else tiles[scr[lo + LS_IDS + i], col]
+            vi = scr[col + extra] if i == n - 1 and extra >= 0 else scr[col + scr[lo + LS_IDS + i]]
             for j in range(i):
-                vj = tiles[scr[lo + LS_IDS + j], col]
+                vj = scr[col + scr[lo + LS_IDS + j]]
                 if (vi == vj) != same:
                     ok = False
     elif m > 0:
@@ -329,7 +339,7 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
                 else:
                     cond = tasks[card, TK_COL_COND]
                     param = tasks[card, TK_COL_PARAM]
-                fscr[bb + line * 2 + k] = line_potential(cond, param, tiles, scr, l0 + line * LS_W,
+                fscr[bb + line * 2 + k] = line_potential(cond, param, scr, l0 + line * LS_W,
                                                          np.int64(-1))
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
@@ -343,10 +353,10 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
         for k in range(nc):
             card = state[S_CARDS + k]
             g += _line_points(rules, tasks, card, True) * (
-                line_potential(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], tiles, scr,
+                line_potential(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], scr,
                                l0 + r * LS_W, tile) - fscr[bb + r * 2 + k])
             g += _line_points(rules, tasks, card, False) * (
-                line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], tiles, scr,
+                line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], scr,
                                l0 + (rows + c) * LS_W, tile) - fscr[bb + (rows + c) * 2 + k])
         fscr[base + s] = g
         if g > best:
@@ -605,7 +615,11 @@ def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
             base += pp[P_W_FUTURE] / (1.0 + tok)
         gb = 0
         if w_task > 0:
-            gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
+            ci = seat * SCR_TV_TILES + t
+            if scr[SCR_TV_DAY + ci] == state[S_DAY]:
+                gb = FSCR_TG + ci * MAX_SLOTS_P  # cached today (see tile_gains)
+            else:
+                gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
         for s in range(ns):
             if state[b + F_SHOP + s] >= 0:
                 continue
