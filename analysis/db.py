@@ -281,6 +281,15 @@ def arms(con, experiment: str | None = None) -> pd.DataFrame:
     return _mart(con, "stg_arms", experiment, "experiment, arm_index")
 
 
+def _with_t(df: pd.DataFrame, mean: str, sd: str, level: float) -> pd.DataFrame:
+    """``df`` with a Student-t interval of column ``mean`` (``mean_low``/``mean_high``)."""
+    if df.empty:
+        return df
+    t = _t_quantile(df["n_games"], level)
+    se = df[sd].fillna(0.0) / np.sqrt(df["n_games"])
+    return df.assign(mean_low=df[mean] - t * se, mean_high=df[mean] + t * se)
+
+
 def seat_win_rates(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Win rate by experiment / arm / seat (``seat_win_rates``) with Wilson ``low``/``high``.
 
@@ -307,11 +316,7 @@ def win_rate_by(con, experiment: str, column: str, level: float = 0.95) -> pd.Da
 def score_summary(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Score summary by seat, with a t interval of the mean score (``mean_low``/``mean_high``)."""
     df = _mart(con, "score_summary", experiment, "experiment, arm, seat")
-    if df.empty:
-        return df
-    t = _t_quantile(df["n_games"], level)
-    se = df["sd_score"].fillna(0.0) / np.sqrt(df["n_games"])
-    return df.assign(mean_low=df["mean_score"] - t * se, mean_high=df["mean_score"] + t * se)
+    return _with_t(df, "mean_score", "sd_score", level)
 
 
 def score_histogram(con, experiment: str | None = None) -> pd.DataFrame:
@@ -322,11 +327,7 @@ def score_histogram(con, experiment: str | None = None) -> pd.DataFrame:
 def game_length(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Rounds per game by arm, with a t interval of the mean; truncated / tied / no-winner counts."""
     df = _mart(con, "game_length", experiment, "experiment, arm")
-    if df.empty:
-        return df
-    t = _t_quantile(df["n_games"], level)
-    se = df["sd_rounds"].fillna(0.0) / np.sqrt(df["n_games"])
-    return df.assign(mean_low=df["mean_rounds"] - t * se, mean_high=df["mean_rounds"] + t * se)
+    return _with_t(df, "mean_rounds", "sd_rounds", level)
 
 
 def rounds_histogram(con, experiment: str | None = None) -> pd.DataFrame:

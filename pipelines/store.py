@@ -21,8 +21,6 @@ that the manifest does not list is simulated again (same content) on resume.
 from __future__ import annotations
 
 import contextlib
-import importlib
-import importlib.util
 import json
 import os
 from datetime import datetime, timezone
@@ -259,65 +257,9 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
 
 # ---- DuckDB views ------------------------------------------------------------------------
 
-_EMPTY_GAMES = ("NULL::VARCHAR AS experiment, NULL::VARCHAR AS arm, NULL::VARCHAR AS game, "
-                "NULL::BIGINT AS n_players, NULL::BIGINT AS master_seed, "
-                "NULL::BIGINT AS game_index, NULL::BIGINT AS rounds, NULL::BOOLEAN AS truncated, "
-                "NULL::BIGINT AS n_winners, NULL::BIGINT AS winner_seat, "
-                "NULL::VARCHAR AS end_reason")
-_EMPTY_SEATS = ("NULL::VARCHAR AS experiment, NULL::VARCHAR AS arm, NULL::VARCHAR AS game, "
-                "NULL::BIGINT AS n_players, NULL::BIGINT AS master_seed, "
-                "NULL::BIGINT AS game_index, NULL::BIGINT AS seat, NULL::VARCHAR AS policy, "
-                "NULL::BIGINT AS score, NULL::BIGINT AS rank, NULL::BOOLEAN AS won, "
-                "NULL::DOUBLE AS win_share")
-
-
-def _sql_str(s: str) -> str:
-    return "'" + str(s).replace("'", "''") + "'"
-
-
-def create_views(con, root: str | os.PathLike) -> None:
-    """Create the ``games``, ``seats`` and ``experiments`` views over a store (plain DuckDB)."""
-    store = Store(root)
-    for table, empty in (("games", _EMPTY_GAMES), ("seats", _EMPTY_SEATS)):
-        files = any((store.root / "results" / table).glob("**/*.parquet")) \
-            if (store.root / "results" / table).is_dir() else False
-        if files:
-            con.execute(
-                f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet("
-                f"{_sql_str(store.glob(table))}, hive_partitioning=true, union_by_name=true)")
-        else:
-            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT {empty} WHERE false")
-    if store.experiments():
-        glob = _sql_str(str(store.experiments_dir / "*.json"))
-        con.execute(
-            "CREATE OR REPLACE VIEW experiments AS SELECT "
-            "json ->> 'name' AS name, json ->> 'status' AS status, "
-            "(json ->> 'master_seed')::BIGINT AS master_seed, "
-            "(json ->> 'n_games')::BIGINT AS n_games, "
-            "(json ->> 'chunk_size')::BIGINT AS chunk_size, "
-            "json ->> 'code_version' AS code_version, "
-            "json -> 'game_versions' AS game_versions, "
-            "json ->> 'created_at' AS created_at, json ->> 'updated_at' AS updated_at, "
-            "json -> 'arms' AS arms, json AS manifest "
-            f"FROM read_json_objects({glob}, format='auto')")
-    else:
-        con.execute(
-            "CREATE OR REPLACE VIEW experiments AS SELECT NULL::VARCHAR AS name, "
-            "NULL::VARCHAR AS status, NULL::BIGINT AS master_seed, NULL::BIGINT AS n_games, "
-            "NULL::BIGINT AS chunk_size, NULL::VARCHAR AS code_version, NULL::JSON AS game_versions, "
-            "NULL::VARCHAR AS created_at, NULL::VARCHAR AS updated_at, NULL::JSON AS arms, "
-            "NULL::JSON AS manifest WHERE false")
-
-
 def connect(root: str | os.PathLike):
-    """A DuckDB connection with the store views: ``analysis.db.connect`` when it exists,
-    otherwise :func:`create_views` on an in-memory database."""
-    if importlib.util.find_spec("analysis.db") is not None:
-        db = importlib.import_module("analysis.db")
-        if hasattr(db, "connect"):
-            return db.connect(Path(root))
-    import duckdb
+    """A DuckDB connection with the store views ``games``, ``seats``, ``experiments`` (and the
+    analysis marts): :func:`analysis.db.connect`, the one place the views are defined."""
+    from analysis import db
 
-    con = duckdb.connect()
-    create_views(con, root)
-    return con
+    return db.connect(Path(root))

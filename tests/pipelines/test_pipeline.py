@@ -107,7 +107,7 @@ def test_plain_duckdb_and_polars_read_the_store(tmp_path):
             assert df.schema["experiment"] == pl.String and df.schema["arm"] == pl.String
             assert df.schema["game"] == pl.String and df.schema["game_index"] == pl.Int64
             assert set(df["experiment"]) == {exp.name}
-    # the project's own views (analysis.db when present, else pipelines.store.create_views)
+    # the project's own views (analysis.db, also behind pipelines.store.connect)
     for con in (store_mod.connect(store), _fallback(store)):
         assert con.execute("SELECT count(*) FROM seats").fetchone()[0] == 1250
         assert con.execute("SELECT sum(win_share) FROM seats WHERE arm = 'p3'").fetchone()[0] == pytest.approx(250)
@@ -115,9 +115,8 @@ def test_plain_duckdb_and_polars_read_the_store(tmp_path):
 
 
 def _fallback(store):
-    con = duckdb.connect()
-    store_mod.create_views(con, store)
-    return con
+    from analysis import db
+    return db.connect(store)
 
 
 def test_empty_store_views(tmp_path):
