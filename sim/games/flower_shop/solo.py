@@ -718,27 +718,21 @@ def _card_conditions(tasks, cards, n_cards, cnd):
     n_c = 0
     for i in range(n_cards):
         card = cards[i]
-        rc = tasks[card, TK_ROW_COND]
-        rp = tasks[card, TK_ROW_PARAM]
-        dup = False
-        for j in range(n_r):
-            if cnd[0, j] == rc and (cnd[1, j] == rp or not _is_sum(rc)):
-                dup = True
-        if not dup:
-            cnd[0, n_r] = rc
-            cnd[1, n_r] = rp
-            n_r += 1
-        cc = tasks[card, TK_COL_COND]
-        cp = tasks[card, TK_COL_PARAM]
-        dup = False
-        for j in range(n_c):
-            if cnd[2, j] == cc and (cnd[3, j] == cp or not _is_sum(cc)):
-                dup = True
-        if not dup:
-            cnd[2, n_c] = cc
-            cnd[3, n_c] = cp
-            n_c += 1
+        n_r = _add_condition(cnd, 0, n_r, tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM])
+        n_c = _add_condition(cnd, 2, n_c, tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM])
     return n_r, n_c
+
+
+@njit(cache=True)
+def _add_condition(cnd, row, n, code, param):
+    """Append (code, param) to ``cnd[row, :n]``/``cnd[row + 1, :n]`` unless already there
+    (parameters matter only for sum conditions). Returns the new count."""
+    for j in range(n):
+        if cnd[row, j] == code and (cnd[row + 1, j] == param or not _is_sum(code)):
+            return n
+    cnd[row, n] = code
+    cnd[row + 1, n] = param
+    return n + 1
 
 
 @njit(cache=True)
