@@ -93,6 +93,7 @@ Event codes (``EV_*``, rendered by ``replay.format_event``) are listed below the
 import numpy as np
 from numba import njit, prange
 
+from sim.borrow import borrowed
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle, substream
 from sim.trace import emit
 
@@ -1661,19 +1662,35 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, dice_base,
 
 @njit(cache=True)
 def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, faces, order,
-              scr, fscr, log):
+              scr, fscr, streams, log):
     """Play one complete game into ``state`` (FS-D1 loop, FS-N*, FS-SOLO-C1, FS-SOLO-N*,
-    FS-E*, FS-SOLO-E*). ``faces``, ``order``, ``scr`` and ``fscr`` are work arrays
-    (``MAX_DICE``, 4, ``SCR_LEN``, ``FSCR_LEN``) that may be reused across games.
+    FS-E*, FS-SOLO-E*). ``faces``, ``order``, ``scr``, ``fscr`` and ``streams`` are work arrays
+    (``MAX_DICE``, 4, ``SCR_LEN``, ``FSCR_LEN``, uint64[3]) that may be reused across games.
+
+    The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
+    the thousands of calls a game makes); the caller keeps the arrays alive during the call.
 
     Returns
     -------
     bool, the solo win (False in multiplayer).
     """
-    rng_setup = make_stream(master_seed, game_index, SUB_SETUP)
-    rng_dice = make_stream(master_seed, game_index, SUB_DICE)
+    return game_loop(borrowed(state), borrowed(rules), borrowed(comp), n_players,
+                     borrowed(kinds), borrowed(pparams), master_seed, game_index,
+                     borrowed(faces), borrowed(order), borrowed(scr), borrowed(fscr),
+                     borrowed(streams), borrowed(log))
+
+
+@njit(cache=True)
+def game_loop(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, faces,
+              order, scr, fscr, streams, log):
+    """The body of ``play_game``: setup, days until the end (FS-D1), final scoring."""
+    rng_setup = streams[0:1]
+    rng_dice = streams[1:2]
+    rng_pol = streams[2:3]
+    rng_setup[0] = make_stream(master_seed, game_index, SUB_SETUP)[0]
+    rng_dice[0] = make_stream(master_seed, game_index, SUB_DICE)[0]
     dice_base = rng_dice[0]
-    rng_pol = make_stream(master_seed, game_index, SUB_POLICY)
+    rng_pol[0] = make_stream(master_seed, game_index, SUB_POLICY)[0]
     setup_game(state, rules, comp, n_players, rng_setup, log)
     prepare_scratch(state, rules, comp, scr, fscr)
     days = np.int64(rules[R_DAYS])
@@ -1799,8 +1816,9 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     order = np.zeros(4, dtype=np.int64)
     scr = np.zeros(SCR_LEN, dtype=np.int64)
     fscr = np.zeros(FSCR_LEN, dtype=np.float64)
+    streams = np.zeros(3, dtype=np.uint64)
     won = play_game(state, rules, comp, n_players, policy_kind, policy_params, master_seed,
-                    game_index, faces, order, scr, fscr, log)
+                    game_index, faces, order, scr, fscr, streams, log)
     write_outputs(state, rules, n_players, won, games_row, seats_rows)
 
 
@@ -1813,31 +1831,27 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     """Play games ``first_index .. first_index + n - 1`` in parallel; game i writes only row i
     (sim.spec.GameSpec contract). Tracing is off (1-row dummy log).
 
-    Games run in blocks of ``GAMES_PER_BLOCK``; each block works on its own copies of the
-    read-only inputs and its own work arrays, so threads share no reference counts (the
-    atomic increments on shared arrays contend across cores). Each game is a pure function of
-    (seed, index), so the blocking does not change any result.
+    Games run in blocks of ``GAMES_PER_BLOCK`` that reuse their work arrays. The shared
+    read-only inputs are only read through borrowed views (``play_game``), so the threads never
+    contend for their reference counts. Each game is a pure function of (seed, index), so the
+    blocking does not change any result.
     """
     n = games_out.shape[0]
     n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
     for blk in prange(n_blocks):
-        rl = rules.copy()
-        cp = (comp[0].copy(), comp[1].copy(), comp[2].copy(), comp[3].copy(), comp[4].copy(),
-              comp[5].copy())
-        kinds = policy_kind.copy()
-        pparams = policy_params.copy()
         log = np.zeros((1, 8), dtype=np.int64)
         faces = np.zeros(MAX_DICE, dtype=np.int64)
         order = np.zeros(4, dtype=np.int64)
         scr = np.zeros(SCR_LEN, dtype=np.int64)
         fscr = np.zeros(FSCR_LEN, dtype=np.float64)
+        streams = np.zeros(3, dtype=np.uint64)
         lo = blk * GAMES_PER_BLOCK
         hi = min(n, lo + GAMES_PER_BLOCK)
         for i in range(lo, hi):
             state = new_state(n_players)
-            won = play_game(state, rl, cp, n_players, kinds, pparams, master_seed,
-                            first_index + i, faces, order, scr, fscr, log)
-            write_outputs(state, rl, n_players, won, games_out[i], seats_out[i])
+            won = play_game(state, rules, comp, n_players, policy_kind, policy_params,
+                            master_seed, first_index + i, faces, order, scr, fscr, streams, log)
+            write_outputs(state, rules, n_players, won, games_out[i], seats_out[i])
 
 
 # =========================================================================================

@@ -111,6 +111,7 @@ Tests may script decisions (S_SCRIPT) and force dice (S_FORCE); both are empty i
 import numpy as np
 from numba import njit, prange
 
+from sim.borrow import borrowed
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randint, shuffle
 from sim.trace import emit
 
@@ -1701,7 +1702,19 @@ def write_results(state, games_row, seats_rows, opts, log):
 def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
           scratch, games_row, seats_rows, log):
     """Set up and play one game in the caller's arrays (``state``, ``cfg``, ``scratch``),
-    with its own streams, and write its result rows."""
+    with its own streams, and write its result rows.
+
+    The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
+    the thousands of calls a game makes); the caller keeps the arrays alive during the call."""
+    _play_game(borrowed(rules), borrowed(comp), n_players, borrowed(kinds), borrowed(pparams),
+               master_seed, game_index, borrowed(state), borrowed(cfg), borrowed(scratch),
+               borrowed(games_row), borrowed(seats_rows), borrowed(log))
+
+
+@njit(cache=True)
+def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
+               scratch, games_row, seats_rows, log):
+    """The body of ``_play``."""
     rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
     setup_game(state, rules, comp, n_players, rng_s, scratch, log)
     state[S_RNG_D] = np.int64(make_stream(master_seed, game_index, np.int64(SUB_DICE))[0])
@@ -1736,31 +1749,19 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
           cfg, scratch, games_row, seats_rows, log)
 
 
-@njit(cache=True)
-def _copy_comp(comp):
-    """Private copies of the component arrays (see ``play_many``)."""
-    boards, meta, tiles, fsupply, tokens, train, gamble, start_faces, opposite = comp
-    return (boards.copy(), meta.copy(), tiles.copy(), fsupply.copy(), tokens.copy(),
-            train.copy(), gamble.copy(), start_faces.copy(), opposite.copy())
-
-
 @njit(cache=True, parallel=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
     """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
 
-    Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) copies the shared
-    read-only arrays once and reuses its scratch, so the threads never touch the reference
-    counts of the same arrays. A game is a pure function of (seed, index): results do not
+    Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) reuses its
+    scratch. The shared read-only inputs are only read through borrowed views (``_play``), so
+    the threads never contend for their reference counts. A game is a pure function of (seed, index): results do not
     depend on the blocks or the threads. Returns nothing; fills ``games_out[i]``, ``seats_out[i]``.
     """
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in prange(n_blocks):
-        rl = rules.copy()
-        kd = policy_kind.copy()
-        pp = policy_params.copy()
-        cp = _copy_comp(comp)
         state = np.zeros(state_size(n_players), dtype=np.int64)
         cfg = np.zeros(_pol.C_LEN, dtype=np.float64)
         scratch = np.zeros(MAX_OPTS, dtype=np.int64)
@@ -1770,8 +1771,8 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
         lo = blk * BLOCK_GAMES
         hi = min(lo + BLOCK_GAMES, n_games)
         for i in range(lo, hi):
-            _play(rl, cp, n_players, kd, pp, master_seed, first_index + i, state, cfg,
-                  scratch, grow, srows, log)
+            _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
+                  first_index + i, state, cfg, scratch, grow, srows, log)
             for j in range(grow.shape[0]):
                 games_out[i, j] = grow[j]
             for p in range(n_players):
