@@ -177,10 +177,15 @@ POLICIES: dict[str, PolicySpec] = {
     "novice": PolicySpec("novice", K_GREEDY, "Solo beginner: one target, little task planning, no refresh.",
                          {"n_targets": 1, "w_task": 1.0, "w_now": 2.0, "refresh_if_no_feasible_tile": False,
                           "ribbon_money_reserve": 3, "wild_stock_target": 1, "solo_win_focus": False}),
-    "expert": PolicySpec("expert", K_GREEDY, "Solo expert: several targets, strong task planning, refreshes.",
+    # expert: greedy tuned for the solo win by coordinate search over these parameters
+    # (solo_base, 40,000 games per trial, seed 11): 1.8% -> 5.5% wins; 5.9% on seed 1.
+    "expert": PolicySpec("expert", K_GREEDY,
+                         "Solo expert, tuned for the solo win: several targets, strong task planning, "
+                         "at most 2 dice per lock step, cheapest finishes first, no refreshes.",
                          {"n_targets": 3, "w_stars": 0.2, "w_task": 6.0, "w_now": 6.0, "w_tokens": 2.0,
-                          "w_future": 2.0, "ribbon_money_reserve": 99, "wild_stock_target": 3,
-                          "buy_wild_stock_money_min": 6, "max_paid_extras_per_step": 2}),
+                          "w_future": 2.0, "w_prob": 0.5, "ribbon_money_reserve": 99, "wild_stock_target": 3,
+                          "buy_wild_stock_money_min": 3, "max_paid_extras_per_step": 0, "init_lock_min": 1,
+                          "finish_priority": "fewest_tokens", "refresh_if_no_feasible_tile": False}),
 }
 
 # ---- rule status ------------------------------------------------------------------------
