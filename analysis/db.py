@@ -351,6 +351,25 @@ def solo_ladder(con, experiment: str | None = None, level: float = 0.95) -> pd.D
     return _with_wilson(df, "wins", level=level)
 
 
+def arm_fingerprints(con, experiment: str, arms) -> dict[str, tuple[int, int]]:
+    """Per arm: (games, order-free fingerprint of every game's seeds and seat outcomes).
+
+    Two arms with equal fingerprints played the same seeds to the same results game by game
+    (won, score, money, tokens, tiles, lock payments, lock steps, skips): whatever differs
+    between their rules never came into play. Used by the solo report to flag variants that
+    change nothing for a policy.
+    """
+    arms = list(arms)
+    if not arms:
+        return {}
+    marks = ", ".join("?" * len(arms))
+    rows = con.execute(
+        "SELECT arm, count(*), bit_xor(hash(master_seed, game_index, seat, won, score, money, "
+        "tokens, tiles_finished, lock_payments, lock_steps, skips)) FROM seats "
+        f"WHERE experiment = ? AND arm IN ({marks}) GROUP BY arm", [experiment, *arms]).fetchall()
+    return {r[0]: (int(r[1]), int(r[2])) for r in rows}
+
+
 def solo_loss_day(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
     """Day the solo game ended per variant and policy (7 = reached the end), with shares.
 

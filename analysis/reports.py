@@ -385,8 +385,13 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
             continue
         res = stats.ladder_monotonicity(use["wins"].to_numpy(float), use["n_games"].to_numpy(float),
                                         labels=list(use["label"]))
+        prints = db.arm_fingerprints(con, experiment, d["arm"])
+        label = dict(zip(d["arm"], d["label"]))
+        same = [f"{label[a]} and {label[b]}" for i, a in enumerate(d["arm"]) for b in list(d["arm"])[i + 1:]
+                if a in prints and prints[a] == prints.get(b)]
         checks.append({
             "policy": pol, "verdict": res.verdict, "text": res.text, "assumption": assumption,
+            "identical": same,
             "steps": [{
                 "easier": s.easier, "harder": s.harder,
                 "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
