@@ -355,17 +355,19 @@ def arm_fingerprints(con, experiment: str, arms) -> dict[str, tuple[int, int]]:
     """Per arm: (games, order-free fingerprint of every game's seeds and seat outcomes).
 
     Two arms with equal fingerprints played the same seeds to the same results game by game
-    (won, score, money, tokens, tiles, lock payments, lock steps, skips): whatever differs
-    between their rules never came into play. Used by the solo report to flag variants that
-    change nothing for a policy.
+    (every column of ``seats`` but the experiment and arm names: seed, game, seat, won, score
+    and the game's own columns such as money or lock payments): whatever differs between their
+    rules never came into play. Used by the solo report to flag variants that change nothing
+    for a policy.
     """
     arms = list(arms)
     if not arms:
         return {}
+    cols = [r[0] for r in con.execute("SELECT column_name FROM (DESCRIBE seats)").fetchall()
+            if r[0] not in ("experiment", "arm", "policy")]
     marks = ", ".join("?" * len(arms))
     rows = con.execute(
-        "SELECT arm, count(*), bit_xor(hash(master_seed, game_index, seat, won, score, money, "
-        "tokens, tiles_finished, lock_payments, lock_steps, skips)) FROM seats "
+        f"SELECT arm, count(*), bit_xor(hash({', '.join(cols)})) FROM seats "
         f"WHERE experiment = ? AND arm IN ({marks}) GROUP BY arm", [experiment, *arms]).fetchall()
     return {r[0]: (int(r[1]), int(r[2])) for r in rows}
 
