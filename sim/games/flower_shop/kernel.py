@@ -976,6 +976,15 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     (tokens, used1, used2) : tokens needed for the icons no die fills, and the dice used.
     """
     m = m1 | m2
+    # dice of each flower face, 8 bits per type (at most 6 flower dice, 8 types), and any-faced
+    by_face = 0
+    any_faced = 0
+    for i in range(nf):
+        f = state[b + F_FACE + i]
+        if f < 0:
+            any_faced |= np.int64(1) << i
+        else:
+            by_face |= np.int64(1) << (8 * f + i)
     used = 0
     short = 0
     for f in range(MAX_FLOWER_TYPES):
@@ -984,35 +993,36 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
             continue
         for pref in range(2):
             mp = m1 if pref == 0 else m2 & ~m1
-            for i in range(nf):
-                if need == 0:
-                    break
-                if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] == f:
-                    used |= np.int64(1) << i
-                    need -= 1
+            cand = (by_face >> (8 * f)) & 0xFF & mp & ~used
+            while need > 0 and cand != 0:
+                bit = cand & -cand          # lowest index first
+                used |= bit
+                cand ^= bit
+                need -= 1
         short += need
     fuchsia = tiles[tile, TL_ANY]
     # any-faced dice: specific shortages first, then fuchsia (FS-U2)
     for pref in range(2):
         mp = m1 if pref == 0 else m2 & ~m1
-        for i in range(nf):
-            if short == 0 and fuchsia == 0:
-                break
-            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] < 0:
-                used |= np.int64(1) << i
-                if short > 0:
-                    short -= 1
-                else:
-                    fuchsia -= 1
+        cand = any_faced & mp & ~used
+        while (short > 0 or fuchsia > 0) and cand != 0:
+            bit = cand & -cand
+            used |= bit
+            cand ^= bit
+            if short > 0:
+                short -= 1
+            else:
+                fuchsia -= 1
     # fuchsia icons: any remaining flower die (FS-U3)
+    flower_dice = (np.int64(1) << nf) - 1
     for pref in range(2):
         mp = m1 if pref == 0 else m2 & ~m1
-        for i in range(nf):
-            if fuchsia == 0:
-                break
-            if (mp >> i) & 1 and not (used >> i) & 1:
-                used |= np.int64(1) << i
-                fuchsia -= 1
+        cand = flower_dice & mp & ~used
+        while fuchsia > 0 and cand != 0:
+            bit = cand & -cand
+            used |= bit
+            cand ^= bit
+            fuchsia -= 1
     vase_short = 1
     colour = tiles[tile, TL_VASE]
     for pref in range(2):
