@@ -181,7 +181,7 @@ def line_summaries(state, rules, seat, tiles, scr):
         scr[lo + LS_TMASK] = tm
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def line_potential(cond, param, scr, lo, extra):
     """Heuristic chance that a line (summary at ``scr[lo]``, see ``line_summaries``) with the
     tile ``extra`` added (-1 = none) meets ``cond``: 1 met (full), 0 failed or impossible,
