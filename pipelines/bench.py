@@ -92,7 +92,14 @@ def per_game_seconds(game: str, n_players: int, games: int, disable_jit: bool,
 
 
 def peak_memory_mb(game: str, n_players: int, games: int, cli: list[str] = CLI) -> float:
-    """Peak RSS (MB) of ``playtest run`` of ``games`` games in a subprocess."""
+    """Peak RSS (MB) of ``playtest run`` of ``games`` games in a subprocess.
+
+    A 1-game run first fills the JIT cache for the CLI's call signatures, so the figure is the
+    memory of simulating and writing, not of compiling (LLVM alone takes several hundred MB)."""
+    with tempfile.TemporaryDirectory(prefix="ptbench-warm-") as d:
+        subprocess.run([*cli, "run", game, "--players", str(n_players), "--games", "1",
+                        "--store", d, "--quiet"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
     with tempfile.TemporaryDirectory(prefix="ptbench-mem-") as d:
         p = subprocess.Popen([*cli, "run", game, "--players", str(n_players), "--games",
                               str(games), "--store", d, "--quiet"],
