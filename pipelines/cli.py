@@ -85,11 +85,19 @@ SetOpt = typer.Option(None, "--set", help="Rule tweak NAME=VALUE (repeatable).")
 PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] (default greedy).")
 SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] for one seat (repeatable; 0 = start player).")
 ComponentsOpt = typer.Option(None, "--components", help="Directory with your own component data files.")
+SeedOpt = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED}).")
+WorkersOpt = typer.Option(None, "--workers", "-w", help="Threads (default: all cores).")
+QuietOpt = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+OutOpt = typer.Option(Path("reports"), "--out", "-o", help="Report directory.")
 
 
 PRECISION_HELP = ("Keep adding games until every 95% interval on the win-rate scale has a "
                   "half-width below this (e.g. 0.005); --games is then the first batch.")
 MAX_GAMES_HELP = "Cap on games per arm for --precision (default 1,000,000)."
+PrecisionOpt = typer.Option(None, "--precision", help=PRECISION_HELP)
+MaxGamesOpt = typer.Option(None, "--max-games", help=MAX_GAMES_HELP)
+ExperimentOpt = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived).")
+ChunkSizeOpt = typer.Option(None, "--chunk-size", help="Games per chunk/part.")
 
 
 # ---- games / rules -----------------------------------------------------------------------
@@ -210,7 +218,7 @@ def run_cmd(
     seat_policy: Optional[List[str]] = SeatPolicyOpt,
     games: Optional[int] = typer.Option(None, "--games", "-n",
                                         help=f"Games per arm (default {settings.DEFAULT_GAMES:,})."),
-    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    seed: Optional[int] = SeedOpt,
     spec: Optional[Path] = typer.Option(None, "--spec", help="TOML experiment spec with several arms."),
     store: Optional[str] = StoreOpt,
     experiment: Optional[str] = typer.Option(None, "--experiment", "-e",
@@ -221,12 +229,14 @@ def run_cmd(
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size",
                                              help=f"Games per chunk/part (default {settings.DEFAULT_CHUNK_SIZE:,})."),
     components: Optional[str] = ComponentsOpt,
-    precision: Optional[float] = typer.Option(None, "--precision", help=PRECISION_HELP),
-    max_games: Optional[int] = typer.Option(None, "--max-games", help=MAX_GAMES_HELP),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    precision: Optional[float] = PrecisionOpt,
+    max_games: Optional[int] = MaxGamesOpt,
+    quiet: bool = QuietOpt,
 ):
     """Simulate games into the store (resumes/grows an existing experiment)."""
     from . import experiment as ex
+
+    _check_precision_options(precision, max_games)
 
     if spec is not None:
         given = [n for n, v in (("GAME", game), ("--players", players), ("--variant", variant),
@@ -245,17 +255,31 @@ def run_cmd(
                           settings.DEFAULT_GAMES if games is None else games,
                           settings.DEFAULT_SEED if seed is None else seed,
                           experiment, chunk_size, components)
+    _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games,
+              start_small=games is None and spec is None)
     if precision is None:
-        if max_games is not None:
-            raise SpecError("--max-games only applies with --precision")
-        _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
         return
-    if games is None and spec is None:
-        _start_size(exp, max_games)
-    res, outcome = _run_precise(exp, store, workers, executor, scheduler, quiet, precision,
-                                max_games)
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
               soft_wrap=True, markup=False)
+
+
+def _check_precision_options(precision, max_games):
+    """--precision in range, --max-games a valid count and only given with --precision."""
+    from .studies import check_precision
+
+    check_precision(precision, max_games)
+    if precision is None and max_games is not None:
+        raise SpecError("--max-games only applies with --precision")
+
+
+def _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games, start_small):
+    """Run ``exp``: its game counts, or with ``precision`` until the intervals are narrow enough
+    (starting small when ``start_small``, i.e. no --games given)."""
+    if precision is None:
+        return _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
+    if start_small:
+        _start_size(exp, max_games)
+    return _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games)[0]
 
 
 def _start_size(exp, max_games):
@@ -295,7 +319,6 @@ def _study_report(store_root, experiment, out_dir, **extra) -> Path:
 
 TweakSeatOpt = typer.Option(None, "--tweak-seat-policy",
                             help="SEAT=NAME[:k=v,...] in the tweak arm only (repeatable).")
-OutOpt = typer.Option(Path("reports"), "--out", "-o", help="Report directory.")
 StudyGamesOpt = typer.Option(None, "--games", "-n",
                              help=f"Games per arm (default {settings.DEFAULT_GAMES:,}; "
                                   f"with --precision: the first batch).")
@@ -343,34 +366,28 @@ def compare_cmd(
     policy: Optional[str] = PolicyOpt,
     seat_policy: Optional[List[str]] = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] in both arms (repeatable)."),
     games: Optional[int] = StudyGamesOpt,
-    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
-    precision: Optional[float] = typer.Option(None, "--precision", help=PRECISION_HELP),
-    max_games: Optional[int] = typer.Option(None, "--max-games", help=MAX_GAMES_HELP),
+    seed: Optional[int] = SeedOpt,
+    precision: Optional[float] = PrecisionOpt,
+    max_games: Optional[int] = MaxGamesOpt,
     store: Optional[str] = StoreOpt,
-    experiment: Optional[str] = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived)."),
+    experiment: Optional[str] = ExperimentOpt,
     out_dir: Path = OutOpt,
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
-    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk/part."),
+    workers: Optional[int] = WorkersOpt,
+    chunk_size: Optional[int] = ChunkSizeOpt,
     components: Optional[str] = ComponentsOpt,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QuietOpt,
 ):
     """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
-    from .studies import check_precision, compare_experiment
+    from .studies import compare_experiment
 
-    check_precision(precision, max_games)
-    if precision is None and max_games is not None:
-        raise SpecError("--max-games only applies with --precision")
+    _check_precision_options(precision, max_games)
     exp = compare_experiment(game, set_ or (), players, variant, policy, seat_policy or (),
                              tweak_seat_policy or (),
                              settings.DEFAULT_GAMES if games is None else games,
                              settings.DEFAULT_SEED if seed is None else seed, experiment,
                              chunk_size, components)
-    if precision is None:
-        res = _run_and_summarise(exp, store, workers, "local", None, quiet)
-    else:
-        if games is None:
-            _start_size(exp, max_games)
-        res, _ = _run_precise(exp, store, workers, "local", None, quiet, precision, max_games)
+    res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
+                    start_small=games is None)
     _print_compare(res.store, exp)
     out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
               markup=False)
@@ -387,34 +404,28 @@ def sweep_cmd(
     policy: Optional[str] = PolicyOpt,
     seat_policy: Optional[List[str]] = SeatPolicyOpt,
     games: Optional[int] = StudyGamesOpt,
-    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    seed: Optional[int] = SeedOpt,
     tolerance: float = typer.Option(0.02, "--tolerance", help="Seats within 1/N ± this count as balanced."),
-    precision: Optional[float] = typer.Option(None, "--precision", help=PRECISION_HELP),
-    max_games: Optional[int] = typer.Option(None, "--max-games", help=MAX_GAMES_HELP),
+    precision: Optional[float] = PrecisionOpt,
+    max_games: Optional[int] = MaxGamesOpt,
     store: Optional[str] = StoreOpt,
-    experiment: Optional[str] = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived)."),
+    experiment: Optional[str] = ExperimentOpt,
     out_dir: Path = OutOpt,
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
-    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk/part."),
+    workers: Optional[int] = WorkersOpt,
+    chunk_size: Optional[int] = ChunkSizeOpt,
     components: Optional[str] = ComponentsOpt,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QuietOpt,
 ):
     """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
-    from .studies import check_precision, sweep_experiment
+    from .studies import sweep_experiment
 
-    check_precision(precision, max_games)
-    if precision is None and max_games is not None:
-        raise SpecError("--max-games only applies with --precision")
+    _check_precision_options(precision, max_games)
     exp = sweep_experiment(game, param or (), players, variant, set_ or (), policy,
                            seat_policy or (), settings.DEFAULT_GAMES if games is None else games,
                            settings.DEFAULT_SEED if seed is None else seed, experiment,
                            chunk_size, components, tolerance)
-    if precision is None:
-        res = _run_and_summarise(exp, store, workers, "local", None, quiet)
-    else:
-        if games is None:
-            _start_size(exp, max_games)
-        res, _ = _run_precise(exp, store, workers, "local", None, quiet, precision, max_games)
+    res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
+                    start_small=games is None)
     from analysis import reports
 
     con = importlib.import_module("analysis.db").connect(res.store)
@@ -446,12 +457,12 @@ def plan_cmd(
     seat_policy: Optional[List[str]] = SeatPolicyOpt,
     pilot_games: int = typer.Option(5000, "--pilot-games", help="Games per arm of the pilot run."),
     power: float = typer.Option(0.8, "--power", help="Power (default 0.8)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED})."),
+    seed: Optional[int] = SeedOpt,
     store: Optional[str] = StoreOpt,
     out_dir: Path = OutOpt,
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
+    workers: Optional[int] = WorkersOpt,
     components: Optional[str] = ComponentsOpt,
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    quiet: bool = QuietOpt,
 ):
     """Games needed to detect a difference in seat win rate (95% confidence), from a pilot run."""
     from . import experiment as ex
@@ -678,9 +689,9 @@ def win_rate_tables(store_root: Path, experiment: str, game: str) -> list[Table]
 def demo_cmd(
     store: Optional[str] = StoreOpt,
     games: int = typer.Option(settings.DEMO_GAMES, "--games", "-n", help="Games per player count."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Threads (default: all cores)."),
-    out_dir: Path = typer.Option(Path("reports"), "--out", "-o", help="Report directory."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    workers: Optional[int] = WorkersOpt,
+    out_dir: Path = OutOpt,
+    quiet: bool = QuietOpt,
 ):
     """The demo: Flower Shop, 2-4 players, greedy, seed 1; seat win rates and a report."""
     from . import experiment as ex
