@@ -1,7 +1,11 @@
-"""Store helpers shared by the pipeline tests (a module of its own: test files import it by name)."""
+"""Fixtures and store helpers shared by the pipeline and study tests (a module of its own: test
+files and conftests import it by name)."""
 from pathlib import Path
 
 import polars as pl
+import pytest
+
+import fakegame
 
 HERE = Path(__file__).resolve().parent
 
@@ -18,3 +22,24 @@ def content(store: Path, table: str) -> pl.DataFrame:
     keys = ["experiment", "arm", "game_index"] + (["seat"] if table == "seats" else [])
     files = sorted((store / "results" / table).rglob("*.parquet"))
     return pl.concat([pl.read_parquet(f) for f in files]).sort(keys)
+
+
+@pytest.fixture(autouse=True)
+def fake_game(monkeypatch):
+    """Register the fake game (``fakedice``) for the duration of a test."""
+    return fakegame.install(monkeypatch)
+
+
+@pytest.fixture
+def cli():
+    """``cli("run", "fakedice", ...)`` -> click Result (exit_code, stdout, stderr)."""
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+
+    runner = CliRunner()
+
+    def invoke(*args):
+        return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+    return invoke

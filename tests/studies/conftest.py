@@ -16,29 +16,9 @@ import pytest
 PIPELINE_TESTS = Path(__file__).resolve().parents[1] / "pipelines"
 sys.path.insert(0, str(PIPELINE_TESTS))
 
-import fakegame  # noqa: E402
+from pipe_helpers import cli, fake_game  # noqa: E402,F401  (fixtures)
+
 from .studyhelpers import html_text, listing  # noqa: E402,F401
-
-
-@pytest.fixture(autouse=True)
-def fake_game(monkeypatch):
-    """Register the fake game (``fakedice``) for the duration of a test."""
-    return fakegame.install(monkeypatch)
-
-
-@pytest.fixture
-def cli():
-    """``cli("compare", "fakedice", ...)`` -> click Result (exit_code, stdout, stderr)."""
-    from typer.testing import CliRunner
-
-    from pipelines.cli import app
-
-    runner = CliRunner()
-
-    def invoke(*args):
-        return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-    return invoke
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,7 @@
 """Helpers of the study tests (a module with a unique name, so any test order imports it)."""
 from pathlib import Path
 
-
-def listing(root: Path) -> list[str]:
-    if not root.exists():
-        return []
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+from pipe_helpers import listing  # noqa: F401  (tests/pipelines is on sys.path, see conftest)
 
 
 def html_text(path: Path) -> str:
