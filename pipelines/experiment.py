@@ -221,6 +221,14 @@ def check_chunk_size(n: Any, where: str = "--chunk-size") -> int:
     return n
 
 
+def check_run_options(games: Any, seed: Any, chunk_size: Any = None) -> None:
+    """--games, --seed and (if given) --chunk-size of a command that builds an experiment."""
+    check_games(games)
+    check_seed(seed)
+    if chunk_size is not None:
+        check_chunk_size(chunk_size)
+
+
 # ---- experiments ----------------------------------------------------------------------------
 
 @dataclass
@@ -334,10 +342,7 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
     """One arm per player count; the name is derived from the content unless given."""
     spec = registry().make(game)
     counts = parse_players(players, spec)
-    check_games(games)
-    check_seed(seed)
-    if chunk_size is not None:
-        check_chunk_size(chunk_size)
+    check_run_options(games, seed, chunk_size)
     tw = parse_set(tweaks)
     sp = parse_seat_policies(seat_policies)
     policy = policy or settings.DEFAULT_POLICY

@@ -25,9 +25,9 @@ from typing import Any, Callable, Iterable, Sequence
 from sim.spec import SpecError
 
 from . import settings
-from .experiment import (ArmConfig, Experiment, check_chunk_size, check_games, check_name,
-                         check_seed, content_hash, parse_players, parse_seat_policies, parse_set,
-                         registry, resolve_arm, slug)
+from .experiment import (ArmConfig, Experiment, check_games, check_name, check_run_options,
+                         content_hash, parse_players, parse_seat_policies, parse_set, registry,
+                         resolve_arm, slug)
 
 #: ``--max-games`` default for precision-targeted runs (games per arm).
 DEFAULT_MAX_GAMES = 1_000_000
@@ -70,10 +70,7 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
     """
     spec = registry().make(game)
     counts = _players(players, spec)
-    check_games(games)
-    check_seed(seed)
-    if chunk_size is not None:
-        check_chunk_size(chunk_size)
+    check_run_options(games, seed, chunk_size)
     tw = parse_set(tweaks)
     sp = parse_seat_policies(seat_policies)
     tsp = parse_seat_policies(tweak_seat_policies)
@@ -185,10 +182,7 @@ def sweep_experiment(game: str, params: Sequence[str], players=None, variant: st
     if len(parsed) == 2 and parsed[0][0] == parsed[1][0]:
         raise SpecError(f"--param {parsed[0][0]}: given twice")
     counts = _players(players, spec)
-    check_games(games)
-    check_seed(seed)
-    if chunk_size is not None:
-        check_chunk_size(chunk_size)
+    check_run_options(games, seed, chunk_size)
     if not (isinstance(tolerance, (int, float)) and 0 < tolerance < 1):
         raise SpecError(f"--tolerance: must be between 0 and 1, got {tolerance!r}")
     fixed = parse_set(tweaks)
