@@ -283,11 +283,18 @@ def random_lock(state, rules, seat, rng):
                 kk = k
                 break
             r -= w
-    need = kk
-    left = u
+    return _random_subset(rng, unl, u, kk)
+
+
+@njit(cache=True, inline="always")
+def _random_subset(rng, mask, n, k):
+    """Uniform ``k``-subset of the ``n`` dice of ``mask`` by selection sampling (lowest index
+    first, one draw per die)."""
+    need = k
+    left = n
     m = 0
     for i in range(9):
-        if (unl >> i) & 1:
+        if (mask >> i) & 1:
             if randint(rng, left) < need:
                 m |= np.int64(1) << i
                 need -= 1
@@ -719,17 +726,7 @@ def random_step4(state, rules, tiles, seat, rng):
                 r -= 1
     r -= u
     if r < n_tok:
-        # uniform dpw-subset by selection sampling
-        need = dpw
-        left = u
-        m = 0
-        for i in range(9):
-            if (avail >> i) & 1:
-                if randint(rng, left) < need:
-                    m |= np.int64(1) << i
-                    need -= 1
-                left -= 1
-        return A_TAKE_TOKEN * A_MUL + m
+        return A_TAKE_TOKEN * A_MUL + _random_subset(rng, avail, u, dpw)
     r -= n_tok
     if r < n_buy:
         return A_BUY_TOKEN * A_MUL
