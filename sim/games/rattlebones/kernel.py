@@ -1504,24 +1504,30 @@ def _save_streams(state, rng_d, rng_p):
 
 
 @njit(cache=True)
+def _swap_dice_stream(state, rng):
+    """Exchange the dice stream kept in the state (S_RNG_D) with the ``uint64[1]`` stream
+    ``rng``: called before and after a draw, it draws from ``rng`` and leaves the state's
+    stream as it was."""
+    v = state[S_RNG_D]
+    state[S_RNG_D] = np.int64(rng[0])
+    rng[0] = np.uint64(v)
+
+
+@njit(cache=True)
 def draw_slot(state, rng):
     """One die roll (see ``_draw_slot``) from the ``uint64[1]`` stream ``rng``."""
-    keep = state[S_RNG_D]
-    state[S_RNG_D] = np.int64(rng[0])
+    _swap_dice_stream(state, rng)
     s = _draw_slot(state)
-    rng[0] = np.uint64(state[S_RNG_D])
-    state[S_RNG_D] = keep
+    _swap_dice_stream(state, rng)
     return s
 
 
 @njit(cache=True)
 def draw_gamble(state, rng):
     """One gamble-die roll (see ``_draw_gamble``) from the ``uint64[1]`` stream ``rng``."""
-    keep = state[S_RNG_D]
-    state[S_RNG_D] = np.int64(rng[0])
+    _swap_dice_stream(state, rng)
     g = _draw_gamble(state)
-    rng[0] = np.uint64(state[S_RNG_D])
-    state[S_RNG_D] = keep
+    _swap_dice_stream(state, rng)
     return g
 
 
