@@ -370,6 +370,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
              "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high)}
             for r in ladder.itertuples()]
     checks = []
+    prints = db.arm_fingerprints(con, experiment, ladder["arm"])
     for pol, d in ladder.groupby("policy", sort=False):
         known = d[d["variant"].isin(plots.SOLO_ORDER) & (d["label"] == d["variant"])]
         if len(known) >= 2:
@@ -385,7 +386,6 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
             continue
         res = stats.ladder_monotonicity(use["wins"].to_numpy(float), use["n_games"].to_numpy(float),
                                         labels=list(use["label"]))
-        prints = db.arm_fingerprints(con, experiment, d["arm"])
         label = dict(zip(d["arm"], d["label"]))
         same = [f"{label[a]} and {label[b]}" for i, a in enumerate(d["arm"]) for b in list(d["arm"])[i + 1:]
                 if a in prints and prints[a] == prints.get(b)]
