@@ -187,7 +187,7 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
 # ---- run ---------------------------------------------------------------------------------
 
 def _run_and_summarise(exp, store, workers, executor, scheduler, quiet):
-    from .runner import run
+    from .runner import COMPILE_NOTE_S, run
 
     res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet)
     for n in res.notes:
@@ -200,7 +200,10 @@ def _run_and_summarise(exp, store, workers, executor, scheduler, quiet):
         out.print(f"experiment [bold]{res.experiment}[/]: simulated {res.simulated:,} games "
                   f"({res.chunks_done} chunks"
                   + (f", {res.chunks_skipped} already done" if res.chunks_skipped else "")
-                  + f") in {res.elapsed:.1f} s, {res.games_per_s:,.0f} games/s "
+                  + f") in {res.elapsed:.1f} s"
+                  + (f" ({res.kernel_load_s:.0f} s compiling the kernel)"
+                     if res.kernel_load_s > COMPILE_NOTE_S else "")
+                  + f", {res.games_per_s:,.0f} games/s "
                   f"({res.executor}, {res.workers} workers)", soft_wrap=True)
     out.print(f"arms: {arms}", soft_wrap=True, markup=False)
     out.print(f"store: {res.store}  manifest: {res.manifest_path}", soft_wrap=True, markup=False)

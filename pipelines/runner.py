@@ -7,7 +7,8 @@ Order of work (so that bad input writes nothing and a killed run resumes):
    checked — a manifest with different results-defining settings is an error, never mixed.
 2. The chunk plan is fixed in the manifest (``status = "running"``), then each missing chunk is
    simulated (a pure function of arm + game-index range, see :func:`simulate_chunk`) and its two
-   parts written atomically; the manifest lists the chunk as finished right after.
+   parts written atomically; the manifest lists the chunk as finished right after. Before the
+   first chunk, :func:`load_kernels` compiles or loads each game's kernel under a status line.
 3. ``status = "complete"`` when every planned chunk is finished.
 
 Chunks are game-index ranges. A new experiment's chunk ``c`` covers
@@ -283,6 +284,41 @@ class _Progress:
             self.p.stop()
 
 
+# A kernel that takes longer than this to load was compiled (first run on this machine).
+COMPILE_NOTE_S = 5.0
+
+
+def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> dict[str, float]:
+    """Compile or load each game's kernel with a one-game warm-up, before the progress bar.
+
+    Numba compiles a kernel on its first use on a machine (a minute or two) and caches it: later
+    processes load it in about a second. Doing it here, under a status line, tells a first run
+    why it waits, and keeps compile time out of the bar's games/s and ETA. Nothing is written.
+
+    Returns
+    -------
+    dict, seconds per game id.
+    """
+    from rich.console import Console
+
+    from sim.batch import run_games
+
+    console = Console(stderr=True, quiet=quiet)
+    took: dict[str, float] = {}
+    for ra in ras:
+        if ra.game in took:
+            continue
+        t0 = time.perf_counter()
+        with console.status(f"Loading the {ra.game} kernel (a first run on this machine "
+                            "compiles it: 1-2 min, then it is cached)"):
+            run_games(ra.arm, 0, 0, 1)
+        took[ra.game] = time.perf_counter() - t0
+        if took[ra.game] > COMPILE_NOTE_S:
+            console.print(f"{ra.game}: kernel compiled in {took[ra.game]:.0f} s "
+                          "(cached: later runs load it in about a second)")
+    return took
+
+
 # ---- run ---------------------------------------------------------------------------------
 
 @dataclass
@@ -299,10 +335,13 @@ class RunResult:
     executor: str
     workers: int
     notes: list[str] = field(default_factory=list)
+    kernel_load_s: float = 0.0  # compiling or loading the kernels (part of elapsed)
 
     @property
     def games_per_s(self) -> float:
-        return self.simulated / self.elapsed if self.elapsed > 0 else 0.0
+        """Simulation speed: games per second of the run without the kernel load."""
+        t = self.elapsed - self.kernel_load_s
+        return self.simulated / t if t > 0 else 0.0
 
 
 def check_run_options(workers: int | None, executor: str, scheduler: str | None) -> int:
@@ -352,12 +391,15 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
     tasks.sort(key=lambda t: (t.chunk, list(arms).index(t.arm_name)))
 
     simulated = 0
+    load_s = 0.0
     with store.lock(exp.name):
         mpath = store.write_manifest(manifest)
         entries = {a["name"]: a for a in manifest["arms"]}
         for ra in exp.arms:
             store.remove_stale_temp(ra.game, exp.name, ra.name)
         if tasks:
+            if executor == "local":
+                load_s = sum(load_kernels((arms[t.arm_name] for t in tasks), quiet).values())
             ex = (LocalExecutor(workers) if executor == "local"
                   else DaskExecutor(workers, scheduler, processes=dask_processes))
             total = sum(t.n for t in tasks)
@@ -387,4 +429,4 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
     total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)
     return RunResult(exp.name, store.root, mpath, list(arms), total_games, simulated,
                      len(tasks), skipped, time.perf_counter() - t0, executor,
-                     workers if executor == "local" else workers, notes)
+                     workers if executor == "local" else workers, notes, load_s)

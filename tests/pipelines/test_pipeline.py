@@ -142,6 +142,20 @@ def test_identical_for_workers_chunk_sizes_and_dask(tmp_path):
             assert got[0].equals(ref[0]) and got[1].equals(ref[1]), (workers, chunk, executor)
 
 
+def test_kernel_is_loaded_before_the_bar_with_a_note_when_it_compiled(tmp_path, monkeypatch,
+                                                                      capsys):
+    """A first run says it is compiling (once per game, not per arm); --quiet says nothing."""
+    monkeypatch.setattr(runner, "COMPILE_NOTE_S", -1.0)  # every load counts as a compile
+    exp = ex.from_cli("fakedice", players="1-2", games=60, seed=7, chunk_size=60)
+    res = runner.run(exp, tmp_path / "a", workers=1, quiet=False)
+    assert capsys.readouterr().err.count("fakedice: kernel compiled in") == 1
+    assert 0 < res.kernel_load_s < res.elapsed
+    assert res.games_per_s == pytest.approx(res.simulated / (res.elapsed - res.kernel_load_s))
+    runner.run(exp, tmp_path / "b", workers=1, quiet=True)
+    assert "kernel" not in capsys.readouterr().err
+    assert content(tmp_path / "a", "games").equals(content(tmp_path / "b", "games"))
+
+
 def test_name_is_derived_from_results_defining_arguments():
     a = ex.from_cli("fakedice", players="2", games=10, seed=1)
     b = ex.from_cli("fakedice", players="2", games=999, seed=1, chunk_size=3)
