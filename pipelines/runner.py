@@ -288,7 +288,7 @@ class _Progress:
 COMPILE_NOTE_S = 5.0
 
 
-def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> dict[str, float]:
+def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> float:
     """Compile or load each game's kernel with a one-game warm-up, before the progress bar.
 
     Numba compiles a kernel on its first use on a machine (a minute or two) and caches it: later
@@ -297,26 +297,28 @@ def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> dict[str, float]:
 
     Returns
     -------
-    dict, seconds per game id.
+    float, seconds spent (all games).
     """
     from rich.console import Console
 
     from sim.batch import run_games
 
     console = Console(stderr=True, quiet=quiet)
-    took: dict[str, float] = {}
+    one_arm = {}  # every arm of a game runs the same compiled kernel
     for ra in ras:
-        if ra.game in took:
-            continue
+        one_arm.setdefault(ra.game, ra)
+    total = 0.0
+    for game, ra in one_arm.items():
         t0 = time.perf_counter()
-        with console.status(f"Loading the {ra.game} kernel (a first run on this machine "
+        with console.status(f"Loading the {game} kernel (a first run on this machine "
                             "compiles it: 1-2 min, then it is cached)"):
             run_games(ra.arm, 0, 0, 1)
-        took[ra.game] = time.perf_counter() - t0
-        if took[ra.game] > COMPILE_NOTE_S:
-            console.print(f"{ra.game}: kernel compiled in {took[ra.game]:.0f} s "
+        took = time.perf_counter() - t0
+        total += took
+        if took > COMPILE_NOTE_S:
+            console.print(f"{game}: kernel compiled in {took:.0f} s "
                           "(cached: later runs load it in about a second)")
-    return took
+    return total
 
 
 # ---- run ---------------------------------------------------------------------------------
@@ -399,7 +401,7 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
             store.remove_stale_temp(ra.game, exp.name, ra.name)
         if tasks:
             if executor == "local":
-                load_s = sum(load_kernels((arms[t.arm_name] for t in tasks), quiet).values())
+                load_s = load_kernels((arms[t.arm_name] for t in tasks), quiet)
             ex = (LocalExecutor(workers) if executor == "local"
                   else DaskExecutor(workers, scheduler, processes=dask_processes))
             total = sum(t.n for t in tasks)
@@ -428,5 +430,5 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
         store.write_manifest(manifest)
     total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)
     return RunResult(exp.name, store.root, mpath, list(arms), total_games, simulated,
-                     len(tasks), skipped, time.perf_counter() - t0, executor,
-                     workers if executor == "local" else workers, notes, load_s)
+                     len(tasks), skipped, time.perf_counter() - t0, executor, workers, notes,
+                     load_s)
