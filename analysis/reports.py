@@ -18,6 +18,7 @@ import base64
 import datetime as _dt
 import functools
 import io
+import itertools
 import json
 import os
 import re
@@ -387,7 +388,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
         res = stats.ladder_monotonicity(use["wins"].to_numpy(float), use["n_games"].to_numpy(float),
                                         labels=list(use["label"]))
         label = dict(zip(d["arm"], d["label"]))
-        same = [f"{label[a]} and {label[b]}" for i, a in enumerate(d["arm"]) for b in list(d["arm"])[i + 1:]
+        same = [f"{label[a]} and {label[b]}" for a, b in itertools.combinations(d["arm"], 2)
                 if a in prints and prints[a] == prints.get(b)]
         checks.append({
             "policy": pol, "verdict": res.verdict, "text": res.text, "assumption": assumption,
