@@ -1762,8 +1762,9 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
 
     Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) reuses its
     scratch. The shared read-only inputs are only read through borrowed views (``_play``), so
-    the threads never contend for their reference counts. A game is a pure function of (seed, index): results do not
-    depend on the blocks or the threads. Returns nothing; fills ``games_out[i]``, ``seats_out[i]``.
+    the threads never contend for their reference counts. A game is a pure function of
+    (seed, index): results do not depend on the blocks or the threads. Returns nothing; fills
+    ``games_out[i]``, ``seats_out[i]``.
     """
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
