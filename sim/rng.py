@@ -30,6 +30,15 @@ def mix64(z):
 
 
 @njit(cache=True)
+def stream_start(master_seed, game_index, sub):
+    """The initial state (uint64) of the stream for (master_seed, game_index, sub); kernels that
+    keep their streams in their own arrays store it there (no allocation per game)."""
+    k = mix64(np.uint64(master_seed) + _GOLDEN)
+    k = mix64(k ^ (np.uint64(game_index) * _M2 + _GOLDEN))
+    return mix64(k ^ (np.uint64(sub) + np.uint64(1)) * _M1)
+
+
+@njit(cache=True)
 def make_stream(master_seed, game_index, sub):
     """Return a new stream state for (master_seed, game_index, sub).
 
@@ -44,12 +53,10 @@ def make_stream(master_seed, game_index, sub):
 
     Returns
     -------
-    uint64[1] array, the stream state.
+    uint64[1] array, the stream state (``stream_start``).
     """
     s = np.zeros(1, dtype=np.uint64)
-    k = mix64(np.uint64(master_seed) + _GOLDEN)
-    k = mix64(k ^ (np.uint64(game_index) * _M2 + _GOLDEN))
-    s[0] = mix64(k ^ (np.uint64(sub) + np.uint64(1)) * _M1)
+    s[0] = stream_start(master_seed, game_index, sub)
     return s
 
 

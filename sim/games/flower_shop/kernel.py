@@ -94,7 +94,7 @@ import numpy as np
 from numba import njit, prange
 
 from sim.borrow import borrowed
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint, shuffle, substream
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, randint, shuffle, stream_start, substream
 from sim.trace import emit
 
 from .solo import feasible
@@ -1697,10 +1697,10 @@ def game_loop(state, rules, comp, n_players, kinds, pparams, master_seed, game_i
     rng_setup = streams[0:1]
     rng_dice = streams[1:2]
     rng_pol = streams[2:3]
-    rng_setup[0] = make_stream(master_seed, game_index, SUB_SETUP)[0]
-    rng_dice[0] = make_stream(master_seed, game_index, SUB_DICE)[0]
+    rng_setup[0] = stream_start(master_seed, game_index, SUB_SETUP)
+    rng_dice[0] = stream_start(master_seed, game_index, SUB_DICE)
     dice_base = rng_dice[0]
-    rng_pol[0] = make_stream(master_seed, game_index, SUB_POLICY)[0]
+    rng_pol[0] = stream_start(master_seed, game_index, SUB_POLICY)
     setup_game(state, rules, comp, n_players, rng_setup, log)
     prepare_scratch(state, rules, comp, scr, fscr)
     days = np.int64(rules[R_DAYS])

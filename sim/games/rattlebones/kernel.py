@@ -112,7 +112,8 @@ import numpy as np
 from numba import njit, prange
 
 from sim.borrow import borrowed
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randint, shuffle
+from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randint, shuffle,
+                     stream_start)
 from sim.trace import emit
 
 # ---- rule parameter offsets (== sim.spec.layout(rules.PARAMS); checked by a test) ---------
@@ -1723,8 +1724,8 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
     """The body of ``_play``."""
     rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
     setup_game(state, rules, comp, n_players, rng_s, scratch, log)
-    state[S_RNG_D] = np.int64(make_stream(master_seed, game_index, np.int64(SUB_DICE))[0])
-    state[S_RNG_P] = np.int64(make_stream(master_seed, game_index, np.int64(SUB_POLICY))[0])
+    state[S_RNG_D] = np.int64(stream_start(master_seed, game_index, np.int64(SUB_DICE)))
+    state[S_RNG_P] = np.int64(stream_start(master_seed, game_index, np.int64(SUB_POLICY)))
     _pol.fill_cfg(cfg, state, rules, kinds, pparams)
     run_game(state, cfg, log)
     write_results(state, games_row, seats_rows, scratch, log)
