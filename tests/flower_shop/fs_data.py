@@ -85,7 +85,7 @@ def parse_tiles(text: str = TILES_CSV) -> tuple[np.ndarray, list[str]]:
         tiles[i, T.TL_KNICK] = KNICKS.index(r["knickknack"])
         tiles[i, T.TL_STARS] = int(r["stars"])
         tiles[i, T.TL_FLOWERS] = tiles[i, :len(FLOWERS)].sum() + tiles[i, T.TL_ANY]
-    return tiles, [r["tile_id"] for r in rows]
+    return T.derive_tile_columns(tiles), [r["tile_id"] for r in rows]
 
 
 def parse_tasks(text: str = TASKS_CSV) -> tuple[np.ndarray, list[str]]:

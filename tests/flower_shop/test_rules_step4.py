@@ -1,5 +1,10 @@
 """Scenario tests: Step 4 (FS-U*): finishing, ribbons, tokens, money."""
-from .kernel_helpers import (ARR, K, NOLOG, blank, mask, place, rules_for, seat, set_dice,
+import numpy as np
+import pytest
+
+from sim.games.flower_shop import tasks as T
+
+from .kernel_helpers import (ARR, K, NOLOG, VA, blank, mask, place, rules_for, seat, set_dice,
                              tid)
 
 V = K.DIE_VASE0
@@ -200,3 +205,45 @@ def test_step4_action_encoding():
     assert K.apply_step4_action(st, rules, ARR, 0, K.A_FINISH * K.A_MUL + 0, NOLOG) == 1
     assert K.apply_step4_action(st, rules, ARR, 0, K.A_DONE, NOLOG) == 0
     assert tid("T13") == st[K.seat_base(0) + K.F_SHOP]
+
+
+def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
+    """FS-U2 / FS-U3: the count form the policies use (``tokens_needed`` on packed face
+    counts) gives the same tokens and dice used as the die-by-die minimum-token assignment,
+    for every default tile and 400 random rolls and dice subsets (fixed seed)."""
+    rng = np.random.default_rng(5)
+    rules = rules_for(2)
+    tiles = ARR[0]
+    nf = int(rules[K.R_FLOWER_DICE_PER_PLAYER])
+    nv = int(rules[K.R_VASE_DICE_PER_PLAYER])
+    st = blank(2, rules)
+    b = K.seat_base(0)
+    flower_faces = ARR[3]
+    checked = 0
+    for _ in range(400):
+        for i in range(nf):
+            st[b + K.F_FACE + i] = rng.choice(flower_faces)
+        for i in range(nv):
+            st[b + K.F_FACE + V + i] = rng.integers(0, len(VA))
+        m = int(rng.integers(0, 1 << (V + nv))) & K.dice_mask(rules)
+        hist, n_any, n_fl, vases = K.dice_counts(st, b, nf, nv, m)
+        for t in range(tiles.shape[0]):
+            tok, used = K.tokens_needed(tiles, t, hist, n_any, n_fl, vases)
+            tok2, u1, u2 = K.assign_icons(st, tiles, b, nf, nv, t, m, 0)
+            assert (tok, used) == (tok2, bin(u1).count("1")), (t, m)
+            checked += 1
+    assert checked == 400 * tiles.shape[0]
+
+
+def test_derived_tile_columns_pack_the_specific_icons():
+    """The packed icons (TL_NEED8, TL_SPECIFIC) match the printed ones; more than 15 icons of
+    one flower type are refused."""
+    tiles = ARR[0]
+    for t in range(tiles.shape[0]):
+        assert tiles[t, T.TL_SPECIFIC] == tiles[t, :T.MAX_FLOWER_TYPES].sum()
+        for f in range(T.MAX_FLOWER_TYPES):
+            assert (tiles[t, T.TL_NEED8] >> (8 * f)) & 0xFF == tiles[t, f]
+    bad = tiles.copy()
+    bad[0, 2] = 16
+    with pytest.raises(ValueError, match="more than 15 icons"):
+        T.derive_tile_columns(bad)

@@ -102,7 +102,8 @@ from .solo import feasible
 from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,  # noqa: F401
                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
-                    TK_COL_POINTS, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE,
+                    TK_COL_POINTS, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_NEED8,
+                    TL_SPECIFIC, TL_STARS, TL_VASE,
                     card_fully_satisfied, lines_met)
 
 # ---- rule parameter offsets (a test asserts they equal sim.spec.layout(rules.PARAMS)) ------
@@ -1043,8 +1044,8 @@ def dice_counts(state, b, nf, nv, mask):
     Returns
     -------
     (hist, n_any, n_flower, vases) : ``hist`` holds the count of flower type f in bits
-    4f..4f+3, ``n_any`` the ``any``-faced dice, ``n_flower`` all flower dice, ``vases`` a bit
-    per vase colour rolled.
+    8f..8f+7 (the layout of the tiles' TL_NEED8), ``n_any`` the ``any``-faced dice,
+    ``n_flower`` all flower dice, ``vases`` a bit per vase colour rolled.
     """
     hist = 0
     n_any = 0
@@ -1056,12 +1057,30 @@ def dice_counts(state, b, nf, nv, mask):
             if f < 0:
                 n_any += 1
             else:
-                hist += np.int64(1) << (4 * f)
+                hist += np.int64(1) << (8 * f)
     vases = 0
     for i in range(DIE_VASE0, DIE_VASE0 + nv):
         if (mask >> i) & 1:
             vases |= np.int64(1) << state[b + F_FACE + i]
     return hist, n_any, n_fl, vases
+
+
+LANES_GUARD = 0x1010101010101010  # bit 4 of every 8-bit lane (counts are at most 15)
+LANES_LOW = 0x0F0F0F0F0F0F0F0F
+
+
+@njit(cache=True, inline="always")
+def lanes_min_sum(have, need):
+    """Sum over the 8-bit lanes of min(have, need), both packed as in ``dice_counts`` with
+    every lane at most 15: one borrow-free subtraction per lane marks have >= need in the
+    lane's guard bit."""
+    ge = (((have | LANES_GUARD) - need) & LANES_GUARD) >> 4
+    keep = ge * 15
+    m = (need & keep) | (have & ~keep & LANES_LOW)
+    m += m >> 32
+    m += m >> 16
+    m += m >> 8
+    return m & 0xFF
 
 
 @njit(cache=True, inline="always")
@@ -1073,17 +1092,8 @@ def tokens_needed(tiles, tile, hist, n_any, n_fl, vases):
     -------
     (tokens, dice_used)
     """
-    short = 0
-    matched = 0
-    for f in range(MAX_FLOWER_TYPES):
-        need = tiles[tile, f]
-        if need > 0:
-            have = (hist >> (4 * f)) & 15
-            if have >= need:
-                matched += need
-            else:
-                matched += have
-                short += need - have
+    matched = lanes_min_sum(hist, tiles[tile, TL_NEED8])
+    short = tiles[tile, TL_SPECIFIC] - matched
     fill = n_any if n_any < short else short
     short -= fill
     surplus = n_fl - matched - fill

@@ -354,6 +354,7 @@ def load_components(directory: Path | str | None = None) -> Components:
             raise SpecError(f"{d / 'tiles.csv'}: row {r['_row']}, column 'any_flower': a tile needs at "
                             f"least one flower icon")
         assumed |= r["provenance"] == "A" or bool(r.get("assumption_id"))
+    T.derive_tile_columns(tiles)
 
     cond = cell_choice(T.CONDITIONS, "condition")
     task_rows = read_csv(d / "tasks.csv", {

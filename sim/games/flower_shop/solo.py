@@ -56,7 +56,8 @@ from .tasks import (
     C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT, C_SAME_KNICK,
     C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ, C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE,
     C_SUM_STARS_GE, CONDITIONS, MAX_FLOWER_TYPES, TK_COL_COND, TK_COL_PARAM, TK_ROW_COND,
-    TK_ROW_PARAM, TK_W, TL_ANY, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE, TL_W, line_meets,
+    TK_ROW_PARAM, TK_W, TL_ANY, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE, TL_W, derive_tile_columns,
+    line_meets,
 )
 
 # solo_feasibility_mode choices, in the order of rules.toml: off, complete_lines, lines, full.
@@ -1336,6 +1337,7 @@ def _read_task_data(dir: Path):
         tiles[i, TL_KNICK] = knicks.setdefault(r["knickknack"].strip(), len(knicks))
         tiles[i, TL_STARS] = _int_cell(path, i + 2, "stars", r["stars"])
         tiles[i, TL_FLOWERS] = tiles[i, :len(flower_cols)].sum() + tiles[i, TL_ANY]
+    derive_tile_columns(tiles)
     path, krows = rows_of("tasks.csv")
     tasks = np.zeros((len(krows), TK_W), dtype=np.int64)
     ids = []

@@ -17,7 +17,12 @@ TL_VASE = 9     vase colour index
 TL_KNICK = 10   knickknack index
 TL_STARS = 11   printed stars
 TL_FLOWERS = 12 total flower icons (specific + fuchsia)
+TL_NEED8 = 13   derived: the specific icons packed 8 bits per flower type (type f in
+                bits 8f..8f+7), for the count form of the finish rule (``tokens_needed``)
+TL_SPECIFIC = 14 derived: specific flower icons in all
 =============== ==================================================================
+
+The derived columns are filled by ``derive_tile_columns`` from columns 0..TL_ANY.
 
 ``tasks``: int64[n_cards, TK_W]: row condition, row parameter, row points, column condition,
 column parameter, column points. Points of -1 mean "use the rule default".
@@ -31,7 +36,10 @@ TL_VASE = 9
 TL_KNICK = 10
 TL_STARS = 11
 TL_FLOWERS = 12
-TL_W = 13
+TL_NEED8 = 13
+TL_SPECIFIC = 14
+TL_W = 15
+MAX_ICONS_PER_TYPE = 15  # the packed form (TL_NEED8) keeps a guard bit above 4 bits per type
 
 TK_ROW_COND = 0
 TK_ROW_PARAM = 1
@@ -40,6 +48,27 @@ TK_COL_COND = 3
 TK_COL_PARAM = 4
 TK_COL_POINTS = 5
 TK_W = 6
+
+def derive_tile_columns(tiles):
+    """Fill the derived columns of ``tiles`` (TL_FLOWERS, TL_NEED8, TL_SPECIFIC) from the
+    printed icons (columns 0..TL_ANY) in place, and return ``tiles``.
+
+    Raises
+    ------
+    ValueError
+        If a tile shows more than ``MAX_ICONS_PER_TYPE`` icons of one flower type.
+    """
+    specific = tiles[:, :MAX_FLOWER_TYPES]
+    if specific.size and (specific.max() > MAX_ICONS_PER_TYPE or specific.min() < 0):
+        raise ValueError(f"a tile shows more than {MAX_ICONS_PER_TYPE} icons of one flower type")
+    tiles[:, TL_FLOWERS] = specific.sum(axis=1) + tiles[:, TL_ANY]
+    tiles[:, TL_SPECIFIC] = specific.sum(axis=1)
+    need8 = np.zeros(tiles.shape[0], dtype=np.int64)
+    for f in range(MAX_FLOWER_TYPES):
+        need8 |= specific[:, f] << (8 * f)
+    tiles[:, TL_NEED8] = need8
+    return tiles
+
 
 # Condition codes (§2.8); CONDITIONS lists their names in code order.
 C_SUM_FLOWERS_EQ = 0
