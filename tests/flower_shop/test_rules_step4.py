@@ -236,13 +236,18 @@ def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
 
 
 def test_derived_tile_columns_pack_the_specific_icons():
-    """The packed icons (TL_NEED8, TL_SPECIFIC) match the printed ones; more than 15 icons of
+    """The packed icons (TL_NEED8, TL_SPECIFIC, TL_TYPES) match the printed ones; more than 15 icons of
     one flower type are refused."""
     tiles = ARR[0]
     for t in range(tiles.shape[0]):
         assert tiles[t, T.TL_SPECIFIC] == tiles[t, :T.MAX_FLOWER_TYPES].sum()
         for f in range(T.MAX_FLOWER_TYPES):
             assert (tiles[t, T.TL_NEED8] >> (8 * f)) & 0xFF == tiles[t, f]
+        types, codes = [], tiles[t, T.TL_TYPES]
+        while codes:
+            types.append(int(codes & 15) - 1)
+            codes >>= 4
+        assert types == [f for f in range(T.MAX_FLOWER_TYPES) if tiles[t, f] > 0]
     bad = tiles.copy()
     bad[0, 2] = 16
     with pytest.raises(ValueError, match="more than 15 icons"):

@@ -103,7 +103,7 @@ from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWE
                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
                     TK_COL_POINTS, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_NEED8,
-                    TL_SPECIFIC, TL_STARS, TL_VASE,
+                    TL_SPECIFIC, TL_STARS, TL_TYPES, TL_VASE,
                     card_fully_satisfied, lines_met)
 
 # ---- rule parameter offsets (a test asserts they equal sim.spec.layout(rules.PARAMS)) ------
@@ -988,10 +988,11 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
             by_face |= np.int64(1) << (8 * f + i)
     used = 0
     short = 0
-    for f in range(MAX_FLOWER_TYPES):
+    types = tiles[tile, TL_TYPES]  # the types with specific icons, ascending
+    while types:
+        f = (types & 15) - 1
+        types >>= 4
         need = tiles[tile, f]
-        if need == 0:
-            continue
         for pref in range(2):
             mp = m1 if pref == 0 else m2 & ~m1
             cand = (by_face >> (8 * f)) & 0xFF & mp & ~used

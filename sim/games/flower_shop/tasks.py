@@ -20,6 +20,8 @@ TL_FLOWERS = 12 total flower icons (specific + fuchsia)
 TL_NEED8 = 13   derived: the specific icons packed 8 bits per flower type (type f in
                 bits 8f..8f+7), for the count form of the finish rule (``tokens_needed``)
 TL_SPECIFIC = 14 derived: specific flower icons in all
+TL_TYPES = 15   derived: the flower types with specific icons, ascending, as 4-bit codes
+                f + 1 (first type in the low bits; 0 ends the list)
 =============== ==================================================================
 
 The derived columns are filled by ``derive_tile_columns`` from columns 0..TL_ANY.
@@ -38,7 +40,8 @@ TL_STARS = 11
 TL_FLOWERS = 12
 TL_NEED8 = 13
 TL_SPECIFIC = 14
-TL_W = 15
+TL_TYPES = 15
+TL_W = 16
 MAX_ICONS_PER_TYPE = 15  # the packed form (TL_NEED8) keeps a guard bit above 4 bits per type
 
 TK_ROW_COND = 0
@@ -50,7 +53,7 @@ TK_COL_POINTS = 5
 TK_W = 6
 
 def derive_tile_columns(tiles):
-    """Fill the derived columns of ``tiles`` (TL_FLOWERS, TL_NEED8, TL_SPECIFIC) from the
+    """Fill the derived columns of ``tiles`` (TL_FLOWERS, TL_NEED8, TL_SPECIFIC, TL_TYPES) from the
     printed icons (columns 0..TL_ANY) in place, and return ``tiles``.
 
     Raises
@@ -67,6 +70,9 @@ def derive_tile_columns(tiles):
     for f in range(MAX_FLOWER_TYPES):
         need8 |= specific[:, f] << (8 * f)
     tiles[:, TL_NEED8] = need8
+    for t in range(tiles.shape[0]):
+        codes = [f + 1 for f in range(MAX_FLOWER_TYPES) if specific[t, f] > 0]
+        tiles[t, TL_TYPES] = sum(c << (4 * i) for i, c in enumerate(codes))
     return tiles
 
 
