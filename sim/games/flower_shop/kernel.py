@@ -608,17 +608,15 @@ def roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces):
     locked = state[b + F_LOCKED]
     nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
     nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    # selects instead of branches: whether a die is locked is not predictable
     for i in range(nf):
         v = flower_die[randint(rng_dice, flower_die.shape[0])]
-        if not (locked >> i) & 1:
-            faces[i] = v
+        faces[i] = faces[i] if (locked >> i) & 1 else v
     for i in range(DIE_VASE0, DIE_VASE0 + nv):
         v = vase_die[randint(rng_dice, vase_die.shape[0])]
-        if not (locked >> i) & 1:
-            faces[i] = v
+        faces[i] = faces[i] if (locked >> i) & 1 else v
     v = init[state[b + F_INIT_DIE], randint(rng_dice, 6)]
-    if not (locked >> DIE_INIT) & 1:
-        faces[DIE_INIT] = v
+    faces[DIE_INIT] = faces[DIE_INIT] if (locked >> DIE_INIT) & 1 else v
 
 
 @njit(cache=True)
@@ -633,10 +631,10 @@ def apply_roll(state, rules, seat, faces, log):
     """
     b = seat_base(seat)
     locked = state[b + F_LOCKED]
-    m = all_dice_mask(rules)
+    roll = all_dice_mask(rules) & ~locked
     for i in range(MAX_DICE):
-        if (m >> i) & 1 and not (locked >> i) & 1:
-            state[b + F_FACE + i] = faces[i]
+        x = b + F_FACE + i
+        state[x] = faces[i] if (roll >> i) & 1 else state[x]
     if log.shape[0] > 1:
         fl = 0
         for i in range(np.int64(rules[R_FLOWER_DICE_PER_PLAYER])):
@@ -955,6 +953,24 @@ def first_empty_slot(state, rules, seat):
 # =========================================================================================
 # Step 4: finish, ribbon, tokens, money (FS-U*)
 # =========================================================================================
+def _lowest_k_table():
+    """LOWEST_K[x, k]: the k lowest set bits of the 6-bit mask x (all of them if fewer)."""
+    t = np.zeros((64, 7), dtype=np.int64)
+    for x in range(64):
+        for k in range(7):
+            m, left = 0, k
+            for i in range(6):
+                if left and (x >> i) & 1:
+                    m |= 1 << i
+                    left -= 1
+            t[x, k] = m
+    return t
+
+
+LOWEST_K = _lowest_k_table()  # flower dice are bits 0..5 (MAX_FLOWER_DICE = 6)
+POPCOUNT6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.int64)
+
+
 @njit(cache=True)
 def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
@@ -995,36 +1011,28 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
         need = tiles[tile, f]
         for pref in range(2):
             mp = m1 if pref == 0 else m2 & ~m1
-            cand = (by_face >> (8 * f)) & 0xFF & mp & ~used
-            while need > 0 and cand != 0:
-                bit = cand & -cand          # lowest index first
-                used |= bit
-                cand ^= bit
-                need -= 1
+            cand = (by_face >> (8 * f)) & 0x3F & mp & ~used
+            take = LOWEST_K[cand, min(need, 6)]  # lowest index first
+            used |= take
+            need -= POPCOUNT6[take]
         short += need
     fuchsia = tiles[tile, TL_ANY]
     # any-faced dice: specific shortages first, then fuchsia (FS-U2)
     for pref in range(2):
         mp = m1 if pref == 0 else m2 & ~m1
-        cand = any_faced & mp & ~used
-        while (short > 0 or fuchsia > 0) and cand != 0:
-            bit = cand & -cand
-            used |= bit
-            cand ^= bit
-            if short > 0:
-                short -= 1
-            else:
-                fuchsia -= 1
+        take = LOWEST_K[any_faced & mp & ~used & 0x3F, min(short + fuchsia, 6)]
+        used |= take
+        n = POPCOUNT6[take]
+        from_short = min(n, short)
+        short -= from_short
+        fuchsia -= n - from_short
     # fuchsia icons: any remaining flower die (FS-U3)
     flower_dice = (np.int64(1) << nf) - 1
     for pref in range(2):
         mp = m1 if pref == 0 else m2 & ~m1
-        cand = flower_dice & mp & ~used
-        while fuchsia > 0 and cand != 0:
-            bit = cand & -cand
-            used |= bit
-            cand ^= bit
-            fuchsia -= 1
+        take = LOWEST_K[flower_dice & mp & ~used, min(fuchsia, 6)]
+        used |= take
+        fuchsia -= POPCOUNT6[take]
     vase_short = 1
     colour = tiles[tile, TL_VASE]
     for pref in range(2):
@@ -1051,18 +1059,16 @@ def dice_counts(state, b, nf, nv, mask):
     hist = 0
     n_any = 0
     n_fl = 0
-    for i in range(nf):
-        if (mask >> i) & 1:
-            n_fl += 1
-            f = state[b + F_FACE + i]
-            if f < 0:
-                n_any += 1
-            else:
-                hist += np.int64(1) << (8 * f)
+    for i in range(nf):  # without branches: faces and masks are not predictable
+        sel = (mask >> i) & 1
+        f = state[b + F_FACE + i]
+        is_any = np.int64(f < 0)
+        n_fl += sel
+        n_any += sel & is_any
+        hist += (sel & (1 - is_any)) << (8 * (f + is_any))
     vases = 0
     for i in range(DIE_VASE0, DIE_VASE0 + nv):
-        if (mask >> i) & 1:
-            vases |= np.int64(1) << state[b + F_FACE + i]
+        vases |= ((mask >> i) & 1) << state[b + F_FACE + i]
     return hist, n_any, n_fl, vases
 
 

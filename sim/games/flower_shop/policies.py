@@ -520,16 +520,16 @@ def _take_first(state, rules, seat, m1, m2, m3, max_k, budget):
     chosen = 0
     k = 0
     for g in range(3):
-        m = m1 if g == 0 else (m2 if g == 1 else m3)
-        for i in range(9):
-            if not (m >> i) & 1 or (chosen >> i) & 1:
-                continue
+        m = m1 if g == 0 else (m2 & ~m1 if g == 1 else m3 & ~m1 & ~m2)
+        while m:
+            bit = m & -m
+            m ^= bit
             if k + 1 > max_k:
-                return chosen if chosen else (np.int64(1) << i)
-            c = lock_legal(state, rules, seat, chosen | (np.int64(1) << i))
+                return chosen if chosen else bit
+            c = lock_legal(state, rules, seat, chosen | bit)
             if k > 0 and (c < 0 or c > budget):
                 return chosen
-            chosen |= np.int64(1) << i
+            chosen |= bit
             k += 1
     return chosen
 
