@@ -8,7 +8,8 @@ For each registered game and player count:
 
 Once per game (its largest player count):
 
-* peak memory (``ru_maxrss``) of a subprocess ``playtest run`` of ``--mem-games`` games;
+* peak memory (``ru_maxrss``, read by a small helper process) of a ``playtest run`` of
+  ``--mem-games`` games;
 * time for ``playtest run`` in a new process to start simulating, with a cold and a warm
   Numba cache (wall time of a 1-game run).
 """
@@ -91,6 +92,28 @@ def per_game_seconds(game: str, n_players: int, games: int, disable_jit: bool,
     return float(out.stdout.strip().splitlines()[-1])
 
 
+# Runs a command and prints its exit code and peak RSS in KiB. Linux charges a child that was
+# spawned by vfork+exec with its parent's high-water mark, so a child of the bench process
+# (hundreds of MB after compiling kernels in-process) would report the bench's own peak; this
+# small helper process is the parent instead.
+_PEAK_RSS_HELPER = ("import os, subprocess, sys\n"
+                    "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, "
+                    "stderr=subprocess.DEVNULL)\n"
+                    "_, status, ru = os.wait4(p.pid, 0)\n"
+                    "print(os.waitstatus_to_exitcode(status), ru.ru_maxrss)\n")
+
+
+def child_peak_rss_mb(cmd: list[str]) -> float:
+    """Peak RSS (MB) of the process ``cmd``, measured from a small helper process so the
+    figure is the command's own, not the caller's (see ``_PEAK_RSS_HELPER``)."""
+    out = subprocess.run([sys.executable, "-c", _PEAK_RSS_HELPER, *cmd], capture_output=True,
+                         text=True, check=True).stdout.split()
+    code, kib = int(out[0]), int(out[1])
+    if code != 0:
+        raise RuntimeError(f"memory run failed with exit code {code}")
+    return kib / 1024.0
+
+
 def peak_memory_mb(game: str, n_players: int, games: int, cli: list[str] = CLI) -> float:
     """Peak RSS (MB) of ``playtest run`` of ``games`` games in a subprocess.
 
@@ -101,14 +124,8 @@ def peak_memory_mb(game: str, n_players: int, games: int, cli: list[str] = CLI) 
                         "--store", d, "--quiet"], stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, check=True)
     with tempfile.TemporaryDirectory(prefix="ptbench-mem-") as d:
-        p = subprocess.Popen([*cli, "run", game, "--players", str(n_players), "--games",
-                              str(games), "--store", d, "--quiet"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, ru = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
-        if p.returncode != 0:
-            raise RuntimeError(f"memory run failed with exit code {p.returncode}")
-        return ru.ru_maxrss / 1024.0
+        return child_peak_rss_mb([*cli, "run", game, "--players", str(n_players), "--games",
+                                  str(games), "--store", d, "--quiet"])
 
 
 def start_seconds(game: str, n_players: int, cli: list[str] = CLI,

@@ -26,3 +26,17 @@ def test_bench_subprocess_measurements():
 def test_bench_unknown_game(capsys):
     assert bench.main(["--game", "nogame", "--skip-subprocess"]) == 2
     assert "unknown game" in capsys.readouterr().out
+
+
+def test_peak_memory_is_the_child_own_not_the_bench_process():
+    """A child spawned straight from a process that holds 400 MB reports that 400 MB as its
+    own peak on Linux (vfork + exec keeps the parent's high-water mark); the bench measures
+    through a small helper process, so a small command still reads small."""
+    ballast = bytearray(400 << 20)
+    ballast[::4096] = b"\x01" * len(range(0, len(ballast), 4096))
+    small = bench.child_peak_rss_mb([sys.executable, "-c", "pass"])
+    fill = "b = bytearray(200 << 20); b[::4096] = b'1' * (len(b) // 4096)"
+    big = bench.child_peak_rss_mb([sys.executable, "-c", fill])
+    del ballast
+    assert small < 100
+    assert 200 < big < 400
