@@ -111,7 +111,8 @@ FSCR_TGT = 96       # 96..115 target scores
 FSCR_TV = 116       # 116..371 cached best task gain per (seat, tile)
 FSCR_BEFORE = 372   # 372..435 line potentials without a new tile, per seat (7 lines x 2 cards)
 FSCR_TG = 436       # 436..3507 cached task gain per (seat, tile, slot)
-FSCR_LEN = 3508
+FSCR_COL = 3508     # 3508..3513 task gain of one tile per column (tile_gains work area)
+FSCR_LEN = 3514
 NEG = -1.0e18
 
 
@@ -351,23 +352,35 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
     best = NEG
-    for s in range(rows * cols):
-        if state[b + F_SHOP + s] >= 0:
-            continue
-        r = s // cols
-        c = s % cols
-        g = 0.0
-        for k in range(nc):
-            card = state[S_CARDS + k]
-            g += _line_points(rules, tasks, card, True) * (
-                line_potential(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], scr,
-                               l0 + r * LS_W, tile) - fscr[bb + r * 2 + k])
-            g += _line_points(rules, tasks, card, False) * (
-                line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], scr,
-                               l0 + (rows + c) * LS_W, tile) - fscr[bb + (rows + c) * 2 + k])
-        fscr[base + s] = g
-        if g > best:
-            best = g
+    cols_done = 0  # the gain of a line does not depend on the slot: each line once
+    for r in range(rows):
+        row_done = False
+        g_row = 0.0
+        for c in range(cols):
+            s = r * cols + c
+            if state[b + F_SHOP + s] >= 0:
+                continue
+            if not row_done:
+                for k in range(nc):
+                    card = state[S_CARDS + k]
+                    g_row += _line_points(rules, tasks, card, True) * (
+                        line_potential(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], scr,
+                                       l0 + r * LS_W, tile) - fscr[bb + r * 2 + k])
+                row_done = True
+            if not (cols_done >> c) & 1:
+                g_col = 0.0
+                for k in range(nc):
+                    card = state[S_CARDS + k]
+                    g_col += _line_points(rules, tasks, card, False) * (
+                        line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], scr,
+                                       l0 + (rows + c) * LS_W, tile) - fscr[bb + (rows + c) * 2 + k])
+                fscr[FSCR_COL + c] = g_col
+                cols_done |= 1 << c
+            # sums of multiples of 1/2 are exact: the same value as adding card by card
+            g = g_row + fscr[FSCR_COL + c]
+            fscr[base + s] = g
+            if g > best:
+                best = g
     if best == NEG:
         best = 0.0
     scr[SCR_TV_DAY + i] = day
