@@ -15,9 +15,69 @@ views never escape (results are written into the caller's arrays, by value).
 
 Under ``NUMBA_DISABLE_JIT=1`` it is the identity, so the pure-Python run executes the same
 code.
+
+Borrowing makes the counts no-ops at run time, but Numba still emits a call to
+``NRT_incref``/``NRT_decref`` for every array variable, about 15,000 calls in a 4-player Flower
+Shop game, and the calls cost registers and spills around them too. ``no_refcount_module``
+declares a kernel module whose functions never own an array, so no count is emitted in them at
+all (Flower Shop ran 31-35% faster with 4 players and 39% solo, identical results). A function owns an
+array when it allocates one (``np.empty``, ``.copy()``, ...), or receives one that a callee
+allocated; such functions must be listed in ``exclude`` or live in another module.
+``tests/test_borrow.py`` checks that games allocate and free the same number of arrays.
 """
 from numba import config, types
+from numba.core.runtime import context as _nrt_context
 from numba.extending import intrinsic
+
+_NO_REFCOUNT: dict[str, frozenset[str]] = {}  # mangled module prefix -> excluded functions
+
+
+def _mangled_prefix(module_name: str) -> str:
+    """The start of the Itanium-mangled names Numba gives the module's functions."""
+    return "_ZN" + "".join(f"{len(p)}{p}" for p in module_name.split("."))
+
+
+def no_refcount_module(module_name: str, exclude: tuple[str, ...] = ()) -> None:
+    """Compile the jitted functions of ``module_name`` (except ``exclude``) without any
+    reference counting: they only ever see arrays their callers own (arguments and views of
+    arguments), never allocate one and never return one. See the module docstring."""
+    _NO_REFCOUNT[_mangled_prefix(module_name)] = frozenset(exclude)
+
+
+def _skips_refcount(builder) -> bool:
+    name = builder.function.name
+    for prefix, exclude in _NO_REFCOUNT.items():
+        if name.startswith(prefix):
+            rest = name[len(prefix):]
+            digits = len(rest) - len(rest.lstrip("0123456789"))
+            if digits == 0:
+                return False
+            n = int(rest[:digits])
+            func = rest[digits:digits + n]
+            return rest[digits + n:digits + n + 1] == "B" and func not in exclude
+    return False
+
+
+def _install() -> None:
+    """Wrap Numba's emission of reference counts once per process."""
+    ctx = _nrt_context.NRTContext
+    if getattr(ctx, "_playtest_no_refcount", False):
+        return
+    incref, decref = ctx.incref, ctx.decref
+
+    def maybe_incref(self, builder, typ, value):
+        if not _skips_refcount(builder):
+            incref(self, builder, typ, value)
+
+    def maybe_decref(self, builder, typ, value):
+        if not _skips_refcount(builder):
+            decref(self, builder, typ, value)
+
+    ctx.incref, ctx.decref = maybe_incref, maybe_decref
+    ctx._playtest_no_refcount = True
+
+
+_install()
 
 
 def _borrow_array(context, builder, arrty, value):

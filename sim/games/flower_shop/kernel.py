@@ -93,7 +93,7 @@ Event codes (``EV_*``, rendered by ``replay.format_event``) are listed below the
 import numpy as np
 from numba import njit, prange
 
-from sim.borrow import borrowed
+from sim.borrow import borrowed, no_refcount_module
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, randint, shuffle, stream_start, substream
 from sim.trace import emit
 
@@ -105,6 +105,9 @@ from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWE
                     TK_COL_POINTS, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_NEED8,
                     TL_SPECIFIC, TL_STARS, TL_TYPES, TL_VASE,
                     card_fully_satisfied, lines_met)
+
+# The game loop only sees arrays its callers own (sim.borrow); these four allocate.
+no_refcount_module(__name__, exclude=("new_state", "setup_game", "play_one", "play_many"))
 
 # ---- rule parameter offsets (a test asserts they equal sim.spec.layout(rules.PARAMS)) ------
 R_DAYS = 0
