@@ -106,7 +106,8 @@ def test_games_free_every_array_they_allocate(tmp_path):
     import sys
 
     cases = [("flower_shop", 1, "greedy"), ("flower_shop", 1, "random"),
-             ("flower_shop", 4, "greedy"), ("flower_shop", 3, "random")]
+             ("flower_shop", 4, "greedy"), ("flower_shop", 3, "random"),
+             ("rattlebones", 2, "greedy"), ("rattlebones", 4, "random")]
     env = dict(os.environ, NUMBA_NRT_STATS="1", NUMBA_NUM_THREADS="1")
     res = subprocess.run([sys.executable, "-c", _LEAK_CHECK % (cases,)], env=env,
                          capture_output=True, text=True, check=True, timeout=1800)

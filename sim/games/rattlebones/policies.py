@@ -17,6 +17,7 @@ Policy kinds: K_RANDOM (uniform over the legal options, SUB_POLICY stream), K_GR
 import numpy as np
 from numba import njit
 
+from sim.borrow import no_refcount_module
 from sim.rng import randint
 
 from .kernel import (
@@ -33,6 +34,9 @@ from .kernel import (
     S_TRAIN_POS, S_TRAIN_TRACK, SP_FACE, SP_PLUS1, SP_START, TK_STOCK, _sb, die_result,
     double_mult,
 )
+
+# Policies never own an array (sim.borrow), except these two, which allocate.
+no_refcount_module(__name__, exclude=("make_cfg", "choose"))
 
 K_RANDOM = 0
 K_GREEDY = 1
