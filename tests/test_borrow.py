@@ -1,4 +1,6 @@
-"""sim.borrow: a borrowed view is the same memory, shape and type as its owner."""
+"""sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts safely."""
+import types
+
 import numpy as np
 from numba import njit
 
@@ -18,8 +20,7 @@ def _write_through(a, t):
     return v.sum() + u[0].shape[0] + u[1].shape[0]
 
 
-@njit
-def _uncounted(a, b, k):
+def _view_sum(a, b, k):
     v = a if k > 0 else b
     w = v[1:]
     s = 0
@@ -30,16 +31,15 @@ def _uncounted(a, b, k):
     return s
 
 
-@njit
-def _counted(a, b, k):
-    v = a if k > 0 else b
-    w = v[1:]
-    s = 0
-    for i in range(w.shape[0]):
-        if w[i] > k:
-            break
-        s += w[i]
-    return s
+def _jitted_copy(name):
+    """``_view_sum`` compiled under another name (the exclusion list works by name)."""
+    f = types.FunctionType(_view_sum.__code__, globals(), name)
+    f.__qualname__ = name
+    return njit(f)
+
+
+_uncounted = _jitted_copy("_uncounted")
+_counted = _jitted_copy("_counted")
 
 
 def _body(dispatcher, name):
