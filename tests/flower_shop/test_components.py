@@ -8,6 +8,7 @@ from sim import components as C
 from sim.games.flower_shop import kernel as K
 from sim.games.flower_shop import policies as P
 from sim.games.flower_shop import rules as R
+from sim.games.flower_shop import tasks as T
 from sim.spec import SpecError, layout, packed_length
 
 from .kernel_helpers import SPEC, TB
@@ -49,8 +50,9 @@ def test_default_components_match_spec():
     5 stars; 6 cards; uniform dice; the snake initiative dice."""
     comp = R.load_components()
     tiles, tasks, conflicts, fd, vd, init = comp.arrays
-    assert tiles.shape == (32, 13) and tiles[:, 12].sum() == 109
-    assert list(tiles[0, :6]) == [0, 3, 0, 0, 0, 0] and tiles[0, 9] == 0 and tiles[0, 11] == 5
+    assert tiles.shape == (32, T.TL_W) and tiles[:, T.TL_FLOWERS].sum() == 109
+    assert list(tiles[0, :6]) == [0, 3, 0, 0, 0, 0]
+    assert tiles[0, T.TL_VASE] == 0 and tiles[0, T.TL_STARS] == 5
     assert tasks.shape == (6, 6) and conflicts.shape == (6, 6)
     assert list(fd) == [0, 1, 2, 3, 4, 5] and list(vd) == [0, 1, 2, 3, 4, 5]
     assert sorted(init.ravel()) == list(range(1, 25)) and (init.sum(axis=1) == 75).all()
