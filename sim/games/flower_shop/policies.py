@@ -374,9 +374,10 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
                 g_col = 0.0
                 for k in range(nc):
                     card = state[S_CARDS + k]
+                    lc = rows + c
                     g_col += _line_points(rules, tasks, card, False) * (
                         line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], scr,
-                                       l0 + (rows + c) * LS_W, tile) - fscr[bb + (rows + c) * 2 + k])
+                                       l0 + lc * LS_W, tile) - fscr[bb + lc * 2 + k])
                 fscr[FSCR_COL + c] = g_col
                 cols_done |= 1 << c
             # sums of multiples of 1/2 are exact: the same value as adding card by card
