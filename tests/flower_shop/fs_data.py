@@ -84,7 +84,6 @@ def parse_tiles(text: str = TILES_CSV) -> tuple[np.ndarray, list[str]]:
         tiles[i, T.TL_VASE] = VASES.index(r["vase"])
         tiles[i, T.TL_KNICK] = KNICKS.index(r["knickknack"])
         tiles[i, T.TL_STARS] = int(r["stars"])
-        tiles[i, T.TL_FLOWERS] = tiles[i, :len(FLOWERS)].sum() + tiles[i, T.TL_ANY]
     return T.derive_tile_columns(tiles), [r["tile_id"] for r in rows]
 
 

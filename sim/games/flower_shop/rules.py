@@ -349,8 +349,7 @@ def load_components(directory: Path | str | None = None) -> Components:
         tiles[i, T.TL_VASE] = r["vase"]
         tiles[i, T.TL_KNICK] = r["knickknack"]
         tiles[i, T.TL_STARS] = r["stars"]
-        tiles[i, T.TL_FLOWERS] = sum(r[f] for f in flowers) + r["any_flower"]
-        if tiles[i, T.TL_FLOWERS] == 0:
+        if sum(r[f] for f in flowers) + r["any_flower"] == 0:
             raise SpecError(f"{d / 'tiles.csv'}: row {r['_row']}, column 'any_flower': a tile needs at "
                             f"least one flower icon")
         assumed |= r["provenance"] == "A" or bool(r.get("assumption_id"))

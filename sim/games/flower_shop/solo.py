@@ -1336,7 +1336,6 @@ def _read_task_data(dir: Path):
         tiles[i, TL_VASE] = vases.setdefault(r["vase"].strip(), len(vases))
         tiles[i, TL_KNICK] = knicks.setdefault(r["knickknack"].strip(), len(knicks))
         tiles[i, TL_STARS] = _int_cell(path, i + 2, "stars", r["stars"])
-        tiles[i, TL_FLOWERS] = tiles[i, :len(flower_cols)].sum() + tiles[i, TL_ANY]
     derive_tile_columns(tiles)
     path, krows = rows_of("tasks.csv")
     tasks = np.zeros((len(krows), TK_W), dtype=np.int64)

@@ -52,9 +52,10 @@ TK_COL_PARAM = 4
 TK_COL_POINTS = 5
 TK_W = 6
 
+
 def derive_tile_columns(tiles):
-    """Fill the derived columns of ``tiles`` (TL_FLOWERS, TL_NEED8, TL_SPECIFIC, TL_TYPES) from the
-    printed icons (columns 0..TL_ANY) in place, and return ``tiles``.
+    """Fill the derived columns of ``tiles`` (TL_FLOWERS, TL_NEED8, TL_SPECIFIC, TL_TYPES) from
+    the printed icons (columns 0..TL_ANY) in place, and return ``tiles``.
 
     Raises
     ------
@@ -64,8 +65,8 @@ def derive_tile_columns(tiles):
     specific = tiles[:, :MAX_FLOWER_TYPES]
     if specific.size and (specific.max() > MAX_ICONS_PER_TYPE or specific.min() < 0):
         raise ValueError(f"a tile shows more than {MAX_ICONS_PER_TYPE} icons of one flower type")
-    tiles[:, TL_FLOWERS] = specific.sum(axis=1) + tiles[:, TL_ANY]
     tiles[:, TL_SPECIFIC] = specific.sum(axis=1)
+    tiles[:, TL_FLOWERS] = tiles[:, TL_SPECIFIC] + tiles[:, TL_ANY]
     need8 = np.zeros(tiles.shape[0], dtype=np.int64)
     for f in range(MAX_FLOWER_TYPES):
         need8 |= specific[:, f] << (8 * f)
