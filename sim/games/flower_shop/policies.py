@@ -307,6 +307,14 @@ def _random_subset(rng, mask, n, k):
 
 
 @njit(cache=True, inline="always")
+def _line_condition(tasks, card, is_row):
+    """(condition, parameter) of ``card`` for a row (``is_row``) or a column (§2.8)."""
+    if is_row:
+        return tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM]
+    return tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM]
+
+
+@njit(cache=True, inline="always")
 def _line_points(rules, tasks, card, is_row):
     """Points of one satisfied row (``is_row``) or column of ``card`` (FS-E3, AMB-13)."""
     if is_row:
@@ -314,6 +322,20 @@ def _line_points(rules, tasks, card, is_row):
         return p if p >= 0 else np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
     p = tasks[card, TK_COL_POINTS]
     return p if p >= 0 else np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
+
+
+@njit(cache=True, inline="always")
+def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
+    """Task gain of ``tile`` added to ``line`` (a row if ``is_row``) of the seat whose line
+    summaries start at ``l0`` and potentials without the tile at ``fscr[bb]``, summed over the
+    cards in play (see ``tile_gains``)."""
+    g = 0.0
+    for k in range(state[S_N_CARDS]):
+        card = state[S_CARDS + k]
+        cond, param = _line_condition(tasks, card, is_row)
+        g += _line_points(rules, tasks, card, is_row) * (
+            line_potential(cond, param, scr, l0 + line * LS_W, tile) - fscr[bb + line * 2 + k])
+    return g
 
 
 @njit(cache=True)
@@ -343,13 +365,7 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
         line_summaries(state, rules, seat, tiles, scr)
         for line in range(rows + cols):
             for k in range(nc):
-                card = state[S_CARDS + k]
-                if line < rows:
-                    cond = tasks[card, TK_ROW_COND]
-                    param = tasks[card, TK_ROW_PARAM]
-                else:
-                    cond = tasks[card, TK_COL_COND]
-                    param = tasks[card, TK_COL_PARAM]
+                cond, param = _line_condition(tasks, state[S_CARDS + k], line < rows)
                 fscr[bb + line * 2 + k] = line_potential(cond, param, scr, l0 + line * LS_W,
                                                          np.int64(-1))
         scr[SCR_BEFORE_DAY + seat] = day
@@ -364,21 +380,11 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
             if state[b + F_SHOP + s] >= 0:
                 continue
             if not row_done:
-                for k in range(nc):
-                    card = state[S_CARDS + k]
-                    g_row += _line_points(rules, tasks, card, True) * (
-                        line_potential(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], scr,
-                                       l0 + r * LS_W, tile) - fscr[bb + r * 2 + k])
+                g_row = _line_gain(state, rules, tasks, scr, fscr, l0, bb, r, True, tile)
                 row_done = True
             if not (cols_done >> c) & 1:
-                g_col = 0.0
-                for k in range(nc):
-                    card = state[S_CARDS + k]
-                    lc = rows + c
-                    g_col += _line_points(rules, tasks, card, False) * (
-                        line_potential(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], scr,
-                                       l0 + lc * LS_W, tile) - fscr[bb + lc * 2 + k])
-                fscr[FSCR_COL + c] = g_col
+                fscr[FSCR_COL + c] = _line_gain(state, rules, tasks, scr, fscr, l0, bb, rows + c,
+                                                False, tile)
                 cols_done |= 1 << c
             # sums of multiples of 1/2 are exact: the same value as adding card by card
             g = g_row + fscr[FSCR_COL + c]
