@@ -1,12 +1,14 @@
-"""sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts safely."""
+"""sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts and
+no_wraparound_module the wraparound of negative indices, safely."""
 import types
 
 import numpy as np
 from numba import njit
 
-from sim.borrow import borrowed, no_refcount_module
+from sim.borrow import borrowed, no_refcount_module, no_wraparound_module
 
 no_refcount_module(__name__, exclude=("_counted",))
+no_wraparound_module(__name__, exclude=("_wrapped",))
 
 
 @njit
@@ -31,15 +33,21 @@ def _view_sum(a, b, k):
     return s
 
 
-def _jitted_copy(name):
-    """``_view_sum`` compiled under another name (the exclusion list works by name)."""
-    f = types.FunctionType(_view_sum.__code__, globals(), name)
+def _pick(a, i):
+    return a[i] + a[i + 1]
+
+
+def _jitted_copy(func, name):
+    """``func`` compiled under another name (the exclusion lists work by name)."""
+    f = types.FunctionType(func.__code__, globals(), name)
     f.__qualname__ = name
     return njit(f)
 
 
-_uncounted = _jitted_copy("_uncounted")
-_counted = _jitted_copy("_counted")
+_uncounted = _jitted_copy(_view_sum, "_uncounted")
+_counted = _jitted_copy(_view_sum, "_counted")
+_unwrapped = _jitted_copy(_pick, "_unwrapped")
+_wrapped = _jitted_copy(_pick, "_wrapped")
 
 
 def _body(dispatcher, name):
@@ -63,6 +71,18 @@ def test_no_refcount_module_emits_no_reference_counts():
     assert "call void @NRT_decref" in ir_counted
     assert "call void @NRT_incref" not in ir_uncounted
     assert "call void @NRT_decref" not in ir_uncounted
+
+
+def test_no_wraparound_module_emits_no_negative_index_wraparound():
+    """Functions of a module declared with ``no_wraparound_module`` index without the
+    ``i < 0 ? i + n : i`` select; the excluded ones keep it (and wrap negative indices)."""
+    a = np.arange(10, 20)
+    assert _unwrapped(a, 3) == _wrapped(a, 3) == 27
+    assert _wrapped(a, -2) == 18 + 19
+    ir_unwrapped = _body(_unwrapped, "_unwrapped")
+    ir_wrapped = _body(_wrapped, "_wrapped")
+    assert "icmp slt i64" in ir_wrapped and " select " in ir_wrapped
+    assert "icmp slt i64" not in ir_unwrapped and " select " not in ir_unwrapped
 
 
 def test_borrowed_views_alias_the_owner_arrays():
@@ -115,3 +135,52 @@ def test_games_free_every_array_they_allocate(tmp_path):
     for case, ((alloc50, free50), (alloc500, free500)) in out.items():
         assert alloc50 == free50 and alloc500 == free500, (case, out[case])
         assert alloc500 > alloc50 > 0, (case, out[case])
+
+
+_BOUNDS_CHECK = """
+import numpy as np
+from numba import njit
+from sim import batch
+from sim.borrow import no_wraparound_module
+from sim.registry import make
+
+no_wraparound_module("__main__")
+
+
+@njit
+def probe(a, i):
+    return a[i]
+
+
+try:  # the check below would see a negative index
+    probe(np.arange(3), -1)
+    raise SystemExit("a negative index passed the bounds check")
+except IndexError:
+    pass
+for game, n, policy, variant in %s:
+    arm = batch.make_arm(make(game), n, policy=policy, variant=variant)
+    batch.run_games(arm, 5, 0, 300)
+    batch.replay(arm, 5, 1)
+print("ok")
+"""
+
+
+def test_games_never_index_arrays_with_a_negative_index(tmp_path):
+    """Modules compiled without index wraparound (sim.borrow.no_wraparound_module) must never
+    use a negative index: with NUMBA_BOUNDSCHECK=1 one would raise an IndexError. Games of
+    every game, solo variant and policy family, and replays, run through the bounds check."""
+    import os
+    import subprocess
+    import sys
+
+    cases = [("flower_shop", 1, "greedy", "solo_easy"), ("flower_shop", 1, "expert", "solo_hell"),
+             ("flower_shop", 1, "random", "solo_base"), ("flower_shop", 4, "greedy", None),
+             ("flower_shop", 3, "random", None), ("flower_shop", 2, "thrifty", None),
+             ("rattlebones", 2, "greedy", None), ("rattlebones", 3, "aggressive", None),
+             ("rattlebones", 4, "random", None)]
+    # a build of its own (unoptimized: it compiles in 2/3 of the time, same indices)
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_OPT="0", NUMBA_NUM_THREADS="1",
+               NUMBA_CACHE_DIR=str(tmp_path))
+    res = subprocess.run([sys.executable, "-c", _BOUNDS_CHECK % (cases,)], env=env,
+                         capture_output=True, text=True, timeout=1800)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stderr[-3000:]

@@ -22,7 +22,7 @@ checks them against ``sim.spec.layout(rules.POLICY_PARAMS)``).
 import numpy as np
 from numba import njit
 
-from sim.borrow import no_refcount_module
+from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.rng import randint
 
 from .kernel import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DIE_INIT,
@@ -43,6 +43,7 @@ from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWE
                     TK_ROW_POINTS, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE)
 
 no_refcount_module(__name__)  # policies never allocate (sim.borrow)
+no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 K_RANDOM = 0
 K_GREEDY = 1

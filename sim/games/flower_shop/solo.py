@@ -51,6 +51,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ...borrow import no_wraparound_module
 from ...spec import SpecError
 from .tasks import (
     C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT, C_SAME_KNICK,
@@ -59,6 +60,9 @@ from .tasks import (
     TK_ROW_PARAM, TK_W, TL_ANY, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE, TL_W, derive_tile_columns,
     line_meets,
 )
+
+# The feasibility search allocates, so it keeps its reference counts (sim.borrow).
+no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 # solo_feasibility_mode choices, in the order of rules.toml: off, complete_lines, lines, full.
 MODE_OFF = 0

@@ -32,6 +32,10 @@ column parameter, column points. Points of -1 mean "use the rule default".
 import numpy as np
 from numba import njit
 
+from sim.borrow import no_wraparound_module
+
+no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+
 MAX_FLOWER_TYPES = 8
 TL_ANY = 8
 TL_VASE = 9

@@ -17,7 +17,7 @@ Policy kinds: K_RANDOM (uniform over the legal options, SUB_POLICY stream), K_GR
 import numpy as np
 from numba import njit
 
-from sim.borrow import no_refcount_module
+from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.rng import randint
 
 from .kernel import (
@@ -37,6 +37,7 @@ from .kernel import (
 
 # Policies never own an array (sim.borrow), except these two, which allocate.
 no_refcount_module(__name__, exclude=("make_cfg", "choose"))
+no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 K_RANDOM = 0
 K_GREEDY = 1
