@@ -1,11 +1,20 @@
 """sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts and
 no_wraparound_module the wraparound of negative indices, safely."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import types
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module
+
+ROOT = Path(__file__).resolve().parents[1]
 
 no_refcount_module(__name__, exclude=("_counted",))
 no_wraparound_module(__name__, exclude=("_wrapped",))
@@ -120,11 +129,6 @@ def test_games_free_every_array_they_allocate(tmp_path):
     own arrays: over 50 and 500 games, every array the kernels allocate (per-game state,
     work arrays, the solo feasibility search) is freed again, and the count of allocations
     grows with the games (so the check sees them)."""
-    import json
-    import os
-    import subprocess
-    import sys
-
     cases = [("flower_shop", 1, "greedy"), ("flower_shop", 1, "random"),
              ("flower_shop", 4, "greedy"), ("flower_shop", 3, "random"),
              ("rattlebones", 2, "greedy"), ("rattlebones", 4, "random")]
@@ -165,22 +169,37 @@ print("ok")
 """
 
 
-def test_games_never_index_arrays_with_a_negative_index(tmp_path):
+BOUNDS_CHECK_CASES = [
+    ("flower_shop", 1, "greedy", "solo_easy"), ("flower_shop", 1, "expert", "solo_hell"),
+    ("flower_shop", 1, "random", "solo_base"), ("flower_shop", 4, "greedy", None),
+    ("flower_shop", 3, "random", None), ("flower_shop", 2, "thrifty", None),
+    ("rattlebones", 2, "greedy", None), ("rattlebones", 3, "aggressive", None),
+    ("rattlebones", 4, "random", None)]
+
+
+def start_bounds_check():
+    """Start the bounds-checked games in a process with a build of its own (unoptimized: it
+    compiles in 2/3 of the time, with the same indices). It takes about two minutes, so
+    ``conftest.py`` starts it as soon as the session has collected the test, to overlap the
+    other tests. Returns (process, work directory with its cache, stdout and stderr)."""
+    work = Path(tempfile.mkdtemp(prefix="playtest-boundscheck-"))
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_OPT="0", NUMBA_NUM_THREADS="1",
+               NUMBA_CACHE_DIR=str(work / "cache"))
+    with open(work / "out.txt", "w") as out, open(work / "err.txt", "w") as err:
+        proc = subprocess.Popen([sys.executable, "-c", _BOUNDS_CHECK % (BOUNDS_CHECK_CASES,)],
+                                env=env, stdout=out, stderr=err, cwd=ROOT)
+    return proc, work
+
+
+def test_games_never_index_arrays_with_a_negative_index(request):
     """Modules compiled without index wraparound (sim.borrow.no_wraparound_module) must never
     use a negative index: with NUMBA_BOUNDSCHECK=1 one would raise an IndexError. Games of
     every game, solo variant and policy family, and replays, run through the bounds check."""
-    import os
-    import subprocess
-    import sys
-
-    cases = [("flower_shop", 1, "greedy", "solo_easy"), ("flower_shop", 1, "expert", "solo_hell"),
-             ("flower_shop", 1, "random", "solo_base"), ("flower_shop", 4, "greedy", None),
-             ("flower_shop", 3, "random", None), ("flower_shop", 2, "thrifty", None),
-             ("rattlebones", 2, "greedy", None), ("rattlebones", 3, "aggressive", None),
-             ("rattlebones", 4, "random", None)]
-    # a build of its own (unoptimized: it compiles in 2/3 of the time, same indices)
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_OPT="0", NUMBA_NUM_THREADS="1",
-               NUMBA_CACHE_DIR=str(tmp_path))
-    res = subprocess.run([sys.executable, "-c", _BOUNDS_CHECK % (cases,)], env=env,
-                         capture_output=True, text=True, timeout=1800)
-    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stderr[-3000:]
+    proc, work = getattr(request.config, "playtest_bounds_check", None) or start_bounds_check()
+    try:
+        rc = proc.wait(timeout=1800)
+        out = (work / "out.txt").read_text()
+        err = (work / "err.txt").read_text()
+        assert rc == 0 and out.strip().endswith("ok"), err[-3000:]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
