@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...borrow import no_wraparound_module
+from ...borrow import no_refcount_module, no_wraparound_module
 from ...spec import SpecError
 from .tasks import (
     C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT, C_SAME_KNICK,
@@ -61,7 +61,8 @@ from .tasks import (
     line_meets,
 )
 
-# The feasibility search allocates, so it keeps its reference counts (sim.borrow).
+# The search only sees arrays its callers own (sim.borrow), except these four, which allocate.
+no_refcount_module(__name__, exclude=("_line_generic", "_full_ok", "_c4_ok", "conflict_matrix"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 # solo_feasibility_mode choices, in the order of rules.toml: off, complete_lines, lines, full.
