@@ -5,6 +5,7 @@ import numpy as np
 
 from sim.games.flower_shop import kernel as K
 from sim.games.flower_shop import rules as R
+from sim.games.flower_shop import solo
 from sim.registry import make
 from sim.trace import events, new_log
 
@@ -15,6 +16,7 @@ TB = COMP.tables
 FL = {f: i for i, f in enumerate(TB["flower_types"])}
 VA = {v: i for i, v in enumerate(TB["vase_colours"])}
 NOLOG = np.zeros((1, 8), dtype=np.int64)
+FEAS_WORK = np.empty(solo.WORK_MAX, dtype=np.int64)  # scratch of the solo feasibility check
 
 
 def tid(name: str) -> int:

@@ -6,8 +6,8 @@ import pytest
 
 from sim.rng import make_stream, randint
 
-from .kernel_helpers import (ARR, K, NOLOG, arm, blank, cid, place, replay_events, rules_for,
-                             seat, set_row, set_stack, tid)
+from .kernel_helpers import (ARR, FEAS_WORK, K, NOLOG, arm, blank, cid, place, replay_events,
+                             rules_for, seat, set_row, set_stack, tid)
 
 HAVE_SOLO = importlib.util.find_spec("sim.games.flower_shop.solo") is not None
 needs_solo = pytest.mark.skipif(not HAVE_SOLO, reason="solo.py (feasibility check) not written yet")
@@ -183,7 +183,7 @@ def test_FS_SOLO_C1_TS13_loss_on_complete_line(mode, ok):
     (13 flowers): immediate loss recorded on day 3 in every mode except `off`."""
     st, rules = _check_state(3, [(0, "T28"), (1, "T29"), (2, "T01")],
                              solo_feasibility_mode=mode)
-    assert K.solo_end_of_day_check(st, rules, ARR, NOLOG) == ok
+    assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG) == ok
     if not ok:
         assert st[K.S_LOSS_DAY] == 3 and st[K.S_END_REASON] == K.END_SOLO_INFEASIBLE
 
@@ -194,7 +194,7 @@ def test_FS_SOLO_C4_TS14_partial_line(mode, ok):
     """FS-SOLO-C4 / TS-14: task T1, end of day 2, top row T28, T29 + an empty slot: the best
     total is 12 != 10: loss in `lines` and `full`, pass in `complete_lines`."""
     st, rules = _check_state(2, [(0, "T28"), (1, "T29")], solo_feasibility_mode=mode)
-    assert K.solo_end_of_day_check(st, rules, ARR, NOLOG) == ok
+    assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG) == ok
 
 
 @needs_solo
@@ -209,9 +209,9 @@ def test_FS_SOLO_C5_TS15_capacity_loss():
     st[K.seat_base(0) + K.F_MONEY] = 4
     used = {"T28", "T29", "T30", "T01", "T02"}
     set_stack(st, [t for t in ALL_TILES if t not in used])
-    assert not K.solo_end_of_day_check(st, rules, ARR, NOLOG)
+    assert not K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
     r_off = rules_for(1, solo_feasibility_mode="off", solo_check_capacity=False)
-    assert K.solo_end_of_day_check(st, r_off, ARR, NOLOG)
+    assert K.solo_end_of_day_check(st, r_off, ARR, FEAS_WORK, NOLOG)
 
 
 @needs_solo
@@ -219,10 +219,10 @@ def test_FS_SOLO_C2_C3_pool_is_the_stack_and_structure():
     """FS-SOLO-C2 / FS-SOLO-C3: the pool is the draw stack only; |P| < |E| fails."""
     st, rules = _check_state(4, [(0, "T01"), (1, "T02"), (2, "T19"), (3, "T04")],
                              solo_feasibility_mode="off", solo_check_capacity=False)
-    assert K.solo_end_of_day_check(st, rules, ARR, NOLOG)
+    assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
     set_stack(st, ["T05"])  # 2 empty slots, 1 tile left in the stack
     set_row(st, ["T06", "T07", "T08"])  # row tiles are not in the pool
-    assert not K.solo_end_of_day_check(st, rules, ARR, NOLOG)
+    assert not K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
 
 
 @needs_solo
@@ -230,9 +230,9 @@ def test_FS_SOLO_C6_any_versus_all():
     """FS-SOLO-C6: with cards {T2, T6} (columns need the same and different vases), rule `all`
     fails after day 1 while `any` still passes."""
     st, r_all = _check_state(1, [(0, "T01")], cards=("T2", "T6"))
-    assert not K.solo_end_of_day_check(st, r_all, ARR, NOLOG)
+    assert not K.solo_end_of_day_check(st, r_all, ARR, FEAS_WORK, NOLOG)
     st2, r_any = _check_state(1, [(0, "T01")], cards=("T2", "T6"), solo_win_rule="any")
-    assert K.solo_end_of_day_check(st2, r_any, ARR, NOLOG)
+    assert K.solo_end_of_day_check(st2, r_any, ARR, FEAS_WORK, NOLOG)
 
 
 @needs_solo

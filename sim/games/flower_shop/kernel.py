@@ -97,7 +97,7 @@ from sim.borrow import borrowed, no_refcount_module, no_wraparound_module
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, randint, shuffle, stream_start, substream
 from sim.trace import emit
 
-from .solo import feasible
+from .solo import feasible_in
 
 from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,  # noqa: F401
                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
@@ -1347,9 +1347,10 @@ def end_of_day_multiplayer(state, rules, n_players, rng_setup, log):
 
 
 @njit(cache=True)
-def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left):
+def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left, work):
     """Run ``solo.feasible`` (FS-SOLO-C2..C6) on a shop (real or hypothetical) of the solo
-    player with the current pool (the draw stack), cards, tokens and money."""
+    player with the current pool (the draw stack), cards, tokens and money; ``work`` is an
+    int64 scratch of ``solo.WORK_MAX``."""
     b = seat_base(0)
     pos = state[S_STACK_POS]
     n = state[S_STACK_N]
@@ -1361,18 +1362,19 @@ def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left):
         if v > max_sal:
             max_sal = v
     n_dice = np.int64(rules[R_FLOWER_DICE_PER_PLAYER]) + np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    return feasible(
+    return feasible_in(
         shop, finished, np.int64(rules[R_SHOP_ROWS]), np.int64(rules[R_SHOP_COLS]),
         pool, n - pos, state[S_CARDS:S_CARDS + 2], state[S_N_CARDS],
         rules[R_SOLO_WIN_RULE] == WIN_ANY, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
         rules[R_SOLO_CHECK_CAPACITY] != 0, days_left, n_dice, state[b + F_TOKENS],
-        state[b + F_MONEY], max_sal, np.int64(rules[R_WILD_TOKEN_COST]), tasks, tiles)
+        state[b + F_MONEY], max_sal, np.int64(rules[R_WILD_TOKEN_COST]), tasks, tiles, work)
 
 
 @njit(cache=True)
-def solo_end_of_day_check(state, rules, comp, log):
+def solo_end_of_day_check(state, rules, comp, work, log):
     """FS-SOLO-C1 (FS-N2): after Step 4 of a day d < days, before the refill, the feasibility
-    check; on failure the game ends as a loss recorded with day d (AMB-19).
+    check (``work``: int64 scratch of ``solo.WORK_MAX``); on failure the game ends as a loss
+    recorded with day d (AMB-19).
 
     Returns
     -------
@@ -1382,7 +1384,7 @@ def solo_end_of_day_check(state, rules, comp, log):
     ns = n_slots(rules)
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
     ok = solo_feasible_state(state, rules, comp[0], comp[1], state[b + F_SHOP:b + F_SHOP + ns],
-                             state[b + F_FIN:b + F_FIN + ns], days_left)
+                             state[b + F_FIN:b + F_FIN + ns], days_left, work)
     emit(log, EV_FEASIBLE, state[S_DAY], 1 if ok else 0, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
          state[S_STACK_N] - state[S_STACK_POS])
     if not ok:
@@ -1736,7 +1738,7 @@ def game_loop(state, rules, comp, n_players, kinds, pparams, master_seed, game_i
         if state[S_DAY] >= days:
             break
         if n_players == 1:
-            if not solo_end_of_day_check(state, rules, comp, log):
+            if not solo_end_of_day_check(state, rules, comp, scr[SCR_FEAS:], log):
                 break
             solo_new_day_row(state, rules, rng_setup, log)
             while solo_refresh_legal(state, rules):
@@ -1888,6 +1890,6 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
 # =========================================================================================
 # late imports: policies (which import this module)
 # =========================================================================================
-from .policies import (FSCR_LEN, K_GREEDY, SCR_LEN, choose_lock, choose_refresh,  # noqa: E402
-                       choose_ribbon, choose_tile, greedy_step4, prepare_scratch,
-                       random_step4)
+from .policies import (FSCR_LEN, K_GREEDY, SCR_FEAS, SCR_LEN, choose_lock,  # noqa: E402
+                       choose_refresh, choose_ribbon, choose_tile, greedy_step4,
+                       prepare_scratch, random_step4)

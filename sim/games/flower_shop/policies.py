@@ -36,6 +36,7 @@ from .kernel import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_
                      buy_token_legal, dice_counts, dice_mask, lock_cost, lock_legal, n_slots,
                      popcount, seat_base, solo_feasible_state, token_room, tokens_needed,
                      unused_dice)
+from .solo import WORK_MAX
 from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
@@ -108,7 +109,8 @@ SCR_TFL = 752       # 752..815 per tile: flowers (copy of tiles[t, TL_FLOWERS])
 SCR_TST = 816       # 816..879 per tile: stars
 SCR_TKN = 880       # 880..943 per tile: knick
 SCR_TVA = 944       # 944..1007 per tile: vase colour
-SCR_LEN = 1008
+SCR_FEAS = 1008     # 1008.. scratch of the solo feasibility check (solo.WORK_MAX)
+SCR_LEN = SCR_FEAS + WORK_MAX
 MAX_SLOTS_P = 12
 FSCR_CAND = 0       # 0..95 candidate scores
 FSCR_TGT = 96       # 96..115 target scores
@@ -255,7 +257,7 @@ def placement_feasible(state, rules, tiles, tasks, seat, tile, slot, scr):
     scr[SCR_FIN + slot] = 0
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
     return solo_feasible_state(state, rules, tiles, tasks, scr[SCR_SHOP:SCR_SHOP + ns],
-                               scr[SCR_FIN:SCR_FIN + ns], days_left)
+                               scr[SCR_FIN:SCR_FIN + ns], days_left, scr[SCR_FEAS:])
 
 
 # =========================================================================================

@@ -9,7 +9,8 @@ Entry points
 check_capacity, days_left, n_dice_per_day, tokens, money, max_salary, wild_token_cost, tasks,
 tiles) -> bool`` (``@njit``): False means the solo player provably cannot win any more
 (FS-SOLO-C1: the game ends as a LOSS). Order of the checks, cheapest first: C3 structural,
-C5 capacity, C4 line check (mode ``MODE_*``, combined over the cards per C6).
+C5 capacity, C4 line check (mode ``MODE_*``, combined over the cards per C6). The game loop
+calls ``feasible_in(..., work)``, the same check with the caller's scratch (``WORK_MAX``).
 
 ``conflict_matrix(tasks, tiles, rows, cols)`` (``@njit``): int64[n_cards, n_cards], 1 where two
 cards cannot both be fully satisfied by one arrangement of ``rows*cols`` distinct tiles (§2.9);
@@ -62,7 +63,7 @@ from .tasks import (
 )
 
 # The search only sees arrays its callers own (sim.borrow), except these four, which allocate.
-no_refcount_module(__name__, exclude=("_line_generic", "_full_ok", "_c4_ok", "conflict_matrix"))
+no_refcount_module(__name__, exclude=("_line_generic", "_full_ok", "feasible", "conflict_matrix"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 # solo_feasibility_mode choices, in the order of rules.toml: off, complete_lines, lines, full.
@@ -997,24 +998,48 @@ def _full_ok(shop, rows, cols, pool, n_pool, cnd, n_r, n_c, tiles):
 
 
 @njit(cache=True)
-def _c4_ok(shop, rows, cols, pool, n_pool, cards, n_cards, mode, tasks, tiles):
-    """FS-SOLO-C4 for cards that must all be satisfied at once (win rule ``all``, C6)."""
+def work_len(rows, cols, n_pool, n_cards):
+    """Length of the scratch of :func:`feasible_in`: the conditions and the line scratch
+    (class tables only when a line kind has several conditions)."""
     nc = n_cards if n_cards > 0 else 1
-    # One allocation for the conditions and the line scratch (class tables only when a line
-    # kind has several conditions).
-    work = np.empty(4 * nc + _scratch_len(rows, cols, n_pool, n_cards > 1), dtype=np.int64)
+    return 4 * nc + _scratch_len(rows, cols, n_pool, n_cards > 1)
+
+
+# Enough scratch for any legal game: lines of at most MAX_SLOTS tiles, a pool of at most
+# MAX_TILES tiles (rules.py), at most 2 task cards.
+WORK_MAX = 4 * 2 + 4 * 12 + 5 + 6 * 64 + 2
+
+
+@njit(cache=True)
+def _c4_ok(shop, rows, cols, pool, n_pool, cards, n_cards, mode, tasks, tiles, work):
+    """FS-SOLO-C4 for cards that must all be satisfied at once (win rule ``all``, C6), with
+    the caller's scratch ``work`` (at least ``work_len(rows, cols, n_pool, n_cards)``)."""
+    nc = n_cards if n_cards > 0 else 1
     cnd = work[:4 * nc].reshape((4, nc))
     n_r, n_c = _card_conditions(tasks, cards, n_cards, cnd)
     if mode == MODE_FULL:
         return _full_ok(shop, rows, cols, pool, n_pool, cnd, n_r, n_c, tiles)
     return _lines_ok(shop, rows, cols, pool, n_pool, cnd, n_r, n_c,
-                     mode == MODE_COMPLETE_LINES, tiles, work[4 * nc:])
+                     mode == MODE_COMPLETE_LINES, tiles,
+                     work[4 * nc:work_len(rows, cols, n_pool, n_cards)])
 
 
 @njit(cache=True)
 def feasible(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, mode,
              check_capacity, days_left, n_dice_per_day, tokens, money, max_salary,
              wild_token_cost, tasks, tiles):
+    """:func:`feasible_in` with a scratch of its own (the game loop passes its scratch to
+    ``feasible_in``: the check runs for every candidate placement of the greedy policy)."""
+    work = np.empty(work_len(rows, cols, n_pool, n_cards), dtype=np.int64)
+    return feasible_in(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, mode,
+                       check_capacity, days_left, n_dice_per_day, tokens, money, max_salary,
+                       wild_token_cost, tasks, tiles, work)
+
+
+@njit(cache=True)
+def feasible_in(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, mode,
+                check_capacity, days_left, n_dice_per_day, tokens, money, max_salary,
+                wild_token_cost, tasks, tiles, work):
     """End-of-day solo feasibility check FS-SOLO-C1 (C2-C6); False = provable LOSS.
 
     Run after Step 4 of days 1..days-1, before the refill (AMB-19). Optimistic (AMB-18, A-12):
@@ -1056,6 +1081,9 @@ def feasible(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, 
         Price of a wild token (a value <= 0 makes the capacity unbounded).
     tasks : int64[n_cards_total, TK_W]
     tiles : int64[n_tiles, TL_W]
+    work : int64 array
+        Scratch of at least ``work_len(rows, cols, n_pool, n_cards)`` (``WORK_MAX`` fits any
+        legal game).
 
     Returns
     -------
@@ -1102,10 +1130,10 @@ def feasible(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_any, 
     if win_any:
         for i in range(n_cards):
             if _c4_ok(shop, rows, cols, pool, n_pool, cards[i:i + 1], np.int64(1), mode, tasks,
-                     tiles):
+                      tiles, work):
                 return True
         return False
-    return _c4_ok(shop, rows, cols, pool, n_pool, cards, n_cards, mode, tasks, tiles)
+    return _c4_ok(shop, rows, cols, pool, n_pool, cards, n_cards, mode, tasks, tiles, work)
 
 
 # ---------------------------------------------------------------------------------------------

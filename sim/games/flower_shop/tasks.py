@@ -32,8 +32,9 @@ column parameter, column points. Points of -1 mean "use the rule default".
 import numpy as np
 from numba import njit
 
-from sim.borrow import no_wraparound_module
+from sim.borrow import no_refcount_module, no_wraparound_module
 
+no_refcount_module(__name__, exclude=("lines_met",))  # only lines_met allocates (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 MAX_FLOWER_TYPES = 8
