@@ -54,6 +54,7 @@ from numba import njit
 
 from ...borrow import no_refcount_module, no_wraparound_module
 from ...spec import SpecError
+from .rules import MAX_SLOTS, MAX_TILES
 from .tasks import (
     C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT, C_SAME_KNICK,
     C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ, C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE,
@@ -1006,8 +1007,8 @@ def work_len(rows, cols, n_pool, n_cards):
 
 
 # Enough scratch for any legal game: lines of at most MAX_SLOTS tiles, a pool of at most
-# MAX_TILES tiles (rules.py), at most 2 task cards.
-WORK_MAX = 4 * 2 + 4 * 12 + 5 + 6 * 64 + 2
+# MAX_TILES tiles (rules.py), at most 2 task cards (work_len's terms at those bounds).
+WORK_MAX = 4 * 2 + (4 * MAX_SLOTS + 5) + (6 * MAX_TILES + 2)
 
 
 @njit(cache=True)
