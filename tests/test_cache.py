@@ -1,0 +1,40 @@
+"""The JIT cache follows the whole simulation source (sim/__init__.py): Numba alone would reuse a
+cached kernel after a change to a file it calls into (solo.py, tasks.py, borrow.py, ...)."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from numba import config
+
+import sim
+from sim.games.flower_shop import kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_digest_changes_with_any_simulation_source(tmp_path):
+    tree = tmp_path / "sim"
+    shutil.copytree(ROOT / "sim", tree, ignore=shutil.ignore_patterns("__pycache__"))
+    before = sim.source_digest(tree)
+    assert before == sim.source_digest(ROOT / "sim")
+    solo = tree / "games" / "flower_shop" / "solo.py"
+    solo.write_text(solo.read_text() + "\n# a change in a callee only\n")
+    assert sim.source_digest(tree) != before
+    (tree / "games" / "flower_shop" / "solo.py").unlink()
+    assert sim.source_digest(tree) != before
+
+
+def test_kernels_cache_in_the_directory_of_this_source():
+    name = "playtest-" + sim.source_digest()
+    assert Path(config.CACHE_DIR).name == name
+    assert os.environ["NUMBA_CACHE_DIR"] == config.CACHE_DIR
+    assert Path(kernel.play_many._cache._cache_path).parent == Path(config.CACHE_DIR)
+
+
+def test_subprocesses_share_the_directory_without_nesting():
+    code = "import os, sim; print(os.environ['NUMBA_CACHE_DIR'])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT, timeout=120)
+    assert out.stdout.strip() == config.CACHE_DIR
