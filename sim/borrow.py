@@ -32,8 +32,8 @@ an add and a select on every one of the kernels' many index operations (per thre
 ran 17-22% faster with 4 players and 10% solo, Rattlebones 11-19%; identical results). A
 negative index in such a module would read outside the array, so ``tests/test_borrow.py`` plays
 games of every game with ``NUMBA_BOUNDSCHECK=1``, where it raises an IndexError instead.
-Numba's cache does not see a change of this file: clear the cache (``NUMBA_CACHE_DIR``) after
-changing it.
+Numba's own cache would not see a change of this file; ``sim/__init__.py`` keys the cache
+directory on every source file of ``sim/``, so a change here recompiles the kernels.
 """
 from numba import config, types
 from numba.core.runtime import context as _nrt_context
