@@ -82,7 +82,7 @@ def _declared(modules: dict[str, frozenset[str]], builder) -> bool:
 def _install() -> None:
     """Wrap Numba's emission of reference counts and of index wraparound once per process."""
     ctx = _nrt_context.NRTContext
-    if getattr(ctx, "_playtest_no_refcount", False):
+    if getattr(ctx, "_playtest_installed", False):
         return
     incref, decref = ctx.incref, ctx.decref
 
@@ -95,7 +95,7 @@ def _install() -> None:
             decref(self, builder, typ, value)
 
     ctx.incref, ctx.decref = maybe_incref, maybe_decref
-    ctx._playtest_no_refcount = True
+    ctx._playtest_installed = True
     fix_integer_index = _arrayobj.fix_integer_index
 
     def maybe_fix_integer_index(context, builder, idxty, idx, size):

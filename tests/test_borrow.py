@@ -103,7 +103,6 @@ def test_borrowed_views_alias_the_owner_arrays():
     assert r == 12 + 3 + 5
 
 
-
 _LEAK_CHECK = """
 import json, sys
 from numba.core.runtime import rtsys
@@ -124,7 +123,7 @@ print(json.dumps(out))
 """
 
 
-def test_games_free_every_array_they_allocate(tmp_path):
+def test_games_free_every_array_they_allocate():
     """Modules compiled without reference counting (sim.borrow.no_refcount_module) must not
     own arrays: over 50 and 500 games, every array the kernels allocate (per-game state,
     work arrays, the solo feasibility search) is freed again, and the count of allocations
