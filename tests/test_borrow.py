@@ -1,5 +1,6 @@
-"""sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts and
-no_wraparound_module the wraparound of negative indices, safely."""
+"""sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts,
+no_wraparound_module the wraparound of negative indices, safely; whole_program makes a game
+entry's callees private to it."""
 import json
 import os
 import shutil
@@ -12,12 +13,13 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from sim.borrow import borrowed, no_refcount_module, no_wraparound_module
+from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 
 ROOT = Path(__file__).resolve().parents[1]
 
 no_refcount_module(__name__, exclude=("_counted",))
 no_wraparound_module(__name__, exclude=("_wrapped",))
+whole_program(__name__, "_whole")
 
 
 @njit
@@ -46,8 +48,38 @@ def _pick(a, i):
     return a[i] + a[i + 1]
 
 
+@njit
+def _tally(a, lo, hi):
+    """Large enough that LLVM does not inline an exported copy of it."""
+    s = 0
+    for i in range(a.shape[0]):
+        x = a[i]
+        if x < lo:
+            s += 3 * x - 1
+        elif x > hi:
+            s -= x // 7
+        elif x % 3 == 0:
+            s += x * x
+        else:
+            s ^= x << 2
+    for i in range(a.shape[0] - 1, -1, -1):
+        if a[i] % 5 == 0:
+            s += i
+        elif a[i] % 5 == 1:
+            s -= 2 * i
+        elif a[i] % 5 == 2:
+            s = s * 3 + 1
+        else:
+            s = (s >> 1) ^ a[i]
+    return s
+
+
+def _tally_all(a):
+    return _tally(a, 3, 30) + 1
+
+
 def _jitted_copy(func, name):
-    """``func`` compiled under another name (the exclusion lists work by name)."""
+    """``func`` compiled under another name (the declarations work by name)."""
     f = types.FunctionType(func.__code__, globals(), name)
     f.__qualname__ = name
     return njit(f)
@@ -57,6 +89,8 @@ _uncounted = _jitted_copy(_view_sum, "_uncounted")
 _counted = _jitted_copy(_view_sum, "_counted")
 _unwrapped = _jitted_copy(_pick, "_unwrapped")
 _wrapped = _jitted_copy(_pick, "_wrapped")
+_whole = _jitted_copy(_tally_all, "_whole")
+_parts = _jitted_copy(_tally_all, "_parts")
 
 
 def _body(dispatcher, name):
@@ -92,6 +126,23 @@ def test_no_wraparound_module_emits_no_negative_index_wraparound():
     ir_wrapped = _body(_wrapped, "_wrapped")
     assert "icmp slt i64" in ir_wrapped and " select " in ir_wrapped
     assert "icmp slt i64" not in ir_unwrapped and " select " not in ir_unwrapped
+
+
+def test_whole_program_makes_the_callees_private_and_inlines_them():
+    """The module of a ``whole_program`` entry holds its callees as private (internal) copies,
+    so LLVM inlines one called once whatever its size; another entry compiled from the same
+    code keeps the exported copy and calls it. Both compute the same."""
+    a = np.arange(-20, 60, 3)
+    assert _whole(a) == _parts(a) == _tally.py_func(a, 3, 30) + 1
+    callee = "6_tallyB"
+    ir_parts = _parts.inspect_llvm(_parts.signatures[0])
+    ir_whole = _whole.inspect_llvm(_whole.signatures[0])
+    parts, whole = ir_parts.splitlines(), ir_whole.splitlines()
+    assert [ln for ln in parts if " call " in ln and callee in ln], "exported: still a call"
+    assert [ln for ln in parts if ln.startswith("define linkonce_odr") and callee in ln]
+    assert not [ln for ln in whole if " call " in ln and callee in ln]
+    assert not [ln for ln in whole
+                if ln.startswith("define") and callee in ln and "internal" not in ln]
 
 
 def test_borrowed_views_alias_the_owner_arrays():

@@ -93,7 +93,7 @@ Event codes (``EV_*``, rendered by ``replay.format_event``) are listed below the
 import numpy as np
 from numba import njit, prange
 
-from sim.borrow import borrowed, no_refcount_module, no_wraparound_module
+from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, randint, shuffle, stream_start, substream
 from sim.trace import emit
 
@@ -109,6 +109,7 @@ from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWE
 # The game loop only sees arrays its callers own (sim.borrow); these four allocate.
 no_refcount_module(__name__, exclude=("new_state", "setup_game", "play_one", "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+whole_program(__name__, "play_game")  # a game's calls are private to it (sim.borrow)
 
 # ---- rule parameter offsets (a test asserts they equal sim.spec.layout(rules.PARAMS)) ------
 R_DAYS = 0

@@ -111,7 +111,7 @@ Tests may script decisions (S_SCRIPT) and force dice (S_FORCE); both are empty i
 import numpy as np
 from numba import njit, prange
 
-from sim.borrow import borrowed, no_refcount_module, no_wraparound_module
+from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randint, shuffle,
                      stream_start)
 from sim.trace import emit
@@ -123,6 +123,7 @@ no_refcount_module(__name__, exclude=(
     "_play_game", "play_one", "play_many", "play_turn", "pay_extra_dice", "choose_and_roll",
     "reroll_phase", "declare_doubles", "resolution_phase"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
 
 # ---- rule parameter offsets (== sim.spec.layout(rules.PARAMS); checked by a test) ---------
 R_RINGMASTER_START_2P = 0
