@@ -42,7 +42,9 @@ and saves and restores registers. In the entry's module the copies become privat
 (``internal``): the module is the whole program, and LLVM inlines the functions called from one
 place (most rules and policies) whatever their size (per thread, Flower Shop ran 22-24% faster
 with 4 players and 35% solo, Rattlebones 7-9%; identical results). Only the entry's own module
-changes: every function stays callable on its own, as the scenario tests call them.
+changes: every function stays callable on its own, as the scenario tests call them. The private
+copies are renamed (``.private``): Numba's JIT looks symbols up by name across modules, and a
+private copy under the exported name made a function compiled later crash.
 
 Numba's own cache would not see a change of this file; ``sim/__init__.py`` keys the cache
 directory on every source file of ``sim/``, so a change here recompiles the kernels.
@@ -82,8 +84,8 @@ def no_wraparound_module(module_name: str, exclude: tuple[str, ...] = ()) -> Non
 
 def whole_program(module_name: str, function_name: str) -> None:
     """Compile the jitted ``function_name`` of ``module_name`` as a whole program: the functions
-    it calls become private to its compiled module, so LLVM inlines those called once and trims
-    the arguments of the others. See the module docstring."""
+    it calls become private to its compiled module, so LLVM inlines those called from one place
+    whatever their size. See the module docstring."""
     _WHOLE_PROGRAM.add(f"{_mangled_prefix(module_name)}{len(function_name)}{function_name}B")
 
 
