@@ -224,7 +224,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         if j == G_TRUNCATED:
             gcols[name] = pa.array(col != 0, pa.bool_())
         elif j == G_END_REASON:
-            gcols[name] = pa.array(reasons[col], pa.string())
+            gcols[name] = pa.array(list(reasons), pa.string()).take(pa.array(col))
         else:
             gcols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
     games_tbl = pa.table(gcols)
@@ -239,7 +239,8 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         "master_seed": _const(master_seed, m, pa.int64()),
         "game_index": pa.array(np.repeat(idx, p), pa.int64()),
         "seat": pa.array(np.tile(np.arange(p, dtype=np.int64), n), pa.int64()),
-        "policy": pa.array(np.tile(np.asarray(arm.policy_names, dtype=object), n), pa.string()),
+        "policy": pa.array(list(arm.policy_names), pa.string()).take(
+            pa.array(np.tile(np.arange(p, dtype=np.int64), n))),
     }
     n_winners = np.repeat(games[:, G_N_WINNERS], p)
     for j, name in enumerate(spec.seat_column_names):
