@@ -90,7 +90,7 @@ def whole_program(module_name: str, function_name: str) -> None:
 
 
 def _is_entry(names) -> bool:
-    """Does a library defining the functions ``names`` hold a whole-program entry?"""
+    """Is one of the functions ``names`` (a library's own) a whole-program entry?"""
     return any(name.startswith(prefix) for name in names for prefix in _WHOLE_PROGRAM)
 
 
@@ -136,26 +136,20 @@ def _install() -> None:
 
     _arrayobj.fix_integer_index = maybe_fix_integer_index
     library = _codegen.CPUCodeLibrary
-    add_llvm_module, optimize_final_module = library.add_llvm_module, library._optimize_final_module
-
-    def add_own_llvm_module(self, ll_module):
-        own = self.__dict__.setdefault("_playtest_own", set())
-        own.update(f.name for f in ll_module.functions if not f.is_declaration)
-        add_llvm_module(self, ll_module)
+    optimize_final_module = library._optimize_final_module
 
     def optimize_whole_program(self):
-        # After finalize() has linked the callees in, before LLVM optimizes the module.
-        if _is_entry(self.__dict__.get("_playtest_own", ())):
-            own = self._playtest_own
-            for f in self._final_module.functions:
-                if (not f.is_declaration and f.name not in own
-                        and f.linkage == _ll.Linkage.linkonce_odr):
+        # After finalize() has linked the callees in, before LLVM optimizes the module: the
+        # library's own functions are the external ones, the linked-in copies linkonce_odr.
+        defined = [f for f in self._final_module.functions if not f.is_declaration]
+        if _is_entry(f.name for f in defined if f.linkage == _ll.Linkage.external):
+            for f in defined:
+                if f.linkage == _ll.Linkage.linkonce_odr:
                     # renamed too: the JIT resolves other modules' symbols by name
                     f.name = f.name + ".private"
                     f.linkage = _ll.Linkage.internal
         optimize_final_module(self)
 
-    library.add_llvm_module = add_own_llvm_module
     library._optimize_final_module = optimize_whole_program
 
 
