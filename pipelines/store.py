@@ -203,7 +203,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
     spec = arm.spec
     n, p = games.shape[0], arm.n_players
     idx = np.arange(first_index, first_index + n, dtype=np.int64)
-    reasons = np.asarray(spec.end_reasons, dtype=object)
+    reasons = pa.array(spec.end_reasons, pa.string())
     codes = games[:, G_END_REASON]
     if n and (codes.min() < 0 or codes.max() >= len(reasons)):
         bad = int(codes[(codes < 0) | (codes >= len(reasons))][0])
@@ -224,13 +224,14 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         if j == G_TRUNCATED:
             gcols[name] = pa.array(col != 0, pa.bool_())
         elif j == G_END_REASON:
-            gcols[name] = pa.array(list(reasons), pa.string()).take(pa.array(col))
+            gcols[name] = reasons.take(pa.array(col))
         else:
             gcols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
     games_tbl = pa.table(gcols)
 
     m = n * p
     flat = seats.reshape(m, seats.shape[2]) if m else seats.reshape(0, seats.shape[2])
+    seat = pa.array(np.tile(np.arange(p, dtype=np.int64), n), pa.int64())
     scols = {
         "experiment": _const(experiment, m, pa.string()),
         "arm": _const(arm_name, m, pa.string()),
@@ -238,9 +239,8 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         "n_players": _const(p, m, pa.int64()),
         "master_seed": _const(master_seed, m, pa.int64()),
         "game_index": pa.array(np.repeat(idx, p), pa.int64()),
-        "seat": pa.array(np.tile(np.arange(p, dtype=np.int64), n), pa.int64()),
-        "policy": pa.array(list(arm.policy_names), pa.string()).take(
-            pa.array(np.tile(np.arange(p, dtype=np.int64), n))),
+        "seat": seat,
+        "policy": pa.array(list(arm.policy_names), pa.string()).take(seat),
     }
     n_winners = np.repeat(games[:, G_N_WINNERS], p)
     for j, name in enumerate(spec.seat_column_names):
