@@ -184,6 +184,20 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
         out.print(t)
 
 
+@app.command("layout")
+@guarded
+def layout_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games`).")):
+    """The game's array layouts (parameters, state, seat block, output rows), as derived from
+    their declarations: every offset the kernel uses, with its size and meaning."""
+    spec = _registry().make(game)
+    if not spec.layouts:
+        out.print(f"{spec.id}: no declared layouts")
+        return
+    for block in spec.layouts:
+        typer.echo(block.table())
+        typer.echo("")
+
+
 # ---- run ---------------------------------------------------------------------------------
 
 def _run_and_summarise(exp, store, workers, executor, scheduler, quiet):

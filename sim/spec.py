@@ -289,6 +289,9 @@ class GameSpec:
     # die usage, score recomputation...), run by the registry-wide conformance tests.
     audit: Callable | None = None
     max_events: int = 20000
+    # The game's declared array layouts (sim.layout.Block: rule and policy parameters, state,
+    # seat block, output rows), printed by ``playtest layout GAME``.
+    layouts: tuple = ()
 
     # ---- names and validation -------------------------------------------------------
     def check_players(self, n: int) -> int:
