@@ -8,7 +8,8 @@ would leave the cached ``kernel.play_many`` running the old feasibility check, a
 ``borrow.py`` would go unseen everywhere. So the cache lives in a directory named after a
 digest of every source file of ``sim/``: ``$NUMBA_CACHE_DIR/playtest-<digest>`` (base
 ``$XDG_CACHE_HOME/playtest`` or ``~/.cache/playtest`` when ``NUMBA_CACHE_DIR`` is unset), and
-any change of the simulation code starts a fresh one. Each use stamps its directory
+any change of the simulation code starts a fresh one. Whether ``sim.borrow``'s Numba patches are
+in force is part of the key too. Each use stamps its directory
 (``.last-used``); the directories of other source versions beside it that went unused for
 ``CACHE_MAX_IDLE_DAYS`` are deleted (about 15 MB each).
 """
@@ -22,9 +23,10 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent
 
 
-def source_digest(root: Path = _ROOT) -> str:
-    """Digest of the names and contents of every ``.py`` file under ``root``."""
-    h = hashlib.sha1()
+def source_digest(root: Path = _ROOT, extra: str = "") -> str:
+    """Digest of the names and contents of every ``.py`` file under ``root`` (and of ``extra``,
+    settings that change the compiled code)."""
+    h = hashlib.sha1(extra.encode())
     for path in sorted(root.rglob("*.py")):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(b"\0")
@@ -63,12 +65,14 @@ def prune_idle_caches(parent: Path, keep: str, max_idle_days: float = CACHE_MAX_
 
 
 def _use_cache_of_this_source() -> None:
-    name = "playtest-" + source_digest()
+    from .borrow import ENABLED  # the Numba patches change the compiled code
+    name = "playtest-" + source_digest(extra="" if ENABLED else "numba-patches-off")
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
         "playtest")
-    if os.path.basename(os.path.normpath(base)) != name:  # not inherited from a parent run
-        base = os.path.join(base, name)
+    if _CACHE_NAME.fullmatch(os.path.basename(os.path.normpath(base))):
+        base = os.path.dirname(os.path.normpath(base))  # inherited from a parent run
+    base = os.path.join(base, name)
     os.environ["NUMBA_CACHE_DIR"] = base  # subprocesses and Numba's config reloads
     from numba import config
     config.CACHE_DIR = base

@@ -48,13 +48,59 @@ private copy under the exported name made a function compiled later crash.
 
 Numba's own cache would not see a change of this file; ``sim/__init__.py`` keys the cache
 directory on every source file of ``sim/``, so a change here recompiles the kernels.
+
+The off-switch: these are patches of Numba's internals, written for one Numba version
+(``PINNED_NUMBA``). ``PLAYTEST_NUMBA_PATCHES=0`` turns all of them off (the declarations become
+no-ops and ``borrowed`` an identity), and on any other Numba version (or if an internal they
+wrap is missing) they turn themselves off with one warning; the games then run on plain Numba,
+slower but with the same results (``tests/test_borrow.py`` checks it). ``ENABLED`` tells which
+is in force; it is part of the JIT cache key (``sim/__init__.py``). The names a declaration
+lists are checked against its module's source when declared, so a renamed function cannot
+silently fall out of an ``exclude`` list.
 """
+import ast
+import os
+import sys
+import warnings
+
 import llvmlite.binding as _ll
-from numba import config, types
+import numba
+from numba import config, njit, types
 from numba.core import codegen as _codegen
 from numba.core.runtime import context as _nrt_context
 from numba.extending import intrinsic
 from numba.np import arrayobj as _arrayobj
+
+PINNED_NUMBA = "0.68.1"  # the version these patches were written and tested for
+SWITCH = "PLAYTEST_NUMBA_PATCHES"
+_OFF_WORDS = ("0", "off", "false", "no")
+_ON_WORDS = ("", "1", "on", "true", "yes")
+
+
+def _in_force() -> tuple[bool, str]:
+    """(patches on?, why not): off when switched off, on another Numba version, or when an
+    internal they wrap is missing."""
+    setting = os.environ.get(SWITCH, "1").strip().lower()
+    if setting in _OFF_WORDS:
+        return False, f"{SWITCH}={setting}"
+    if setting not in _ON_WORDS:
+        warnings.warn(f"{SWITCH}={setting!r} is not one of 0/1 (off/on); the patches stay on",
+                      RuntimeWarning, stacklevel=2)
+    if numba.__version__ != PINNED_NUMBA:
+        return False, f"Numba {numba.__version__} is not the version they were written for " \
+                      f"({PINNED_NUMBA})"
+    wrapped = ((_nrt_context.NRTContext, "incref"), (_nrt_context.NRTContext, "decref"),
+               (_arrayobj, "fix_integer_index"), (_codegen.CPUCodeLibrary, "_optimize_final_module"))
+    missing = [f"{getattr(o, '__name__', o)}.{a}" for o, a in wrapped if not hasattr(o, a)]
+    if missing:
+        return False, f"Numba lacks {', '.join(missing)}"
+    return True, ""
+
+
+ENABLED, WHY_OFF = _in_force()
+if not ENABLED and not WHY_OFF.startswith(SWITCH):
+    warnings.warn(f"playtest's Numba speed patches (sim.borrow) are off: {WHY_OFF}; games run "
+                  f"on plain Numba, slower, with the same results", RuntimeWarning, stacklevel=2)
 
 # mangled module prefix -> excluded functions
 _NO_REFCOUNT: dict[str, frozenset[str]] = {}
@@ -68,25 +114,52 @@ def _mangled_prefix(module_name: str) -> str:
     return "_ZN" + "".join(f"{len(p)}{p}" for p in module_name.split("."))
 
 
+def _check_names(module_name: str, names, what: str) -> None:
+    """Raise ValueError if a name is not defined at the top level of the module's source (a
+    module without a source file, such as ``__main__`` of ``python -c``, is not checked)."""
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    if not names or not path or not path.endswith(".py"):
+        return
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    defined = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign):
+            defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    unknown = sorted(set(names) - defined)
+    if unknown:
+        raise ValueError(f"{what} of {module_name} names {', '.join(unknown)}, not defined in "
+                         f"{path}")
+
+
 def no_refcount_module(module_name: str, exclude: tuple[str, ...] = ()) -> None:
     """Compile the jitted functions of ``module_name`` (except ``exclude``) without any
     reference counting: they only ever see arrays their callers own (arguments and views of
     arguments), never allocate one and never return one. See the module docstring."""
-    _NO_REFCOUNT[_mangled_prefix(module_name)] = frozenset(exclude)
+    _check_names(module_name, exclude, "no_refcount_module's exclude list")
+    if ENABLED:
+        _NO_REFCOUNT[_mangled_prefix(module_name)] = frozenset(exclude)
 
 
 def no_wraparound_module(module_name: str, exclude: tuple[str, ...] = ()) -> None:
     """Compile the jitted functions of ``module_name`` (except ``exclude``) without the
     wraparound of negative array indices: their indices are never negative. See the module
     docstring."""
-    _NO_WRAPAROUND[_mangled_prefix(module_name)] = frozenset(exclude)
+    _check_names(module_name, exclude, "no_wraparound_module's exclude list")
+    if ENABLED:
+        _NO_WRAPAROUND[_mangled_prefix(module_name)] = frozenset(exclude)
 
 
 def whole_program(module_name: str, function_name: str) -> None:
     """Compile the jitted ``function_name`` of ``module_name`` as a whole program: the functions
     it calls become private to its compiled module, so LLVM inlines those called from one place
     whatever their size. See the module docstring."""
-    _WHOLE_PROGRAM.add(f"{_mangled_prefix(module_name)}{len(function_name)}{function_name}B")
+    _check_names(module_name, (function_name,), "whole_program's entry")
+    if ENABLED:
+        _WHOLE_PROGRAM.add(f"{_mangled_prefix(module_name)}{len(function_name)}{function_name}B")
 
 
 def _is_entry(names) -> bool:
@@ -153,7 +226,8 @@ def _install() -> None:
     library._optimize_final_module = optimize_whole_program
 
 
-_install()
+if ENABLED:
+    _install()
 
 
 def _borrow_array(context, builder, arrty, value):
@@ -167,6 +241,11 @@ def _borrow_array(context, builder, arrty, value):
 if config.DISABLE_JIT:
     def borrowed(x):
         """Identity without the JIT (the pure-Python run has no reference counts to skip)."""
+        return x
+elif not ENABLED:
+    @njit(inline="always")
+    def borrowed(x):
+        """Identity with the patches off: plain, reference-counted arrays."""
         return x
 else:
     @intrinsic

@@ -14,20 +14,23 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "2")
 
 @pytest.hookimpl(trylast=True)  # after -k/-m deselection
 def pytest_collection_modifyitems(config, items):
-    """Start the bounds-checked build of tests/test_borrow.py (two minutes of compiling in a
-    process of its own) as soon as it is known to run, so that it overlaps the other tests."""
+    """Start the bounds-checked and the unpatched builds of tests/test_borrow.py (two minutes of
+    compiling each, in processes of their own) as soon as they are known to run, so that they
+    overlap the other tests."""
     for item in items:
         if item.name == "test_games_never_index_arrays_with_a_negative_index":
             config.playtest_bounds_check = item.module.start_bounds_check()
-            return
+        if item.name == "test_results_are_identical_with_the_patches_off":
+            config.playtest_unpatched = item.module.start_unpatched_run()
 
 
 def pytest_sessionfinish(session):
-    """Stop the bounds-checked build if the session ended before its test (-x, Ctrl-C)."""
-    started = getattr(session.config, "playtest_bounds_check", None)
-    if started is not None:
-        proc, work = started
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        shutil.rmtree(work, ignore_errors=True)
+    """Stop the background builds if the session ended before their tests (-x, Ctrl-C)."""
+    for attr in ("playtest_bounds_check", "playtest_unpatched"):
+        started = getattr(session.config, attr, None)
+        if started is not None:
+            proc, work = started
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            shutil.rmtree(work, ignore_errors=True)

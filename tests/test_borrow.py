@@ -1,6 +1,7 @@
 """sim.borrow: borrowed views alias their owners; no_refcount_module drops reference counts,
 no_wraparound_module the wraparound of negative indices, safely; whole_program makes a game
-entry's callees private to it."""
+entry's callees private to it; PLAYTEST_NUMBA_PATCHES=0 (or another Numba version) turns all of
+it off with the same results."""
 import json
 import os
 import shutil
@@ -10,9 +11,11 @@ import tempfile
 import types
 from pathlib import Path
 
+import numba
 import numpy as np
 from numba import njit
 
+from sim import borrow
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -275,3 +278,127 @@ def test_games_never_index_arrays_with_a_negative_index(request):
         assert rc == 0 and out.strip().endswith("ok"), err[-3000:]
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+# ---- the off-switch ------------------------------------------------------------------------
+
+def test_patches_are_in_force_on_the_pinned_numba():
+    """The test environment runs the pinned Numba (pyproject.toml), so the patches are on; a
+    new pin without a review of sim.borrow fails here."""
+    pin = [ln for ln in (ROOT / "pyproject.toml").read_text().splitlines()
+           if ln.strip().startswith('"numba==')]
+    assert pin and pin[0].strip().strip('",') == f"numba=={borrow.PINNED_NUMBA}"
+    assert numba.__version__ == borrow.PINNED_NUMBA
+    assert borrow.ENABLED, borrow.WHY_OFF
+    assert borrow._NO_REFCOUNT and borrow._NO_WRAPAROUND and borrow._WHOLE_PROGRAM
+
+
+def _python(code, **env):
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, env=dict(os.environ, **env))
+
+
+_STATE = ("from sim import borrow\n"
+          "import sim.registry\n"
+          "print(borrow.ENABLED, len(borrow._NO_REFCOUNT), len(borrow._NO_WRAPAROUND),"
+          " len(borrow._WHOLE_PROGRAM), borrow.borrowed.__class__.__name__)\n")
+
+
+def test_the_switch_turns_every_patch_off_quietly():
+    """PLAYTEST_NUMBA_PATCHES=0: no declaration takes effect, ``borrowed`` is a plain jitted
+    identity, nothing is wrapped in Numba, and no warning (the user asked for it)."""
+    r = _python(_STATE + "from numba.core.runtime import context\n"
+                "print(hasattr(context.NRTContext, '_playtest_installed'))\n",
+                PLAYTEST_NUMBA_PATCHES="0")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["False", "0", "0", "0", "CPUDispatcher", "False"]
+    assert "patches" not in r.stderr
+
+
+def test_another_numba_version_turns_them_off_with_one_warning():
+    """On a Numba version they were not written for, the patches turn themselves off with one
+    warning, and commands still work (``playtest games`` used to die with an AttributeError)."""
+    code = ("import numba\nnumba.__version__ = '0.99.0'\n" + _STATE +
+            "import sys\nfrom pipelines.cli import main\nsys.argv = ['playtest', 'games']\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n")
+    r = _python(code)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split()[:5] == ["False", "0", "0", "0", "CPUDispatcher"]
+    assert "flower_shop" in r.stdout
+    assert r.stderr.count("speed patches (sim.borrow) are off: Numba 0.99.0") == 1
+
+
+def test_a_declaration_naming_an_unknown_function_fails_when_declared(tmp_path):
+    (tmp_path / "kern.py").write_text(
+        "from sim.borrow import no_refcount_module, whole_program\n"
+        "no_refcount_module(__name__, exclude=('setup', 'play_mnay'))\n"
+        "def setup():\n    pass\n")
+    (tmp_path / "entry.py").write_text(
+        "from sim.borrow import whole_program\nwhole_program(__name__, 'play')\n")
+    code = ("import sys\nsys.path.insert(0, %r)\n" % str(tmp_path) +
+            "for mod in ('kern', 'entry'):\n"
+            "    try:\n        __import__(mod)\n    except ValueError as e:\n        print(e)\n")
+    r = _python(code)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = r.stdout.splitlines()
+    assert "exclude list of kern names play_mnay, not defined" in lines[0]
+    assert "whole_program's entry of entry names play, not defined" in lines[1]
+
+
+_UNPATCHED = """
+import json, sys
+import numpy as np
+from sim import batch, borrow
+from sim.registry import make
+assert not borrow.ENABLED
+out = {}
+for game, n, policy, variant in %s:
+    arm = batch.make_arm(make(game), n, policy=policy, variant=variant)
+    g, s = batch.run_games(arm, 11, 0, 200)
+    ev, _, _ = batch.replay(arm, 11, 3)
+    out[f"{game} {n} {policy} {variant}"] = [g.tolist(), s.tolist(), ev.tolist()]
+json.dump(out, open(sys.argv[1], "w"))
+print("ok")
+"""
+
+PATCH_CASES = [("flower_shop", 1, "greedy", "solo_base"), ("flower_shop", 1, "expert", "solo_hell"),
+               ("flower_shop", 2, "greedy", None), ("flower_shop", 3, "random", None),
+               ("flower_shop", 4, "greedy", None), ("rattlebones", 2, "greedy", None),
+               ("rattlebones", 3, "random", None), ("rattlebones", 4, "greedy", None)]
+
+
+def start_unpatched_run():
+    """Play PATCH_CASES with PLAYTEST_NUMBA_PATCHES=0 in a process with a build of its own
+    (about two minutes of compiling; ``conftest.py`` starts it early to overlap the other
+    tests). Returns (process, work directory)."""
+    work = Path(tempfile.mkdtemp(prefix="playtest-unpatched-"))
+    env = dict(os.environ, PLAYTEST_NUMBA_PATCHES="0", NUMBA_NUM_THREADS="1",
+               NUMBA_CACHE_DIR=str(work / "cache"))
+    with open(work / "out.txt", "w") as out, open(work / "err.txt", "w") as err:
+        proc = subprocess.Popen([sys.executable, "-c", _UNPATCHED % (PATCH_CASES,),
+                                 str(work / "results.json")],
+                                env=env, stdout=out, stderr=err, cwd=ROOT)
+    return proc, work
+
+
+def test_results_are_identical_with_the_patches_off(request):
+    """Every game and player count (and the solo variants' extremes) gives bit-identical
+    result rows and replay logs with the Numba patches switched off."""
+    from sim import batch
+    from sim.registry import make
+    proc, work = getattr(request.config, "playtest_unpatched", None) or start_unpatched_run()
+    try:
+        rc = proc.wait(timeout=1800)
+        assert rc == 0, (work / "err.txt").read_text()[-3000:]
+        theirs = json.loads((work / "results.json").read_text())
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for game, n, policy, variant in PATCH_CASES:
+        arm = batch.make_arm(make(game), n, policy=policy, variant=variant)
+        g, s = batch.run_games(arm, 11, 0, 200)
+        ev, _, _ = batch.replay(arm, 11, 3)
+        g2, s2, ev2 = theirs[f"{game} {n} {policy} {variant}"]
+        case = (game, n, policy, variant)
+        assert np.array_equal(g, np.array(g2)), case
+        assert np.array_equal(s, np.array(s2)), case
+        assert np.array_equal(ev, np.array(ev2)), case
