@@ -19,7 +19,7 @@ demo: $(STAMP)
 	$(BIN)/playtest demo
 
 test: $(STAMP)
-	NUMBA_CACHE_DIR=$$(mktemp -d) $(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
 	$(BIN)/python -m pipelines.bench
