@@ -1,5 +1,9 @@
 """Rattlebones: rule parameters, variants, policies, rule status and component loading.
 
+The Python side of the rules. It also derives the offsets of the packed rule and policy
+parameters (``R_*``, ``P_*``) from the ``ParamSpec`` tables, the policy configuration array
+``cfg`` (``C_*``) and the codes of choice parameters (``STACK_ADD``, ...), for the kernels.
+
 Rule source: ``shared/rules/rattlebones.md`` (spec version 1). Every numeric constant of §8 is
 one :class:`ParamSpec` row below (``n_players`` is the ``--players`` argument, not a parameter).
 Provenance letters follow ``sim/components.py``: the spec's [S] (rules summary) is ``[R]``,
@@ -17,14 +21,16 @@ from pathlib import Path
 import numpy as np
 
 from sim import components as cf
+from sim.layout import Block, params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from . import kernel as K
-from .policies import K_GREEDY, K_RANDOM
+from .layout import (FC_ARROW, FC_RINGMASTER, GB_NINE, GB_RINGMASTER, K_GREEDY, K_RANDOM,
+                     MAX_DICE, MAX_PLAYERS, MAX_TILES, MAX_TRACK, N_FACES, N_SLOTS, SP_FACE,
+                     SP_PLUS1, SP_START)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 
-# Face names in kernel code order (FC_* in kernel.py; checked by a test).
+# Face names in code order (FC_* in layout.py; checked by a test).
 FACE_NAMES = (
     "EMPTY", "RINGMASTER", "PIP_2", "PIP_3", "PIP_4", "PIP_5", "PIP_6", "NINE",
     "POINTS_1", "POINTS_2", "POINTS_3", "POINTS_4", "POINTS_5", "THIEF", "ARROW", "RANK_1234",
@@ -41,8 +47,6 @@ SPACE_KINDS = ("EMPTY", "START", "FACE", "PLUS1", "SLOT")
 BOARD_PRESETS = ("base", "points_row", "custom")
 TILE_NAMES = ("NINE", "THIEF", "ARROW", "RANK_1234", "STOCK", "GOLD", "REROLL", "STAR", "TRAIN",
               "PLUS1", "DOUBLE", "GAMBLE")
-MAX_TRACK = K.MAX_TRACK
-MAX_TILES = 12
 
 _TILE_DOC = ", ".join(f"{i}={n}" for i, n in enumerate(TILE_NAMES))
 
@@ -170,6 +174,46 @@ POLICIES: dict[str, PolicySpec] = {
 }
 
 
+# ---- offsets and codes for the kernels (derived from the tables above) ---------------------
+RULES_BLOCK = params_block("R_", PARAMS, title="Rattlebones rule parameters: float64[R_LEN]")
+globals().update(RULES_BLOCK.offsets)
+R_LEN = RULES_BLOCK.length
+POLICY_BLOCK = params_block("P_", POLICY_PARAMS,
+                            title="Rattlebones policy parameters: float64[n_players, P_LEN]")
+globals().update(POLICY_BLOCK.offsets)
+P_LEN = POLICY_BLOCK.length
+
+
+def _choice(name: str, value: str, table: tuple[ParamSpec, ...] = PARAMS) -> int:
+    """The packed code of ``value`` of the choice parameter ``name`` (its index in choices)."""
+    return next(p for p in table if p.name == name).choices.index(value)
+
+
+STACK_ADD = _choice("double_stacking", "add")
+STACK_FORBID = _choice("double_stacking", "forbid")
+SCOPE_REROLL_ONLY = _choice("reroll_second_scope", "reroll_only")
+ARROW_ANY = _choice("arrow_targets", "any")
+ARROWNUM_NONE = _choice("arrow_number_mode", "none")
+MODE_NEVER = _choice("extra_dice_mode", "never", POLICY_PARAMS)
+MODE_MAX = _choice("extra_dice_mode", "max", POLICY_PARAMS)
+TIE_REARMOST = _choice("monkey_tiebreak", "rearmost", POLICY_PARAMS)
+
+# The policy configuration array ``cfg`` (float64, one per game, filled by policies.fill_cfg):
+# passing one array instead of rules + kinds + policy parameters keeps the calls of the hot
+# loop narrow (every array argument is reference counted at each call). Its first R_LEN slots
+# are the rules, so every R_* offset reads the same value from ``cfg`` as from ``rules``.
+CFG_BLOCK = Block("C_", (
+    ("rules", R_LEN, "copy of the rules (R_* offsets)"),
+    ("kind", MAX_PLAYERS, "policy kind K_* of each seat"),
+    ("pp", MAX_PLAYERS * P_LEN, "policy parameters of each seat: C_PP + seat * P_LEN + P_*"),
+    ("fv", MAX_PLAYERS * N_FACES, "face_value table of each seat: C_FV + seat * N_FACES + face"),
+    ("sv", N_SLOTS, "scratch: slot values of one die (policies._prep_die)"),
+    ("w", N_SLOTS, "scratch: install weights of that die"),
+    ("dv", MAX_DICE, "scratch: die values of one seat (policies.die_values)"),
+), title="Rattlebones policy configuration: float64[C_LEN]")
+globals().update(CFG_BLOCK.offsets)
+C_LEN = CFG_BLOCK.length
+
 # ---- rule status ---------------------------------------------------------------------------
 def _r(rule_id: str, summary: str, test: str, implemented: bool = True) -> RuleStatus:
     return RuleStatus(rule_id, summary, implemented, f"test: {test}")
@@ -277,9 +321,9 @@ def _space(text: str) -> tuple[int, int]:
 def _gamble(text: str) -> int:
     t = text.strip().upper()
     if t == "RINGMASTER":
-        return K.GB_RINGMASTER
+        return GB_RINGMASTER
     if t == "NINE":
-        return K.GB_NINE
+        return GB_NINE
     if t.startswith("POINTS:"):
         try:
             k = int(t[7:])
@@ -343,7 +387,7 @@ def load_components(directory: Path | str | None = None) -> Components:
                             f"exactly once each, got {idx}")
         if not 6 <= len(prow) <= MAX_TRACK:
             raise SpecError(f"{path}: preset '{pname}': track length {len(prow)} out of range 6..{MAX_TRACK}")
-        starts = [r for r in prow if r["space"][0] == K.SP_START]
+        starts = [r for r in prow if r["space"][0] == SP_START]
         if len(starts) != 1:
             raise SpecError(f"{path}: preset '{pname}': exactly one START space is required, got {len(starts)}")
         for r in prow:
@@ -359,7 +403,7 @@ def load_components(directory: Path | str | None = None) -> Components:
         raise SpecError(f"{path}: column 'code' must be 0..{len(trows) - 1} in order")
     tiles = np.zeros((len(trows), 2), dtype=np.int64)
     for r in trows:
-        if r["space"][0] not in (K.SP_FACE, K.SP_PLUS1):
+        if r["space"][0] not in (SP_FACE, SP_PLUS1):
             raise SpecError(f"{path}: row {r['_row']}, column 'space': a tile creates FACE:<face> or PLUS1")
         tiles[r["code"]] = r["space"]
         assumed |= r["provenance"] == "A"
@@ -368,7 +412,7 @@ def load_components(directory: Path | str | None = None) -> Components:
     path = d / "face_supply.csv"
     frows = cf.read_csv(path, {"face": cf.cell_choice(ACTION_FACES + POINT_FACES, "face"),
                                "count": cf.cell_int(0, 99)}, unique="face")
-    supply = np.zeros(K.N_FACES, dtype=np.int64)
+    supply = np.zeros(N_FACES, dtype=np.int64)
     names = ACTION_FACES + POINT_FACES
     got = {names[r["face"]] for r in frows}
     missing = [n for n in names if n not in got]
@@ -410,9 +454,9 @@ def load_components(directory: Path | str | None = None) -> Components:
     dice = sect("dice")
     cf.toml_list(path, dice, "colors", cf.cell_str(), 1, 5)
     start_faces = np.array(cf.toml_list(path, dice, "start_faces", _face, 6, 6), dtype=np.int64)
-    if start_faces[0] != K.FC_RINGMASTER:
+    if start_faces[0] != FC_RINGMASTER:
         raise SpecError(f"{path}: [dice] key 'start_faces', item 1: slot 1 must be RINGMASTER (permanent)")
-    if any(f == K.FC_ARROW for f in start_faces):
+    if any(f == FC_ARROW for f in start_faces):
         raise SpecError(f"{path}: [dice] key 'start_faces': ARROW cannot be a start face")
     opp = dice.get("opposite")
     opposite = np.full(6, -1, dtype=np.int64)
