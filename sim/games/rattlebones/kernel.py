@@ -102,18 +102,6 @@ RNG_STEP = np.uint64(0x9E3779B97F4A7C15)   # == sim.rng._GOLDEN (checked by a te
 
 
 # ==== small helpers =========================================================================
-@njit(cache=True, inline='always')
-def _ev(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
-    """``sim.trace.emit`` behind an inlined tracing-on test (no call when tracing is off).
-
-    Arguments are passed as np.int64 so that ``emit`` is compiled once (numba would otherwise
-    specialise it on every literal event code). Convention in this module: constants passed to
-    a non-inlined jitted function are wrapped in ``np.int64`` for the same reason."""
-    if log.shape[0] > 1:
-        emit(log, np.int64(code), np.int64(a0), np.int64(a1), np.int64(a2), np.int64(a3),
-             np.int64(a4), np.int64(a5), np.int64(a6))
-
-
 
 
 @njit(cache=True, inline='always')
@@ -200,7 +188,7 @@ def gain_points(state, cfg, seat, amount, source, stat, log):
     state[b + F_SCORE] += amount
     state[b + stat] += amount
     if log.shape[0] > 1:
-        _ev(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
+        emit(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
     return end_check(state, cfg, ET_SCORE, log)
 
 
@@ -246,7 +234,7 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
                 state[S_SPACE_FACE + i] = tiles[t, 1]
                 state[S_TILES_MASK] |= 1 << t
                 if log.shape[0] > 1:
-                    _ev(log, EV_TILE, i, t, tiles[t, 0], tiles[t, 1])
+                    emit(log, EV_TILE, i, t, tiles[t, 0], tiles[t, 1])
                 k += 1
             else:
                 state[S_SPACE_KIND + i] = SP_EMPTY
@@ -362,7 +350,7 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
     for d in range(MAX_DICE):
         state[S_DBL_TARGET + d] = -1
     if log.shape[0] > 1:
-        _ev(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
+        emit(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
     end_check(state, rules, ET_SETUP, log)
 
 
@@ -436,7 +424,7 @@ def _pay_extra_dice(state, cfg, seat, log):
         state[b + F_GOLD_SPENT] += paid
         state[b + F_EXTRA_DICE] += e
         if log.shape[0] > 1:
-            _ev(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
+            emit(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
     return e
 
 
@@ -447,7 +435,7 @@ def roll_die(state, cfg, seat, die, event, log):
     state[S_UP_SLOT + die] = s
     state[seat_base(seat) + F_DICE_ROLLED] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
+        emit(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
             die_result(state, cfg, seat, die), event)
 
 
@@ -517,7 +505,7 @@ def _reroll_phase(state, cfg, seat, log):
         else:
             mask = rolled
         if log.shape[0] > 1:
-            _ev(log, EV_REROLL, seat, ev, u, mask)
+            emit(log, EV_REROLL, seat, ev, u, mask)
         for d in range(nd):
             if (mask >> d) & 1:
                 roll_die(state, cfg, seat, d, ev, log)
@@ -541,14 +529,14 @@ def _declare_doubles(state, cfg, seat, log):
                 n += 1
         if n == 0:
             if log.shape[0] > 1:
-                _ev(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
+                emit(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
             continue
         state[S_CTX_DIE] = d
         t = _decide(state, cfg, seat, np.int64(D_DOUBLE), n)
         state[S_DBL_COUNT + t] += 1
         state[S_DBL_TARGET + d] = t
         if log.shape[0] > 1:
-            _ev(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
+            emit(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
 
 
 # ==== landing effects (RB-T7, RB-P1 .. RB-P4) ================================================
@@ -568,7 +556,7 @@ def install_face(state, seat, die, sidx, face, target, log):
     state[b + F_ARROW] = target if face == FC_ARROW else -1
     state[seat_base(seat) + F_INSTALLS] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
+        emit(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
 
 
 @njit(cache=True)
@@ -605,7 +593,7 @@ def offer_face(state, cfg, seat, die, face, log):
         s = _decide(state, cfg, seat, np.int64(D_INSTALL), np.int64(N_SLOTS))
     if s == 0:
         if log.shape[0] > 1:
-            _ev(log, EV_DECLINE, seat, die, D_INSTALL)
+            emit(log, EV_DECLINE, seat, die, D_INSTALL)
         return
     target = -1
     if face == FC_ARROW:
@@ -670,7 +658,7 @@ def plus1_space(state, cfg, seat, die, log):
         a = _decide(state, cfg, seat, np.int64(D_PLUS1), n)
     if a < 0:
         if log.shape[0] > 1:
-            _ev(log, EV_DECLINE, seat, die, D_PLUS1)
+            emit(log, EV_DECLINE, seat, die, D_PLUS1)
         return
     kind = a // PLUS1_KIND
     d = (a % PLUS1_KIND) // PLUS1_DIE
@@ -685,7 +673,7 @@ def plus1_space(state, cfg, seat, die, log):
         state[b] = old + 1
         state[seat_base(seat) + F_INSTALLS] += 1
         if log.shape[0] > 1:
-            _ev(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
+            emit(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
 
 
 @njit(cache=True)
@@ -717,7 +705,7 @@ def start_shop(state, cfg, seat, log):
         state[b + F_PTS_SHOP] += pts
         state[b + F_STARS_CASHED] += k
         if log.shape[0] > 1:
-            _ev(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
+            emit(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
         if end_check(state, cfg, ET_SHOP, log):
             return
 
@@ -777,7 +765,7 @@ def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
         a = _decide(state, cfg, seat, dp, n)
     if a < 0:
         if log.shape[0] > 1:
-            _ev(log, EV_DECLINE, seat, die, dp)
+            emit(log, EV_DECLINE, seat, die, dp)
         return
     monkey = a % MOVE_CODE
     dist = a // MOVE_CODE
@@ -793,7 +781,7 @@ def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
     state[b + F_MONKEY + monkey] = to
     state[b + F_MOVES] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
+        emit(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
     kind = state[S_SPACE_KIND + to]
     if kind != SP_EMPTY or (passed and cfg[R_SHOP_ON_PASS] > 0.5):
         landing(state, cfg, seat, die, to, passed, log)
@@ -807,7 +795,7 @@ def lower_ringmaster(state, cfg, seat, source, log):
     state[S_RM_DROPS] += 1
     state[seat_base(seat) + F_RM_DROPS] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_RINGMASTER, seat, r0, state[S_R], source)
+        emit(log, EV_RINGMASTER, seat, r0, state[S_R], source)
     return end_check(state, cfg, ET_RINGMASTER, log)
 
 
@@ -833,13 +821,13 @@ def gain_token(state, seat, token, amount, mult, log):
         state[b + F_GOLD] += got
         state[b + F_GOLD_GAINED] += got
         if log.shape[0] > 1:
-            _ev(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
+            emit(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
     else:
         got = _deal(state, S_STAR_SUPPLY, S_STAR_LIMITED, amount)
         state[b + F_STARS] += got
         state[b + F_STARS_GAINED] += got
         if log.shape[0] > 1:
-            _ev(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
+            emit(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
 
 
 @njit(cache=True)
@@ -852,7 +840,7 @@ def rank_1234(state, cfg, seat, mult, log):
             r += 1
     pts = int(cfg[R_RANK_POINTS + 1 + min(r, 4) - 1]) * mult
     if log.shape[0] > 1:
-        _ev(log, EV_RANK, seat, r, pts, mult)
+        emit(log, EV_RANK, seat, r, pts, mult)
     gain_points(state, cfg, seat, pts, FC_RANK, F_PTS_RANK, log)
 
 
@@ -864,7 +852,7 @@ def train_ride(state, cfg, seat, mult, log):
     state[S_TRAIN_POS] = (pos + 1) % state[S_TRAIN_LEN]
     state[S_TRAIN_MOVES] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
+        emit(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
     gain_points(state, cfg, seat, v * mult, FC_TRAIN, F_PTS_TRAIN, log)
 
 
@@ -896,10 +884,10 @@ def thief(state, cfg, seat, mult, log):
         state[vb + F_STOLEN] += got
         took += got
         if log.shape[0] > 1:
-            _ev(log, EV_THEFT, seat, v, t, got)
+            emit(log, EV_THEFT, seat, v, t, got)
     if took == 0:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
+            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
 
 
 @njit(cache=True)
@@ -948,7 +936,7 @@ def stock_scoring(state, cfg, log):
         state[b + F_PTS_STOCK] += pay
         if c > 0:
             if log.shape[0] > 1:
-                _ev(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
+                emit(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
     for p in range(n):
         state[seat_base(p) + F_STOCKS] = 0
     state[S_STOCK_SUPPLY] = state[S_STOCK_COUNT]
@@ -962,14 +950,14 @@ def take_stock(state, cfg, seat, log):
     Never doubled."""
     if state[S_STOCK_SUPPLY] < 1:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
+            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
         return
     b = seat_base(seat)
     state[b + F_STOCKS] += 1
     state[b + F_STOCKS_TAKEN] += 1
     state[S_STOCK_SUPPLY] -= 1
     if log.shape[0] > 1:
-        _ev(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
+        emit(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
     if state[S_STOCK_SUPPLY] == 0:
         stock_scoring(state, cfg, log)
 
@@ -981,7 +969,7 @@ def gamble(state, cfg, seat, die, log):
     die (AMB-13)."""
     g = state[S_GAMBLE + _draw_gamble(state)]
     if log.shape[0] > 1:
-        _ev(log, EV_GAMBLE, seat, die, g)
+        emit(log, EV_GAMBLE, seat, die, g)
     if g == GB_RINGMASTER:
         lower_ringmaster(state, cfg, seat, FC_GAMBLE, log)
     elif g == GB_NINE:
@@ -1001,14 +989,14 @@ def resolve_die(state, cfg, seat, die, log):
     f, via = follow_arrow(state, seat, die, s)
     mult = double_mult(state, cfg, die)
     if log.shape[0] > 1:
-        _ev(log, EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
+        emit(log, EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
     if via and f == FC_EMPTY:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
+            emit(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
         return
     if via and is_number_face(f) and int(cfg[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
+            emit(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
         return
     state[S_CTX_DIE] = die
     if f == FC_RINGMASTER:
@@ -1036,10 +1024,10 @@ def resolve_die(state, cfg, seat, die, log):
         gain_token(state, seat, TK_GOLD, mult, mult, log)
     elif f == FC_REROLL:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
+            emit(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
     elif f == FC_DOUBLE:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
+            emit(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
 
 
 @njit(cache=True, inline='always')
@@ -1086,7 +1074,7 @@ def begin_turn(state, seat, log):
     if log.shape[0] > 1:
         n = state[S_N_PLAYERS]
         if log.shape[0] > 1:
-            _ev(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
+            emit(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
                 state[b + F_SCORE])
 
 
@@ -1160,7 +1148,7 @@ def run_game(state, cfg, log):
         if state[S_TURN] >= max_turns:
             state[S_TRUNCATED] = 1
             if log.shape[0] > 1:
-                _ev(log, EV_TRUNCATED, state[S_TURN])
+                emit(log, EV_TRUNCATED, state[S_TURN])
             return
         _play_turn(state, cfg, log)
 
@@ -1217,7 +1205,7 @@ def write_results(state, games_row, seats_rows, opts, log):
         row[SO_STOCKS_TAKEN] = state[b + F_STOCKS_TAKEN]
         row[SO_REROLLS] = state[b + F_REROLLS]
     if log.shape[0] > 1:
-        _ev(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
+        emit(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
 
 
 @njit(cache=True)
