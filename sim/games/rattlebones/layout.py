@@ -101,7 +101,7 @@ MOVE_CODE = 16
 PLUS1_KIND = 64
 PLUS1_DIE = 8
 
-# ---- trace events (text in replay.py) -------------------------------------------------------------
+# ---- trace events (text in replay.py) ------------------------------------------------------------
 EV_SETUP = 1          # n, R, start_chair, tiles_mask
 EV_TILE = 2           # space index, tile code, kind, face
 EV_TURN = 3           # seat, turn, round, R, score
@@ -178,7 +178,7 @@ SEAT_COLUMNS = (
     Column("rerolls", "reroll events (RB-F8)"),
 )
 
-# ---- the game state ---------------------------------------------------------------------------------
+# ---- the game state ------------------------------------------------------------------------------
 STATE = Block("S_", (
     ("r", 1, "Ringmaster position R (RB-S8, RB-E1)"),
     ("train_pos", 1, "train index on the train track (RB-S6, RB-F7)"),
@@ -195,7 +195,7 @@ STATE = Block("S_", (
     ("turn", 1, "player turns started so far"),
     ("active", 1, "active seat"),
     ("first_seat", 1, "always 0 (seat 0 = start player)"),
-    ("start_chair", 1, "RB-S9 draw: the chair that starts (seat k = chair (start_chair + k) mod n)"),
+    ("start_chair", 1, "RB-S9 draw: the chair that starts; seat k sits in (start_chair + k) mod n"),
     ("ended", 1, "1 once the end check fired (RB-E2)"),
     ("truncated", 1, "1 if max_turns was reached (RB-E5)"),
     ("end_trigger", 1, "ET_* effect that ended the game"),
@@ -235,7 +235,7 @@ STATE = Block("S_", (
     ("rng_d", 1, "SUB_DICE stream state (uint64 bits stored as int64, see kernel._rand)"),
     ("rng_p", 1, "SUB_POLICY stream state (same)"),
     ("opts", MAX_OPTS, "legal options of the current decision"),
-), title="Rattlebones state: global block (then one seat block per seat)")
+), title="state: global block (then one seat block per seat)")
 globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end           # first seat block
@@ -268,12 +268,12 @@ SEAT = Block("F_", (
     ("monkey", MAX_MONKEYS, "monkey positions"),
     ("face", MAX_DICE * N_SLOTS, "face code of die d, slot index s at d * 6 + s (slot = s + 1)"),
     ("arrow", MAX_DICE * N_SLOTS, "arrow target slot index, -1 when the face is not an arrow"),
-), title="Rattlebones state: seat block at SEAT0 + seat * SEAT_LEN")
+), title="state: seat block at SEAT0 + seat * SEAT_LEN")
 globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
-# ---- output rows --------------------------------------------------------------------------------------
-GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="Rattlebones games row")
+# ---- output rows ---------------------------------------------------------------------------------
+GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
 globals().update(GAME_OUT.offsets)
-SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="Rattlebones seats row")
+SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
 globals().update(SEAT_OUT.offsets)

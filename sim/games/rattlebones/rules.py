@@ -175,11 +175,10 @@ POLICIES: dict[str, PolicySpec] = {
 
 
 # ---- offsets and codes for the kernels (derived from the tables above) ---------------------
-RULES_BLOCK = params_block("R_", PARAMS, title="Rattlebones rule parameters: float64[R_LEN]")
+RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
 globals().update(RULES_BLOCK.offsets)
 R_LEN = RULES_BLOCK.length
-POLICY_BLOCK = params_block("P_", POLICY_PARAMS,
-                            title="Rattlebones policy parameters: float64[n_players, P_LEN]")
+POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
 globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
@@ -210,7 +209,7 @@ CFG_BLOCK = Block("C_", (
     ("sv", N_SLOTS, "scratch: slot values of one die (policies._prep_die)"),
     ("w", N_SLOTS, "scratch: install weights of that die"),
     ("dv", MAX_DICE, "scratch: die values of one seat (policies.die_values)"),
-), title="Rattlebones policy configuration: float64[C_LEN]")
+), title="policy configuration cfg: float64[C_LEN] (policies.fill_cfg)")
 globals().update(CFG_BLOCK.offsets)
 C_LEN = CFG_BLOCK.length
 
