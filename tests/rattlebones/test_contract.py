@@ -39,7 +39,7 @@ def test_every_rule_id_has_status_and_a_test():
 
 def test_components_load_and_errors(tmp_path):
     c = RU.load_components(None)
-    assert c.assumed and len(c.arrays) == 9 and c.arrays[1][0, 0] == 14
+    assert c.assumed and len(c.arrays) == 9 and c.arrays[1][0, L.BM_TRACK_LEN] == 14
     d = tmp_path / "comp"
     shutil.copytree(RU.COMPONENTS_DIR, d)
     assert RU.load_components(d).digest == c.digest

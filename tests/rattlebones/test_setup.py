@@ -103,7 +103,7 @@ def test_rb_s11_rng_order():
     placed = [int(state[L.S_SPACE_FACE + i]) if state[L.S_SPACE_KIND + i] == L.SP_FACE else -1
               for i in range(1, 14, 2)]
     tiles = g.comp[2]
-    want = [int(tiles[t, 1]) if tiles[t, 0] == L.SP_FACE else -1 for t in pool[:7]]
+    want = [int(tiles[t, L.SPC_FACE]) if tiles[t, L.SPC_KIND] == L.SP_FACE else -1 for t in pool[:7]]
     assert placed == want and state[L.S_START_CHAIR] == chair
     # first roll of a game = first draw of its dice stream
     arm = batch.make_arm(SPEC, 2, policy="random")

@@ -2,7 +2,8 @@
 from sim.spec import GameSpec
 
 from . import kernel, replay, rules
-from .layout import GAME_COLUMNS, GAME_OUT, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE
+from .layout import (BOARD_META, GAME_COLUMNS, GAME_OUT, SEAT, SEAT_COLUMNS, SEAT_OUT, SPACE, STATE,
+                     TOKENS, TRAIN_DATA)
 
 SPEC = GameSpec(
     id="rattlebones",
@@ -16,7 +17,7 @@ SPEC = GameSpec(
     policies=rules.POLICIES,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
-             rules.CFG_BLOCK),
+             rules.CFG_BLOCK, SPACE, BOARD_META, TOKENS, TRAIN_DATA),
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     end_reasons=("ringmaster", "truncated"),

@@ -33,30 +33,31 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randin
 from sim.trace import emit
 
 from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
-from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE, D_ORDER,
-                     D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, ET_RINGMASTER, ET_SCORE,
-                     ET_SETUP, ET_SHOP, ET_STOCK, EV_DECLINE, EV_DOUBLE, EV_END, EV_EXTRA,
-                     EV_GAMBLE, EV_INSTALL, EV_MOVE, EV_NO_EFFECT, EV_POINTS, EV_RANK, EV_REROLL,
-                     EV_RESOLVE, EV_RINGMASTER, EV_ROLL, EV_SETUP, EV_SHOP, EV_STOCK, EV_STOCK_PAY,
-                     EV_THEFT, EV_TILE, EV_TOKEN, EV_TRAIN, EV_TRUNCATED, EV_TURN, EV_UPGRADE,
-                     FC_ARROW, FC_DOUBLE, FC_EMPTY, FC_GAMBLE, FC_GOLD, FC_NINE, FC_PIP_2,
-                     FC_PIP_6, FC_POINTS_1, FC_POINTS_5, FC_RANK, FC_REROLL, FC_RINGMASTER,
-                     FC_STAR, FC_STOCK, FC_THIEF, FC_TRAIN, F_ARROW, F_DICE_ROLLED, F_EXTRA_DICE,
-                     F_FACE, F_GOLD, F_GOLD_GAINED, F_GOLD_SPENT, F_INSTALLS, F_MONKEY, F_MOVES,
-                     F_PTS_FACES, F_PTS_GAMBLE, F_PTS_RANK, F_PTS_SHOP, F_PTS_STOCK, F_PTS_TRAIN,
-                     F_REROLLS, F_RM_DROPS, F_SCORE, F_STARS, F_STARS_CASHED, F_STARS_GAINED,
-                     F_STEALS, F_STOCKS, F_STOCKS_TAKEN, F_STOLEN, F_TURNS, GB_NINE, GB_RINGMASTER,
-                     GO_END_REASON, GO_END_SEAT, GO_END_TRIGGER, GO_N_WINNERS, GO_RINGMASTER_DROPS,
-                     GO_RINGMASTER_FINAL, GO_ROUNDS, GO_START_CHAIR, GO_STOCK_SCORINGS,
-                     GO_TILES_MASK, GO_TRAIN_RIDES, GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT,
-                     K_GREEDY, MAX_DICE, MAX_OPTS, MOVE_CODE, NE_ARROW_NUMBER, NE_CYCLE,
-                     NE_DOUBLE_ALONE, NE_DOUBLE_DIE, NE_NO_STOCK, NE_REROLL_LATE, NE_THIEF_NOBODY,
-                     N_FACES, N_SLOTS, PLUS1_DIE, PLUS1_KIND, SEAT0, SEAT_LEN, SO_DICE_ROLLED,
-                     SO_EXTRA_DICE, SO_GOLD, SO_GOLD_GAINED, SO_GOLD_SPENT, SO_INSTALLS, SO_MOVES,
-                     SO_PTS_FACES, SO_PTS_GAMBLE, SO_PTS_RANK, SO_PTS_SHOP, SO_PTS_STOCK,
-                     SO_PTS_TRAIN, SO_RANK, SO_REROLLS, SO_RINGMASTER_DROPS, SO_SCORE, SO_STARS,
-                     SO_STARS_CASHED, SO_STARS_GAINED, SO_STEALS, SO_STOCKS, SO_STOCKS_TAKEN,
-                     SO_STOLEN, SO_TOKENS, SO_TURNS_TAKEN, SO_WON, SP_EMPTY, SP_FACE, SP_PLUS1,
+from .layout import (BM_START, BM_TRACK_LEN, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE,
+                     D_NINE, D_ORDER, D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, ET_RINGMASTER,
+                     ET_SCORE, ET_SETUP, ET_SHOP, ET_STOCK, EV_DECLINE, EV_DOUBLE, EV_END,
+                     EV_EXTRA, EV_GAMBLE, EV_INSTALL, EV_MOVE, EV_NO_EFFECT, EV_POINTS, EV_RANK,
+                     EV_REROLL, EV_RESOLVE, EV_RINGMASTER, EV_ROLL, EV_SETUP, EV_SHOP, EV_STOCK,
+                     EV_STOCK_PAY, EV_THEFT, EV_TILE, EV_TOKEN, EV_TRAIN, EV_TRUNCATED, EV_TURN,
+                     EV_UPGRADE, FC_ARROW, FC_DOUBLE, FC_EMPTY, FC_GAMBLE, FC_GOLD, FC_NINE,
+                     FC_PIP_2, FC_PIP_6, FC_POINTS_1, FC_POINTS_5, FC_RANK, FC_REROLL,
+                     FC_RINGMASTER, FC_STAR, FC_STOCK, FC_THIEF, FC_TRAIN, F_ARROW, F_DICE_ROLLED,
+                     F_EXTRA_DICE, F_FACE, F_GOLD, F_GOLD_GAINED, F_GOLD_SPENT, F_INSTALLS,
+                     F_MONKEY, F_MOVES, F_PTS_FACES, F_PTS_GAMBLE, F_PTS_RANK, F_PTS_SHOP,
+                     F_PTS_STOCK, F_PTS_TRAIN, F_REROLLS, F_RM_DROPS, F_SCORE, F_STARS,
+                     F_STARS_CASHED, F_STARS_GAINED, F_STEALS, F_STOCKS, F_STOCKS_TAKEN, F_STOLEN,
+                     F_TURNS, GB_NINE, GB_RINGMASTER, GO_END_REASON, GO_END_SEAT, GO_END_TRIGGER,
+                     GO_N_WINNERS, GO_RINGMASTER_DROPS, GO_RINGMASTER_FINAL, GO_ROUNDS,
+                     GO_START_CHAIR, GO_STOCK_SCORINGS, GO_TILES_MASK, GO_TRAIN_RIDES,
+                     GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, K_GREEDY, MAX_DICE, MAX_OPTS,
+                     MOVE_CODE, NE_ARROW_NUMBER, NE_CYCLE, NE_DOUBLE_ALONE, NE_DOUBLE_DIE,
+                     NE_NO_STOCK, NE_REROLL_LATE, NE_THIEF_NOBODY, N_FACES, N_SLOTS, PLUS1_DIE,
+                     PLUS1_KIND, SEAT0, SEAT_LEN, SO_DICE_ROLLED, SO_EXTRA_DICE, SO_GOLD,
+                     SO_GOLD_GAINED, SO_GOLD_SPENT, SO_INSTALLS, SO_MOVES, SO_PTS_FACES,
+                     SO_PTS_GAMBLE, SO_PTS_RANK, SO_PTS_SHOP, SO_PTS_STOCK, SO_PTS_TRAIN, SO_RANK,
+                     SO_REROLLS, SO_RINGMASTER_DROPS, SO_SCORE, SO_STARS, SO_STARS_CASHED,
+                     SO_STARS_GAINED, SO_STEALS, SO_STOCKS, SO_STOCKS_TAKEN, SO_STOLEN, SO_TOKENS,
+                     SO_TURNS_TAKEN, SO_WON, SPC_FACE, SPC_KIND, SP_EMPTY, SP_FACE, SP_PLUS1,
                      SP_SLOT, SP_START, S_ACTIVE, S_CTX_DIE, S_CTX_DIST, S_CTX_FACE, S_CTX_SLOT,
                      S_CTX_VICTIM, S_DBL_COUNT, S_DBL_TARGET, S_ENDED, S_END_SEAT, S_END_TRIGGER,
                      S_FACE_SUPPLY, S_FIRST_SEAT, S_FORCE, S_FORCE_N, S_FORCE_POS, S_GAMBLE,
@@ -66,7 +67,8 @@ from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NI
                      S_SPACE_FACE, S_SPACE_KIND, S_START_CHAIR, S_START_INDEX, S_STAR_LIMITED,
                      S_STAR_SUPPLY, S_STOCK_COUNT, S_STOCK_SCORINGS, S_STOCK_SUPPLY, S_TILES_MASK,
                      S_TRACK_LEN, S_TRAIN_LEN, S_TRAIN_MOVES, S_TRAIN_POS, S_TRAIN_TRACK,
-                     S_TRUNCATED, S_TURN, S_UP_SLOT, TK_GOLD, TK_STAR)
+                     S_TRUNCATED, S_TURN, S_UP_SLOT, TK_GOLD, TK_STAR, TOK_GOLD, TOK_STAR,
+                     TOK_STOCK, TRD_N, TRD_START, TRD_VALUES)
 from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_extra_dice,
                        greedy_install, greedy_move, greedy_order, greedy_plus1, shop_k)
 from .rules import (ARROWNUM_NONE, ARROW_ANY, C_KIND, C_LEN, R_ACTION_FACE_SUPPLY,
@@ -211,12 +213,12 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
     min(tiles_used, pool size, SLOT spaces); unfilled SLOTs become EMPTY.
     """
     p = int(rules[R_BOARD_PRESET])
-    L = meta[p, 0]
+    L = meta[p, BM_TRACK_LEN]
     state[S_TRACK_LEN] = L
-    state[S_START_INDEX] = meta[p, 1]
+    state[S_START_INDEX] = meta[p, BM_START]
     for i in range(L):
-        state[S_SPACE_KIND + i] = boards[p, i, 0]
-        state[S_SPACE_FACE + i] = boards[p, i, 1]
+        state[S_SPACE_KIND + i] = boards[p, i, SPC_KIND]
+        state[S_SPACE_FACE + i] = boards[p, i, SPC_FACE]
     m = 0
     for j in range(int(rules[R_TILE_POOL])):
         c = int(rules[R_TILE_POOL + 1 + j])
@@ -230,11 +232,11 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
         if state[S_SPACE_KIND + i] == SP_SLOT:
             if k < use:
                 t = scratch[k]
-                state[S_SPACE_KIND + i] = tiles[t, 0]
-                state[S_SPACE_FACE + i] = tiles[t, 1]
+                state[S_SPACE_KIND + i] = tiles[t, SPC_KIND]
+                state[S_SPACE_FACE + i] = tiles[t, SPC_FACE]
                 state[S_TILES_MASK] |= 1 << t
                 if log.shape[0] > 1:
-                    emit(log, EV_TILE, i, t, tiles[t, 0], tiles[t, 1])
+                    emit(log, EV_TILE, i, t, tiles[t, SPC_KIND], tiles[t, SPC_FACE])
                 k += 1
             else:
                 state[S_SPACE_KIND + i] = SP_EMPTY
@@ -253,13 +255,13 @@ def setup_supplies(state, rules, fsupply, tokens):
         for f in range(N_FACES):
             if is_action_face(f):
                 state[S_FACE_SUPPLY + f] = a
-    g = tokens[0] if rules[R_GOLD_SUPPLY] < 0 else int(rules[R_GOLD_SUPPLY])
-    s = tokens[1] if rules[R_STAR_SUPPLY] < 0 else int(rules[R_STAR_SUPPLY])
+    g = tokens[TOK_GOLD] if rules[R_GOLD_SUPPLY] < 0 else int(rules[R_GOLD_SUPPLY])
+    s = tokens[TOK_STAR] if rules[R_STAR_SUPPLY] < 0 else int(rules[R_STAR_SUPPLY])
     state[S_GOLD_SUPPLY] = g
     state[S_GOLD_LIMITED] = 1 if g > 0 else 0
     state[S_STAR_SUPPLY] = s
     state[S_STAR_LIMITED] = 1 if s > 0 else 0
-    c = tokens[2] if rules[R_STOCK_COUNT] < 0 else int(rules[R_STOCK_COUNT])
+    c = tokens[TOK_STOCK] if rules[R_STOCK_COUNT] < 0 else int(rules[R_STOCK_COUNT])
     state[S_STOCK_COUNT] = c
     state[S_STOCK_SUPPLY] = c
 
@@ -268,10 +270,10 @@ def setup_supplies(state, rules, fsupply, tokens):
 def setup_train_and_gamble(state, rules, train, gamble):
     """RB-S6: train on its start index; the train values (RB-F7) and gamble faces (RB-F6)."""
     if rules[R_TRAIN_TRACK + 1] < 0:
-        n = train[0]
-        state[S_TRAIN_POS] = train[1]
+        n = train[TRD_N]
+        state[S_TRAIN_POS] = train[TRD_START]
         for i in range(n):
-            state[S_TRAIN_TRACK + i] = train[2 + i]
+            state[S_TRAIN_TRACK + i] = train[TRD_VALUES + i]
     else:
         n = int(rules[R_TRAIN_TRACK])
         state[S_TRAIN_POS] = 0

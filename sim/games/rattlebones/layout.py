@@ -178,6 +178,37 @@ SEAT_COLUMNS = (
     Column("rerolls", "reroll events (RB-F8)"),
 )
 
+# ---- component arrays (rules.load_components) ---------------------------------------------------
+SPACE = Block("SPC_", (
+    ("kind", 1, "SP_* kind of the space"),
+    ("face", 1, "face code offered by a FACE space (0 otherwise)"),
+), title="components: boards[preset, space, SPC_LEN] and tiles[tile code, SPC_LEN]")
+globals().update(SPACE.offsets)
+SPC_LEN = SPACE.length
+
+BOARD_META = Block("BM_", (
+    ("track_len", 1, "spaces on the monkey loop"),
+    ("start", 1, "index of START"),
+), title="components: board_meta[preset, BM_LEN]")
+globals().update(BOARD_META.offsets)
+BM_LEN = BOARD_META.length
+
+TOKENS = Block("TOK_", (
+    ("gold", 1, "gold in the supply, 0 = unlimited (components.toml [tokens] gold)"),
+    ("star", 1, "stars in the supply, 0 = unlimited ([tokens] star)"),
+    ("stock", 1, "stocks in the game ([tokens] stock)"),
+), title="components: tokens[TOK_LEN]")
+globals().update(TOKENS.offsets)
+TOK_LEN = TOKENS.length
+
+TRAIN_DATA = Block("TRD_", (
+    ("n", 1, "train track length (2..MAX_TRAIN)"),
+    ("start", 1, "start index of the train (RB-S6)"),
+    ("values", MAX_TRAIN, "train values (RB-F7)"),
+), title="components: train[TRD_LEN]")
+globals().update(TRAIN_DATA.offsets)
+TRD_LEN = TRAIN_DATA.length
+
 # ---- the game state ------------------------------------------------------------------------------
 STATE = Block("S_", (
     ("r", 1, "Ringmaster position R (RB-S8, RB-E1)"),

@@ -24,9 +24,10 @@ from sim import components as cf
 from sim.layout import Block, params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from .layout import (FC_ARROW, FC_RINGMASTER, GB_NINE, GB_RINGMASTER, K_GREEDY, K_RANDOM,
-                     MAX_DICE, MAX_PLAYERS, MAX_TILES, MAX_TRACK, N_FACES, N_SLOTS, SP_FACE,
-                     SP_PLUS1, SP_START)
+from .layout import (BM_LEN, BM_START, BM_TRACK_LEN, FC_ARROW, FC_RINGMASTER, GB_NINE,
+                     GB_RINGMASTER, K_GREEDY, K_RANDOM, MAX_DICE, MAX_PLAYERS, MAX_TILES,
+                     MAX_TRACK, N_FACES, N_SLOTS, SP_FACE, SP_PLUS1, SP_START, SPC_FACE, SPC_KIND,
+                     SPC_LEN, TOK_LEN, TOKENS, TRD_LEN, TRD_N, TRD_START, TRD_VALUES)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 
@@ -353,12 +354,12 @@ def load_components(directory: Path | str | None = None) -> Components:
     -------
     Components whose ``arrays`` are, in order (all int64):
 
-    0. ``boards[3, MAX_TRACK, 2]``: (space kind, face) per preset in BOARD_PRESETS order
-    1. ``board_meta[3, 2]``: (track length, START index) per preset
-    2. ``tiles[n_tiles, 2]``: (space kind, face) created by each tile code
+    0. ``boards[3, MAX_TRACK, SPC_LEN]``: (space kind, face) per preset in BOARD_PRESETS order
+    1. ``board_meta[3, BM_LEN]``: (track length, START index) per preset
+    2. ``tiles[n_tiles, SPC_LEN]``: (space kind, face) created by each tile code
     3. ``face_supply[N_FACES]``: default pile sizes
-    4. ``tokens[3]``: gold, star (0 = unlimited), stock
-    5. ``train[2 + 20]``: (length, start index, values...)
+    4. ``tokens[TOK_LEN]``: gold, star (0 = unlimited), stock
+    5. ``train[TRD_LEN]``: (length, start index, values...)
     6. ``gamble[6]``: 1..8 points, GB_RINGMASTER, GB_NINE
     7. ``start_faces[6]``: face codes of slots 1..6
     8. ``opposite[6]``: opposite slot index of each slot index
@@ -373,8 +374,8 @@ def load_components(directory: Path | str | None = None) -> Components:
     rows = cf.read_csv(path, {"preset": cf.cell_choice(BOARD_PRESETS, "preset"),
                               "index": cf.cell_int(0, MAX_TRACK - 1),
                               "space": _space})
-    boards = np.zeros((len(BOARD_PRESETS), MAX_TRACK, 2), dtype=np.int64)
-    meta = np.zeros((len(BOARD_PRESETS), 2), dtype=np.int64)
+    boards = np.zeros((len(BOARD_PRESETS), MAX_TRACK, SPC_LEN), dtype=np.int64)
+    meta = np.zeros((len(BOARD_PRESETS), BM_LEN), dtype=np.int64)
     for p, pname in enumerate(BOARD_PRESETS):
         prow = [r for r in rows if r["preset"] == p]
         if not prow:
@@ -390,9 +391,9 @@ def load_components(directory: Path | str | None = None) -> Components:
         if len(starts) != 1:
             raise SpecError(f"{path}: preset '{pname}': exactly one START space is required, got {len(starts)}")
         for r in prow:
-            boards[p, r["index"]] = r["space"]
+            boards[p, r["index"], SPC_KIND], boards[p, r["index"], SPC_FACE] = r["space"]
             assumed |= r["provenance"] == "A"
-        meta[p] = (len(prow), starts[0]["index"])
+        meta[p, BM_TRACK_LEN], meta[p, BM_START] = len(prow), starts[0]["index"]
 
     # tiles.csv
     path = d / "tiles.csv"
@@ -400,11 +401,11 @@ def load_components(directory: Path | str | None = None) -> Components:
                                "space": _space}, unique="code")
     if sorted(r["code"] for r in trows) != list(range(len(trows))):
         raise SpecError(f"{path}: column 'code' must be 0..{len(trows) - 1} in order")
-    tiles = np.zeros((len(trows), 2), dtype=np.int64)
+    tiles = np.zeros((len(trows), SPC_LEN), dtype=np.int64)
     for r in trows:
         if r["space"][0] not in (SP_FACE, SP_PLUS1):
             raise SpecError(f"{path}: row {r['_row']}, column 'space': a tile creates FACE:<face> or PLUS1")
-        tiles[r["code"]] = r["space"]
+        tiles[r["code"], SPC_KIND], tiles[r["code"], SPC_FACE] = r["space"]
         assumed |= r["provenance"] == "A"
 
     # face_supply.csv
@@ -435,20 +436,20 @@ def load_components(directory: Path | str | None = None) -> Components:
         return v
 
     tok = sect("tokens")
-    tokens = np.zeros(3, dtype=np.int64)
-    for i, (k, lo, hi) in enumerate((("gold", 0, 100), ("star", 0, 100), ("stock", 2, 10))):
+    tokens = np.zeros(TOK_LEN, dtype=np.int64)
+    for k, lo, hi in (("gold", 0, 100), ("star", 0, 100), ("stock", 2, 10)):
         v = tok.get(k)
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise SpecError(f"{path}: [tokens] key '{k}' must be an integer {lo}..{hi}, got {v!r}")
-        tokens[i] = v
+        tokens[TOKENS.offset(k)] = v
     tr = sect("train")
     track = cf.toml_list(path, tr, "track", cf.cell_int(0, 50), 2, 20)
     start = tr.get("start_index")
     if not isinstance(start, int) or not 0 <= start < len(track):
         raise SpecError(f"{path}: [train] key 'start_index' must be 0..{len(track) - 1}, got {start!r}")
-    train = np.zeros(22, dtype=np.int64)
-    train[0], train[1] = len(track), start
-    train[2:2 + len(track)] = track
+    train = np.zeros(TRD_LEN, dtype=np.int64)
+    train[TRD_N], train[TRD_START] = len(track), start
+    train[TRD_VALUES:TRD_VALUES + len(track)] = track
     gamble = np.array(cf.toml_list(path, sect("gamble_die"), "faces", _gamble, 6, 6), dtype=np.int64)
     dice = sect("dice")
     cf.toml_list(path, dice, "colors", cf.cell_str(), 1, 5)
