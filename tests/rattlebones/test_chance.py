@@ -3,9 +3,9 @@ import numpy as np
 from scipy import stats
 
 from sim import rng
-from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
-from .helpers import Game
+from .helpers import Game, draw_gamble, draw_slot
 
 N = 60_000
 
@@ -27,13 +27,13 @@ def _check(counts):
 
 def test_rb_t3_fresh_die_distribution():
     """RB-T3: a fresh die shows each slot (RINGMASTER, 2..6) with probability 1/6."""
-    _check(_hist(K.draw_slot))
+    _check(_hist(draw_slot))
 
 
 def test_rb_f6_gamble_die_distribution():
     """RB-F6: the gamble die shows 2, 3, 4, 5, RINGMASTER, NINE with probability 1/6 each."""
-    counts = _hist(K.draw_gamble)
+    counts = _hist(draw_gamble)
     _check(counts)
     g = Game()
-    faces = [g.g(K.S_GAMBLE + i) for i in range(6)]
-    assert faces == [2, 3, 4, 5, K.GB_RINGMASTER, K.GB_NINE]
+    faces = [g.g(L.S_GAMBLE + i) for i in range(6)]
+    assert faces == [2, 3, 4, 5, L.GB_RINGMASTER, L.GB_NINE]

@@ -5,6 +5,7 @@ from sim import batch
 from sim.spec import G_N_WINNERS, G_WINNER_SEAT, S_RANK, SEAT_COMMON
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
 from .helpers import BL, DECLINE, G, MG, MW, W, Game, mv
 
@@ -18,11 +19,11 @@ def _results(g):
 
 def _ts07(**tweaks):
     g = Game(tweaks=tweaks or None)
-    g.set_seat(0, K.F_SCORE, 62)
-    g.set_seat(0, K.F_GOLD, 2)
+    g.set_seat(0, L.F_SCORE, 62)
+    g.set_seat(0, L.F_GOLD, 2)
     g.set_die(0, W, ["R", "POINTS_3", 3, 4, 5, 6])
     g.set_die(0, BL, ["R", "TRAIN", 3, 4, 5, 6])
-    g.set(K.S_TRAIN_POS, 4)
+    g.set(L.S_TRAIN_POS, 4)
     g.force(2, 2, 1)                   # white POINTS_3, black TRAIN, grey RINGMASTER
     return g
 
@@ -33,8 +34,8 @@ def test_ts07_game_ends_mid_turn_rb_e2():
     g = _ts07()
     g.script(2, W, G)
     g.turn(0)
-    assert g.ended and g.R == 64 and g.score(0) == 65 and g.g(K.S_TRAIN_POS) == 4
-    assert g.g(K.S_END_TRIGGER) == K.ET_RINGMASTER
+    assert g.ended and g.R == 64 and g.score(0) == 65 and g.g(L.S_TRAIN_POS) == 4
+    assert g.g(L.S_END_TRIGGER) == L.ET_RINGMASTER
     games, _ = _results(g)
     assert games[G_WINNER_SEAT] == 0
 
@@ -44,7 +45,7 @@ def test_ts07b_end_inclusive_rb_e2():
     g = _ts07(end_inclusive=True)
     g.script(2, W)
     g.turn(0)
-    assert g.ended and g.R == 65 and g.g(K.S_TRAIN_POS) == 4 and g.g(K.S_END_TRIGGER) == K.ET_SCORE
+    assert g.ended and g.R == 65 and g.g(L.S_TRAIN_POS) == 4 and g.g(L.S_END_TRIGGER) == L.ET_SCORE
 
 
 def test_ts07c_ringmaster_first_rb_e2():
@@ -52,18 +53,18 @@ def test_ts07c_ringmaster_first_rb_e2():
     g = _ts07()
     g.script(2, G, DECLINE, W)
     g.turn(0)
-    assert g.ended and g.R == 64 and g.score(0) == 65 and g.g(K.S_TRAIN_POS) == 4
+    assert g.ended and g.R == 64 and g.score(0) == 65 and g.g(L.S_TRAIN_POS) == 4
 
 
 def _ts08(R, b_tokens=2, **tweaks):
     g = Game(n=3, tweaks=tweaks or None)
-    g.set(K.S_R, R)
+    g.set(L.S_R, R)
     for s, v in enumerate((40, 40, 30)):
-        g.set_seat(s, K.F_SCORE, v)
-    g.set_seat(0, K.F_GOLD, 2)
-    g.set_seat(0, K.F_STARS, 1)
-    g.set_seat(1, K.F_STARS, 1)
-    g.set_seat(1, K.F_STOCKS, 1 if b_tokens == 2 else 2)
+        g.set_seat(s, L.F_SCORE, v)
+    g.set_seat(0, L.F_GOLD, 2)
+    g.set_seat(0, L.F_STARS, 1)
+    g.set_seat(1, L.F_STARS, 1)
+    g.set_seat(1, L.F_STOCKS, 1 if b_tokens == 2 else 2)
     g.force(1)
     return g
 
@@ -74,7 +75,7 @@ def test_ts08_trailing_ringmaster_tiebreak_rb_e3_e4():
     g = _ts08(40)
     g.script(MG)
     g.turn(2)
-    assert g.ended and g.g(K.S_END_SEAT) == 2
+    assert g.ended and g.g(L.S_END_SEAT) == 2
     games, seats = _results(g)
     assert games[G_WINNER_SEAT] == 0 and games[G_N_WINNERS] == 1
     g = _ts08(40, b_tokens=3)
@@ -97,13 +98,13 @@ def test_rb_e1_ringmaster_sources():
     """RB-E1: R falls by ringmaster_step for die slot 1, Arrow -> Ringmaster and the gamble
     die's Ringmaster; it never rises."""
     g = Game(tweaks={"ringmaster_step": 2})
-    g.set_seat(0, K.F_GOLD, 2)
+    g.set_seat(0, L.F_GOLD, 2)
     g.set_die(0, BL, ["R", ("ARROW", 1), 3, 4, 5, 6])
     g.set_die(0, G, ["R", "GAMBLE", 3, 4, 5, 6])
     g.force(1, 2, 2, 4)                # white R, black ARROW->R, grey GAMBLE -> RINGMASTER
     g.script(2, W, DECLINE, BL, DECLINE)
     g.turn(0)
-    assert g.R == 65 - 6 and g.g(K.S_RM_DROPS) == 3
+    assert g.R == 65 - 6 and g.g(L.S_RM_DROPS) == 3
 
 
 def test_rb_e5_truncation_and_termination():

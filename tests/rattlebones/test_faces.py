@@ -3,8 +3,11 @@ import numpy as np
 import pytest
 
 from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
-from .helpers import BL, DECLINE, G, MB, MG, MW, W, Game, mv
+from .helpers import (BL, DECLINE, G, Game, MB, MG, MW, W, arrow_target_options, choose_and_roll,
+                      declare_doubles, move_options, mv, pay_extra_dice, reroll_phase,
+                      resolution_phase)
 
 
 def test_rb_f1_points():
@@ -16,7 +19,7 @@ def test_rb_f1_points():
     g.turn(0)
     assert g.score(0) == 5
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
+    g.set_seat(0, L.F_GOLD, 1)
     g.set_die(0, W, ["R", "POINTS_5", 3, 4, 5, 6])
     g.set_die(0, G, ["R", "DOUBLE", 3, 4, 5, 6])
     g.force(2, 2)
@@ -30,26 +33,26 @@ def test_ts02_arrow_at_train_rb_f3():
     the train advances once."""
     def game(gold=0):
         g = Game()
-        g.set_seat(0, K.F_GOLD, gold)
+        g.set_seat(0, L.F_GOLD, gold)
         g.set_die(0, W, ["R", ("ARROW", 3), "TRAIN", 4, 5, 6])
-        g.set(K.S_TRAIN_POS, 2)
+        g.set(L.S_TRAIN_POS, 2)
         return g
     g = game()
     g.force(2)
     g.script(MW)
     g.turn(0)
-    assert g.score(0) == 2 and g.g(K.S_TRAIN_POS) == 3
+    assert g.score(0) == 2 and g.g(L.S_TRAIN_POS) == 3
     g = game(gold=1)
     g.set_die(0, G, ["R", "DOUBLE", 3, 4, 5, 6])
     g.force(2, 2)
     g.script(1, MW | MG, W)            # the Double's only target is white
     g.turn(0)
-    assert g.score(0) == 4 and g.g(K.S_TRAIN_POS) == 3 and g.gold(0) == 0
+    assert g.score(0) == 4 and g.g(L.S_TRAIN_POS) == 3 and g.gold(0) == 0
     g = game()
     g.force(3)
     g.script(MW)
     g.turn(0)
-    assert g.score(0) == 2 and g.g(K.S_TRAIN_POS) == 3
+    assert g.score(0) == 2 and g.g(L.S_TRAIN_POS) == 3
 
 
 @pytest.mark.parametrize("holdings,n,expect", [
@@ -65,35 +68,35 @@ def test_ts03_stock_scoring_rb_f9_f10(holdings, n, expect):
     """TS-03(a-g) RB-F9 / RB-F10: A takes the last stock; groups pay; all stocks return."""
     g = Game(n=n)
     for s, c in enumerate(holdings):
-        g.set_seat(s, K.F_STOCKS, c - 1 if s == 0 else c)
-    g.set(K.S_STOCK_SUPPLY, 1)
+        g.set_seat(s, L.F_STOCKS, c - 1 if s == 0 else c)
+    g.set(L.S_STOCK_SUPPLY, 1)
     g.set_die(0, W, ["R", "STOCK", 3, 4, 5, 6])
     g.force(2)
     g.script(MW)
     g.turn(0)
     assert tuple(g.score(s) for s in range(n)) == expect
-    assert all(g.stocks(s) == 0 for s in range(n)) and g.g(K.S_STOCK_SUPPLY) == 5
+    assert all(g.stocks(s) == 0 for s in range(n)) and g.g(L.S_STOCK_SUPPLY) == 5
 
 
 def test_ts03h_double_on_stock_changes_nothing_rb_f9():
     """TS-03(h) RB-F9: a Double assigned to the STOCK die changes nothing."""
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
-    g.set_seat(0, K.F_STOCKS, 3)
-    g.set_seat(1, K.F_STOCKS, 1)
-    g.set(K.S_STOCK_SUPPLY, 1)
+    g.set_seat(0, L.F_GOLD, 1)
+    g.set_seat(0, L.F_STOCKS, 3)
+    g.set_seat(1, L.F_STOCKS, 1)
+    g.set(L.S_STOCK_SUPPLY, 1)
     g.set_die(0, W, ["R", "STOCK", 3, 4, 5, 6])
     g.set_die(0, G, ["R", "DOUBLE", 3, 4, 5, 6])
     g.force(2, 2)
     g.script(1, MW | MG, W)
     g.turn(0)
-    assert (g.score(0), g.score(1)) == (10, 5) and g.g(K.S_STOCK_SUPPLY) == 5
+    assert (g.score(0), g.score(1)) == (10, 5) and g.g(L.S_STOCK_SUPPLY) == 5
 
 
 def _ts04(gold=2):
     g = Game()
-    g.set_seat(0, K.F_GOLD, gold)
-    g.set(K.S_GOLD_SUPPLY, 20 - gold)
+    g.set_seat(0, L.F_GOLD, gold)
+    g.set(L.S_GOLD_SUPPLY, 20 - gold)
     g.set_die(0, W, ["R", "DOUBLE", 3, 4, 5, 6])
     g.set_die(0, G, ["R", "GOLD", 3, 4, 5, 6])
     g.set_die(0, BL, ["R", "POINTS_4", 3, 4, 5, 6])
@@ -131,7 +134,7 @@ def test_ts04d_double_alone_rb_f5():
     g.script(0, MW)
     g.turn(0)
     assert g.score(0) == 0 and g.gold(0) == 2
-    assert any(e[0] == K.EV_NO_EFFECT and e[4] == K.NE_DOUBLE_ALONE for e in g.events())
+    assert any(e[0] == L.EV_NO_EFFECT and e[4] == L.NE_DOUBLE_ALONE for e in g.events())
 
 
 def test_ts04e_double_gain_capped_by_supply_rb_f5_f12():
@@ -140,16 +143,16 @@ def test_ts04e_double_gain_capped_by_supply_rb_f5_f12():
     g.force(2, 2, 2)
     g.script(2, G, G, BL)
     s, r, kd, pp, o = g.state, g.rules, g.kinds, g.pp, g.opts
-    g.set(K.S_ACTIVE, 0)
+    g.set(L.S_ACTIVE, 0)
     K.begin_turn(s, 0, g.log)
-    e = K.pay_extra_dice(s, r, kd, pp, 0, o, g.rng_p, g.log)
-    K.choose_and_roll(s, r, kd, pp, 0, e, o, g.rng_d, g.rng_p, g.log)
-    K.reroll_phase(s, r, kd, pp, 0, o, g.rng_d, g.rng_p, g.log)
-    K.declare_doubles(s, r, kd, pp, 0, o, g.rng_p, g.log)
-    g.set(K.S_GOLD_SUPPLY, 1)
-    K.resolution_phase(s, r, kd, pp, 0, o, g.rng_d, g.rng_p, g.log)
+    e = pay_extra_dice(s, r, kd, pp, 0, o, g.rng_p, g.log)
+    choose_and_roll(s, r, kd, pp, 0, e, o, g.rng_d, g.rng_p, g.log)
+    reroll_phase(s, r, kd, pp, 0, o, g.rng_d, g.rng_p, g.log)
+    declare_doubles(s, r, kd, pp, 0, o, g.rng_p, g.log)
+    g.set(L.S_GOLD_SUPPLY, 1)
+    resolution_phase(s, r, kd, pp, 0, o, g.rng_d, g.rng_p, g.log)
     g.check_script()
-    assert g.gold(0) == 1 and g.g(K.S_GOLD_SUPPLY) == 0 and g.score(0) == 4
+    assert g.gold(0) == 1 and g.g(L.S_GOLD_SUPPLY) == 0 and g.score(0) == 4
 
 
 def test_ts05_arrow_edge_cases_rb_f3():
@@ -167,7 +170,7 @@ def test_ts05_arrow_edge_cases_rb_f3():
     g.script(MW)
     g.turn(0)
     assert g.R == 65 and g.score(0) == 0
-    assert any(e[0] == K.EV_NO_EFFECT and e[4] == K.NE_CYCLE for e in g.events())
+    assert any(e[0] == L.EV_NO_EFFECT and e[4] == L.NE_CYCLE for e in g.events())
     g = Game()
     g.set_die(0, W, ["R", ("ARROW", 4), 3, 4, 5, 6])
     g.force(2)
@@ -187,10 +190,10 @@ def test_arrow_target_options_rb_f3():
     """§2.2 / AMB-05: an arrow in slot s targets the 4 adjacent slots (any other with
     arrow_targets = any)."""
     g = Game()
-    n = K.arrow_target_options(g.state, g.rules, 1, g.opts)       # slot 2
+    n = arrow_target_options(g.state, g.rules, 1, g.opts)       # slot 2
     assert sorted(g.opts[:n]) == [1, 3, 4, 6]
     g = Game(tweaks={"arrow_targets": "any"})
-    n = K.arrow_target_options(g.state, g.rules, 1, g.opts)
+    n = arrow_target_options(g.state, g.rules, 1, g.opts)
     assert sorted(g.opts[:n]) == [1, 3, 4, 5, 6]
 
 
@@ -199,7 +202,7 @@ def test_ts09_rank_1234_rb_f4(seat, gain):
     """TS-09 RB-F4: scores 20/20/10/5 -> RANK_1234 gives 1/1/3/4 (ties take the better rank)."""
     g = Game()
     for s, v in enumerate((20, 20, 10, 5)):
-        g.set_seat(s, K.F_SCORE, v)
+        g.set_seat(s, L.F_SCORE, v)
     g.set_die(seat, W, ["R", "RANK_1234", 3, 4, 5, 6])
     g.force(2)
     g.script(MW)
@@ -212,8 +215,8 @@ def test_ts09_rank_two_players_and_double_rb_f4():
     """TS-09 RB-F4: 2 players A 10 B 12 -> A +2, B +1; D with a Double -> +8."""
     for seat, gain in ((0, 2), (1, 1)):
         g = Game(n=2)
-        g.set_seat(0, K.F_SCORE, 10)
-        g.set_seat(1, K.F_SCORE, 12)
+        g.set_seat(0, L.F_SCORE, 10)
+        g.set_seat(1, L.F_SCORE, 12)
         g.set_die(seat, W, ["R", "RANK_1234", 3, 4, 5, 6])
         g.force(2)
         g.script(MW)
@@ -222,8 +225,8 @@ def test_ts09_rank_two_players_and_double_rb_f4():
         assert g.score(seat) - before == gain
     g = Game()
     for s, v in enumerate((20, 20, 10, 5)):
-        g.set_seat(s, K.F_SCORE, v)
-    g.set_seat(3, K.F_GOLD, 1)
+        g.set_seat(s, L.F_SCORE, v)
+    g.set_seat(3, L.F_GOLD, 1)
     g.set_die(3, W, ["R", "RANK_1234", 3, 4, 5, 6])
     g.set_die(3, G, ["R", "DOUBLE", 3, 4, 5, 6])
     g.force(2, 2)
@@ -235,30 +238,30 @@ def test_ts09_rank_two_players_and_double_rb_f4():
 def test_ts12_thief_rb_f2():
     """TS-12 RB-F2: one token per opponent holding any, clockwise; a stolen stock never scores."""
     g = Game()
-    g.set_seat(1, K.F_GOLD, 2)
-    g.set_seat(1, K.F_STARS, 1)
-    g.set_seat(3, K.F_STOCKS, 1)
-    g.set(K.S_STOCK_SUPPLY, 4)
+    g.set_seat(1, L.F_GOLD, 2)
+    g.set_seat(1, L.F_STARS, 1)
+    g.set_seat(3, L.F_STOCKS, 1)
+    g.set(L.S_STOCK_SUPPLY, 4)
     g.set_die(0, W, ["R", "THIEF", 3, 4, 5, 6])
     g.force(2)
-    g.script(MW, K.TK_STAR)            # B: star (D has only a stock: no choice)
+    g.script(MW, L.TK_STAR)            # B: star (D has only a stock: no choice)
     g.turn(0)
     assert (g.stars(0), g.stocks(0), g.gold(1), g.stars(1), g.stocks(3)) == (1, 1, 2, 0, 0)
-    assert g.g(K.S_STOCK_SUPPLY) == 4 and g.g(K.S_STOCK_SCORINGS) == 0
-    victims = [int(e[2]) for e in g.events() if e[0] == K.EV_THEFT]
+    assert g.g(L.S_STOCK_SUPPLY) == 4 and g.g(L.S_STOCK_SCORINGS) == 0
+    victims = [int(e[2]) for e in g.events() if e[0] == L.EV_THEFT]
     assert victims == [1, 3]
 
 
 def test_ts03i_thief_steals_last_stock_no_scoring_rb_f2_f10():
     """TS-03(i) RB-F2 / RB-F10: stealing a stock while the supply is 1 triggers no scoring."""
     g = Game()
-    g.set_seat(1, K.F_STOCKS, 4)
-    g.set(K.S_STOCK_SUPPLY, 1)
+    g.set_seat(1, L.F_STOCKS, 4)
+    g.set(L.S_STOCK_SUPPLY, 1)
     g.set_die(0, W, ["R", "THIEF", 3, 4, 5, 6])
     g.force(2)
     g.script(MW)
     g.turn(0)
-    assert g.stocks(0) == 1 and g.stocks(1) == 3 and g.g(K.S_STOCK_SCORINGS) == 0
+    assert g.stocks(0) == 1 and g.stocks(1) == 3 and g.g(L.S_STOCK_SCORINGS) == 0
 
 
 def test_ts13_gamble_rb_f6():
@@ -271,7 +274,7 @@ def test_ts13_gamble_rb_f6():
     g.turn(0)
     assert g.score(0) == 4
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
+    g.set_seat(0, L.F_GOLD, 1)
     g.set_die(0, W, ["R", "DOUBLE", 3, 4, 5, 6])
     g.set_die(0, G, ["R", "GAMBLE", 3, 4, 5, 6])
     g.force(2, 2, 2)
@@ -298,10 +301,10 @@ def test_ts14_nine_rb_f13():
     """TS-14 RB-F13: NINE chooses N in 1..9; from 10, N = 4 lands on START and shops."""
     g = Game()
     g.set_monkey(0, 0, 10)
-    g.set_seat(0, K.F_STARS, 4)
+    g.set_seat(0, L.F_STARS, 4)
     g.set_die(0, W, ["R", "NINE", 3, 4, 5, 6])
-    n = K.move_options(g.state, 0, 1, 9, True, g.opts)
-    dists = {int(a) // K.MOVE_CODE for a in g.opts[:n] if a >= 0}
+    n = move_options(g.state, 0, 1, 9, True, g.opts)
+    dists = {int(a) // L.MOVE_CODE for a in g.opts[:n] if a >= 0}
     assert dists == set(range(1, 10))
     g.force(2)
     g.script(MW, mv(4, 0), 4)
@@ -319,14 +322,14 @@ def test_ts14_nine_rb_f13():
 def test_rb_f11_f12_star_gold_supply_cap():
     """RB-F11 / RB-F12: gains are capped by a limited supply; 0 in the data = unlimited."""
     g = Game()
-    g.set(K.S_STAR_SUPPLY, 0)
+    g.set(L.S_STAR_SUPPLY, 0)
     g.set_die(0, W, ["R", "STAR", 3, 4, 5, 6])
     g.force(2)
     g.script(MW)
     g.turn(0)
     assert g.stars(0) == 0
     g = Game(tweaks={"star_supply": 0, "gold_supply": 0})
-    assert g.g(K.S_STAR_LIMITED) == 0 and g.g(K.S_GOLD_LIMITED) == 0
+    assert g.g(L.S_STAR_LIMITED) == 0 and g.g(L.S_GOLD_LIMITED) == 0
     g.set_die(0, W, ["R", "STAR", "GOLD", 4, 5, 6])
     g.force(2)
     g.script(MW)
@@ -355,17 +358,17 @@ def test_rb_f15_no_effect_outcomes():
     """RB-F15: REROLL after the roll phase, the Double die itself, a Thief with nobody to rob,
     a gain from an empty supply: no effect."""
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
+    g.set_seat(0, L.F_GOLD, 1)
     g.set_die(0, W, ["R", "DOUBLE", 3, 4, 5, 6])
     g.set_die(0, G, ["R", "THIEF", 3, 4, 5, 6])
     g.force(2, 2)
     g.script(1, MW | MG, W)
     g.turn(0)
-    reasons = {int(e[4]) for e in g.events() if e[0] == K.EV_NO_EFFECT}
-    assert {K.NE_DOUBLE_DIE, K.NE_THIEF_NOBODY} <= reasons
+    reasons = {int(e[4]) for e in g.events() if e[0] == L.EV_NO_EFFECT}
+    assert {L.NE_DOUBLE_DIE, L.NE_THIEF_NOBODY} <= reasons
     assert sum(g.stars(s) + g.gold(s) + g.stocks(s) for s in range(4)) == 0
     g = Game()
-    g.set(K.S_GOLD_SUPPLY, 0)
+    g.set(L.S_GOLD_SUPPLY, 0)
     g.set_die(0, W, ["R", "GOLD", 3, 4, 5, 6])
     g.force(2)
     g.script(MW)

@@ -7,6 +7,7 @@ from sim import batch, rng
 from sim.spec import SpecError
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
 from .helpers import Game
 
@@ -24,16 +25,16 @@ def test_rb_s2_tiles_on_slots():
     """RB-S2 / TS-15: 7 distinct tiles sit on the odd indices of the base board."""
     for seed in range(20):
         g = Game(seed=seed, tiles=True)
-        mask = g.g(K.S_TILES_MASK)
+        mask = g.g(L.S_TILES_MASK)
         assert bin(mask).count("1") == 7
-        kinds = [g.g(K.S_SPACE_KIND + i) for i in range(14)]
-        assert all(kinds[i] in (K.SP_FACE, K.SP_PLUS1) for i in range(1, 14, 2))
-        assert kinds[0] == K.SP_START and K.SP_SLOT not in kinds
+        kinds = [g.g(L.S_SPACE_KIND + i) for i in range(14)]
+        assert all(kinds[i] in (L.SP_FACE, L.SP_PLUS1) for i in range(1, 14, 2))
+        assert kinds[0] == L.SP_START and L.SP_SLOT not in kinds
     g = Game(tweaks={"tiles_used": 3}, tiles=True)
-    assert bin(g.g(K.S_TILES_MASK)).count("1") == 3
-    assert sum(g.g(K.S_SPACE_KIND + i) == K.SP_EMPTY for i in range(1, 14, 2)) == 4
+    assert bin(g.g(L.S_TILES_MASK)).count("1") == 3
+    assert sum(g.g(L.S_SPACE_KIND + i) == L.SP_EMPTY for i in range(1, 14, 2)) == 4
     g = Game(tweaks={"tile_pool": (1, 4), "tiles_used": 7}, tiles=True)
-    assert g.g(K.S_TILES_MASK) == (1 << 1) | (1 << 4)
+    assert g.g(L.S_TILES_MASK) == (1 << 1) | (1 << 4)
 
 
 def test_rb_s3_face_piles():
@@ -56,15 +57,15 @@ def test_rb_s4_s5_players_and_dice():
             for d in range(3):
                 assert g.die(s, d) == ["R", 2, 3, 4, 5, 6]
     g = Game(tweaks={"starting_gold": 2, "starting_stars": 1})
-    assert g.gold(3) == 2 and g.stars(3) == 1 and g.g(K.S_GOLD_SUPPLY) == 12
+    assert g.gold(3) == 2 and g.stars(3) == 1 and g.g(L.S_GOLD_SUPPLY) == 12
 
 
 def test_rb_s6_s7_s8_train_supplies_ringmaster():
     """RB-S6 / RB-S7 / RB-S8 / TS-15: train on 0, stock supply 5, R = 55/60/65."""
     for n, r in ((2, 55), (3, 60), (4, 65)):
         g = Game(n=n)
-        assert g.R == r and g.g(K.S_TRAIN_POS) == 0 and g.g(K.S_STOCK_SUPPLY) == 5
-        assert g.g(K.S_GOLD_SUPPLY) == 20 and g.g(K.S_STAR_SUPPLY) == 20
+        assert g.R == r and g.g(L.S_TRAIN_POS) == 0 and g.g(L.S_STOCK_SUPPLY) == 5
+        assert g.g(L.S_GOLD_SUPPLY) == 20 and g.g(L.S_STAR_SUPPLY) == 20
 
 
 def test_rb_s9_start_chair_uniform():
@@ -77,7 +78,7 @@ def test_rb_s9_start_chair_uniform():
     counts = np.bincount(chair, minlength=4)
     assert stats.chisquare(counts).pvalue > 1e-3
     g = Game()
-    assert g.g(K.S_FIRST_SEAT) == 0
+    assert g.g(L.S_FIRST_SEAT) == 0
 
 
 def test_rb_s10_seat_bonus():
@@ -85,7 +86,7 @@ def test_rb_s10_seat_bonus():
     g = Game(tweaks={"seat_bonus_gold": (0, 1, 2, 3), "seat_bonus_points": (0, 0, 1, 2)})
     assert [g.gold(s) for s in range(4)] == [0, 1, 2, 3]
     assert [g.score(s) for s in range(4)] == [0, 0, 1, 2]
-    assert g.g(K.S_GOLD_SUPPLY) == 14
+    assert g.g(L.S_GOLD_SUPPLY) == 14
 
 
 def test_rb_s11_rng_order():
@@ -99,14 +100,14 @@ def test_rb_s11_rng_order():
     pool = np.arange(12, dtype=np.int64)
     rng.shuffle(s, pool)
     chair = rng.randint(s, 4)
-    placed = [int(state[K.S_SPACE_FACE + i]) if state[K.S_SPACE_KIND + i] == K.SP_FACE else -1
+    placed = [int(state[L.S_SPACE_FACE + i]) if state[L.S_SPACE_KIND + i] == L.SP_FACE else -1
               for i in range(1, 14, 2)]
     tiles = g.comp[2]
-    want = [int(tiles[t, 1]) if tiles[t, 0] == K.SP_FACE else -1 for t in pool[:7]]
-    assert placed == want and state[K.S_START_CHAIR] == chair
+    want = [int(tiles[t, L.SPC_FACE]) if tiles[t, L.SPC_KIND] == L.SP_FACE else -1 for t in pool[:7]]
+    assert placed == want and state[L.S_START_CHAIR] == chair
     # first roll of a game = first draw of its dice stream
     arm = batch.make_arm(SPEC, 2, policy="random")
     ev, _, _ = batch.replay(arm, seed, idx)
-    first_roll = next(e for e in ev if e[0] == K.EV_ROLL)
+    first_roll = next(e for e in ev if e[0] == L.EV_ROLL)
     d = rng.make_stream(seed, idx, rng.SUB_DICE)
     assert first_roll[3] == rng.randint(d, 6) + 1

@@ -1,14 +1,14 @@
 """Special spaces: START shop (RB-P1, RB-P2), +1 (RB-P3, RB-P4): TS-10, TS-11."""
-from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
-from .helpers import DECLINE, G, MG, MW, W, Game, mv, place_p1, upgrade
+from .helpers import DECLINE, G, Game, MG, MW, W, mv, place_p1, plus1_options, upgrade
 
 
 def _shop_game(pos, **tweaks):
     g = Game(tweaks=tweaks or None)
     g.set_monkey(0, 0, pos)
-    g.set_seat(0, K.F_STARS, 5)
-    g.set(K.S_STAR_SUPPLY, 15)
+    g.set_seat(0, L.F_STARS, 5)
+    g.set(L.S_STAR_SUPPLY, 15)
     return g
 
 
@@ -19,10 +19,10 @@ def test_ts10_start_shop_rb_p1_p2():
     g.script(MW, mv(3, 0), 4)
     g.turn(0)
     assert g.monkey(0, 0) == 0 and g.score(0) == 15 and g.stars(0) == 1
-    assert g.g(K.S_STAR_SUPPLY) == 19 and g.die(0, W) == ["R", 2, 3, 4, 5, 6]
+    assert g.g(L.S_STAR_SUPPLY) == 19 and g.die(0, W) == ["R", 2, 3, 4, 5, 6]
     # legal k are 0..min(shop_max_stars, stars)
     g = _shop_game(11)
-    g.set_seat(0, K.F_STARS, 2)
+    g.set_seat(0, L.F_STARS, 2)
     g.force(3)
     g.script(MW, mv(3, 0), 2)
     g.turn(0)
@@ -50,12 +50,12 @@ def test_ts10c_ringmaster_move_onto_start_rb_p1_t8():
 def test_ts10d_shop_never_doubled_rb_p2():
     """TS-10(d) RB-P2 / RB-F5: a Double on the moving die does not double the shop."""
     g = _shop_game(11)
-    g.set_seat(0, K.F_GOLD, 1)
+    g.set_seat(0, L.F_GOLD, 1)
     g.set_die(0, W, ["R", "DOUBLE", 3, 4, 5, 6])
     g.force(2, 3)
     g.script(1, MW | MG, G, mv(3, 0), 4)
     g.turn(0)
-    assert g.g(K.S_DBL_COUNT + G) == 1 and g.score(0) == 15
+    assert g.g(L.S_DBL_COUNT + G) == 1 and g.score(0) == 15
 
 
 def test_ts10e_shop_on_pass_rb_p1():
@@ -70,7 +70,7 @@ def test_ts10e_shop_on_pass_rb_p1():
 def test_shop_exchanges_per_landing_rb_p2():
     """RB-P2 / AMB-03: shop_exchanges_per_landing = 2 allows a second exchange."""
     g = _shop_game(11, shop_exchanges_per_landing=2)
-    g.set_seat(0, K.F_STARS, 6)
+    g.set_seat(0, L.F_STARS, 6)
     g.force(3)
     g.script(MW, mv(3, 0), 4, 2)
     g.turn(0)
@@ -89,7 +89,7 @@ def _ts11():
 def test_ts11_plus1_limited_supply_rb_p3():
     """TS-11 RB-P3: legal +1 choices with point supply [2,0,3,2,1] on grey."""
     g = _ts11()
-    n = K.plus1_options(g.state, g.rules, 0, G, g.opts)
+    n = plus1_options(g.state, g.rules, 0, G, g.opts)
     legal = set(int(x) for x in g.opts[:n])
     want = {DECLINE, upgrade(G, 4)} | {place_p1(G, s) for s in (2, 3, 4, 5, 6)}
     assert legal == want
@@ -116,17 +116,17 @@ def test_rb_p4_plus1_never_scores_no_upgrade_past_max():
     g = Game()
     g.set_die(0, W, ["R", "POINTS_5", "POINTS_3", 4, 5, 6])
     g.set_supply("POINTS_1", 0)
-    n = K.plus1_options(g.state, g.rules, 0, W, g.opts)
+    n = plus1_options(g.state, g.rules, 0, W, g.opts)
     assert set(int(x) for x in g.opts[:n]) == {DECLINE, upgrade(W, 3)}
     g = Game(tweaks={"point_face_max": 3})
     g.set_die(0, W, ["R", "POINTS_2", "POINTS_3", 4, 5, 6])
     g.set_supply("POINTS_1", 0)
-    n = K.plus1_options(g.state, g.rules, 0, W, g.opts)
+    n = plus1_options(g.state, g.rules, 0, W, g.opts)
     assert set(int(x) for x in g.opts[:n]) == {DECLINE, upgrade(W, 2)}
     g = Game(tweaks={"plus1_any_die": True})
     g.set_die(0, G, ["R", "POINTS_2", 3, 4, 5, 6])
     g.set_supply("POINTS_1", 0)
-    n = K.plus1_options(g.state, g.rules, 0, W, g.opts)
+    n = plus1_options(g.state, g.rules, 0, W, g.opts)
     assert set(int(x) for x in g.opts[:n]) == {DECLINE, upgrade(G, 2)}
     g = Game()
     g.set_die(0, W, ["R", "POINTS_2", 3, 4, 5, 6])

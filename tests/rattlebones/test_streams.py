@@ -3,6 +3,7 @@ import numpy as np
 
 from sim import rng as R
 from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
 
 def test_state_stream_matches_sim_rng():
@@ -10,8 +11,8 @@ def test_state_stream_matches_sim_rng():
     assert K.RNG_STEP == R._GOLDEN
     ref = R.make_stream(5, 3, R.SUB_DICE)
     state = np.zeros(K.state_size(2), dtype=np.int64)
-    state[K.S_RNG_D] = np.int64(ref[0])
-    got = [int(K._rand(state, np.int64(K.S_RNG_D), np.int64(n))) for n in (6, 6, 2, 13, 6, 4)]
+    state[L.S_RNG_D] = np.int64(ref[0])
+    got = [int(K._rand(state, np.int64(L.S_RNG_D), np.int64(n))) for n in (6, 6, 2, 13, 6, 4)]
     want = [int(R.randint(ref, n)) for n in (6, 6, 2, 13, 6, 4)]
     assert got == want
-    assert np.uint64(state[K.S_RNG_D]) == ref[0]
+    assert np.uint64(state[L.S_RNG_D]) == ref[0]

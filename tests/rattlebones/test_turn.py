@@ -1,14 +1,14 @@
 """Turn structure scenarios (RB-T*), forced dice on hand-built states."""
-from sim.games.rattlebones import kernel as K
+from sim.games.rattlebones import layout as L
 
-from .helpers import BL, DECLINE, G, MB, MG, MW, W, Game, mv
+from .helpers import BL, DECLINE, G, Game, MB, MG, MW, W, move_options, mv, pay_extra_dice
 
 
 def test_ts01_worked_example_rb_t13():
     """TS-01 / RB-T13 worked example; RB-T10 (two dice move the same monkey)."""
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
-    g.set(K.S_GOLD_SUPPLY, 19)
+    g.set_seat(0, L.F_GOLD, 1)
+    g.set(L.S_GOLD_SUPPLY, 19)
     g.space(3, "THIEF")
     g.space(4, "ARROW")
     g.force(1, 3)                      # die-id order: white slot 1, grey slot 3
@@ -21,50 +21,50 @@ def test_ts01_worked_example_rb_t13():
     assert g.die(0, G) == ["R", 2, "THIEF", 4, 5, 6]
     assert g.die(0, W) == ["R", ("ARROW", 3), 3, 4, 5, 6]
     assert g.supply("THIEF") == 14 and g.supply("ARROW") == 14
-    assert not g.ended and g.g(K.S_ACTIVE) == 1
+    assert not g.ended and g.g(L.S_ACTIVE) == 1
 
 
 def test_rb_t1_extra_dice_cost():
     """RB-T1: e <= min(max_dice_per_turn - 1, gold // cost); the first die is free."""
     for gold, want_max in ((0, 0), (1, 1), (5, 2)):
         g = Game()
-        g.set_seat(0, K.F_GOLD, gold)
-        g.set(K.S_ACTIVE, 0)
+        g.set_seat(0, L.F_GOLD, gold)
+        g.set(L.S_ACTIVE, 0)
         n = 0
         # legal e are listed in opts by pay_extra_dice; script the largest one
         g.script(want_max) if want_max > 0 else g.script()
-        e = K.pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log)
+        e = pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log)
         n = want_max + 1
         assert list(g.opts[:n]) == list(range(n))
         g.check_script()
         assert e == want_max and g.gold(0) == gold - want_max
     g = Game(tweaks={"gold_per_extra_die": 0})
     g.script(2)
-    assert K.pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log) == 2
+    assert pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log) == 2
     assert g.gold(0) == 0
     g = Game(tweaks={"max_dice_per_turn": 2})
-    g.set_seat(0, K.F_GOLD, 5)
+    g.set_seat(0, L.F_GOLD, 5)
     g.script(1)
-    assert K.pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log) == 1
+    assert pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log) == 1
     assert list(g.opts[:2]) == [0, 1] and g.gold(0) == 4
 
 
 def test_rb_t2_dice_choice():
     """RB-T2: the player chooses which 1 + e dice to roll; the others stay unrolled."""
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
+    g.set_seat(0, L.F_GOLD, 1)
     g.force(2, 3)                       # black slot 2, grey slot 3
     g.script(1, MB | MG, BL, mv(2, 0), DECLINE, mv(3, 1))   # index 2 = PLUS1: decline
     g.turn(0)
-    assert g.g(K.S_ROLLED) == MB | MG
+    assert g.g(L.S_ROLLED) == MB | MG
     assert g.monkey(0, 0) == 2 and g.monkey(0, 1) == 3
-    assert g.seat(0, K.F_DICE_ROLLED) == 2
+    assert g.seat(0, L.F_DICE_ROLLED) == 2
 
 
 def test_rb_t5_free_order_and_double_declaration():
     """RB-T5: Doubles are declared before any die resolves (AMB-09); order is free (AMB-25)."""
     g = Game()
-    g.set_seat(0, K.F_GOLD, 2)
+    g.set_seat(0, L.F_GOLD, 2)
     g.set_die(0, W, ["R", "DOUBLE", 3, 4, 5, 6])
     g.set_die(0, BL, ["R", "POINTS_4", 3, 4, 5, 6])
     g.set_die(0, G, ["R", "POINTS_2", 3, 4, 5, 6])
@@ -74,8 +74,8 @@ def test_rb_t5_free_order_and_double_declaration():
     g.turn(0)
     assert g.score(0) == 4 + 2 * 2
     codes = g.codes()
-    assert codes.index(K.EV_DOUBLE) < codes.index(K.EV_RESOLVE)
-    order = [int(e[2]) for e in g.events() if e[0] == K.EV_RESOLVE]
+    assert codes.index(L.EV_DOUBLE) < codes.index(L.EV_RESOLVE)
+    order = [int(e[2]) for e in g.events() if e[0] == L.EV_RESOLVE]
     assert order == [BL, G, W]
 
 
@@ -93,7 +93,7 @@ def test_rb_t6_number_move_wraps_and_optional():
     g.turn(0)
     assert [g.monkey(0, m) for m in range(3)] == [0, 0, 0]
     g = Game(tweaks={"move_optional": False})
-    n = K.move_options(g.state, 0, 4, 4, False, g.opts)
+    n = move_options(g.state, 0, 4, 4, False, g.opts)
     assert list(g.opts[:n]) == [mv(4, 0), mv(4, 1), mv(4, 2)]
 
 
@@ -153,7 +153,7 @@ def test_rb_t9_ability_does_not_move():
 def test_rb_t11_replacement_only_moving_die():
     """RB-T11: an install changes only the moving die; other dice keep their shown result."""
     g = Game()
-    g.set_seat(0, K.F_GOLD, 1)
+    g.set_seat(0, L.F_GOLD, 1)
     g.space(2, "GOLD")
     g.force(2, 4)                       # white slot 2 (PIP_2), black slot 4 (PIP_4)
     g.script(1, MW | MB, W, mv(2, 0), 4,  # white moves 0 -> 2, GOLD into white slot 4
@@ -170,5 +170,5 @@ def test_rb_t12_next_seat():
     g.force(3)
     g.script(MW, DECLINE)
     g.turn(3)
-    assert g.g(K.S_ACTIVE) == 0 and g.g(K.S_TURN) == 1
-    assert g.seat(3, K.F_TURNS) == 1
+    assert g.g(L.S_ACTIVE) == 0 and g.g(L.S_TURN) == 1
+    assert g.seat(3, L.F_TURNS) == 1

@@ -20,93 +20,9 @@ Seats: seat 0 is the start player by definition (RB-S9); play is clockwise = inc
 The RB-S9 random draw of the start player is still made (RNG order RB-S11) and reported as the
 game column ``start_chair``: the physical chair that starts. Seat k = chair (start_chair + k) mod n.
 
-State: one flat int64 array ``state[SEAT0 + n_players * SEAT_LEN]``.
-
-=================== ====== =====================================================================
-field               offset meaning
-=================== ====== =====================================================================
-S_R                 0      Ringmaster position R (RB-S8, RB-E1)
-S_TRAIN_POS         1      train index on the train track (RB-S6, RB-F7)
-S_STOCK_SUPPLY      2      stocks in the supply (RB-F9)
-S_GOLD_SUPPLY       3      gold in the supply (meaningful when S_GOLD_LIMITED)
-S_STAR_SUPPLY       4      stars in the supply (meaningful when S_STAR_LIMITED)
-S_GOLD_LIMITED      5      1 = gold supply limited, 0 = unlimited (§2.6)
-S_STAR_LIMITED      6      1 = star supply limited
-S_N_PLAYERS         7      n
-S_N_DICE            8      dice per player
-S_N_MONKEYS         9      monkeys per player
-S_TRACK_LEN         10     spaces on the monkey loop
-S_START_INDEX       11     index of START
-S_TURN              12     player turns started so far
-S_ACTIVE            13     active seat
-S_FIRST_SEAT        14     always 0 (seat 0 = start player)
-S_START_CHAIR       15     RB-S9 draw: the chair that starts
-S_ENDED             16     1 once the end check fired (RB-E2)
-S_TRUNCATED         17     1 if max_turns was reached (RB-E5)
-S_END_TRIGGER       18     ET_* effect that ended the game
-S_END_SEAT          19     active seat when the game ended (-1 if truncated)
-S_ROLLED            20     bitmask of dice rolled this turn
-S_RESOLVED          21     bitmask of dice resolved this turn
-S_REROLL_EVENTS     22     reroll events this turn (RB-F8)
-S_TRAIN_LEN         23     train track length
-S_TILES_MASK        24     bit c set = tile code c placed this game
-S_RM_DROPS          25     R decrements so far
-S_STOCK_SCORINGS    26     stock scorings so far
-S_CTX_DIE           27     decision context: die concerned (moving / Double / resolving die)
-S_CTX_FACE          28     decision context: face offered (D08)
-S_CTX_SLOT          29     decision context: slot index of the arrow being installed (D09)
-S_CTX_VICTIM        30     decision context: thief victim (D12)
-S_CTX_DIST          31     decision context: move distance (D06/D13)
-S_SCRIPT_N          32     test hook: number of scripted decisions
-S_SCRIPT_POS        33     test hook: next scripted decision
-S_SCRIPT_ERR        34     test hook: D_* code of the first illegal scripted decision (0 = none)
-S_FORCE_N           35     test hook: number of forced dice draws
-S_FORCE_POS         36     test hook: next forced draw
-S_STOCK_COUNT       37     stocks in the game (RB-S7)
-S_TRAIN_MOVES       38     train resolutions so far
-S_SCRIPT_STRICT     39     test hook: 1 = an unscripted multi-option decision is an error
-S_UP_SLOT           40     [MAX_DICE] slot index (0..5) showing on each die this turn
-S_DBL_COUNT         45     [MAX_DICE] Doubles assigned to each die (RB-F5)
-S_DBL_TARGET        50     [MAX_DICE] target of each Double die, -1 = none
-S_FACE_SUPPLY       55     [N_FACES] face piles (RB-S3)
-S_SPACE_KIND        78     [MAX_TRACK] SP_* kind of each space after tiles (RB-S2)
-S_SPACE_FACE        118    [MAX_TRACK] face offered by FACE spaces
-S_TRAIN_TRACK       158    [MAX_TRAIN] train values
-S_GAMBLE            178    [6] gamble faces: 1..8 points, GB_RINGMASTER, GB_NINE
-S_OPP               184    [6] opposite slot index of each slot index (§2.2)
-S_FORCE             190    [MAX_FORCE] forced draws: slot numbers 1..6 for dice, face index
-                           0..5 for the gamble die, consumed in RNG order (RB-S11)
-S_SCRIPT            222    [MAX_SCRIPT] scripted decisions (encodings below)
-S_RNG_D             286    SUB_DICE stream state (uint64 bits stored as int64, see ``_rand``)
-S_RNG_P             287    SUB_POLICY stream state (same)
-S_OPTS              288    [MAX_OPTS] legal options of the current decision
-SEAT0               416    first seat block
-=================== ====== =====================================================================
-
-Per-seat block ``SEAT0 + seat * SEAT_LEN``:
-
-=============== ====== ========================================================================
-field           offset meaning
-=============== ====== ========================================================================
-F_SCORE         0      score (mouse)
-F_GOLD          1      gold
-F_STARS         2      stars
-F_STOCKS        3      stocks
-F_TURNS .. 23   4..23  statistics (see the F_* constants)
-F_MONKEY        24     [MAX_MONKEYS] monkey positions
-F_FACE          29     [MAX_DICE * 6] face code of die d, slot index s at d * 6 + s (slot = s + 1)
-F_ARROW         59     [MAX_DICE * 6] arrow target slot index, -1 when the face is not an arrow
-SEAT_LEN        89
-=============== ====== ========================================================================
-
-Decisions (§9) are asked with the legal options listed in ``state[S_OPTS:]``;
-a decision with a single legal option is taken without asking. Encodings:
-D01 e; D02 dice bitmask; D03 die index (-1 = do not apply a non-mandatory Reroll);
-D04 target die; D05 die; D06/D07/D13 ``dist * 16 + monkey`` (-1 = decline);
-D08 slot number 2..6 (0 = decline); D09 target slot number 1..6;
-D10 ``kind * 64 + die * 8 + slot`` with kind 0 = place POINTS_1, 1 = upgrade (-1 = decline);
-D11 k stars; D12 token type TK_GOLD / TK_STAR / TK_STOCK.
-Tests may script decisions (S_SCRIPT) and force dice (S_FORCE); both are empty in real games.
+State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``, declared field by field
+in ``layout.py`` (``playtest layout rattlebones`` prints the tables), as are the decision points
+and their option encodings.
 """
 import numpy as np
 from numba import njit, prange
@@ -116,281 +32,71 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randin
                      stream_start)
 from sim.trace import emit
 
+from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
+from .layout import (BM_START, BM_TRACK_LEN, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE,
+                     D_NINE, D_ORDER, D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, ET_RINGMASTER,
+                     ET_SCORE, ET_SETUP, ET_SHOP, ET_STOCK, EV_DECLINE, EV_DOUBLE, EV_END,
+                     EV_EXTRA, EV_GAMBLE, EV_INSTALL, EV_MOVE, EV_NO_EFFECT, EV_POINTS, EV_RANK,
+                     EV_REROLL, EV_RESOLVE, EV_RINGMASTER, EV_ROLL, EV_SETUP, EV_SHOP, EV_STOCK,
+                     EV_STOCK_PAY, EV_THEFT, EV_TILE, EV_TOKEN, EV_TRAIN, EV_TRUNCATED, EV_TURN,
+                     EV_UPGRADE, FC_ARROW, FC_DOUBLE, FC_EMPTY, FC_GAMBLE, FC_GOLD, FC_NINE,
+                     FC_PIP_2, FC_PIP_6, FC_POINTS_1, FC_POINTS_5, FC_RANK, FC_REROLL,
+                     FC_RINGMASTER, FC_STAR, FC_STOCK, FC_THIEF, FC_TRAIN, F_ARROW, F_DICE_ROLLED,
+                     F_EXTRA_DICE, F_FACE, F_GOLD, F_GOLD_GAINED, F_GOLD_SPENT, F_INSTALLS,
+                     F_MONKEY, F_MOVES, F_PTS_FACES, F_PTS_GAMBLE, F_PTS_RANK, F_PTS_SHOP,
+                     F_PTS_STOCK, F_PTS_TRAIN, F_REROLLS, F_RM_DROPS, F_SCORE, F_STARS,
+                     F_STARS_CASHED, F_STARS_GAINED, F_STEALS, F_STOCKS, F_STOCKS_TAKEN, F_STOLEN,
+                     F_TURNS, GB_NINE, GB_RINGMASTER, GO_END_REASON, GO_END_SEAT, GO_END_TRIGGER,
+                     GO_N_WINNERS, GO_RINGMASTER_DROPS, GO_RINGMASTER_FINAL, GO_ROUNDS,
+                     GO_START_CHAIR, GO_STOCK_SCORINGS, GO_TILES_MASK, GO_TRAIN_RIDES,
+                     GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, K_GREEDY, MAX_DICE, MAX_OPTS,
+                     MOVE_CODE, NE_ARROW_NUMBER, NE_CYCLE, NE_DOUBLE_ALONE, NE_DOUBLE_DIE,
+                     NE_NO_STOCK, NE_REROLL_LATE, NE_THIEF_NOBODY, N_FACES, N_SLOTS, PLUS1_DIE,
+                     PLUS1_KIND, SEAT0, SEAT_LEN, SO_DICE_ROLLED, SO_EXTRA_DICE, SO_GOLD,
+                     SO_GOLD_GAINED, SO_GOLD_SPENT, SO_INSTALLS, SO_MOVES, SO_PTS_FACES,
+                     SO_PTS_GAMBLE, SO_PTS_RANK, SO_PTS_SHOP, SO_PTS_STOCK, SO_PTS_TRAIN, SO_RANK,
+                     SO_REROLLS, SO_RINGMASTER_DROPS, SO_SCORE, SO_STARS, SO_STARS_CASHED,
+                     SO_STARS_GAINED, SO_STEALS, SO_STOCKS, SO_STOCKS_TAKEN, SO_STOLEN, SO_TOKENS,
+                     SO_TURNS_TAKEN, SO_WON, SPC_FACE, SPC_KIND, SP_EMPTY, SP_FACE, SP_PLUS1,
+                     SP_SLOT, SP_START, S_ACTIVE, S_CTX_DIE, S_CTX_DIST, S_CTX_FACE, S_CTX_SLOT,
+                     S_CTX_VICTIM, S_DBL_COUNT, S_DBL_TARGET, S_ENDED, S_END_SEAT, S_END_TRIGGER,
+                     S_FACE_SUPPLY, S_FIRST_SEAT, S_FORCE, S_FORCE_N, S_FORCE_POS, S_GAMBLE,
+                     S_GOLD_LIMITED, S_GOLD_SUPPLY, S_N_DICE, S_N_MONKEYS, S_N_PLAYERS, S_OPP,
+                     S_OPTS, S_R, S_REROLL_EVENTS, S_RESOLVED, S_RM_DROPS, S_RNG_D, S_RNG_P,
+                     S_ROLLED, S_SCRIPT, S_SCRIPT_ERR, S_SCRIPT_N, S_SCRIPT_POS, S_SCRIPT_STRICT,
+                     S_SPACE_FACE, S_SPACE_KIND, S_START_CHAIR, S_START_INDEX, S_STAR_LIMITED,
+                     S_STAR_SUPPLY, S_STOCK_COUNT, S_STOCK_SCORINGS, S_STOCK_SUPPLY, S_TILES_MASK,
+                     S_TRACK_LEN, S_TRAIN_LEN, S_TRAIN_MOVES, S_TRAIN_POS, S_TRAIN_TRACK,
+                     S_TRUNCATED, S_TURN, S_UP_SLOT, TK_GOLD, TK_STAR, TOK_GOLD, TOK_STAR,
+                     TOK_STOCK, TRD_N, TRD_START, TRD_VALUES)
+from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_extra_dice,
+                       greedy_install, greedy_move, greedy_order, greedy_plus1, shop_k)
+from .rules import (ARROWNUM_NONE, ARROW_ANY, C_KIND, C_LEN, R_ACTION_FACE_SUPPLY,
+                    R_ARROW_NUMBER_MODE, R_ARROW_TARGETS, R_BOARD_PRESET, R_DOUBLE_AFFECTS_THIEF,
+                    R_DOUBLE_STACKING, R_END_INCLUSIVE, R_GAMBLE_FACES, R_GOLD_PER_EXTRA_DIE,
+                    R_GOLD_SUPPLY, R_MAX_DICE_PER_TURN, R_MAX_TURNS, R_MOVE_OPTIONAL,
+                    R_NINE_MOVE_MAX, R_NINE_MOVE_MIN, R_N_DICE, R_N_MONKEYS, R_PLUS1_ANY_DIE,
+                    R_POINT_FACE_MAX, R_POINT_FACE_SUPPLY, R_RANK_POINTS, R_REROLL_MANDATORY,
+                    R_REROLL_SECOND_SCOPE, R_RINGMASTER_FACE_MOVE, R_RINGMASTER_START_2P,
+                    R_RINGMASTER_START_3P, R_RINGMASTER_START_4P, R_RINGMASTER_STEP,
+                    R_SEAT_BONUS_GOLD, R_SEAT_BONUS_POINTS, R_SHOP_EXCHANGES_PER_LANDING,
+                    R_SHOP_MAX_STARS, R_SHOP_ON_PASS, R_STARTING_GOLD, R_STARTING_STARS,
+                    R_STAR_EXCHANGE, R_STAR_SUPPLY, R_STOCK_COUNT, R_STOCK_PAY_AFTER_TIE_FIRST,
+                    R_STOCK_PAY_FIRST, R_STOCK_PAY_MONOPOLY, R_STOCK_PAY_SECOND,
+                    R_STOCK_PAY_TIE_FIRST, R_STOCK_PAY_TIE_SECOND, R_TILES_USED, R_TILE_POOL,
+                    R_TRAIN_TRACK, SCOPE_REROLL_ONLY, STACK_FORBID)
+
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
-# a callee allocated: the batch entry points, the stream of setup and the test-facing wrappers
-# that build a policy configuration (policies.make_cfg).
-no_refcount_module(__name__, exclude=(
-    "_play_game", "play_one", "play_many", "play_turn", "pay_extra_dice", "choose_and_roll",
-    "reroll_phase", "declare_doubles", "resolution_phase"))
+# a callee allocated: the batch entry points and the stream of setup.
+no_refcount_module(__name__, exclude=("_play_game", "play_one", "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
 
-# ---- rule parameter offsets (== sim.spec.layout(rules.PARAMS); checked by a test) ---------
-R_RINGMASTER_START_2P = 0
-R_RINGMASTER_START_3P = 1
-R_RINGMASTER_START_4P = 2
-R_RINGMASTER_STEP = 3
-R_END_INCLUSIVE = 4
-R_N_MONKEYS = 5
-R_N_DICE = 6
-R_MAX_DICE_PER_TURN = 7
-R_GOLD_PER_EXTRA_DIE = 8
-R_STARTING_GOLD = 9
-R_STARTING_STARS = 10
-R_SEAT_BONUS_GOLD = 11
-R_SEAT_BONUS_POINTS = 16
-R_BOARD_PRESET = 21
-R_TILE_POOL = 22
-R_TILES_USED = 35
-R_STAR_EXCHANGE = 36
-R_SHOP_MAX_STARS = 48
-R_SHOP_ON_PASS = 49
-R_SHOP_EXCHANGES_PER_LANDING = 50
-R_STOCK_COUNT = 51
-R_STOCK_PAY_FIRST = 52
-R_STOCK_PAY_SECOND = 53
-R_STOCK_PAY_TIE_FIRST = 54
-R_STOCK_PAY_AFTER_TIE_FIRST = 55
-R_STOCK_PAY_TIE_SECOND = 56
-R_STOCK_PAY_MONOPOLY = 57
-R_RANK_POINTS = 58
-R_POINT_FACE_MAX = 63
-R_POINT_FACE_SUPPLY = 64
-R_ACTION_FACE_SUPPLY = 70
-R_GOLD_SUPPLY = 71
-R_STAR_SUPPLY = 72
-R_TRAIN_TRACK = 73
-R_GAMBLE_FACES = 94
-R_NINE_MOVE_MIN = 101
-R_NINE_MOVE_MAX = 102
-R_RINGMASTER_FACE_MOVE = 103
-R_DOUBLE_MULTIPLIER = 104
-R_DOUBLE_STACKING = 105
-R_DOUBLE_AFFECTS_THIEF = 106
-R_REROLL_MANDATORY = 107
-R_REROLL_SECOND_SCOPE = 108
-R_MOVE_OPTIONAL = 109
-R_ARROW_TARGETS = 110
-R_ARROW_NUMBER_MODE = 111
-R_PLUS1_ANY_DIE = 112
-R_MAX_TURNS = 113
-R_LEN = 114
-
-# choice indices of choice parameters
-STACK_MULTIPLY = 0
-STACK_ADD = 1
-STACK_FORBID = 2
-SCOPE_ALL = 0
-SCOPE_REROLL_ONLY = 1
-ARROW_ADJACENT = 0
-ARROW_ANY = 1
-ARROWNUM_RESOLVE = 0
-ARROWNUM_NONE = 1
-
-# ---- face codes (§2.1) and space kinds (§2.3) ---------------------------------------------
-FC_EMPTY = 0
-FC_RINGMASTER = 1
-FC_PIP_2 = 2
-FC_PIP_6 = 6
-FC_NINE = 7
-FC_POINTS_1 = 8
-FC_POINTS_5 = 12
-FC_THIEF = 13
-FC_ARROW = 14
-FC_RANK = 15
-FC_DOUBLE = 16
-FC_GAMBLE = 17
-FC_TRAIN = 18
-FC_REROLL = 19
-FC_STOCK = 20
-FC_STAR = 21
-FC_GOLD = 22
-N_FACES = 23
-
-SP_EMPTY = 0
-SP_START = 1
-SP_FACE = 2
-SP_PLUS1 = 3
-SP_SLOT = 4
-
-GB_RINGMASTER = 0
-GB_NINE = 9
-
-TK_GOLD = 0
-TK_STAR = 1
-TK_STOCK = 2
-
-# end triggers (game column end_trigger)
-ET_NONE = 0
-ET_SCORE = 1
-ET_RINGMASTER = 2
-ET_STOCK = 3
-ET_SHOP = 4
-ET_SETUP = 5
-
-# decision points (§9)
-D_EXTRA = 1
-D_DICE = 2
-D_REROLL = 3
-D_DOUBLE = 4
-D_ORDER = 5
-D_MOVE = 6
-D_NINE = 7
-D_INSTALL = 8
-D_ARROW = 9
-D_PLUS1 = 10
-D_SHOP = 11
-D_THIEF = 12
-D_RM_MOVE = 13
-
-MOVE_CODE = 16
-PLUS1_KIND = 64
-PLUS1_DIE = 8
-
-# ---- sizes ----------------------------------------------------------------------------------
-MAX_DICE = 5
-MAX_MONKEYS = 5
-MAX_TRACK = 40
-MAX_TRAIN = 20
-MAX_FORCE = 32
-MAX_SCRIPT = 64
-N_SLOTS = 6
-MAX_OPTS = 128
-
-# ---- global state fields ----------------------------------------------------------------------
-S_R = 0
-S_TRAIN_POS = 1
-S_STOCK_SUPPLY = 2
-S_GOLD_SUPPLY = 3
-S_STAR_SUPPLY = 4
-S_GOLD_LIMITED = 5
-S_STAR_LIMITED = 6
-S_N_PLAYERS = 7
-S_N_DICE = 8
-S_N_MONKEYS = 9
-S_TRACK_LEN = 10
-S_START_INDEX = 11
-S_TURN = 12
-S_ACTIVE = 13
-S_FIRST_SEAT = 14
-S_START_CHAIR = 15
-S_ENDED = 16
-S_TRUNCATED = 17
-S_END_TRIGGER = 18
-S_END_SEAT = 19
-S_ROLLED = 20
-S_RESOLVED = 21
-S_REROLL_EVENTS = 22
-S_TRAIN_LEN = 23
-S_TILES_MASK = 24
-S_RM_DROPS = 25
-S_STOCK_SCORINGS = 26
-S_CTX_DIE = 27
-S_CTX_FACE = 28
-S_CTX_SLOT = 29
-S_CTX_VICTIM = 30
-S_CTX_DIST = 31
-S_SCRIPT_N = 32
-S_SCRIPT_POS = 33
-S_SCRIPT_ERR = 34
-S_FORCE_N = 35
-S_FORCE_POS = 36
-S_STOCK_COUNT = 37
-S_TRAIN_MOVES = 38
-S_SCRIPT_STRICT = 39
-S_UP_SLOT = 40
-S_DBL_COUNT = 45
-S_DBL_TARGET = 50
-S_FACE_SUPPLY = 55
-S_SPACE_KIND = 78
-S_SPACE_FACE = 118
-S_TRAIN_TRACK = 158
-S_GAMBLE = 178
-S_OPP = 184
-S_FORCE = 190
-S_SCRIPT = 222
-S_RNG_D = 286
-S_RNG_P = 287
-S_OPTS = 288
-SEAT0 = 416
-
-# ---- per-seat fields ----------------------------------------------------------------------------
-F_SCORE = 0
-F_GOLD = 1
-F_STARS = 2
-F_STOCKS = 3
-F_TURNS = 4
-F_DICE_ROLLED = 5
-F_EXTRA_DICE = 6
-F_GOLD_SPENT = 7
-F_INSTALLS = 8
-F_MOVES = 9
-F_STEALS = 10
-F_STOLEN = 11
-F_PTS_FACES = 12
-F_PTS_SHOP = 13
-F_PTS_STOCK = 14
-F_PTS_TRAIN = 15
-F_PTS_RANK = 16
-F_PTS_GAMBLE = 17
-F_RM_DROPS = 18
-F_STARS_CASHED = 19
-F_GOLD_GAINED = 20
-F_STARS_GAINED = 21
-F_STOCKS_TAKEN = 22
-F_REROLLS = 23
-F_MONKEY = 24
-F_FACE = 29
-F_ARROW = 59
-SEAT_LEN = 89
-
-# ---- trace events (format in replay.py) ------------------------------------------------------
-EV_SETUP = 1          # n, R, start_chair, tiles_mask
-EV_TILE = 2           # space index, tile code, kind, face
-EV_TURN = 3           # seat, turn, round, R, score
-EV_EXTRA = 4          # seat, e, gold paid, gold left
-EV_ROLL = 5           # seat, die, slot number, face, result face, reroll event (0 = initial)
-EV_REROLL = 6         # seat, event, added die, rerolled mask
-EV_DOUBLE = 7         # seat, double die, target die, doubles on target
-EV_RESOLVE = 8        # seat, die, slot number, face in slot, result face, mult
-EV_MOVE = 9           # seat, monkey, from, to, dist, die, passed START
-EV_DECLINE = 10       # seat, die, decision point
-EV_INSTALL = 11       # seat, die, slot number, new face, old face, arrow target slot number (0)
-EV_UPGRADE = 12       # seat, die, slot number, new face, old face
-EV_SHOP = 13          # seat, k stars, points, score, stars left
-EV_POINTS = 14        # seat, points, source face, score, mult
-EV_TOKEN = 15         # seat, token type, gained, total, mult
-EV_TRAIN = 16         # seat, value, mult, points, new train pos
-EV_STOCK = 17         # seat, stocks held, stock supply
-EV_STOCK_PAY = 18     # seat, stocks, payout, score
-EV_THEFT = 19         # seat, victim, token type, amount
-EV_RINGMASTER = 20    # seat, R before, R after, source face (RINGMASTER / GAMBLE)
-EV_GAMBLE = 21        # seat, die, gamble face value
-EV_NO_EFFECT = 22     # seat, die, face, reason (NE_*)
-EV_END = 23           # trigger, active seat, R, winner seat, n winners
-EV_TRUNCATED = 24     # turns
-EV_RANK = 25          # seat, rank, points, mult
-
-NE_CYCLE = 1
-NE_DOUBLE_ALONE = 2
-NE_REROLL_LATE = 3
-NE_THIEF_NOBODY = 4
-NE_ARROW_NUMBER = 5
-NE_DOUBLE_DIE = 6
-NE_NO_STOCK = 7
-
-
-# ---- policy configuration array ``cfg`` (float64, one per game; built by policies.fill_cfg) ----
-# cfg[:R_LEN] is a copy of the rules (so every R_* offset reads the same value from ``cfg`` as
-# from ``rules``), then the policy kind of each seat, the policy parameters and tables derived
-# from them (see policies.C_*). Passing one array instead of rules + kinds + policy_params keeps
-# the calls of the hot loop narrow (every array argument is reference counted at each call).
-MAX_PLAYERS = 4
-C_KIND = R_LEN
-
+# how a call site takes a multi-option decision (``_mode``)
 ASK_DECIDE = 0
 ASK_GREEDY = 1
 ASK_RANDOM = 2
+K_GREEDY_CODE = float(K_GREEDY)   # the policy kind as stored in ``cfg``
 
 BLOCK_GAMES = 32   # games per prange block of play_many
 
@@ -398,16 +104,6 @@ RNG_STEP = np.uint64(0x9E3779B97F4A7C15)   # == sim.rng._GOLDEN (checked by a te
 
 
 # ==== small helpers =========================================================================
-@njit(cache=True, inline='always')
-def _ev(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
-    """``sim.trace.emit`` behind an inlined tracing-on test (no call when tracing is off).
-
-    Arguments are passed as np.int64 so that ``emit`` is compiled once (numba would otherwise
-    specialise it on every literal event code). Convention in this module: constants passed to
-    a non-inlined jitted function are wrapped in ``np.int64`` for the same reason."""
-    if log.shape[0] > 1:
-        emit(log, np.int64(code), np.int64(a0), np.int64(a1), np.int64(a2), np.int64(a3),
-             np.int64(a4), np.int64(a5), np.int64(a6))
 
 
 @njit(cache=True, inline='always')
@@ -418,12 +114,6 @@ def _rand(state, field, n):
     state[field] = np.int64(u)
     x = mix64(u) >> np.uint64(11)
     return np.int64((x * np.uint64(n)) >> np.uint64(53))
-
-
-@njit(cache=True, inline='always')
-def _sb(seat):
-    """Offset of ``seat``'s block in the state array."""
-    return SEAT0 + seat * SEAT_LEN
 
 
 @njit(cache=True, inline='always')
@@ -443,27 +133,9 @@ def _popcount(x):
 
 
 @njit(cache=True, inline='always')
-def is_number_face(f):
-    """True for faces that move a monkey (RINGMASTER, PIP_k, NINE) (§2.1)."""
-    return FC_RINGMASTER <= f <= FC_NINE
-
-
-@njit(cache=True, inline='always')
 def is_action_face(f):
     """True for the 11 action faces of the supply (§2.5)."""
     return f == FC_NINE or FC_THIEF <= f <= FC_GOLD
-
-
-@njit(cache=True, inline='always')
-def face_at(state, seat, die, sidx):
-    """Face code in slot index ``sidx`` (0..5) of ``die`` of ``seat``."""
-    return state[_sb(seat) + F_FACE + die * N_SLOTS + sidx]
-
-
-@njit(cache=True, inline='always')
-def arrow_at(state, seat, die, sidx):
-    """Arrow target slot index of slot ``sidx``, -1 when not an arrow."""
-    return state[_sb(seat) + F_ARROW + die * N_SLOTS + sidx]
 
 
 @njit(cache=True, inline='always')
@@ -490,63 +162,6 @@ def _draw_gamble(state):
 
 
 @njit(cache=True, inline='always')
-def double_mult(state, rules, die):
-    """``mult`` for ``die`` from the Doubles assigned to it (RB-F5, AMB-08).
-
-    multiply: m^k; add: 1 + k(m-1); forbid: at most one Double per target, m^k.
-    ``rules`` may be the rules or a ``cfg`` array (same R_* offsets).
-    """
-    k = state[S_DBL_COUNT + die]
-    m = int(rules[R_DOUBLE_MULTIPLIER])
-    if k == 0:
-        return 1
-    if int(rules[R_DOUBLE_STACKING]) == STACK_ADD:
-        return 1 + k * (m - 1)
-    r = 1
-    for _ in range(k):
-        r *= m
-    return r
-
-
-@njit(cache=True, inline='always')
-def follow_arrow(state, seat, die, sidx):
-    """Face reached from slot ``sidx`` of ``die`` by following arrows (RB-F3, AMB-05/07).
-
-    Returns
-    -------
-    (face, via_arrow): the first non-arrow face on the chain, or (FC_EMPTY, 1) when the chain
-    revisits a slot (no effect, RB-F15).
-    """
-    b = _sb(seat) + die * N_SLOTS
-    visited = 0
-    s = sidx
-    via = 0
-    while True:
-        f = state[b + F_FACE + s]
-        if f != FC_ARROW:
-            return f, via
-        visited |= 1 << s
-        t = state[b + F_ARROW + s]
-        if t < 0 or (visited >> t) & 1:
-            return FC_EMPTY, 1
-        s = t
-        via = 1
-
-
-@njit(cache=True, inline='always')
-def die_result(state, rules, seat, die):
-    """The result of a rolled die: its up face, arrows followed (RB-T3, RB-F3).
-
-    With ``arrow_number_mode = none`` an arrow reaching a number face or RINGMASTER gives
-    no effect (FC_EMPTY).
-    """
-    f, via = follow_arrow(state, seat, die, state[S_UP_SLOT + die])
-    if via and is_number_face(f) and int(rules[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
-        return FC_EMPTY
-    return f
-
-
-@njit(cache=True, inline='always')
 def end_check(state, rules, trigger, log):
     """RB-E2: end the game at once if any score > R (``end_inclusive``: >= R).
 
@@ -559,7 +174,7 @@ def end_check(state, rules, trigger, log):
     r = state[S_R]
     incl = rules[R_END_INCLUSIVE] > 0.5
     for p in range(state[S_N_PLAYERS]):
-        s = state[_sb(p) + F_SCORE]
+        s = state[seat_base(p) + F_SCORE]
         if s > r or (incl and s >= r):
             state[S_ENDED] = 1
             state[S_END_TRIGGER] = trigger
@@ -571,11 +186,11 @@ def end_check(state, rules, trigger, log):
 @njit(cache=True, inline='always')
 def gain_points(state, cfg, seat, amount, source, stat, log):
     """Add points to ``seat`` as one atomic gain, then run the end check (RB-F1, RB-E2)."""
-    b = _sb(seat)
+    b = seat_base(seat)
     state[b + F_SCORE] += amount
     state[b + stat] += amount
     if log.shape[0] > 1:
-        _ev(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
+        emit(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
     return end_check(state, cfg, ET_SCORE, log)
 
 
@@ -598,12 +213,12 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
     min(tiles_used, pool size, SLOT spaces); unfilled SLOTs become EMPTY.
     """
     p = int(rules[R_BOARD_PRESET])
-    L = meta[p, 0]
+    L = meta[p, BM_TRACK_LEN]
     state[S_TRACK_LEN] = L
-    state[S_START_INDEX] = meta[p, 1]
+    state[S_START_INDEX] = meta[p, BM_START]
     for i in range(L):
-        state[S_SPACE_KIND + i] = boards[p, i, 0]
-        state[S_SPACE_FACE + i] = boards[p, i, 1]
+        state[S_SPACE_KIND + i] = boards[p, i, SPC_KIND]
+        state[S_SPACE_FACE + i] = boards[p, i, SPC_FACE]
     m = 0
     for j in range(int(rules[R_TILE_POOL])):
         c = int(rules[R_TILE_POOL + 1 + j])
@@ -617,11 +232,11 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
         if state[S_SPACE_KIND + i] == SP_SLOT:
             if k < use:
                 t = scratch[k]
-                state[S_SPACE_KIND + i] = tiles[t, 0]
-                state[S_SPACE_FACE + i] = tiles[t, 1]
+                state[S_SPACE_KIND + i] = tiles[t, SPC_KIND]
+                state[S_SPACE_FACE + i] = tiles[t, SPC_FACE]
                 state[S_TILES_MASK] |= 1 << t
                 if log.shape[0] > 1:
-                    _ev(log, EV_TILE, i, t, tiles[t, 0], tiles[t, 1])
+                    emit(log, EV_TILE, i, t, tiles[t, SPC_KIND], tiles[t, SPC_FACE])
                 k += 1
             else:
                 state[S_SPACE_KIND + i] = SP_EMPTY
@@ -640,13 +255,13 @@ def setup_supplies(state, rules, fsupply, tokens):
         for f in range(N_FACES):
             if is_action_face(f):
                 state[S_FACE_SUPPLY + f] = a
-    g = tokens[0] if rules[R_GOLD_SUPPLY] < 0 else int(rules[R_GOLD_SUPPLY])
-    s = tokens[1] if rules[R_STAR_SUPPLY] < 0 else int(rules[R_STAR_SUPPLY])
+    g = tokens[TOK_GOLD] if rules[R_GOLD_SUPPLY] < 0 else int(rules[R_GOLD_SUPPLY])
+    s = tokens[TOK_STAR] if rules[R_STAR_SUPPLY] < 0 else int(rules[R_STAR_SUPPLY])
     state[S_GOLD_SUPPLY] = g
     state[S_GOLD_LIMITED] = 1 if g > 0 else 0
     state[S_STAR_SUPPLY] = s
     state[S_STAR_LIMITED] = 1 if s > 0 else 0
-    c = tokens[2] if rules[R_STOCK_COUNT] < 0 else int(rules[R_STOCK_COUNT])
+    c = tokens[TOK_STOCK] if rules[R_STOCK_COUNT] < 0 else int(rules[R_STOCK_COUNT])
     state[S_STOCK_COUNT] = c
     state[S_STOCK_SUPPLY] = c
 
@@ -655,10 +270,10 @@ def setup_supplies(state, rules, fsupply, tokens):
 def setup_train_and_gamble(state, rules, train, gamble):
     """RB-S6: train on its start index; the train values (RB-F7) and gamble faces (RB-F6)."""
     if rules[R_TRAIN_TRACK + 1] < 0:
-        n = train[0]
-        state[S_TRAIN_POS] = train[1]
+        n = train[TRD_N]
+        state[S_TRAIN_POS] = train[TRD_START]
         for i in range(n):
-            state[S_TRAIN_TRACK + i] = train[2 + i]
+            state[S_TRAIN_TRACK + i] = train[TRD_VALUES + i]
     else:
         n = int(rules[R_TRAIN_TRACK])
         state[S_TRAIN_POS] = 0
@@ -693,7 +308,7 @@ def setup_players(state, rules, start_faces, opposite):
     for s in range(N_SLOTS):
         state[S_OPP + s] = opposite[s]
     for seat in range(n):
-        b = _sb(seat)
+        b = seat_base(seat)
         for m in range(state[S_N_MONKEYS]):
             state[b + F_MONKEY + m] = state[S_START_INDEX]
         for d in range(state[S_N_DICE]):
@@ -737,7 +352,7 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
     for d in range(MAX_DICE):
         state[S_DBL_TARGET + d] = -1
     if log.shape[0] > 1:
-        _ev(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
+        emit(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
     end_check(state, rules, ET_SETUP, log)
 
 
@@ -775,7 +390,7 @@ def _decide(state, cfg, seat, dp, n):
         state[S_SCRIPT_ERR] = 100 + dp
     if cfg[C_KIND + seat] != K_GREEDY_CODE:
         return state[S_OPTS + _rand(state, S_RNG_P, n)]
-    return _pol.greedy(state, cfg, seat, dp, n)
+    return greedy(state, cfg, seat, dp, n)
 
 
 # ==== turn start: extra dice, dice choice, roll (RB-T1 .. RB-T3) ============================
@@ -787,7 +402,7 @@ def _pay_extra_dice(state, cfg, seat, log):
     -------
     int e.
     """
-    b = _sb(seat)
+    b = seat_base(seat)
     cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
     emax = min(int(cfg[R_MAX_DICE_PER_TURN]), state[S_N_DICE]) - 1
     if cost > 0:
@@ -798,7 +413,7 @@ def _pay_extra_dice(state, cfg, seat, log):
     if emax <= 0:
         e = state[S_OPTS + 0]
     elif mode == ASK_GREEDY:
-        e = _pol.greedy_extra_dice(state, cfg, seat, emax + 1)
+        e = greedy_extra_dice(state, cfg, seat, emax + 1)
     elif mode == ASK_RANDOM:
         e = state[S_OPTS + _rand(state, S_RNG_P, emax + 1)]
     else:
@@ -811,7 +426,7 @@ def _pay_extra_dice(state, cfg, seat, log):
         state[b + F_GOLD_SPENT] += paid
         state[b + F_EXTRA_DICE] += e
         if log.shape[0] > 1:
-            _ev(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
+            emit(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
     return e
 
 
@@ -820,9 +435,9 @@ def roll_die(state, cfg, seat, die, event, log):
     """RB-T3: the die shows a uniform slot; its result is the face there."""
     s = _draw_slot(state)
     state[S_UP_SLOT + die] = s
-    state[_sb(seat) + F_DICE_ROLLED] += 1
+    state[seat_base(seat) + F_DICE_ROLLED] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
+        emit(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
             die_result(state, cfg, seat, die), event)
 
 
@@ -839,7 +454,7 @@ def _choose_and_roll(state, cfg, seat, e, log):
     if n == 1:
         mask = state[S_OPTS + 0]
     elif mode == ASK_GREEDY:
-        mask = _pol.greedy_dice(state, cfg, seat, n)
+        mask = greedy_dice(state, cfg, seat, n)
     elif mode == ASK_RANDOM:
         mask = state[S_OPTS + _rand(state, S_RNG_P, n)]
     else:
@@ -886,13 +501,13 @@ def _reroll_phase(state, cfg, seat, log):
         state[S_ROLLED] = rolled
         state[S_REROLL_EVENTS] += 1
         ev = state[S_REROLL_EVENTS]
-        state[_sb(seat) + F_REROLLS] += 1
+        state[seat_base(seat) + F_REROLLS] += 1
         if ev == 1 or int(cfg[R_REROLL_SECOND_SCOPE]) == SCOPE_REROLL_ONLY:
             mask = k | (1 << u)
         else:
             mask = rolled
         if log.shape[0] > 1:
-            _ev(log, EV_REROLL, seat, ev, u, mask)
+            emit(log, EV_REROLL, seat, ev, u, mask)
         for d in range(nd):
             if (mask >> d) & 1:
                 roll_die(state, cfg, seat, d, ev, log)
@@ -916,14 +531,14 @@ def _declare_doubles(state, cfg, seat, log):
                 n += 1
         if n == 0:
             if log.shape[0] > 1:
-                _ev(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
+                emit(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
             continue
         state[S_CTX_DIE] = d
         t = _decide(state, cfg, seat, np.int64(D_DOUBLE), n)
         state[S_DBL_COUNT + t] += 1
         state[S_DBL_TARGET + d] = t
         if log.shape[0] > 1:
-            _ev(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
+            emit(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
 
 
 # ==== landing effects (RB-T7, RB-P1 .. RB-P4) ================================================
@@ -934,16 +549,16 @@ def install_face(state, seat, die, sidx, face, target, log):
     The removed face returns to its pile; a pip face leaves the game. ``target`` is the arrow
     target slot index when ``face`` is ARROW.
     """
-    b = _sb(seat) + die * N_SLOTS + sidx
+    b = seat_base(seat) + die * N_SLOTS + sidx
     old = state[b + F_FACE]
     if old != FC_EMPTY and not (FC_PIP_2 <= old <= FC_PIP_6):
         state[S_FACE_SUPPLY + old] += 1
     state[S_FACE_SUPPLY + face] -= 1
     state[b + F_FACE] = face
     state[b + F_ARROW] = target if face == FC_ARROW else -1
-    state[_sb(seat) + F_INSTALLS] += 1
+    state[seat_base(seat) + F_INSTALLS] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
+        emit(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
 
 
 @njit(cache=True)
@@ -973,14 +588,14 @@ def offer_face(state, cfg, seat, die, face, log):
     state[S_CTX_FACE] = face
     mode = _mode(state, cfg, seat)
     if mode == ASK_GREEDY:
-        s = _pol.greedy_install(state, cfg, seat, np.int64(N_SLOTS))
+        s = greedy_install(state, cfg, seat, np.int64(N_SLOTS))
     elif mode == ASK_RANDOM:
         s = state[S_OPTS + _rand(state, S_RNG_P, N_SLOTS)]
     else:
         s = _decide(state, cfg, seat, np.int64(D_INSTALL), np.int64(N_SLOTS))
     if s == 0:
         if log.shape[0] > 1:
-            _ev(log, EV_DECLINE, seat, die, D_INSTALL)
+            emit(log, EV_DECLINE, seat, die, D_INSTALL)
         return
     target = -1
     if face == FC_ARROW:
@@ -990,7 +605,7 @@ def offer_face(state, cfg, seat, die, face, log):
         if n == 1:
             target = state[S_OPTS + 0] - 1
         elif mode == ASK_GREEDY:
-            target = _pol.greedy_arrow(state, cfg, seat, n) - 1
+            target = greedy_arrow(state, cfg, seat, n) - 1
         elif mode == ASK_RANDOM:
             target = state[S_OPTS + _rand(state, S_RNG_P, n)] - 1
         else:
@@ -1038,14 +653,14 @@ def plus1_space(state, cfg, seat, die, log):
     if n == 1:
         a = state[S_OPTS + 0]
     elif mode == ASK_GREEDY:
-        a = _pol.greedy_plus1(state, cfg, seat, n)
+        a = greedy_plus1(state, cfg, seat, n)
     elif mode == ASK_RANDOM:
         a = state[S_OPTS + _rand(state, S_RNG_P, n)]
     else:
         a = _decide(state, cfg, seat, np.int64(D_PLUS1), n)
     if a < 0:
         if log.shape[0] > 1:
-            _ev(log, EV_DECLINE, seat, die, D_PLUS1)
+            emit(log, EV_DECLINE, seat, die, D_PLUS1)
         return
     kind = a // PLUS1_KIND
     d = (a % PLUS1_KIND) // PLUS1_DIE
@@ -1053,21 +668,21 @@ def plus1_space(state, cfg, seat, die, log):
     if kind == 0:
         install_face(state, seat, d, s, np.int64(FC_POINTS_1), np.int64(-1), log)
     else:
-        b = _sb(seat) + F_FACE + d * N_SLOTS + s
+        b = seat_base(seat) + F_FACE + d * N_SLOTS + s
         old = state[b]
         state[S_FACE_SUPPLY + old] += 1
         state[S_FACE_SUPPLY + old + 1] -= 1
         state[b] = old + 1
-        state[_sb(seat) + F_INSTALLS] += 1
+        state[seat_base(seat) + F_INSTALLS] += 1
         if log.shape[0] > 1:
-            _ev(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
+            emit(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
 
 
 @njit(cache=True)
 def start_shop(state, cfg, seat, log):
     """RB-P1 / RB-P2: exchange k <= min(shop_max_stars, stars) stars for star_exchange[k]
     points, never doubled; ``shop_exchanges_per_landing`` exchanges; end check after each."""
-    b = _sb(seat)
+    b = seat_base(seat)
     kcap = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1)
     for _ in range(int(cfg[R_SHOP_EXCHANGES_PER_LANDING])):
         kmax = min(kcap, state[b + F_STARS])
@@ -1077,7 +692,7 @@ def start_shop(state, cfg, seat, log):
             state[S_OPTS + k] = k
         mode = _mode(state, cfg, seat)
         if mode == ASK_GREEDY:
-            k = _pol.shop_k(state, cfg, seat, kmax)
+            k = shop_k(state, cfg, seat, kmax)
         elif mode == ASK_RANDOM:
             k = state[S_OPTS + _rand(state, S_RNG_P, kmax + 1)]
         else:
@@ -1092,7 +707,7 @@ def start_shop(state, cfg, seat, log):
         state[b + F_PTS_SHOP] += pts
         state[b + F_STARS_CASHED] += k
         if log.shape[0] > 1:
-            _ev(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
+            emit(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
         if end_check(state, cfg, ET_SHOP, log):
             return
 
@@ -1145,18 +760,18 @@ def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
     if n == 1:
         a = state[S_OPTS + 0]
     elif mode == ASK_GREEDY:
-        a = _pol.greedy_move(state, cfg, seat, n)
+        a = greedy_move(state, cfg, seat, n)
     elif mode == ASK_RANDOM:
         a = state[S_OPTS + _rand(state, S_RNG_P, n)]
     else:
         a = _decide(state, cfg, seat, dp, n)
     if a < 0:
         if log.shape[0] > 1:
-            _ev(log, EV_DECLINE, seat, die, dp)
+            emit(log, EV_DECLINE, seat, die, dp)
         return
     monkey = a % MOVE_CODE
     dist = a // MOVE_CODE
-    b = _sb(seat)
+    b = seat_base(seat)
     L = state[S_TRACK_LEN]
     st = state[S_START_INDEX]
     frm = state[b + F_MONKEY + monkey]
@@ -1168,7 +783,7 @@ def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
     state[b + F_MONKEY + monkey] = to
     state[b + F_MOVES] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
+        emit(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
     kind = state[S_SPACE_KIND + to]
     if kind != SP_EMPTY or (passed and cfg[R_SHOP_ON_PASS] > 0.5):
         landing(state, cfg, seat, die, to, passed, log)
@@ -1180,9 +795,9 @@ def lower_ringmaster(state, cfg, seat, source, log):
     r0 = state[S_R]
     state[S_R] = r0 - int(cfg[R_RINGMASTER_STEP])
     state[S_RM_DROPS] += 1
-    state[_sb(seat) + F_RM_DROPS] += 1
+    state[seat_base(seat) + F_RM_DROPS] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_RINGMASTER, seat, r0, state[S_R], source)
+        emit(log, EV_RINGMASTER, seat, r0, state[S_R], source)
     return end_check(state, cfg, ET_RINGMASTER, log)
 
 
@@ -1202,32 +817,32 @@ def ringmaster_result(state, cfg, seat, die, log):
 @njit(cache=True, inline='always')
 def gain_token(state, seat, token, amount, mult, log):
     """RB-F11 / RB-F12: gain ``amount`` gold or stars, capped by a limited supply."""
-    b = _sb(seat)
+    b = seat_base(seat)
     if token == TK_GOLD:
         got = _deal(state, S_GOLD_SUPPLY, S_GOLD_LIMITED, amount)
         state[b + F_GOLD] += got
         state[b + F_GOLD_GAINED] += got
         if log.shape[0] > 1:
-            _ev(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
+            emit(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
     else:
         got = _deal(state, S_STAR_SUPPLY, S_STAR_LIMITED, amount)
         state[b + F_STARS] += got
         state[b + F_STARS_GAINED] += got
         if log.shape[0] > 1:
-            _ev(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
+            emit(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
 
 
 @njit(cache=True)
 def rank_1234(state, cfg, seat, mult, log):
     """RB-F4: r = 1 + #players with a strictly greater score; + rank_points[r] x mult."""
-    me = state[_sb(seat) + F_SCORE]
+    me = state[seat_base(seat) + F_SCORE]
     r = 1
     for p in range(state[S_N_PLAYERS]):
-        if state[_sb(p) + F_SCORE] > me:
+        if state[seat_base(p) + F_SCORE] > me:
             r += 1
     pts = int(cfg[R_RANK_POINTS + 1 + min(r, 4) - 1]) * mult
     if log.shape[0] > 1:
-        _ev(log, EV_RANK, seat, r, pts, mult)
+        emit(log, EV_RANK, seat, r, pts, mult)
     gain_points(state, cfg, seat, pts, FC_RANK, F_PTS_RANK, log)
 
 
@@ -1239,7 +854,7 @@ def train_ride(state, cfg, seat, mult, log):
     state[S_TRAIN_POS] = (pos + 1) % state[S_TRAIN_LEN]
     state[S_TRAIN_MOVES] += 1
     if log.shape[0] > 1:
-        _ev(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
+        emit(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
     gain_points(state, cfg, seat, v * mult, FC_TRAIN, F_PTS_TRAIN, log)
 
 
@@ -1250,11 +865,11 @@ def thief(state, cfg, seat, mult, log):
     ``double_affects_thief`` (then mult tokens of that type, AMB-20). No stock scoring."""
     n = state[S_N_PLAYERS]
     amount = mult if cfg[R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
-    me = _sb(seat)
+    me = seat_base(seat)
     took = 0
     for i in range(1, n):
         v = (seat + i) % n
-        vb = _sb(v)
+        vb = seat_base(v)
         k = 0
         for t in range(3):
             if state[vb + F_GOLD + t] > 0:
@@ -1271,10 +886,10 @@ def thief(state, cfg, seat, mult, log):
         state[vb + F_STOLEN] += got
         took += got
         if log.shape[0] > 1:
-            _ev(log, EV_THEFT, seat, v, t, got)
+            emit(log, EV_THEFT, seat, v, t, got)
     if took == 0:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
+            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
 
 
 @njit(cache=True)
@@ -1288,21 +903,21 @@ def stock_scoring(state, cfg, log):
     n = state[S_N_PLAYERS]
     c1 = 0
     for p in range(n):
-        c1 = max(c1, state[_sb(p) + F_STOCKS])
+        c1 = max(c1, state[seat_base(p) + F_STOCKS])
     c2 = 0
     n1 = 0
     n2 = 0
     for p in range(n):
-        c = state[_sb(p) + F_STOCKS]
+        c = state[seat_base(p) + F_STOCKS]
         if c == c1 and c > 0:
             n1 += 1
         elif 0 < c < c1:
             c2 = max(c2, c)
     for p in range(n):
-        if 0 < state[_sb(p) + F_STOCKS] == c2:
+        if 0 < state[seat_base(p) + F_STOCKS] == c2:
             n2 += 1
     for p in range(n):
-        b = _sb(p)
+        b = seat_base(p)
         c = state[b + F_STOCKS]
         pay = 0
         if c > 0 and c == c1:
@@ -1323,9 +938,9 @@ def stock_scoring(state, cfg, log):
         state[b + F_PTS_STOCK] += pay
         if c > 0:
             if log.shape[0] > 1:
-                _ev(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
+                emit(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
     for p in range(n):
-        state[_sb(p) + F_STOCKS] = 0
+        state[seat_base(p) + F_STOCKS] = 0
     state[S_STOCK_SUPPLY] = state[S_STOCK_COUNT]
     state[S_STOCK_SCORINGS] += 1
     end_check(state, cfg, ET_STOCK, log)
@@ -1337,14 +952,14 @@ def take_stock(state, cfg, seat, log):
     Never doubled."""
     if state[S_STOCK_SUPPLY] < 1:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
+            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
         return
-    b = _sb(seat)
+    b = seat_base(seat)
     state[b + F_STOCKS] += 1
     state[b + F_STOCKS_TAKEN] += 1
     state[S_STOCK_SUPPLY] -= 1
     if log.shape[0] > 1:
-        _ev(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
+        emit(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
     if state[S_STOCK_SUPPLY] == 0:
         stock_scoring(state, cfg, log)
 
@@ -1356,7 +971,7 @@ def gamble(state, cfg, seat, die, log):
     die (AMB-13)."""
     g = state[S_GAMBLE + _draw_gamble(state)]
     if log.shape[0] > 1:
-        _ev(log, EV_GAMBLE, seat, die, g)
+        emit(log, EV_GAMBLE, seat, die, g)
     if g == GB_RINGMASTER:
         lower_ringmaster(state, cfg, seat, FC_GAMBLE, log)
     elif g == GB_NINE:
@@ -1376,14 +991,14 @@ def resolve_die(state, cfg, seat, die, log):
     f, via = follow_arrow(state, seat, die, s)
     mult = double_mult(state, cfg, die)
     if log.shape[0] > 1:
-        _ev(log, EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
+        emit(log, EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
     if via and f == FC_EMPTY:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
+            emit(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
         return
     if via and is_number_face(f) and int(cfg[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
+            emit(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
         return
     state[S_CTX_DIE] = die
     if f == FC_RINGMASTER:
@@ -1411,10 +1026,10 @@ def resolve_die(state, cfg, seat, die, log):
         gain_token(state, seat, TK_GOLD, mult, mult, log)
     elif f == FC_REROLL:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
+            emit(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
     elif f == FC_DOUBLE:
         if log.shape[0] > 1:
-            _ev(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
+            emit(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
 
 
 @njit(cache=True, inline='always')
@@ -1435,7 +1050,7 @@ def _resolution_phase(state, cfg, seat, log):
         if n == 1:
             d = state[S_OPTS + 0]
         elif mode == ASK_GREEDY:
-            d = _pol.greedy_order(state, cfg, seat, n)
+            d = greedy_order(state, cfg, seat, n)
         elif mode == ASK_RANDOM:
             d = state[S_OPTS + _rand(state, S_RNG_P, n)]
         else:
@@ -1456,12 +1071,12 @@ def begin_turn(state, seat, log):
         state[S_DBL_COUNT + d] = 0
         state[S_DBL_TARGET + d] = -1
         state[S_UP_SLOT + d] = 0
-    b = _sb(seat)
+    b = seat_base(seat)
     state[b + F_TURNS] += 1
     if log.shape[0] > 1:
         n = state[S_N_PLAYERS]
         if log.shape[0] > 1:
-            _ev(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
+            emit(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
                 state[b + F_SCORE])
 
 
@@ -1490,148 +1105,11 @@ def _play_turn(state, cfg, log):
         state[S_ACTIVE] = (seat + 1) % state[S_N_PLAYERS]
 
 
-# ==== entry points with rules / kinds / policy_params / opts / streams as separate arrays =====
-# (tests and single phases; the game loop passes ``cfg`` and keeps options and streams in state)
-@njit(cache=True)
-def _copy_opts(state, opts):
-    """Copy the options listed at ``state[S_OPTS:]`` into ``opts``."""
-    for i in range(min(opts.shape[0], MAX_OPTS)):
-        opts[i] = state[S_OPTS + i]
-
-
-@njit(cache=True)
-def _load_streams(state, rng_d, rng_p):
-    """Store the ``uint64[1]`` dice and policy streams in the state (S_RNG_D, S_RNG_P)."""
-    state[S_RNG_D] = np.int64(rng_d[0])
-    state[S_RNG_P] = np.int64(rng_p[0])
-
-
-@njit(cache=True)
-def _save_streams(state, rng_d, rng_p):
-    """Write the streams kept in the state back to the ``uint64[1]`` stream arrays."""
-    rng_d[0] = np.uint64(state[S_RNG_D])
-    rng_p[0] = np.uint64(state[S_RNG_P])
-
-
-@njit(cache=True)
-def _swap_dice_stream(state, rng):
-    """Exchange the dice stream kept in the state (S_RNG_D) with the ``uint64[1]`` stream
-    ``rng``: called before and after a draw, it draws from ``rng`` and leaves the state's
-    stream as it was."""
-    v = state[S_RNG_D]
-    state[S_RNG_D] = np.int64(rng[0])
-    rng[0] = np.uint64(v)
-
-
-@njit(cache=True)
-def draw_slot(state, rng):
-    """One die roll (see ``_draw_slot``) from the ``uint64[1]`` stream ``rng``."""
-    _swap_dice_stream(state, rng)
-    s = _draw_slot(state)
-    _swap_dice_stream(state, rng)
-    return s
-
-
-@njit(cache=True)
-def draw_gamble(state, rng):
-    """One gamble-die roll (see ``_draw_gamble``) from the ``uint64[1]`` stream ``rng``."""
-    _swap_dice_stream(state, rng)
-    g = _draw_gamble(state)
-    _swap_dice_stream(state, rng)
-    return g
-
-
-@njit(cache=True)
-def arrow_target_options(state, rules, sidx, opts):
-    """Legal arrow targets (see ``_arrow_target_options``) listed into ``opts``; returns n."""
-    n = _arrow_target_options(state, rules, sidx)
-    _copy_opts(state, opts)
-    return n
-
-
-@njit(cache=True)
-def plus1_options(state, rules, seat, die, opts):
-    """Legal +1 choices (see ``_plus1_options``) listed into ``opts``; returns n."""
-    n = _plus1_options(state, rules, seat, die)
-    _copy_opts(state, opts)
-    return n
-
-
-@njit(cache=True)
-def move_options(state, seat, dmin, dmax, optional, opts):
-    """Legal moves (see ``_move_options``) listed into ``opts``; returns n."""
-    n = _move_options(state, seat, dmin, dmax, optional)
-    _copy_opts(state, opts)
-    return n
-
-
-@njit(cache=True)
-def play_turn(state, rules, kinds, pparams, opts, rng_d, rng_p, log):
-    """One turn of the active seat (see ``_play_turn``), with the rules, policy kinds
-    ``int64[n]`` and policy parameters ``float64[n, P_LEN]`` as separate arrays."""
-    cfg = _pol.make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    _play_turn(state, cfg, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def pay_extra_dice(state, rules, kinds, pparams, seat, opts, rng_p, log):
-    """RB-T1 (see ``_pay_extra_dice``). Returns e."""
-    cfg = _pol.make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_p, rng_p)
-    e = _pay_extra_dice(state, cfg, seat, log)
-    _save_streams(state, rng_p, rng_p)
-    _copy_opts(state, opts)
-    return e
-
-
-@njit(cache=True)
-def choose_and_roll(state, rules, kinds, pparams, seat, e, opts, rng_d, rng_p, log):
-    """RB-T2 + RB-T3 (see ``_choose_and_roll``)."""
-    cfg = _pol.make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    _choose_and_roll(state, cfg, seat, e, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
-    """RB-T4 / RB-F8 (see ``_reroll_phase``)."""
-    cfg = _pol.make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    _reroll_phase(state, cfg, seat, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def declare_doubles(state, rules, kinds, pparams, seat, opts, rng_p, log):
-    """RB-T5a / RB-F5 (see ``_declare_doubles``)."""
-    cfg = _pol.make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_p, rng_p)
-    _declare_doubles(state, cfg, seat, log)
-    _save_streams(state, rng_p, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def resolution_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
-    """RB-T5b (see ``_resolution_phase``)."""
-    cfg = _pol.make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    _resolution_phase(state, cfg, seat, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
 # ==== game end (RB-E3 .. RB-E5) and entry points =============================================
 @njit(cache=True, inline='always')
 def tokens_held(state, seat):
     """gold + stocks + stars, the RB-E3 tiebreak."""
-    b = _sb(seat)
+    b = seat_base(seat)
     return state[b + F_GOLD] + state[b + F_STARS] + state[b + F_STOCKS]
 
 
@@ -1647,11 +1125,11 @@ def final_ranks(state, ranks):
     nw = 0
     ws = -1
     for p in range(n):
-        sp = state[_sb(p) + F_SCORE]
+        sp = state[seat_base(p) + F_SCORE]
         tp = tokens_held(state, p)
         r = 1
         for q in range(n):
-            sq = state[_sb(q) + F_SCORE]
+            sq = state[seat_base(q) + F_SCORE]
             if sq > sp or (sq == sp and tokens_held(state, q) > tp):
                 r += 1
         ranks[p] = r
@@ -1672,46 +1150,64 @@ def run_game(state, cfg, log):
         if state[S_TURN] >= max_turns:
             state[S_TRUNCATED] = 1
             if log.shape[0] > 1:
-                _ev(log, EV_TRUNCATED, state[S_TURN])
+                emit(log, EV_TRUNCATED, state[S_TURN])
             return
         _play_turn(state, cfg, log)
 
 
 @njit(cache=True)
 def write_results(state, games_row, seats_rows, opts, log):
-    """Fill the output row (GAME_COMMON + game columns) and seat rows (SEAT_COMMON + seat
-    columns); column order matches ``SPEC.game_columns`` / ``SPEC.seat_columns``."""
+    """Fill the output row and the seat rows through their declared indices (``GO_*``,
+    ``SO_*`` of ``layout.GAME_OUT`` / ``layout.SEAT_OUT``). ``opts`` receives the ranks."""
     n = state[S_N_PLAYERS]
     nw, ws = final_ranks(state, opts)
     turns = state[S_TURN]
-    games_row[0] = (turns + n - 1) // n
-    games_row[1] = state[S_TRUNCATED]
-    games_row[2] = nw
-    games_row[3] = ws
-    games_row[4] = 1 if state[S_TRUNCATED] else 0
-    games_row[5] = state[S_END_TRIGGER]
-    games_row[6] = state[S_END_SEAT]
-    games_row[7] = state[S_R]
-    games_row[8] = turns
-    games_row[9] = state[S_RM_DROPS]
-    games_row[10] = state[S_STOCK_SCORINGS]
-    games_row[11] = state[S_TRAIN_MOVES]
-    games_row[12] = state[S_TILES_MASK]
-    games_row[13] = state[S_START_CHAIR]
+    games_row[GO_ROUNDS] = (turns + n - 1) // n
+    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
+    games_row[GO_N_WINNERS] = nw
+    games_row[GO_WINNER_SEAT] = ws
+    games_row[GO_END_REASON] = 1 if state[S_TRUNCATED] else 0   # SPEC.end_reasons
+    games_row[GO_END_TRIGGER] = state[S_END_TRIGGER]
+    games_row[GO_END_SEAT] = state[S_END_SEAT]
+    games_row[GO_RINGMASTER_FINAL] = state[S_R]
+    games_row[GO_TURNS] = turns
+    games_row[GO_RINGMASTER_DROPS] = state[S_RM_DROPS]
+    games_row[GO_STOCK_SCORINGS] = state[S_STOCK_SCORINGS]
+    games_row[GO_TRAIN_RIDES] = state[S_TRAIN_MOVES]
+    games_row[GO_TILES_MASK] = state[S_TILES_MASK]
+    games_row[GO_START_CHAIR] = state[S_START_CHAIR]
     for p in range(n):
-        b = _sb(p)
+        b = seat_base(p)
         row = seats_rows[p]
-        row[0] = state[b + F_SCORE]
-        row[1] = opts[p]
-        row[2] = 1 if opts[p] == 1 else 0
-        row[3] = state[b + F_GOLD]
-        row[4] = state[b + F_STARS]
-        row[5] = state[b + F_STOCKS]
-        row[6] = tokens_held(state, p)
-        for j in range(F_STOCKS_TAKEN - F_TURNS + 2):
-            row[7 + j] = state[b + F_TURNS + j]
+        row[SO_SCORE] = state[b + F_SCORE]
+        row[SO_RANK] = opts[p]
+        row[SO_WON] = 1 if opts[p] == 1 else 0
+        row[SO_GOLD] = state[b + F_GOLD]
+        row[SO_STARS] = state[b + F_STARS]
+        row[SO_STOCKS] = state[b + F_STOCKS]
+        row[SO_TOKENS] = tokens_held(state, p)
+        row[SO_TURNS_TAKEN] = state[b + F_TURNS]
+        row[SO_DICE_ROLLED] = state[b + F_DICE_ROLLED]
+        row[SO_EXTRA_DICE] = state[b + F_EXTRA_DICE]
+        row[SO_GOLD_SPENT] = state[b + F_GOLD_SPENT]
+        row[SO_INSTALLS] = state[b + F_INSTALLS]
+        row[SO_MOVES] = state[b + F_MOVES]
+        row[SO_STEALS] = state[b + F_STEALS]
+        row[SO_STOLEN] = state[b + F_STOLEN]
+        row[SO_PTS_FACES] = state[b + F_PTS_FACES]
+        row[SO_PTS_SHOP] = state[b + F_PTS_SHOP]
+        row[SO_PTS_STOCK] = state[b + F_PTS_STOCK]
+        row[SO_PTS_TRAIN] = state[b + F_PTS_TRAIN]
+        row[SO_PTS_RANK] = state[b + F_PTS_RANK]
+        row[SO_PTS_GAMBLE] = state[b + F_PTS_GAMBLE]
+        row[SO_RINGMASTER_DROPS] = state[b + F_RM_DROPS]
+        row[SO_STARS_CASHED] = state[b + F_STARS_CASHED]
+        row[SO_GOLD_GAINED] = state[b + F_GOLD_GAINED]
+        row[SO_STARS_GAINED] = state[b + F_STARS_GAINED]
+        row[SO_STOCKS_TAKEN] = state[b + F_STOCKS_TAKEN]
+        row[SO_REROLLS] = state[b + F_REROLLS]
     if log.shape[0] > 1:
-        _ev(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
+        emit(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
 
 
 @njit(cache=True)
@@ -1735,7 +1231,7 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
     setup_game(state, rules, comp, n_players, rng_s, scratch, log)
     state[S_RNG_D] = np.int64(stream_start(master_seed, game_index, np.int64(SUB_DICE)))
     state[S_RNG_P] = np.int64(stream_start(master_seed, game_index, np.int64(SUB_POLICY)))
-    _pol.fill_cfg(cfg, state, rules, kinds, pparams)
+    fill_cfg(cfg, state, rules, kinds, pparams)
     run_game(state, cfg, log)
     write_results(state, games_row, seats_rows, scratch, log)
 
@@ -1759,7 +1255,7 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     log : int64[capacity + 1, EV_WIDTH]
     """
     state = np.zeros(state_size(n_players), dtype=np.int64)
-    cfg = np.zeros(_pol.C_LEN, dtype=np.float64)
+    cfg = np.zeros(C_LEN, dtype=np.float64)
     scratch = np.zeros(MAX_OPTS, dtype=np.int64)
     _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
           cfg, scratch, games_row, seats_rows, log)
@@ -1780,7 +1276,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in prange(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
-        cfg = np.zeros(_pol.C_LEN, dtype=np.float64)
+        cfg = np.zeros(C_LEN, dtype=np.float64)
         scratch = np.zeros(MAX_OPTS, dtype=np.int64)
         grow = np.zeros(games_out.shape[1], dtype=np.int64)
         srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
@@ -1795,10 +1291,3 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
             for p in range(n_players):
                 for j in range(srows.shape[1]):
                     seats_out[i, p, j] = srows[p, j]
-
-
-# Policies read the layout constants above; imported last to break the import cycle
-# (numba resolves ``_pol.*`` when the callers are first compiled).
-from . import policies as _pol  # noqa: E402
-
-K_GREEDY_CODE = float(_pol.K_GREEDY)

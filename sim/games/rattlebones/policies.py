@@ -1,98 +1,52 @@
 """Rattlebones policies: ``random`` and the parameterized ``greedy`` heuristic (§9 D01..D13).
 
 A policy reads the state, the rules and its seat's policy parameters and returns one of the
-legal options the kernel listed at ``state[S_OPTS:S_OPTS + n]`` (encodings in ``kernel.py``'s docstring). It never
-mutates the state. Decision context (die, face, slot, victim) is in the ``S_CTX_*`` fields.
+legal options the kernel listed at ``state[S_OPTS:S_OPTS + n]`` (encodings in ``layout.py``).
+It never mutates the state. Decision context (die, face, slot, victim) is in the ``S_CTX_*``
+fields.
 
 Inside a game the greedy heuristics read one float64 array ``cfg`` (built per game by
-``fill_cfg``): the rules (same R_* offsets), the policy kind and parameters of each seat, each
-seat's face-value table (§9 ``face_value``, which depends only on the parameters, the train track
-and n) and a small scratch area (die values, slot values of the die being evaluated) that the
-heuristics fill and reuse within one decision. ``choose`` is the entry point with separate
-rules / policy_params arrays.
+``fill_cfg``; offsets ``C_*`` declared in ``rules.CFG_BLOCK``): the rules (same R_* offsets),
+the policy kind and parameters of each seat, each seat's face-value table (§9 ``face_value``,
+which depends only on the parameters, the train track and n) and a small scratch area (die
+values, slot values of the die being evaluated) that the heuristics fill and reuse within one
+decision.
 
 Policy kinds: K_RANDOM (uniform over the legal options, SUB_POLICY stream), K_GREEDY (presets
 ``greedy``, ``aggressive``, ``hoarder`` differ only in ``POLICY_PARAMS`` overrides).
 """
-import numpy as np
 from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
-from sim.rng import randint
 
-from .kernel import (
-    C_KIND, MAX_DICE, MAX_PLAYERS, N_FACES, R_LEN, S_OPTS,
-    ARROW_ANY, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE, D_ORDER,
-    D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, F_ARROW, F_FACE, F_GOLD, F_MONKEY, F_SCORE,
-    F_STARS, F_STOCKS, FC_ARROW, FC_DOUBLE, FC_GAMBLE, FC_GOLD, FC_NINE, FC_PIP_2, FC_PIP_6,
-    FC_POINTS_1, FC_POINTS_5, FC_RANK, FC_REROLL, FC_RINGMASTER, FC_STAR, FC_STOCK, FC_THIEF,
-    FC_TRAIN, MOVE_CODE, N_SLOTS, PLUS1_DIE, PLUS1_KIND, R_ARROW_TARGETS,
-    R_DOUBLE_MULTIPLIER, R_GOLD_PER_EXTRA_DIE, R_PLUS1_ANY_DIE, R_POINT_FACE_MAX,
-    R_RANK_POINTS, R_SHOP_MAX_STARS, R_SHOP_ON_PASS, R_STAR_EXCHANGE, S_CTX_DIE, S_CTX_FACE,
-    S_CTX_SLOT, S_CTX_VICTIM, S_FACE_SUPPLY, S_N_DICE, S_N_MONKEYS, S_N_PLAYERS, S_OPP, S_R,
-    S_ROLLED, S_SPACE_FACE, S_SPACE_KIND, S_START_INDEX, S_TRACK_LEN, S_TRAIN_LEN,
-    S_TRAIN_POS, S_TRAIN_TRACK, SP_FACE, SP_PLUS1, SP_START, TK_STOCK, _sb, die_result,
-    double_mult,
-)
+from .dice import die_result, double_mult, seat_base
+from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE, D_ORDER,
+                     D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, FC_ARROW, FC_DOUBLE, FC_GAMBLE,
+                     FC_GOLD, FC_NINE, FC_PIP_2, FC_PIP_6, FC_POINTS_1, FC_POINTS_5, FC_RANK,
+                     FC_REROLL, FC_RINGMASTER, FC_STAR, FC_STOCK, FC_THIEF, FC_TRAIN, F_ARROW,
+                     F_FACE, F_GOLD, F_MONKEY, F_SCORE, F_STARS, F_STOCKS, K_RANDOM, MAX_PLAYERS,
+                     MOVE_CODE, N_FACES, N_SLOTS, PLUS1_DIE, PLUS1_KIND, SP_FACE, SP_PLUS1,
+                     SP_START, S_CTX_DIE, S_CTX_FACE, S_CTX_SLOT, S_CTX_VICTIM, S_FACE_SUPPLY,
+                     S_N_DICE, S_N_PLAYERS, S_OPP, S_OPTS, S_R, S_SPACE_FACE, S_SPACE_KIND,
+                     S_START_INDEX, S_TRACK_LEN, S_TRAIN_LEN, S_TRAIN_POS, S_TRAIN_TRACK, TK_STOCK)
+from .rules import (ARROW_ANY, C_DV, C_FV, C_KIND, C_PP, C_SV, C_W, MODE_MAX, MODE_NEVER,
+                    P_ARROW_PENALTY, P_AVOID_RINGMASTER_TARGET, P_CASH_ALL_IF_GAP_LE,
+                    P_DECLINE_IF_BELOW, P_EXTRA_DICE_MODE, P_EXTRA_DIE_MIN_VALUE, P_GAINS_FIRST,
+                    P_GOLD_RESERVE, P_INSTALL_MARGIN, P_LEN, P_MONKEY_TIEBREAK,
+                    P_MOVES_BEFORE_ABILITIES, P_PLUS1_PREFER_UPGRADE, P_PROTECT_ARROW_TARGETS,
+                    P_RINGMASTER_LAST_IF_NOT_LEADING, P_STAR_CASH_MIN, P_STOCK_RACE_OVERRIDE,
+                    P_V_DOUBLE, P_V_GAMBLE, P_V_GOLD, P_V_NINE, P_V_PIP, P_V_POINTS, P_V_RANK,
+                    P_V_REROLL, P_V_RINGMASTER, P_V_STAR, P_V_STOCK, P_V_THIEF_PER_OPPONENT,
+                    P_V_TRAIN, P_W_INSTALL, P_W_SHOP, P_W_STEAL_GOLD, R_ARROW_TARGETS,
+                    R_DOUBLE_MULTIPLIER, R_GOLD_PER_EXTRA_DIE, R_LEN, R_PLUS1_ANY_DIE,
+                    R_POINT_FACE_MAX, R_RANK_POINTS, R_SHOP_MAX_STARS, R_SHOP_ON_PASS,
+                    R_STAR_EXCHANGE, TIE_REARMOST)
 
-# Policies never own an array (sim.borrow), except these two, which allocate.
-no_refcount_module(__name__, exclude=("make_cfg", "choose"))
+no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
-K_RANDOM = 0
-K_GREEDY = 1
-
-# ---- policy parameter offsets (== sim.spec.layout(rules.POLICY_PARAMS); checked by a test) --
-P_GOLD_RESERVE = 0
-P_EXTRA_DICE_MODE = 1
-P_EXTRA_DIE_MIN_VALUE = 2
-P_V_RINGMASTER = 3
-P_V_PIP = 4
-P_V_NINE = 5
-P_V_POINTS = 6
-P_V_GOLD = 12
-P_V_STAR = 13
-P_V_TRAIN = 14
-P_V_RANK = 15
-P_V_GAMBLE = 16
-P_V_DOUBLE = 17
-P_V_REROLL = 18
-P_V_THIEF_PER_OPPONENT = 19
-P_V_STOCK = 20
-P_ARROW_PENALTY = 21
-P_INSTALL_MARGIN = 22
-P_PROTECT_ARROW_TARGETS = 23
-P_AVOID_RINGMASTER_TARGET = 24
-P_PLUS1_PREFER_UPGRADE = 25
-P_W_INSTALL = 26
-P_W_SHOP = 27
-P_STAR_CASH_MIN = 28
-P_CASH_ALL_IF_GAP_LE = 29
-P_GAINS_FIRST = 30
-P_RINGMASTER_LAST_IF_NOT_LEADING = 31
-P_MOVES_BEFORE_ABILITIES = 32
-P_DECLINE_IF_BELOW = 33
-P_MONKEY_TIEBREAK = 34
-P_W_STEAL_GOLD = 35
-P_W_STEAL_STAR = 36
-P_W_STEAL_STOCK = 37
-P_STOCK_RACE_OVERRIDE = 38
-P_LEN = 39
-
-MODE_NEVER = 0
-MODE_MAX = 1
-MODE_THRESHOLD = 2
-TIE_REARMOST = 0
 NEG = -1.0e18
 
-
-# ---- cfg layout after the rules (R_LEN) and kinds (C_KIND, MAX_PLAYERS) --------------------
-C_PP = C_KIND + MAX_PLAYERS              # [MAX_PLAYERS * P_LEN] policy parameters of each seat
-C_FV = C_PP + MAX_PLAYERS * P_LEN        # [MAX_PLAYERS * N_FACES] face_value table of each seat
-C_SV = C_FV + MAX_PLAYERS * N_FACES      # [N_SLOTS] scratch: slot values of one die (_prep_die)
-C_W = C_SV + N_SLOTS                     # [N_SLOTS] scratch: install weights of that die
-C_DV = C_W + N_SLOTS                     # [MAX_DICE] scratch: die values of one seat
-C_LEN = C_DV + MAX_DICE
 # The heuristics index ``cfg`` directly (cfg[C_PP + seat * P_LEN + P_*], cfg[C_FV + seat *
 # N_FACES + face]) rather than through small inlined accessors: every inlined call that takes an
 # array adds a reference-count pair on it.
@@ -156,18 +110,10 @@ def fill_cfg(cfg, state, rules, kinds, pp):
             cfg[C_FV + p * N_FACES + f] = face_value(state, pp, p, f)
 
 
-@njit(cache=True)
-def make_cfg(state, rules, kinds, pp):
-    """A new ``cfg`` array for ``state`` (see ``fill_cfg``)."""
-    cfg = np.zeros(C_LEN, dtype=np.float64)
-    fill_cfg(cfg, state, rules, kinds, pp)
-    return cfg
-
-
 @njit(cache=True, inline='always')
 def slot_value(state, cfg, seat, die, s):
     """Value of slot index ``s`` of ``die``; an ARROW is worth its target minus the penalty."""
-    b = _sb(seat) + die * N_SLOTS
+    b = seat_base(seat) + die * N_SLOTS
     f = state[b + F_FACE + s]
     if f != FC_ARROW:
         return cfg[C_FV + seat * N_FACES + f]
@@ -192,7 +138,7 @@ def die_values(state, cfg, seat):
 def _prep_die(state, cfg, seat, die):
     """Slot values ``cfg[C_SV + s]`` and install weights ``cfg[C_W + s]`` of ``die`` (1, plus
     one per arrow of the die targeting s with ``protect_arrow_targets``), for ``install_gain``."""
-    b = _sb(seat) + die * N_SLOTS
+    b = seat_base(seat) + die * N_SLOTS
     for s in range(N_SLOTS):
         cfg[C_SV + s] = slot_value(state, cfg, seat, die, s)
         cfg[C_W + s] = 1.0
@@ -207,7 +153,7 @@ def _prep_die(state, cfg, seat, die):
 @njit(cache=True)
 def best_arrow_target(state, cfg, seat, die, s):
     """(value, slot number) of the best arrow target for an arrow in slot index ``s`` (D09)."""
-    b = _sb(seat) + die * N_SLOTS
+    b = seat_base(seat) + die * N_SLOTS
     anyt = int(cfg[R_ARROW_TARGETS]) == ARROW_ANY
     best = NEG
     bt = 0
@@ -264,7 +210,7 @@ def plus1_gain(state, cfg, seat, die, a):
     s = a % PLUS1_DIE - 1
     if kind == 0:
         return install_gain(state, cfg, seat, d, s, FC_POINTS_1)
-    f = state[_sb(seat) + F_FACE + d * N_SLOTS + s]
+    f = state[seat_base(seat) + F_FACE + d * N_SLOTS + s]
     g = cfg[C_FV + seat * N_FACES + f + 1] - cfg[C_FV + seat * N_FACES + f]
     if cfg[C_PP + seat * P_LEN + P_PLUS1_PREFER_UPGRADE] > 0.5:
         g += 1.0e-6
@@ -273,7 +219,7 @@ def plus1_gain(state, cfg, seat, die, a):
 
 @njit(cache=True, inline='always')
 def best_plus1(state, cfg, seat, die):
-    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel.plus1_options)."""
+    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel._plus1_options)."""
     best = 0.0
     if state[S_FACE_SUPPLY + FC_POINTS_1] >= 1:
         for s in range(1, N_SLOTS):
@@ -284,7 +230,7 @@ def best_plus1(state, cfg, seat, die):
         if d != die and not anyd:
             continue
         for s in range(1, N_SLOTS):
-            f = state[_sb(seat) + F_FACE + d * N_SLOTS + s]
+            f = state[seat_base(seat) + F_FACE + d * N_SLOTS + s]
             if FC_POINTS_1 <= f <= FC_POINTS_5 and f - FC_POINTS_1 + 1 < kmax \
                     and state[S_FACE_SUPPLY + f + 1] >= 1:
                 best = max(best, plus1_gain(state, cfg, seat, die,
@@ -296,7 +242,7 @@ def best_plus1(state, cfg, seat, die):
 def shop_k(state, cfg, seat, kmax):
     """D11: stars to cash: all allowed when R - score <= cash_all_if_gap_le, or when holding at
     least star_cash_min stars; else 0."""
-    b = _sb(seat)
+    b = seat_base(seat)
     if kmax <= 0:
         return 0
     gap = state[S_R] - state[b + F_SCORE]
@@ -310,7 +256,7 @@ def shop_k(state, cfg, seat, kmax):
 def shop_value(state, cfg, seat):
     """Points the shop would give now (D11 choice), for a landing evaluation."""
     kmax = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1,
-               state[_sb(seat) + F_STARS])
+               state[seat_base(seat) + F_STARS])
     k = shop_k(state, cfg, seat, kmax)
     return cfg[R_STAR_EXCHANGE + 1 + k] if k > 0 else 0.0
 
@@ -327,7 +273,7 @@ def greedy_extra_dice(state, cfg, seat, n):
     cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
     afford = emax
     if cost > 0:
-        afford = max(0, (state[_sb(seat) + F_GOLD] - int(cfg[C_PP + seat * P_LEN + P_GOLD_RESERVE])) // cost)
+        afford = max(0, (state[seat_base(seat) + F_GOLD] - int(cfg[C_PP + seat * P_LEN + P_GOLD_RESERVE])) // cost)
     cap = min(emax, afford)
     if mode == MODE_MAX or cap <= 0:
         return cap
@@ -392,14 +338,14 @@ def doubled_gain(state, cfg, seat, d):
     f = die_result(state, cfg, seat, d)
     cur = double_mult(state, cfg, d)
     extra = cur * (int(cfg[R_DOUBLE_MULTIPLIER]) - 1)
-    b = _sb(seat)
+    b = seat_base(seat)
     if FC_POINTS_1 <= f <= FC_POINTS_5:
         return extra * (f - FC_POINTS_1 + 1)
     if f == FC_RANK:
         me = state[b + F_SCORE]
         r = 1
         for p in range(state[S_N_PLAYERS]):
-            if state[_sb(p) + F_SCORE] > me:
+            if state[seat_base(p) + F_SCORE] > me:
                 r += 1
         return extra * cfg[R_RANK_POINTS + min(r, 4)]
     if f == FC_TRAIN:
@@ -431,10 +377,10 @@ def greedy_double(state, cfg, seat, n):
 def greedy_order(state, cfg, seat, n):
     """D05: RANK_1234 first, then gains, moves, Ringmaster results (``gains_first``,
     ``ringmaster_last_if_not_leading``, ``moves_before_abilities``)."""
-    me = state[_sb(seat) + F_SCORE]
+    me = state[seat_base(seat) + F_SCORE]
     leading = True
     for p in range(state[S_N_PLAYERS]):
-        if p != seat and state[_sb(p) + F_SCORE] > me:
+        if p != seat and state[seat_base(p) + F_SCORE] > me:
             leading = False
     best = 1.0e18
     ba = state[S_OPTS + 0]
@@ -466,7 +412,7 @@ def greedy_move(state, cfg, seat, n):
     die); monkey tie-break rearmost / frontmost; decline when the best is below
     ``decline_if_below``. The die's slot values, the shop value and the +1 value are computed
     once per decision."""
-    b = _sb(seat)
+    b = seat_base(seat)
     die = state[S_CTX_DIE]
     L = state[S_TRACK_LEN]
     st = state[S_START_INDEX]
@@ -563,7 +509,7 @@ def greedy_thief(state, cfg, seat, n):
     for i in range(n):
         t = state[S_OPTS + i]
         if t == TK_STOCK and cfg[C_PP + seat * P_LEN + P_STOCK_RACE_OVERRIDE] > 0.5 \
-                and state[_sb(v) + F_STOCKS] >= state[_sb(seat) + F_STOCKS]:
+                and state[seat_base(v) + F_STOCKS] >= state[seat_base(seat) + F_STOCKS]:
             return t
         w = cfg[C_PP + seat * P_LEN + P_W_STEAL_GOLD + t]
         if w > best:
@@ -599,32 +545,3 @@ def greedy(state, cfg, seat, dp, n):
     if dp == D_THIEF:
         return greedy_thief(state, cfg, seat, n)
     return state[S_OPTS + 0]
-
-
-@njit(cache=True)
-def choose(state, rules, kind, pp, seat, dp, opts, n, rng):
-    """Return one of ``opts[:n]`` for decision ``dp`` of ``seat`` (policy ``kind``).
-
-    Parameters
-    ----------
-    state : int64[...] game state (read only)
-    rules : float64[R_LEN]
-    kind : int, K_RANDOM or K_GREEDY
-    pp : float64[n_players, P_LEN] policy parameters (row ``seat`` is used)
-    seat : int
-    dp : int, decision point D_*
-    opts : int64[...] legal options, ``n`` of them (n >= 2)
-    rng : uint64[1] SUB_POLICY stream (random policy only)
-
-    Returns
-    -------
-    int, the chosen option.
-    """
-    if kind == K_RANDOM:
-        return opts[randint(rng, n)]
-    work = state.copy()   # the heuristics read the options from the state
-    for i in range(n):
-        work[S_OPTS + i] = opts[i]
-    kinds = np.full(pp.shape[0], K_GREEDY, dtype=np.int64)
-    cfg = make_cfg(work, rules, kinds, pp)
-    return greedy(work, cfg, seat, dp, n)

@@ -1,17 +1,17 @@
 """Readable text for Rattlebones trace events (``playtest replay rattlebones``)."""
 from __future__ import annotations
 
-from . import kernel as K
+from . import layout as L
 from .rules import FACE_NAMES, FACE_SHORT, SPACE_KINDS, TILE_NAMES
 
 _TOKENS = ("gold", "star", "stock")
 _TRIGGERS = ("none", "score gain", "Ringmaster decrement", "stock scoring", "star exchange", "setup")
-_DP = {K.D_INSTALL: "install", K.D_PLUS1: "+1", K.D_MOVE: "move", K.D_NINE: "NINE move",
-       K.D_RM_MOVE: "Ringmaster move"}
-_NE = {K.NE_CYCLE: "arrow cycle", K.NE_DOUBLE_ALONE: "Double with no other die",
-       K.NE_REROLL_LATE: "Reroll after the roll phase", K.NE_THIEF_NOBODY: "nobody to rob",
-       K.NE_ARROW_NUMBER: "arrow to a number (arrow_number_mode = none)",
-       K.NE_DOUBLE_DIE: "the Double die itself", K.NE_NO_STOCK: "stock supply empty"}
+_DP = {L.D_INSTALL: "install", L.D_PLUS1: "+1", L.D_MOVE: "move", L.D_NINE: "NINE move",
+       L.D_RM_MOVE: "Ringmaster move"}
+_NE = {L.NE_CYCLE: "arrow cycle", L.NE_DOUBLE_ALONE: "Double with no other die",
+       L.NE_REROLL_LATE: "Reroll after the roll phase", L.NE_THIEF_NOBODY: "nobody to rob",
+       L.NE_ARROW_NUMBER: "arrow to a number (arrow_number_mode = none)",
+       L.NE_DOUBLE_DIE: "the Double die itself", L.NE_NO_STOCK: "stock supply empty"}
 
 
 def _get(ctx, key, default):
@@ -38,9 +38,9 @@ def _face(f: int) -> str:
 
 
 def _gamble(g: int) -> str:
-    if g == K.GB_RINGMASTER:
+    if g == L.GB_RINGMASTER:
         return "RINGMASTER"
-    if g == K.GB_NINE:
+    if g == L.GB_NINE:
         return "NINE"
     return f"{g} points"
 
@@ -62,69 +62,69 @@ def format_event(event, ctx=None) -> str:
     def seat(s):
         return f"seat {s}"
 
-    if code == K.EV_SETUP:
+    if code == L.EV_SETUP:
         names = [tiles[i] for i in range(len(tiles)) if (a[3] >> i) & 1]
         return (f"setup: {a[0]} players, Ringmaster at {a[1]}, start player drawn from chair "
                 f"{a[2]} (= seat 0); tiles: {', '.join(names)}")
-    if code == K.EV_TILE:
+    if code == L.EV_TILE:
         kind = SPACE_KINDS[a[2]]
         what = f"FACE({_face(a[3])})" if kind == "FACE" else kind
         return f"  tile {tiles[a[1]] if a[1] < len(tiles) else a[1]} on space {a[0]}: {what}"
-    if code == K.EV_TURN:
+    if code == L.EV_TURN:
         return f"--- turn {a[1]} (round {a[2]}): {seat(a[0])}, score {a[4]}, Ringmaster {a[3]}"
-    if code == K.EV_EXTRA:
+    if code == L.EV_EXTRA:
         return f"{seat(a[0])} buys {a[1]} extra dice for {a[2]} gold ({a[3]} gold left)"
-    if code == K.EV_ROLL:
+    if code == L.EV_ROLL:
         via = "" if a[3] == a[4] else f" -> {_face(a[4])}"
         tag = "rolls" if a[5] == 0 else f"rerolls (event {a[5]})"
         return f"{seat(a[0])} {tag} {die(a[1])}: slot {a[2]} = {_face(a[3])}{via}"
-    if code == K.EV_REROLL:
+    if code == L.EV_REROLL:
         dice = ", ".join(die(d) for d in range(8) if (a[3] >> d) & 1)
         return f"{seat(a[0])} Reroll event {a[1]}: adds {die(a[2])}, rerolls {dice}"
-    if code == K.EV_DOUBLE:
+    if code == L.EV_DOUBLE:
         return f"{seat(a[0])} assigns the Double on {die(a[1])} to {die(a[2])} ({a[3]} Double(s) on it)"
-    if code == K.EV_RESOLVE:
+    if code == L.EV_RESOLVE:
         via = "" if a[3] == a[4] else f" -> {_face(a[4])}"
         m = f" x{a[5]}" if a[5] != 1 else ""
         return f"{seat(a[0])} resolves {die(a[1])}: slot {a[2]} {_face(a[3])}{via}{m}"
-    if code == K.EV_MOVE:
+    if code == L.EV_MOVE:
         p = " (passes START)" if a[6] else ""
         return f"  monkey {a[1]} moves {a[4]} from {a[2]} to {a[3]} with {die(a[5])}{p}"
-    if code == K.EV_DECLINE:
+    if code == L.EV_DECLINE:
         return f"  {seat(a[0])} declines the {_DP.get(a[2], 'choice')} ({die(a[1])})"
-    if code == K.EV_INSTALL:
+    if code == L.EV_INSTALL:
         arrow = f" pointing at slot {a[5]}" if a[5] else ""
         return f"  installs {_face(a[3])}{arrow} in {die(a[1])} slot {a[2]} (replacing {_face(a[4])})"
-    if code == K.EV_UPGRADE:
+    if code == L.EV_UPGRADE:
         return f"  upgrades {die(a[1])} slot {a[2]}: {_face(a[4])} -> {_face(a[3])}"
-    if code == K.EV_SHOP:
+    if code == L.EV_SHOP:
         return f"  shop: cashes {a[1]} stars for {a[2]} points (score {a[3]}, {a[4]} stars left)"
-    if code == K.EV_POINTS:
+    if code == L.EV_POINTS:
         return f"  {seat(a[0])} +{a[1]} points from {_face(a[2])} (score {a[3]})"
-    if code == K.EV_TOKEN:
+    if code == L.EV_TOKEN:
         m = f" (x{a[4]})" if a[4] != 1 else ""
         return f"  {seat(a[0])} gains {a[2]} {_TOKENS[a[1]]}{m} (now {a[3]})"
-    if code == K.EV_TRAIN:
+    if code == L.EV_TRAIN:
         return f"  train: value {a[1]} x{a[2]} = {a[3]} points; train moves to {a[4]}"
-    if code == K.EV_STOCK:
+    if code == L.EV_STOCK:
         return f"  {seat(a[0])} takes a stock (holds {a[1]}, supply {a[2]})"
-    if code == K.EV_STOCK_PAY:
+    if code == L.EV_STOCK_PAY:
         return f"  stock scoring: {seat(a[0])} with {a[1]} stocks gets {a[2]} (score {a[3]})"
-    if code == K.EV_THEFT:
+    if code == L.EV_THEFT:
         return f"  thief: {seat(a[0])} takes {a[3]} {_TOKENS[a[2]]} from {seat(a[1])}"
-    if code == K.EV_RINGMASTER:
+    if code == L.EV_RINGMASTER:
         return f"  Ringmaster {a[1]} -> {a[2]} ({_face(a[3])} of {seat(a[0])})"
-    if code == K.EV_GAMBLE:
+    if code == L.EV_GAMBLE:
         return f"  gamble die ({die(a[1])}): {_gamble(a[2])}"
-    if code == K.EV_NO_EFFECT:
+    if code == L.EV_NO_EFFECT:
         return f"  {_face(a[2])} on {die(a[1])}: no effect ({_NE.get(a[3], '?')})"
-    if code == K.EV_END:
+    if code == L.EV_END:
         w = f"seat {a[3]} wins" if a[3] >= 0 else f"{a[4]} players share the win"
         return (f"=== game over by {_TRIGGERS[a[0]] if 0 <= a[0] < len(_TRIGGERS) else a[0]} "
                 f"(turn of seat {a[1]}), Ringmaster at {a[2]}: {w}")
-    if code == K.EV_TRUNCATED:
+    if code == L.EV_TRUNCATED:
         return f"=== truncated after {a[0]} turns (max_turns)"
-    if code == K.EV_RANK:
+    if code == L.EV_RANK:
         m = f" x{a[3]}" if a[3] != 1 else ""
         return f"  1234: {seat(a[0])} is rank {a[1]}: {a[2]} points{m}"
     return f"event {code} {a}"
@@ -134,5 +134,5 @@ def die_text(faces, arrows) -> str:
     """A die as ``[R,ARROW->3,TRAIN,4,5,6]`` (slots 1..6) for tests and debugging."""
     out = []
     for f, t in zip(faces, arrows):
-        out.append(f"ARROW->{t + 1}" if f == K.FC_ARROW else FACE_SHORT[f])
+        out.append(f"ARROW->{t + 1}" if f == L.FC_ARROW else FACE_SHORT[f])
     return "[" + ",".join(out) + "]"

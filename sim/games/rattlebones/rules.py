@@ -1,5 +1,9 @@
 """Rattlebones: rule parameters, variants, policies, rule status and component loading.
 
+The Python side of the rules. It also derives the offsets of the packed rule and policy
+parameters (``R_*``, ``P_*``) from the ``ParamSpec`` tables, the policy configuration array
+``cfg`` (``C_*``) and the codes of choice parameters (``STACK_ADD``, ...), for the kernels.
+
 Rule source: ``shared/rules/rattlebones.md`` (spec version 1). Every numeric constant of §8 is
 one :class:`ParamSpec` row below (``n_players`` is the ``--players`` argument, not a parameter).
 Provenance letters follow ``sim/components.py``: the spec's [S] (rules summary) is ``[R]``,
@@ -17,14 +21,17 @@ from pathlib import Path
 import numpy as np
 
 from sim import components as cf
+from sim.layout import Block, params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from . import kernel as K
-from .policies import K_GREEDY, K_RANDOM
+from .layout import (BM_LEN, BM_START, BM_TRACK_LEN, FC_ARROW, FC_RINGMASTER, GB_NINE,
+                     GB_RINGMASTER, K_GREEDY, K_RANDOM, MAX_DICE, MAX_PLAYERS, MAX_TILES,
+                     MAX_TRACK, N_FACES, N_SLOTS, SP_FACE, SP_PLUS1, SP_START, SPC_FACE, SPC_KIND,
+                     SPC_LEN, TOK_LEN, TOKENS, TRD_LEN, TRD_N, TRD_START, TRD_VALUES)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 
-# Face names in kernel code order (FC_* in kernel.py; checked by a test).
+# Face names in code order (FC_* in layout.py; checked by a test).
 FACE_NAMES = (
     "EMPTY", "RINGMASTER", "PIP_2", "PIP_3", "PIP_4", "PIP_5", "PIP_6", "NINE",
     "POINTS_1", "POINTS_2", "POINTS_3", "POINTS_4", "POINTS_5", "THIEF", "ARROW", "RANK_1234",
@@ -41,8 +48,6 @@ SPACE_KINDS = ("EMPTY", "START", "FACE", "PLUS1", "SLOT")
 BOARD_PRESETS = ("base", "points_row", "custom")
 TILE_NAMES = ("NINE", "THIEF", "ARROW", "RANK_1234", "STOCK", "GOLD", "REROLL", "STAR", "TRAIN",
               "PLUS1", "DOUBLE", "GAMBLE")
-MAX_TRACK = K.MAX_TRACK
-MAX_TILES = 12
 
 _TILE_DOC = ", ".join(f"{i}={n}" for i, n in enumerate(TILE_NAMES))
 
@@ -170,6 +175,45 @@ POLICIES: dict[str, PolicySpec] = {
 }
 
 
+# ---- offsets and codes for the kernels (derived from the tables above) ---------------------
+RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
+globals().update(RULES_BLOCK.offsets)
+R_LEN = RULES_BLOCK.length
+POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
+globals().update(POLICY_BLOCK.offsets)
+P_LEN = POLICY_BLOCK.length
+
+
+def _choice(name: str, value: str, table: tuple[ParamSpec, ...] = PARAMS) -> int:
+    """The packed code of ``value`` of the choice parameter ``name`` (its index in choices)."""
+    return next(p for p in table if p.name == name).choices.index(value)
+
+
+STACK_ADD = _choice("double_stacking", "add")
+STACK_FORBID = _choice("double_stacking", "forbid")
+SCOPE_REROLL_ONLY = _choice("reroll_second_scope", "reroll_only")
+ARROW_ANY = _choice("arrow_targets", "any")
+ARROWNUM_NONE = _choice("arrow_number_mode", "none")
+MODE_NEVER = _choice("extra_dice_mode", "never", POLICY_PARAMS)
+MODE_MAX = _choice("extra_dice_mode", "max", POLICY_PARAMS)
+TIE_REARMOST = _choice("monkey_tiebreak", "rearmost", POLICY_PARAMS)
+
+# The policy configuration array ``cfg`` (float64, one per game, filled by policies.fill_cfg):
+# passing one array instead of rules + kinds + policy parameters keeps the calls of the hot
+# loop narrow (every array argument is reference counted at each call). Its first R_LEN slots
+# are the rules, so every R_* offset reads the same value from ``cfg`` as from ``rules``.
+CFG_BLOCK = Block("C_", (
+    ("rules", R_LEN, "copy of the rules (R_* offsets)"),
+    ("kind", MAX_PLAYERS, "policy kind K_* of each seat"),
+    ("pp", MAX_PLAYERS * P_LEN, "policy parameters of each seat: C_PP + seat * P_LEN + P_*"),
+    ("fv", MAX_PLAYERS * N_FACES, "face_value table of each seat: C_FV + seat * N_FACES + face"),
+    ("sv", N_SLOTS, "scratch: slot values of one die (policies._prep_die)"),
+    ("w", N_SLOTS, "scratch: install weights of that die"),
+    ("dv", MAX_DICE, "scratch: die values of one seat (policies.die_values)"),
+), title="policy configuration cfg: float64[C_LEN] (policies.fill_cfg)")
+globals().update(CFG_BLOCK.offsets)
+C_LEN = CFG_BLOCK.length
+
 # ---- rule status ---------------------------------------------------------------------------
 def _r(rule_id: str, summary: str, test: str, implemented: bool = True) -> RuleStatus:
     return RuleStatus(rule_id, summary, implemented, f"test: {test}")
@@ -277,9 +321,9 @@ def _space(text: str) -> tuple[int, int]:
 def _gamble(text: str) -> int:
     t = text.strip().upper()
     if t == "RINGMASTER":
-        return K.GB_RINGMASTER
+        return GB_RINGMASTER
     if t == "NINE":
-        return K.GB_NINE
+        return GB_NINE
     if t.startswith("POINTS:"):
         try:
             k = int(t[7:])
@@ -310,12 +354,12 @@ def load_components(directory: Path | str | None = None) -> Components:
     -------
     Components whose ``arrays`` are, in order (all int64):
 
-    0. ``boards[3, MAX_TRACK, 2]``: (space kind, face) per preset in BOARD_PRESETS order
-    1. ``board_meta[3, 2]``: (track length, START index) per preset
-    2. ``tiles[n_tiles, 2]``: (space kind, face) created by each tile code
+    0. ``boards[3, MAX_TRACK, SPC_LEN]``: (space kind, face) per preset in BOARD_PRESETS order
+    1. ``board_meta[3, BM_LEN]``: (track length, START index) per preset
+    2. ``tiles[n_tiles, SPC_LEN]``: (space kind, face) created by each tile code
     3. ``face_supply[N_FACES]``: default pile sizes
-    4. ``tokens[3]``: gold, star (0 = unlimited), stock
-    5. ``train[2 + 20]``: (length, start index, values...)
+    4. ``tokens[TOK_LEN]``: gold, star (0 = unlimited), stock
+    5. ``train[TRD_LEN]``: (length, start index, values...)
     6. ``gamble[6]``: 1..8 points, GB_RINGMASTER, GB_NINE
     7. ``start_faces[6]``: face codes of slots 1..6
     8. ``opposite[6]``: opposite slot index of each slot index
@@ -330,8 +374,8 @@ def load_components(directory: Path | str | None = None) -> Components:
     rows = cf.read_csv(path, {"preset": cf.cell_choice(BOARD_PRESETS, "preset"),
                               "index": cf.cell_int(0, MAX_TRACK - 1),
                               "space": _space})
-    boards = np.zeros((len(BOARD_PRESETS), MAX_TRACK, 2), dtype=np.int64)
-    meta = np.zeros((len(BOARD_PRESETS), 2), dtype=np.int64)
+    boards = np.zeros((len(BOARD_PRESETS), MAX_TRACK, SPC_LEN), dtype=np.int64)
+    meta = np.zeros((len(BOARD_PRESETS), BM_LEN), dtype=np.int64)
     for p, pname in enumerate(BOARD_PRESETS):
         prow = [r for r in rows if r["preset"] == p]
         if not prow:
@@ -343,13 +387,13 @@ def load_components(directory: Path | str | None = None) -> Components:
                             f"exactly once each, got {idx}")
         if not 6 <= len(prow) <= MAX_TRACK:
             raise SpecError(f"{path}: preset '{pname}': track length {len(prow)} out of range 6..{MAX_TRACK}")
-        starts = [r for r in prow if r["space"][0] == K.SP_START]
+        starts = [r for r in prow if r["space"][0] == SP_START]
         if len(starts) != 1:
             raise SpecError(f"{path}: preset '{pname}': exactly one START space is required, got {len(starts)}")
         for r in prow:
-            boards[p, r["index"]] = r["space"]
+            boards[p, r["index"], SPC_KIND], boards[p, r["index"], SPC_FACE] = r["space"]
             assumed |= r["provenance"] == "A"
-        meta[p] = (len(prow), starts[0]["index"])
+        meta[p, BM_TRACK_LEN], meta[p, BM_START] = len(prow), starts[0]["index"]
 
     # tiles.csv
     path = d / "tiles.csv"
@@ -357,18 +401,18 @@ def load_components(directory: Path | str | None = None) -> Components:
                                "space": _space}, unique="code")
     if sorted(r["code"] for r in trows) != list(range(len(trows))):
         raise SpecError(f"{path}: column 'code' must be 0..{len(trows) - 1} in order")
-    tiles = np.zeros((len(trows), 2), dtype=np.int64)
+    tiles = np.zeros((len(trows), SPC_LEN), dtype=np.int64)
     for r in trows:
-        if r["space"][0] not in (K.SP_FACE, K.SP_PLUS1):
+        if r["space"][0] not in (SP_FACE, SP_PLUS1):
             raise SpecError(f"{path}: row {r['_row']}, column 'space': a tile creates FACE:<face> or PLUS1")
-        tiles[r["code"]] = r["space"]
+        tiles[r["code"], SPC_KIND], tiles[r["code"], SPC_FACE] = r["space"]
         assumed |= r["provenance"] == "A"
 
     # face_supply.csv
     path = d / "face_supply.csv"
     frows = cf.read_csv(path, {"face": cf.cell_choice(ACTION_FACES + POINT_FACES, "face"),
                                "count": cf.cell_int(0, 99)}, unique="face")
-    supply = np.zeros(K.N_FACES, dtype=np.int64)
+    supply = np.zeros(N_FACES, dtype=np.int64)
     names = ACTION_FACES + POINT_FACES
     got = {names[r["face"]] for r in frows}
     missing = [n for n in names if n not in got]
@@ -392,27 +436,27 @@ def load_components(directory: Path | str | None = None) -> Components:
         return v
 
     tok = sect("tokens")
-    tokens = np.zeros(3, dtype=np.int64)
-    for i, (k, lo, hi) in enumerate((("gold", 0, 100), ("star", 0, 100), ("stock", 2, 10))):
+    tokens = np.zeros(TOK_LEN, dtype=np.int64)
+    for k, lo, hi in (("gold", 0, 100), ("star", 0, 100), ("stock", 2, 10)):
         v = tok.get(k)
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise SpecError(f"{path}: [tokens] key '{k}' must be an integer {lo}..{hi}, got {v!r}")
-        tokens[i] = v
+        tokens[TOKENS.offset(k)] = v
     tr = sect("train")
     track = cf.toml_list(path, tr, "track", cf.cell_int(0, 50), 2, 20)
     start = tr.get("start_index")
     if not isinstance(start, int) or not 0 <= start < len(track):
         raise SpecError(f"{path}: [train] key 'start_index' must be 0..{len(track) - 1}, got {start!r}")
-    train = np.zeros(22, dtype=np.int64)
-    train[0], train[1] = len(track), start
-    train[2:2 + len(track)] = track
+    train = np.zeros(TRD_LEN, dtype=np.int64)
+    train[TRD_N], train[TRD_START] = len(track), start
+    train[TRD_VALUES:TRD_VALUES + len(track)] = track
     gamble = np.array(cf.toml_list(path, sect("gamble_die"), "faces", _gamble, 6, 6), dtype=np.int64)
     dice = sect("dice")
     cf.toml_list(path, dice, "colors", cf.cell_str(), 1, 5)
     start_faces = np.array(cf.toml_list(path, dice, "start_faces", _face, 6, 6), dtype=np.int64)
-    if start_faces[0] != K.FC_RINGMASTER:
+    if start_faces[0] != FC_RINGMASTER:
         raise SpecError(f"{path}: [dice] key 'start_faces', item 1: slot 1 must be RINGMASTER (permanent)")
-    if any(f == K.FC_ARROW for f in start_faces):
+    if any(f == FC_ARROW for f in start_faces):
         raise SpecError(f"{path}: [dice] key 'start_faces': ARROW cannot be a start face")
     opp = dice.get("opposite")
     opposite = np.full(6, -1, dtype=np.int64)
