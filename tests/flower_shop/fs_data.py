@@ -17,6 +17,7 @@ import io
 
 import numpy as np
 
+from sim.games.flower_shop import layout as L
 from sim.games.flower_shop import tasks as T
 
 FLOWERS = ("rose", "lily", "sunflower", "tulip", "iris", "hydrangea")
@@ -76,28 +77,28 @@ DEFAULT_CONFLICT_PAIRS = {(0, 2), (0, 4), (1, 5), (4, 5)}
 def parse_tiles(text: str = TILES_CSV) -> tuple[np.ndarray, list[str]]:
     """``tiles`` int64[n, TL_W] and tile ids from §2.7-style CSV text."""
     rows = list(csv.DictReader(io.StringIO(text)))
-    tiles = np.zeros((len(rows), T.TL_W), dtype=np.int64)
+    tiles = np.zeros((len(rows), L.TL_W), dtype=np.int64)
     for i, r in enumerate(rows):
         for f, name in enumerate(FLOWERS):
             tiles[i, f] = int(r[name])
-        tiles[i, T.TL_ANY] = int(r["any_flower"])
-        tiles[i, T.TL_VASE] = VASES.index(r["vase"])
-        tiles[i, T.TL_KNICK] = KNICKS.index(r["knickknack"])
-        tiles[i, T.TL_STARS] = int(r["stars"])
+        tiles[i, L.TL_ANY] = int(r["any_flower"])
+        tiles[i, L.TL_VASE] = VASES.index(r["vase"])
+        tiles[i, L.TL_KNICK] = KNICKS.index(r["knickknack"])
+        tiles[i, L.TL_STARS] = int(r["stars"])
     return T.derive_tile_columns(tiles), [r["tile_id"] for r in rows]
 
 
 def parse_tasks(text: str = TASKS_CSV) -> tuple[np.ndarray, list[str]]:
     """``tasks`` int64[n, TK_W] and card ids from §2.8-style CSV text."""
     rows = list(csv.DictReader(io.StringIO(text)))
-    tasks = np.zeros((len(rows), T.TK_W), dtype=np.int64)
+    tasks = np.zeros((len(rows), L.TK_W), dtype=np.int64)
     for i, r in enumerate(rows):
-        tasks[i, T.TK_ROW_COND] = T.CONDITIONS.index(r["row_condition"])
-        tasks[i, T.TK_ROW_PARAM] = int(r["row_param"] or 0)
-        tasks[i, T.TK_ROW_POINTS] = int(r["row_points"] or -1)
-        tasks[i, T.TK_COL_COND] = T.CONDITIONS.index(r["col_condition"])
-        tasks[i, T.TK_COL_PARAM] = int(r["col_param"] or 0)
-        tasks[i, T.TK_COL_POINTS] = int(r["col_points"] or -1)
+        tasks[i, L.TK_ROW_COND] = L.CONDITIONS.index(r["row_condition"])
+        tasks[i, L.TK_ROW_PARAM] = int(r["row_param"] or 0)
+        tasks[i, L.TK_ROW_POINTS] = int(r["row_points"] or -1)
+        tasks[i, L.TK_COL_COND] = L.CONDITIONS.index(r["col_condition"])
+        tasks[i, L.TK_COL_PARAM] = int(r["col_param"] or 0)
+        tasks[i, L.TK_COL_POINTS] = int(r["col_points"] or -1)
     return tasks, [r["task_id"] for r in rows]
 
 

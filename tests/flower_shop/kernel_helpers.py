@@ -1,11 +1,18 @@
-"""Helpers for Flower Shop kernel scenario tests: hand-built states with forced dice."""
+"""Helpers for Flower Shop kernel scenario tests: hand-built states with forced dice, and jitted
+wrappers over the kernel and policy functions that only the tests call (taking the component
+tuple where the game loop passes single arrays)."""
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
+from sim import batch
 from sim.games.flower_shop import kernel as K
+from sim.games.flower_shop import layout as L
 from sim.games.flower_shop import rules as R
-from sim.games.flower_shop import solo
+from sim.games.flower_shop.kernel import apply_step4_action_with, finish_tile_with, roll_dice
+from sim.games.flower_shop.layout import K_GREEDY
+from sim.games.flower_shop.policies import greedy_step4, random_step4
 from sim.registry import make
 from sim.trace import events, new_log
 
@@ -16,7 +23,7 @@ TB = COMP.tables
 FL = {f: i for i, f in enumerate(TB["flower_types"])}
 VA = {v: i for i, v in enumerate(TB["vase_colours"])}
 NOLOG = np.zeros((1, 8), dtype=np.int64)
-FEAS_WORK = np.empty(solo.WORK_MAX, dtype=np.int64)  # scratch of the solo feasibility check
+FEAS_WORK = np.empty(L.WORK_MAX, dtype=np.int64)  # scratch of the solo feasibility check
 
 
 def tid(name: str) -> int:
@@ -37,8 +44,8 @@ def blank(n: int = 2, rules=None, money: int = 5) -> np.ndarray:
     st = K.new_state(n)
     K.setup_players(st, rules, n)
     for s in range(n):
-        st[K.seat_base(s) + K.F_MONEY] = money
-        st[K.seat_base(s) + K.F_INIT_DIE] = min(s, 3)
+        st[R.seat_base(s) + K.F_MONEY] = money
+        st[R.seat_base(s) + K.F_INIT_DIE] = min(s, 3)
     st[K.S_DAY] = 1
     st[K.S_N_CARDS] = 1
     st[K.S_CARDS] = 0
@@ -62,16 +69,16 @@ def faces(flowers=(), vases=(), init=None) -> np.ndarray:
 
 def set_dice(st, rules, seat, flowers=(), vases=(), init=1, lock_all=True):
     """Force faces on a seat's dice (and lock them all, as at Step 4)."""
-    b = K.seat_base(seat)
+    b = R.seat_base(seat)
     st[b + K.F_LOCKED] = 0
     K.apply_roll(st, rules, seat, faces(flowers, vases, init), NOLOG)
     if lock_all:
-        st[b + K.F_LOCKED] = K.all_dice_mask(rules)
+        st[b + K.F_LOCKED] = R.all_dice_mask(rules)
     st[b + K.F_USED] = 0
 
 
 def place(st, seat, slot, tile_name, finished=False):
-    b = K.seat_base(seat)
+    b = R.seat_base(seat)
     st[b + K.F_SHOP + slot] = tid(tile_name)
     st[b + K.F_FIN + slot] = 1 if finished else 0
 
@@ -95,20 +102,48 @@ def mask(*dice) -> int:
 
 
 def seat(st, s, field):
-    return int(st[K.seat_base(s) + field])
+    return int(st[R.seat_base(s) + field])
 
 
 def arm(n, policy="greedy", variant=None, **tweaks):
-    from sim import batch
     return batch.make_arm(SPEC, n, variant=variant, tweaks=tweaks or None, policy=policy)
 
 
 def replay_events(n=2, seed=1, index=0, policy="greedy", variant=None, **tweaks):
-    from sim import batch
     ev, g, s = batch.replay(arm(n, policy, variant, **tweaks), seed, index)
     return ev, g, s
 
 
-__all__ = ["K", "R", "SPEC", "COMP", "ARR", "TB", "FL", "VA", "NOLOG", "tid", "cid", "rules_for",
+# ---- test-only wrappers -------------------------------------------------------------
+@njit(cache=True)
+def draw_faces(state, rules, comp, seat, rng_dice, faces):
+    """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3), with
+    the dice of the component tuple (see ``roll_dice``)."""
+    roll_dice(state, rules, comp[3], comp[4], comp[5], seat, rng_dice, faces)
+
+
+@njit(cache=True)
+def finish_tile(state, rules, comp, seat, slot, log):
+    """``finish_tile_with`` taking the component tuple."""
+    return finish_tile_with(state, rules, comp[0], seat, slot, log)
+
+
+@njit(cache=True)
+def apply_step4_action(state, rules, comp, seat, action, log):
+    """``apply_step4_action_with`` taking the component tuple."""
+    return apply_step4_action_with(state, rules, comp[0], seat, action, log)
+
+
+@njit(cache=True)
+def choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng, scr):
+    """DP-3/5/6/8: one Step 4 action of the seat's policy, ``code * A_MUL + argument``
+    (A_DONE ends Step 4), dispatched as the game loop does."""
+    if kinds[seat] == K_GREEDY:
+        return greedy_step4(state, rules, tiles, seat, pparams[seat])
+    return random_step4(state, rules, tiles, seat, rng)
+
+
+__all__ = ["K", "L", "R", "SPEC", "COMP", "ARR", "TB", "FL", "VA", "NOLOG", "tid", "cid", "rules_for",
            "blank", "faces", "set_dice", "place", "set_row", "set_stack", "mask", "seat", "arm",
-           "replay_events", "events", "new_log", "np"]
+           "replay_events", "events", "new_log", "np", "draw_faces", "finish_tile",
+           "apply_step4_action", "choose_step4_action"]

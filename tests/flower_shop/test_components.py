@@ -5,30 +5,13 @@ import numpy as np
 import pytest
 
 from sim import components as C
-from sim.games.flower_shop import kernel as K
-from sim.games.flower_shop import policies as P
+from sim.games.flower_shop import layout as L
 from sim.games.flower_shop import rules as R
-from sim.games.flower_shop import tasks as T
-from sim.spec import SpecError, layout, packed_length
+from sim.spec import SpecError
 
 from .kernel_helpers import SPEC, TB
 
 DATA = R.COMPONENTS_DIR
-
-
-def test_R_constants_equal_layout():
-    """The kernel's R_* offsets equal sim.spec.layout(PARAMS) (Numba freezes globals)."""
-    for name, off in layout(R.PARAMS).items():
-        assert getattr(K, "R_" + name.upper()) == off, name
-    assert K.R_LEN == packed_length(R.PARAMS)
-
-
-def test_P_constants_equal_layout():
-    """The policies' P_* offsets equal sim.spec.layout(POLICY_PARAMS)."""
-    for name, off in layout(R.POLICY_PARAMS).items():
-        assert getattr(P, "P_" + name.upper()) == off, name
-    assert P.P_LEN == packed_length(R.POLICY_PARAMS)
-    assert R.K_RANDOM == P.K_RANDOM and R.K_GREEDY == P.K_GREEDY
 
 
 def test_every_spec_rule_id_has_a_status():
@@ -50,9 +33,9 @@ def test_default_components_match_spec():
     5 stars; 6 cards; uniform dice; the snake initiative dice."""
     comp = R.load_components()
     tiles, tasks, conflicts, fd, vd, init = comp.arrays
-    assert tiles.shape == (32, T.TL_W) and tiles[:, T.TL_FLOWERS].sum() == 109
+    assert tiles.shape == (32, L.TL_W) and tiles[:, L.TL_FLOWERS].sum() == 109
     assert list(tiles[0, :6]) == [0, 3, 0, 0, 0, 0]
-    assert tiles[0, T.TL_VASE] == 0 and tiles[0, T.TL_STARS] == 5
+    assert tiles[0, L.TL_VASE] == 0 and tiles[0, L.TL_STARS] == 5
     assert tasks.shape == (6, 6) and conflicts.shape == (6, 6)
     assert list(fd) == [0, 1, 2, 3, 4, 5] and list(vd) == [0, 1, 2, 3, 4, 5]
     assert sorted(init.ravel()) == list(range(1, 25)) and (init.sum(axis=1) == 75).all()
@@ -143,7 +126,7 @@ def test_variants_and_validation():
 
 def test_state_layout_fits():
     """The fixed state layout holds the largest supported configuration."""
-    assert K.S_STACK + K.MAX_TILES <= K.S_DISCARD and K.S_DISCARD + K.MAX_TILES <= K.S_LEN
-    assert K.F_FACE + K.MAX_DICE <= K.F_SHOP and K.F_FDAY + K.MAX_SLOTS <= K.SEAT_LEN
-    assert R.MAX_TILES == K.MAX_TILES and R.MAX_ROW == K.MAX_ROW
-    assert np.int64(K.S_ROW + K.MAX_ROW) <= K.S_STACK_POS
+    assert L.S_STACK + L.MAX_TILES <= L.S_DISCARD and L.S_DISCARD + L.MAX_TILES <= L.S_LEN
+    assert L.F_FACE + L.MAX_DICE <= L.F_SHOP and L.F_FDAY + L.MAX_SLOTS <= L.SEAT_LEN
+    assert L.MAX_TILES == L.MAX_TILES and L.MAX_ROW == L.MAX_ROW
+    assert np.int64(L.S_ROW + L.MAX_ROW) <= L.S_STACK_POS

@@ -10,8 +10,9 @@ from sim.games.flower_shop import policies as P
 from sim.games.flower_shop.replay import format_event
 from sim.rng import make_stream
 
-from .kernel_helpers import (ARR, COMP, K, NOLOG, SPEC, arm, blank, faces, place, rules_for, seat,
-                             set_dice, set_row, tid)
+from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, SPEC, apply_step4_action, arm, blank,
+                             choose_step4_action, faces, place, rules_for, seat, set_dice, set_row,
+                             tid)
 
 
 def _pp(policy="greedy", n=1):
@@ -20,8 +21,8 @@ def _pp(policy="greedy", n=1):
 
 
 def _scr(st, rules):
-    scr = np.zeros(P.SCR_LEN, dtype=np.int64)
-    fscr = np.zeros(P.FSCR_LEN)
+    scr = np.zeros(L.SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(L.FSCR_LEN)
     P.prepare_scratch(st, rules, ARR, scr, fscr)
     return scr, fscr
 
@@ -40,7 +41,7 @@ def test_greedy_lock_takes_dice_matching_the_best_target():
     # with a paid extra allowed the yellow vase comes too
     kinds, pp = _pp("greedy:max_paid_extras_per_step=1,init_lock_min=25", 2)
     m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
-    assert m == (1 << 0) | (1 << 2) | (1 << K.DIE_VASE0)
+    assert m == (1 << 0) | (1 << 2) | (1 << L.DIE_VASE0)
 
 
 def test_greedy_lock_no_match_locks_initiative_or_skips():
@@ -52,12 +53,12 @@ def test_greedy_lock_no_match_locks_initiative_or_skips():
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
     m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
-    assert m == 1 << K.DIE_INIT
-    st[K.seat_base(0) + K.F_LOCKED] = 1 << K.DIE_INIT
+    assert m == 1 << L.DIE_INIT
+    st[R.seat_base(0) + L.F_LOCKED] = 1 << L.DIE_INIT
     assert P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr) == 0
     kinds, pp = _pp("thrifty", 2)
     m = P.choose_lock(st, rules, ARR[0], ARR[1], 2, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr)
-    assert m != 0 and K.lock_legal(st, rules, 0, m) == 0
+    assert m != 0 and R.lock_legal(st, rules, 0, m) == 0
 
 
 def test_greedy_tile_prefers_finishable_and_task_line():
@@ -82,14 +83,14 @@ def test_greedy_step4_TS07_money_before_finish_then_ribbon():
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
     rng = make_stream(1, 0, 2)
-    a = P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr)
-    assert a == K.A_TAKE_MONEY * K.A_MUL + 3
-    K.apply_step4_action(st, rules, ARR, 0, a, NOLOG)
-    a = P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr)
-    assert a == K.A_FINISH * K.A_MUL + 0
-    K.apply_step4_action(st, rules, ARR, 0, a, NOLOG)
+    a = choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr)
+    assert a == L.A_TAKE_MONEY * L.A_MUL + 3
+    apply_step4_action(st, rules, ARR, 0, a, NOLOG)
+    a = choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr)
+    assert a == L.A_FINISH * L.A_MUL + 0
+    apply_step4_action(st, rules, ARR, 0, a, NOLOG)
     assert P.choose_ribbon(st, rules, 0, kinds, pp, rng)
-    assert P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == K.A_DONE
+    assert choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == L.A_DONE
 
 
 def test_greedy_step4_TS06_buys_token_to_finish():
@@ -101,9 +102,9 @@ def test_greedy_step4_TS06_buys_token_to_finish():
     kinds, pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
     rng = make_stream(1, 0, 2)
-    assert P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == K.A_BUY_TOKEN * K.A_MUL
+    assert choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == L.A_BUY_TOKEN * L.A_MUL
     K.buy_token(st, rules, 0, NOLOG)
-    assert P.choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == K.A_FINISH * K.A_MUL
+    assert choose_step4_action(st, rules, ARR[0], 0, kinds, pp, rng, scr) == L.A_FINISH * L.A_MUL
 
 
 def test_random_policy_decisions_are_legal():
@@ -112,7 +113,7 @@ def test_random_policy_decisions_are_legal():
         a = arm(n, "random")
         for idx in range(5):
             ev, g, s = batch.replay(a, 7, idx)
-            assert not (ev[:, 0] == K.EV_ILLEGAL).any()
+            assert not (ev[:, 0] == L.EV_ILLEGAL).any()
 
 
 def test_greedy_decisions_are_legal_and_score_better_than_random():
@@ -120,10 +121,10 @@ def test_greedy_decisions_are_legal_and_score_better_than_random():
     for pol in ("greedy", "thrifty"):
         for idx in range(5):
             ev, _, _ = batch.replay(arm(3, pol), 3, idx)
-            assert not (ev[:, 0] == K.EV_ILLEGAL).any()
+            assert not (ev[:, 0] == L.EV_ILLEGAL).any()
     for pol in ("novice", "expert"):
         ev, _, _ = batch.replay(arm(1, pol), 3, 0)
-        assert not (ev[:, 0] == K.EV_ILLEGAL).any()
+        assert not (ev[:, 0] == L.EV_ILLEGAL).any()
     _, sg = batch.run_games(arm(2, "greedy"), 1, 0, 200)
     _, sr = batch.run_games(arm(2, "random"), 1, 0, 200)
     assert sg[:, :, 0].mean() > sr[:, :, 0].mean() + 5

@@ -1,12 +1,12 @@
 """Scenario tests: Step 1 lock (FS-L*), Step 2 salary (FS-Y*), Step 3 tile (FS-T*)."""
 import pytest
 
-from .kernel_helpers import (K, NOLOG, blank, faces, mask, replay_events, rules_for, seat,
+from .kernel_helpers import (K, L, NOLOG, R, blank, faces, mask, replay_events, rules_for, seat,
                              set_row, tid)
 
 F0, F1, F2, F3 = 0, 1, 2, 3
-V = K.DIE_VASE0
-I = K.DIE_INIT
+V = L.DIE_VASE0
+I = L.DIE_INIT
 
 
 def _lock(st, rules, m, s=0):
@@ -19,17 +19,17 @@ def test_FS_L1_choose_any_subset_of_unlocked_dice():
     rules = rules_for(2)
     st = blank(2, rules)
     assert _lock(st, rules, mask(F0, I))
-    assert seat(st, 0, K.F_LOCKED) == mask(F0, I)
+    assert seat(st, 0, L.F_LOCKED) == mask(F0, I)
     assert not _lock(st, rules, mask(F0))  # already locked
-    assert K.lock_legal(st, rules, 0, mask(F1, V)) == 0
+    assert R.lock_legal(st, rules, 0, mask(F1, V)) == 0
 
 
 def test_FS_L2_one_or_two_locks_are_free():
     """FS-L2: locking 1 or 2 dice costs nothing."""
     rules = rules_for(2)
     st = blank(2, rules)
-    assert _lock(st, rules, mask(F0)) and seat(st, 0, K.F_MONEY) == 5
-    assert _lock(st, rules, mask(F1, F2)) and seat(st, 0, K.F_MONEY) == 5
+    assert _lock(st, rules, mask(F0)) and seat(st, 0, L.F_MONEY) == 5
+    assert _lock(st, rules, mask(F1, F2)) and seat(st, 0, L.F_MONEY) == 5
 
 
 @pytest.mark.parametrize("dice,money", [((F0, F1, F2), 4), ((F0, F1), 5), ((), 4),
@@ -39,7 +39,7 @@ def test_FS_L3_TS02_three_locks_cost_one(dice, money):
     rules = rules_for(2)
     st = blank(2, rules)
     assert _lock(st, rules, mask(*dice))
-    assert seat(st, 0, K.F_MONEY) == money
+    assert seat(st, 0, L.F_MONEY) == money
 
 
 def test_FS_L4_lock_none_costs_one_and_repeats():
@@ -48,9 +48,9 @@ def test_FS_L4_lock_none_costs_one_and_repeats():
     rules = rules_for(2)
     st = blank(2, rules)
     for m in (4, 3, 2):
-        assert _lock(st, rules, 0) and seat(st, 0, K.F_MONEY) == m
-    st[K.seat_base(0) + K.F_LOCKED] = K.all_dice_mask(rules) & ~mask(I)
-    assert _lock(st, rules, 0) and seat(st, 0, K.F_MONEY) == 1
+        assert _lock(st, rules, 0) and seat(st, 0, L.F_MONEY) == m
+    st[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(rules) & ~mask(I)
+    assert _lock(st, rules, 0) and seat(st, 0, L.F_MONEY) == 1
     r2 = rules_for(2, skip_lock_cost=-1)
     st2 = blank(2, r2)
     assert not _lock(st2, r2, 0)
@@ -61,11 +61,11 @@ def test_FS_L5_TS11_unaffordable_choices_are_illegal():
     illegal; money never goes negative; k = 1 is always legal."""
     rules = rules_for(2)
     st = blank(2, rules, money=0)
-    assert K.lock_legal(st, rules, 0, 0) == -1
-    assert K.lock_legal(st, rules, 0, mask(F0)) == 0
-    assert K.lock_legal(st, rules, 0, mask(F0, F1)) == 0
-    assert K.lock_legal(st, rules, 0, mask(F0, F1, F2)) == -1
-    assert not _lock(st, rules, mask(F0, F1, F2)) and seat(st, 0, K.F_MONEY) == 0
+    assert R.lock_legal(st, rules, 0, 0) == -1
+    assert R.lock_legal(st, rules, 0, mask(F0)) == 0
+    assert R.lock_legal(st, rules, 0, mask(F0, F1)) == 0
+    assert R.lock_legal(st, rules, 0, mask(F0, F1, F2)) == -1
+    assert not _lock(st, rules, mask(F0, F1, F2)) and seat(st, 0, L.F_MONEY) == 0
     assert K.first_legal_lock(st, rules, 0) == mask(F0)
 
 
@@ -76,11 +76,11 @@ def test_FS_L6_locked_dice_keep_faces_until_next_day():
     K.apply_roll(st, rules, 0, faces(["tulip"] * 4, ["green"], 11), NOLOG)
     _lock(st, rules, mask(F0, V))
     K.apply_roll(st, rules, 0, faces(["rose"] * 4, ["blue"], 12), NOLOG)
-    b = K.seat_base(0)
-    assert st[b + K.F_FACE + F0] == 3 and st[b + K.F_FACE + V] == 2
-    assert st[b + K.F_FACE + F1] == 0
+    b = R.seat_base(0)
+    assert st[b + L.F_FACE + F0] == 3 and st[b + L.F_FACE + V] == 2
+    assert st[b + L.F_FACE + F1] == 0
     K.start_day(st, rules, 2, NOLOG)
-    assert seat(st, 0, K.F_LOCKED) == 0
+    assert seat(st, 0, L.F_LOCKED) == 0
 
 
 def test_FS_L7_TS10_initiative_die_must_be_locked():
@@ -94,9 +94,9 @@ def test_FS_L7_TS10_initiative_die_must_be_locked():
     _lock(st, rules, mask(V))
     assert not K.all_locked(st, rules, 0)
     K.apply_roll(st, rules, 0, faces(["rose"] * 4, ["blue"], 21), NOLOG)
-    b = K.seat_base(0)
-    assert st[b + K.F_FACE + F0] == 4 and st[b + K.F_FACE + I] == 21
-    assert _lock(st, rules, mask(I)) and seat(st, 0, K.F_MONEY) == 5
+    b = R.seat_base(0)
+    assert st[b + L.F_FACE + F0] == 4 and st[b + L.F_FACE + I] == 21
+    assert _lock(st, rules, mask(I)) and seat(st, 0, L.F_MONEY) == 5
     assert K.all_locked(st, rules, 0)
 
 
@@ -105,14 +105,14 @@ def test_FS_V_VHARD_1_TS16_escalating_costs():
     rules = rules_for(1, "solo_very_hard")
     st = blank(1, rules, money=20)
     for k, cost in ((3, 1), (4, 3), (5, 6), (6, 10)):
-        assert K.lock_cost(st, rules, 0, k) == cost
+        assert R.lock_cost(st, rules, 0, k) == cost
 
 
 def test_FS_V_VHARD_2_skip_still_costs_one():
     """FS-V-VHARD-2: in the much harder variant, skipping a lock still costs $1."""
     rules = rules_for(1, "solo_very_hard")
     st = blank(1, rules, money=20)
-    assert K.lock_cost(st, rules, 0, 0) == 1
+    assert R.lock_cost(st, rules, 0, 0) == 1
 
 
 def test_extra_lock_scope_day_and_min_locks():
@@ -120,13 +120,13 @@ def test_extra_lock_scope_day_and_min_locks():
     unless only one die is left."""
     rules = rules_for(2, extra_lock_cost_scope="day", extra_lock_cost_schedule=(1, 2, 3, 4))
     st = blank(2, rules, money=20)
-    assert _lock(st, rules, mask(F0, F1, F2)) and seat(st, 0, K.F_MONEY) == 19
-    assert K.lock_cost(st, rules, 0, 3) == 2
+    assert _lock(st, rules, mask(F0, F1, F2)) and seat(st, 0, L.F_MONEY) == 19
+    assert R.lock_cost(st, rules, 0, 3) == 2
     r2 = rules_for(2, min_locks=2)
     st2 = blank(2, r2)
-    assert K.lock_cost(st2, r2, 0, 1) == -1 and K.lock_cost(st2, r2, 0, 2) == 0
-    st2[K.seat_base(0) + K.F_LOCKED] = K.all_dice_mask(r2) & ~mask(I)
-    assert K.lock_cost(st2, r2, 0, 1) == 0
+    assert R.lock_cost(st2, r2, 0, 1) == -1 and R.lock_cost(st2, r2, 0, 2) == 0
+    st2[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(r2) & ~mask(I)
+    assert R.lock_cost(st2, r2, 0, 1) == 0
 
 
 def test_FS_Y1_TS03_salary_order():
@@ -137,15 +137,15 @@ def test_FS_Y1_TS03_salary_order():
         st = blank(n, rules)
         got = [K.take_salary(st, s, NOLOG) for s in range(n)]
         assert got == expect
-        assert [seat(st, s, K.F_MONEY) for s in range(n)] == [5 + v for v in expect]
+        assert [seat(st, s, L.F_MONEY) for s in range(n)] == [5 + v for v in expect]
 
 
 def test_FS_Y2_empty_salary_area_pays_nothing():
     """FS-Y2: with the salary area empty there is no salary."""
     rules = rules_for(1)
     st = blank(1, rules)
-    st[K.S_SAL_N] = 0
-    assert K.take_salary(st, 0, NOLOG) == -1 and seat(st, 0, K.F_MONEY) == 5
+    st[L.S_SAL_N] = 0
+    assert K.take_salary(st, 0, NOLOG) == -1 and seat(st, 0, L.F_MONEY) == 5
 
 
 def test_FS_T1_take_one_tile_from_any_position():
@@ -154,7 +154,7 @@ def test_FS_T1_take_one_tile_from_any_position():
     st = blank(2, rules)
     set_row(st, ["T01", "T02", "T03"])
     assert K.take_tile(st, rules, 0, 1, 4, NOLOG)
-    assert st[K.S_ROW_N] == 2 and list(st[K.S_ROW:K.S_ROW + 2]) == [tid("T01"), tid("T03")]
+    assert st[L.S_ROW_N] == 2 and list(st[L.S_ROW:L.S_ROW + 2]) == [tid("T01"), tid("T03")]
     assert not K.take_tile(st, rules, 0, 5, 0, NOLOG)
     # the kernel makes it mandatory: every player places one tile per day
     ev, _, s = replay_events(3, seed=4)
@@ -168,8 +168,8 @@ def test_FS_T2_place_in_any_empty_slot_unfinished():
     st = blank(2, rules)
     set_row(st, ["T01", "T02", "T03"])
     assert K.take_tile(st, rules, 0, 0, 5, NOLOG)
-    b = K.seat_base(0)
-    assert st[b + K.F_SHOP + 5] == tid("T01") and st[b + K.F_FIN + 5] == 0
+    b = R.seat_base(0)
+    assert st[b + L.F_SHOP + 5] == tid("T01") and st[b + L.F_FIN + 5] == 0
     assert not K.take_tile(st, rules, 0, 0, 5, NOLOG)
     assert not K.take_tile(st, rules, 0, 0, 6, NOLOG)  # no slot 6 in a 2x3 shop
 
@@ -179,11 +179,11 @@ def test_FS_T3_placement_is_permanent():
     ev, _, _ = replay_events(2, seed=3)
     where = {}
     for e in ev:
-        if e[0] == K.EV_TAKE_TILE:
+        if e[0] == L.EV_TAKE_TILE:
             key = (e[1], e[4])
             assert key not in where
             where[key] = e[3]
-        if e[0] == K.EV_FINISH:
+        if e[0] == L.EV_FINISH:
             assert where[(e[1], e[2])] == e[3]
 
 
@@ -191,16 +191,16 @@ def test_FS_T4_empty_row_skips_step3():
     """FS-T4: if the row is empty Step 3 is skipped (only possible in solo)."""
     rules = rules_for(1)
     st = blank(1, rules)
-    st[K.S_ROW_N] = 0
-    st[K.seat_base(0) + K.F_LOCKED] = K.all_dice_mask(rules)
+    st[L.S_ROW_N] = 0
+    st[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(rules)
     import numpy as np
     kinds = np.array([1])
     from sim.games.flower_shop import policies as P
     from .kernel_helpers import SPEC, ARR
     _, pp = SPEC.pack_policies(["greedy"])
-    scr = np.zeros(P.SCR_LEN, dtype=np.int64)
-    fscr = np.zeros(P.FSCR_LEN)
+    scr = np.zeros(L.SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(L.FSCR_LEN)
     P.prepare_scratch(st, rules, ARR, scr, fscr)
     from sim.rng import make_stream
     K.steps_2_to_4(st, rules, ARR, 1, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr, NOLOG)
-    assert seat(st, 0, K.F_TILES_PLACED) == 0 and seat(st, 0, K.F_ACTIVE) == 0
+    assert seat(st, 0, L.F_TILES_PLACED) == 0 and seat(st, 0, L.F_ACTIVE) == 0

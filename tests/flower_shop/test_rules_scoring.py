@@ -3,7 +3,7 @@ import numpy as np
 
 from sim.games.flower_shop import rules as R
 
-from .kernel_helpers import ARR, K, NOLOG, blank, cid, place, replay_events, rules_for, seat
+from .kernel_helpers import ARR, K, L, NOLOG, blank, cid, place, replay_events, rules_for, seat
 
 TOP = ("T01", "T02", "T19")
 BOTTOM = ("T04", "T29", "T32")
@@ -11,10 +11,10 @@ BOTTOM = ("T04", "T29", "T32")
 
 def _ts05_state(rules, finished=True, ribbons=2):
     st = blank(2, rules)
-    st[K.S_CARDS] = cid("T1")
+    st[L.S_CARDS] = cid("T1")
     for i, t in enumerate(TOP + BOTTOM):
         place(st, 0, i, t, finished=finished)
-    st[K.seat_base(0) + K.F_RIBBONS] = ribbons
+    st[R.seat_base(0) + L.F_RIBBONS] = ribbons
     return st
 
 
@@ -24,17 +24,17 @@ def test_FS_E2_TS05_scoring_example_39_points():
     rules = rules_for(2)
     st = _ts05_state(rules)
     assert K.score_seat(st, rules, ARR, 0) == 39
-    b = K.seat_base(0)
-    assert st[b + K.F_STARS] == 34 and st[b + K.F_TASK_PTS] == 3 and st[b + K.F_TASK_LINES] == 2
+    b = R.seat_base(0)
+    assert st[b + L.F_STARS] == 34 and st[b + L.F_TASK_PTS] == 3 and st[b + L.F_TASK_LINES] == 2
 
 
 def test_FS_E1_unfinished_tiles_removed_at_the_end():
     """FS-E1 / AMB-12: unfinished tiles are removed; their stars and lines do not count."""
     rules = rules_for(2)
     st = _ts05_state(rules)
-    st[K.seat_base(0) + K.F_FIN + 2] = 0  # T19 unfinished: top row and right column break
+    st[R.seat_base(0) + L.F_FIN + 2] = 0  # T19 unfinished: top row and right column break
     K.remove_unfinished(st, rules, 2, NOLOG)
-    assert st[K.seat_base(0) + K.F_SHOP + 2] == -1
+    assert st[R.seat_base(0) + L.F_SHOP + 2] == -1
     assert K.score_seat(st, rules, ARR, 0) == 34 - 6 + 2 + 0
 
 
@@ -43,8 +43,8 @@ def test_FS_E3_task_points_and_two_cards_add():
     task_requires_full_line = false evaluates partial lines."""
     rules = rules_for(2)
     st = _ts05_state(rules, ribbons=0)
-    st[K.S_N_CARDS] = 2
-    st[K.S_CARDS + 1] = cid("T2")  # rows DIFF_VASE, cols SAME_VASE
+    st[L.S_N_CARDS] = 2
+    st[L.S_CARDS + 1] = cid("T2")  # rows DIFF_VASE, cols SAME_VASE
     # T2 rows: top yellow/blue/white (different) -> 2; bottom pink/yellow/green -> 2; cols: none
     assert K.score_seat(st, rules, ARR, 0) == 34 + 3 + 4
     r2 = rules_for(2, task_row_points_default=5)
@@ -61,19 +61,19 @@ def test_FS_E4_TS20_tiebreak_money_then_tokens_then_shared():
     rules = rules_for(3)
     st = blank(3, rules)
     for s, (score, money, tok, rib) in enumerate(((30, 4, 2, 0), (30, 4, 1, 3), (20, 9, 5, 5))):
-        b = K.seat_base(s)
-        st[b + K.F_SCORE], st[b + K.F_MONEY], st[b + K.F_TOKENS], st[b + K.F_RIBBONS] = score, money, tok, rib
+        b = R.seat_base(s)
+        st[b + L.F_SCORE], st[b + L.F_MONEY], st[b + L.F_TOKENS], st[b + L.F_RIBBONS] = score, money, tok, rib
     K.rank_players(st, rules, 3)
-    assert [seat(st, s, K.F_RANK) for s in range(3)] == [1, 2, 3]
-    st[K.seat_base(1) + K.F_TOKENS] = 2
+    assert [seat(st, s, L.F_RANK) for s in range(3)] == [1, 2, 3]
+    st[R.seat_base(1) + L.F_TOKENS] = 2
     K.rank_players(st, rules, 3)
-    assert [seat(st, s, K.F_RANK) for s in range(3)] == [1, 1, 3]
+    assert [seat(st, s, L.F_RANK) for s in range(3)] == [1, 1, 3]
     r2 = rules_for(3, tiebreak_order="money+ribbons")
     K.rank_players(st, r2, 3)
-    assert [seat(st, s, K.F_RANK) for s in range(3)] == [2, 1, 3]
+    assert [seat(st, s, L.F_RANK) for s in range(3)] == [2, 1, 3]
     row = np.zeros(8 + 3, dtype=np.int64)
     seats = np.zeros((3, 21), dtype=np.int64)
-    st[K.seat_base(1) + K.F_TOKENS] = 1
+    st[R.seat_base(1) + L.F_TOKENS] = 1
     K.rank_players(st, rules, 3)
     K.write_outputs(st, rules, 3, False, np.zeros(13, dtype=np.int64), seats)
     assert list(seats[:, 2]) == [1, 0, 0]
@@ -81,7 +81,7 @@ def test_FS_E4_TS20_tiebreak_money_then_tokens_then_shared():
 
 def test_tiebreak_item_matches_choice_list():
     """FS-E4: the kernel decodes every tiebreak_order choice like rules.TIEBREAK_CHOICES."""
-    names = {"money": K.TB_MONEY, "wild_tokens": K.TB_TOKENS, "ribbons": K.TB_RIBBONS}
+    names = {"money": R.TB_MONEY, "wild_tokens": R.TB_TOKENS, "ribbons": R.TB_RIBBONS}
     for idx, choice in enumerate(R.TIEBREAK_CHOICES):
         items = [] if choice == "none" else [names[x] for x in choice.split("+")]
         got = []
@@ -104,6 +104,6 @@ def test_FS_E5_analytics_columns():
         d = dict(zip(cols, seat_row))
         assert d["score"] == d["stars"] + d["ribbons"] + d["task_points"]
         assert 0 <= d["tiles_finished"] <= 6
-    scores = [e for e in ev if e[0] == K.EV_SCORE]
+    scores = [e for e in ev if e[0] == L.EV_SCORE]
     assert len(scores) == 3
     assert g[2] >= 1 and (g[3] == -1) == (g[2] > 1)

@@ -3,8 +3,8 @@ import numpy as np
 
 from sim.rng import make_stream
 
-from .kernel_helpers import (ARR, COMP, K, NOLOG, blank, faces, replay_events, rules_for, seat,
-                             set_row, set_stack, tid)
+from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, blank, draw_faces, faces, replay_events,
+                             rules_for, seat, set_row, set_stack, tid)
 
 
 def _setup(n, seed=1, idx=0, **tweaks):
@@ -18,9 +18,9 @@ def _setup(n, seed=1, idx=0, **tweaks):
 def test_FS_S1_seats_and_seat_tie_resolution():
     """FS-S1: seats 0..n-1; the seat index is only used to resolve ties (FS-D5)."""
     st, rules = _setup(3)
-    assert st[K.S_N_PLAYERS] == 3
+    assert st[L.S_N_PLAYERS] == 3
     for s in range(3):
-        st[K.seat_base(s) + K.F_FACE + K.DIE_INIT] = 10
+        st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = 10
     order = np.zeros(4, dtype=np.int64)
     k = K.turn_order(st, rules, 3, order, make_stream(1, 0, 1))
     assert list(order[:k]) == [0, 1, 2]
@@ -30,10 +30,10 @@ def test_FS_S2_starting_resources():
     """FS-S2: each player has an empty shop, $5, 0 tokens, 0 ribbons."""
     st, rules = _setup(4)
     for s in range(4):
-        assert seat(st, s, K.F_MONEY) == 5
-        assert seat(st, s, K.F_TOKENS) == 0 and seat(st, s, K.F_RIBBONS) == 0
-        b = K.seat_base(s)
-        assert all(st[b + K.F_SHOP + i] == -1 for i in range(6))
+        assert seat(st, s, L.F_MONEY) == 5
+        assert seat(st, s, L.F_TOKENS) == 0 and seat(st, s, L.F_RIBBONS) == 0
+        b = R.seat_base(s)
+        assert all(st[b + L.F_SHOP + i] == -1 for i in range(6))
 
 
 def test_FS_S3_initiative_dice_dealt_at_random():
@@ -42,23 +42,23 @@ def test_FS_S3_initiative_dice_dealt_at_random():
     deals = set()
     for idx in range(30):
         st, _ = _setup(4, idx=idx)
-        dice = tuple(seat(st, s, K.F_INIT_DIE) for s in range(4))
+        dice = tuple(seat(st, s, L.F_INIT_DIE) for s in range(4))
         assert sorted(dice) == [0, 1, 2, 3]
         deals.add(dice)
     assert len(deals) > 5
     st, _ = _setup(4, initiative_assignment="fixed")
-    assert [seat(st, s, K.F_INIT_DIE) for s in range(4)] == [0, 1, 2, 3]
+    assert [seat(st, s, L.F_INIT_DIE) for s in range(4)] == [0, 1, 2, 3]
 
 
 def test_FS_S4_stack_and_row_of_n_plus_one():
     """FS-S4: the 32 tiles are shuffled into a public stack; n + 1 are dealt left to right."""
     for n in (2, 3, 4):
         st, _ = _setup(n)
-        stack = st[K.S_STACK:K.S_STACK + 32]
+        stack = st[L.S_STACK:L.S_STACK + 32]
         assert sorted(stack) == list(range(32))
-        assert st[K.S_ROW_N] == n + 1
-        assert list(st[K.S_ROW:K.S_ROW + n + 1]) == list(stack[:n + 1])
-        assert st[K.S_STACK_POS] == n + 1
+        assert st[L.S_ROW_N] == n + 1
+        assert list(st[L.S_ROW:L.S_ROW + n + 1]) == list(stack[:n + 1])
+        assert st[L.S_STACK_POS] == n + 1
 
 
 def test_FS_S5_one_random_task_card():
@@ -66,32 +66,32 @@ def test_FS_S5_one_random_task_card():
     cards = set()
     for idx in range(40):
         st, _ = _setup(2, idx=idx)
-        assert st[K.S_N_CARDS] == 1
-        cards.add(int(st[K.S_CARDS]))
+        assert st[L.S_N_CARDS] == 1
+        cards.add(int(st[L.S_CARDS]))
     assert cards == set(range(6))
     st, _ = _setup(2, n_task_cards=2)
-    assert st[K.S_N_CARDS] == 2 and st[K.S_CARDS] != st[K.S_CARDS + 1]
+    assert st[L.S_N_CARDS] == 2 and st[L.S_CARDS] != st[L.S_CARDS + 1]
 
 
 def test_FS_S6_supply():
     """FS-S6: 11 ribbons and 20 wild tokens in the supply."""
     st, _ = _setup(3)
-    assert st[K.S_RIBBON_SUPPLY] == 11 and st[K.S_TOKEN_SUPPLY] == 20
+    assert st[L.S_RIBBON_SUPPLY] == 11 and st[L.S_TOKEN_SUPPLY] == 20
 
 
 def test_FS_S7_salary_area_by_player_count():
     """FS-S7: salary cards $4,3,2,1 (4p), $3,2,1 (3p), $3,1 (2p), stored ascending."""
     for n, cards in ((4, [1, 2, 3, 4]), (3, [1, 2, 3]), (2, [1, 3])):
         st, _ = _setup(n)
-        assert list(st[K.S_SAL:K.S_SAL + st[K.S_SAL_N]]) == cards
+        assert list(st[L.S_SAL:L.S_SAL + st[L.S_SAL_N]]) == cards
 
 
 def test_FS_S8_day_one_all_unlocked():
     """FS-S8: setup ends on day 1; the day starts with every die unlocked."""
     st, rules = _setup(2)
-    assert st[K.S_DAY] == 1
+    assert st[L.S_DAY] == 1
     K.start_day(st, rules, 2, NOLOG)
-    assert seat(st, 0, K.F_LOCKED) == 0 and seat(st, 1, K.F_LOCKED) == 0
+    assert seat(st, 0, L.F_LOCKED) == 0 and seat(st, 1, L.F_LOCKED) == 0
 
 
 def test_FS_D1_game_lasts_days():
@@ -107,10 +107,10 @@ def test_FS_D2_start_of_day_unlocks_and_activates():
     rules = rules_for(2)
     st = blank(2, rules)
     for s in range(2):
-        st[K.seat_base(s) + K.F_LOCKED] = K.all_dice_mask(rules)
-        st[K.seat_base(s) + K.F_ACTIVE] = 0
+        st[R.seat_base(s) + L.F_LOCKED] = R.all_dice_mask(rules)
+        st[R.seat_base(s) + L.F_ACTIVE] = 0
     K.start_day(st, rules, 2, NOLOG)
-    assert all(seat(st, s, K.F_LOCKED) == 0 and seat(st, s, K.F_ACTIVE) == 1 for s in range(2))
+    assert all(seat(st, s, L.F_LOCKED) == 0 and seat(st, s, L.F_ACTIVE) == 1 for s in range(2))
 
 
 def test_FS_D3_only_unlocked_dice_are_rerolled():
@@ -118,14 +118,14 @@ def test_FS_D3_only_unlocked_dice_are_rerolled():
     rules = rules_for(2)
     st = blank(2, rules)
     K.apply_roll(st, rules, 0, faces(["rose"] * 4, ["blue"], 20), NOLOG)
-    st[K.seat_base(0) + K.F_LOCKED] = 0b11  # flower dice 1 and 2
+    st[R.seat_base(0) + L.F_LOCKED] = 0b11  # flower dice 1 and 2
     K.apply_roll(st, rules, 0, faces(["lily"] * 4, ["pink"], 3), NOLOG)
-    b = K.seat_base(0)
-    assert list(st[b + K.F_FACE:b + K.F_FACE + 4]) == [0, 0, 1, 1]
-    assert st[b + K.F_FACE + K.DIE_VASE0] == 3 and st[b + K.F_FACE + K.DIE_INIT] == 3
+    b = R.seat_base(0)
+    assert list(st[b + L.F_FACE:b + L.F_FACE + 4]) == [0, 0, 1, 1]
+    assert st[b + L.F_FACE + L.DIE_VASE0] == 3 and st[b + L.F_FACE + L.DIE_INIT] == 3
     # the kernel draws faces only for unlocked dice (dice stream not consumed by locked dice)
-    f = np.full(K.MAX_DICE, -7, dtype=np.int64)
-    K.draw_faces(st, rules, ARR, 0, make_stream(1, 0, 1), f)
+    f = np.full(L.MAX_DICE, -7, dtype=np.int64)
+    draw_faces(st, rules, ARR, 0, make_stream(1, 0, 1), f)
     assert f[0] == -7 and f[1] == -7 and f[2] != -7
 
 
@@ -135,7 +135,7 @@ def test_FS_D4_TS01_turn_order_21_7_1():
     rules = rules_for(3)
     st = blank(3, rules)
     for s, face in ((0, 1), (1, 21), (2, 7)):  # Anthony seat 0, Becca seat 1, Seth seat 2
-        st[K.seat_base(s) + K.F_FACE + K.DIE_INIT] = face
+        st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = face
     order = np.zeros(4, dtype=np.int64)
     k = K.turn_order(st, rules, 3, order, make_stream(1, 0, 1))
     assert list(order[:k]) == [1, 2, 0]
@@ -148,7 +148,7 @@ def test_FS_D5_ties_lower_seat_first_or_random():
     rules = rules_for(4)
     st = blank(4, rules)
     for s in range(4):
-        st[K.seat_base(s) + K.F_FACE + K.DIE_INIT] = 5 if s != 2 else 9
+        st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = 5 if s != 2 else 9
     order = np.zeros(4, dtype=np.int64)
     K.turn_order(st, rules, 4, order, make_stream(1, 0, 1))
     assert list(order) == [2, 0, 1, 3]
@@ -166,14 +166,14 @@ def test_FS_D6_steps_2_to_4_right_after_the_last_lock():
     player's Step 1, then becomes inactive."""
     ev, _, _ = replay_events(3, seed=5)
     rules = rules_for(3)
-    full = K.all_dice_mask(rules)
+    full = R.all_dice_mask(rules)
     n_checked = 0
     for i, e in enumerate(ev):
-        if e[0] == K.EV_LOCK and e[6] == full:
-            assert ev[i + 1][0] == K.EV_SALARY and ev[i + 1][1] == e[1]
+        if e[0] == L.EV_LOCK and e[6] == full:
+            assert ev[i + 1][0] == L.EV_SALARY and ev[i + 1][1] == e[1]
             j = i + 1
-            while ev[j][0] != K.EV_STEP4_DONE:
-                assert ev[j][0] not in (K.EV_LOCK, K.EV_ROLL)
+            while ev[j][0] != L.EV_STEP4_DONE:
+                assert ev[j][0] not in (L.EV_LOCK, L.EV_ROLL)
                 j += 1
             assert ev[j][1] == e[1]
             n_checked += 1
@@ -185,13 +185,13 @@ def test_FS_D7_cycles_until_nobody_is_active():
     ev, _, _ = replay_events(2, seed=2)
     done_today = set()
     for e in ev:
-        if e[0] == K.EV_DAY:
+        if e[0] == L.EV_DAY:
             done_today = set()
-        if e[0] == K.EV_ROLL:
+        if e[0] == L.EV_ROLL:
             assert e[1] not in done_today
-        if e[0] == K.EV_STEP4_DONE:
+        if e[0] == L.EV_STEP4_DONE:
             done_today.add(e[1])
-    assert sum(1 for e in ev if e[0] == K.EV_STEP4_DONE) == 12
+    assert sum(1 for e in ev if e[0] == L.EV_STEP4_DONE) == 12
 
 
 def test_FS_D8_termination_guard():
@@ -203,7 +203,7 @@ def test_FS_D8_termination_guard():
         assert g[:, 1].sum() == 0
         # lock steps per game bounded by days * (6 + max money) (loose bound)
         assert (s[:, :, 15] <= 6 * (6 + 40)).all()
-    assert K.MAX_CYCLES_PER_DAY >= 6 + 40
+    assert L.MAX_CYCLES_PER_DAY >= 6 + 40
 
 
 def test_FS_N1_day_ends_when_all_did_step4():
@@ -211,9 +211,9 @@ def test_FS_N1_day_ends_when_all_did_step4():
     ev, _, _ = replay_events(4, seed=9)
     per_day = []
     for e in ev:
-        if e[0] == K.EV_DAY:
+        if e[0] == L.EV_DAY:
             per_day.append(0)
-        if e[0] == K.EV_STEP4_DONE:
+        if e[0] == L.EV_STEP4_DONE:
             per_day[-1] += 1
     assert per_day == [4] * 6
 
@@ -224,12 +224,12 @@ def test_FS_N3_N4_discard_and_refill_row():
     rules = rules_for(2)
     st = blank(2, rules)
     set_stack(st, ["T01", "T02", "T03", "T04", "T05", "T06", "T07"])
-    st[K.S_STACK_POS] = 3
+    st[L.S_STACK_POS] = 3
     set_row(st, ["T09"])
     K.end_of_day_multiplayer(st, rules, 2, make_stream(1, 0, 0), NOLOG)
-    assert st[K.S_DISCARD_N] == 1 and st[K.S_DISCARD] == tid("T09")
-    assert list(st[K.S_ROW:K.S_ROW + 3]) == [tid("T04"), tid("T05"), tid("T06")]
-    assert st[K.S_ROW_N] == 3
+    assert st[L.S_DISCARD_N] == 1 and st[L.S_DISCARD] == tid("T09")
+    assert list(st[L.S_ROW:L.S_ROW + 3]) == [tid("T04"), tid("T05"), tid("T06")]
+    assert st[L.S_ROW_N] == 3
 
 
 def test_FS_N5_N6_salary_reset_and_next_day():
@@ -240,11 +240,11 @@ def test_FS_N5_N6_salary_reset_and_next_day():
     K.take_salary(st, 0, NOLOG)
     K.take_salary(st, 1, NOLOG)
     K.end_of_day_multiplayer(st, rules, 3, make_stream(1, 0, 0), NOLOG)
-    assert list(st[K.S_SAL:K.S_SAL + st[K.S_SAL_N]]) == [1, 2, 3]
-    assert st[K.S_DAY] == 2
-    st[K.seat_base(0) + K.F_LOCKED] = 5
+    assert list(st[L.S_SAL:L.S_SAL + st[L.S_SAL_N]]) == [1, 2, 3]
+    assert st[L.S_DAY] == 2
+    st[R.seat_base(0) + L.F_LOCKED] = 5
     K.start_day(st, rules, 3, NOLOG)
-    assert seat(st, 0, K.F_LOCKED) == 0
+    assert seat(st, 0, L.F_LOCKED) == 0
 
 
 def test_components_used_by_setup_are_default():

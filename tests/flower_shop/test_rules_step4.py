@@ -4,14 +4,14 @@ import pytest
 
 from sim.games.flower_shop import tasks as T
 
-from .kernel_helpers import (ARR, K, NOLOG, VA, blank, mask, place, rules_for, seat, set_dice,
-                             tid)
+from .kernel_helpers import (ARR, K, L, NOLOG, R, VA, apply_step4_action, blank, finish_tile, mask,
+                             place, rules_for, seat, set_dice, tid)
 
-V = K.DIE_VASE0
+V = L.DIE_VASE0
 
 
 def _finish(st, rules, slot, s=0):
-    return K.finish_tile(st, rules, ARR, s, slot, NOLOG)
+    return finish_tile(st, rules, ARR, s, slot, NOLOG)
 
 
 def test_FS_U1_TS04_finish_T01():
@@ -23,11 +23,11 @@ def test_FS_U1_TS04_finish_T01():
     set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
     assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 0
     assert _finish(st, rules, 0)
-    b = K.seat_base(0)
-    assert st[b + K.F_FIN] == 1 and st[b + K.F_USED] == mask(0, 1, 2, V)
-    assert seat(st, 0, K.F_TOKENS) == 0
-    assert K.take_money(st, rules, 0, 3, NOLOG) and seat(st, 0, K.F_MONEY) == 6
-    assert K.score_seat(st, rules, ARR, 0) >= 5 and st[b + K.F_STARS] == 5
+    b = R.seat_base(0)
+    assert st[b + L.F_FIN] == 1 and st[b + L.F_USED] == mask(0, 1, 2, V)
+    assert seat(st, 0, L.F_TOKENS) == 0
+    assert K.take_money(st, rules, 0, 3, NOLOG) and seat(st, 0, L.F_MONEY) == 6
+    assert K.score_seat(st, rules, ARR, 0) >= 5 and st[b + L.F_STARS] == 5
 
 
 def test_FS_U2_TS06_five_flower_tile_needs_a_token():
@@ -40,14 +40,14 @@ def test_FS_U2_TS06_five_flower_tile_needs_a_token():
     assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 1
     assert not _finish(st, rules, 0)
     assert not K.buy_token(st, rules, 0, NOLOG)
-    st[K.seat_base(0) + K.F_MONEY] = 3
-    assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, K.F_MONEY) == 0
-    assert _finish(st, rules, 0) and seat(st, 0, K.F_TOKENS) == 0
+    st[R.seat_base(0) + L.F_MONEY] = 3
+    assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, L.F_MONEY) == 0
+    assert _finish(st, rules, 0) and seat(st, 0, L.F_TOKENS) == 0
     st2 = blank(2, rules, money=0)
     place(st2, 0, 0, "T28")
     set_dice(st2, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
-    st2[K.seat_base(0) + K.F_TOKENS] = 1
-    assert _finish(st2, rules, 0) and st2[K.S_TOKEN_SUPPLY] == 21  # token back to supply
+    st2[R.seat_base(0) + L.F_TOKENS] = 1
+    assert _finish(st2, rules, 0) and st2[L.S_TOKEN_SUPPLY] == 21  # token back to supply
 
 
 def test_FS_U2_minimum_token_formula_and_all_tokens():
@@ -59,13 +59,13 @@ def test_FS_U2_minimum_token_formula_and_all_tokens():
     set_dice(st, rules, 0, ["iris", "iris", "iris", "iris"], ["yellow"])
     # shortages 1+1+1, fuchsia 2 filled by the 4 surplus irises? only 2 needed -> 0; vase 1
     assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 4
-    st[K.seat_base(0) + K.F_TOKENS] = 4
-    assert _finish(st, rules, 0) and seat(st, 0, K.F_TOKENS) == 0
+    st[R.seat_base(0) + L.F_TOKENS] = 4
+    assert _finish(st, rules, 0) and seat(st, 0, L.F_TOKENS) == 0
     st3 = blank(2, rules)
     place(st3, 0, 0, "T01")
     set_dice(st3, rules, 0, [], [], lock_all=True)
-    st3[K.seat_base(0) + K.F_USED] = K.dice_mask(rules)  # no dice left
-    st3[K.seat_base(0) + K.F_TOKENS] = 4
+    st3[R.seat_base(0) + L.F_USED] = R.dice_mask(rules)  # no dice left
+    st3[R.seat_base(0) + L.F_TOKENS] = 4
     assert K.min_tokens_to_finish(st3, rules, ARR, 0, 0) == 4 and _finish(st3, rules, 0)
     # an `any` face fills the specific shortage first
     st4 = blank(2, rules)
@@ -81,12 +81,12 @@ def test_FS_U3_TS08_fuchsia_any_flower_vase_only_for_vase():
     st = blank(2, rules)
     place(st, 0, 0, "T07")
     set_dice(st, rules, 0, ["rose", "lily", "tulip", "iris"], ["yellow"])
-    st[K.seat_base(0) + K.F_USED] = mask(3)  # the iris is already used
+    st[R.seat_base(0) + L.F_USED] = mask(3)  # the iris is already used
     assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 0 and _finish(st, rules, 0)
     st2 = blank(2, rules)
     place(st2, 0, 0, "T07")
     set_dice(st2, rules, 0, ["rose", "lily", "iris", "iris"], ["yellow"])
-    st2[K.seat_base(0) + K.F_USED] = mask(2, 3)
+    st2[R.seat_base(0) + L.F_USED] = mask(2, 3)
     assert K.min_tokens_to_finish(st2, rules, ARR, 0, 0) == 1
     # a flower die never fills the vase icon
     st3 = blank(2, rules)
@@ -102,15 +102,15 @@ def test_FS_U4_TS07_ribbon_only_when_finishing():
     rules = rules_for(2)
     for supply in (11, 0):
         a = blank(2, rules, money=4)
-        a[K.S_RIBBON_SUPPLY] = supply
+        a[L.S_RIBBON_SUPPLY] = supply
         place(a, 0, 0, "T01")
         set_dice(a, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
-        assert K.take_money(a, rules, 0, 3, NOLOG) and seat(a, 0, K.F_MONEY) == 5
+        assert K.take_money(a, rules, 0, 3, NOLOG) and seat(a, 0, L.F_MONEY) == 5
         assert _finish(a, rules, 0)
         assert K.buy_ribbon(a, rules, 0, 0, NOLOG) == (supply > 0)
         if supply:
-            assert seat(a, 0, K.F_MONEY) == 0 and a[K.seat_base(0) + K.F_RIB] == 1
-            a[K.seat_base(0) + K.F_MONEY] = 9
+            assert seat(a, 0, L.F_MONEY) == 0 and a[R.seat_base(0) + L.F_RIB] == 1
+            a[R.seat_base(0) + L.F_MONEY] = 9
             assert not K.buy_ribbon(a, rules, 0, 0, NOLOG)  # max 1 per tile
     # sequence B, as run by the kernel: the ribbon is only offered right after the finish
     b = blank(2, rules, money=4)
@@ -119,12 +119,12 @@ def test_FS_U4_TS07_ribbon_only_when_finishing():
     assert _finish(b, rules, 0)
     assert not K.ribbon_legal(b, rules, 0, 0)
     K.take_money(b, rules, 0, 3, NOLOG)
-    assert seat(b, 0, K.F_MONEY) == 5
+    assert seat(b, 0, L.F_MONEY) == 5
     # the kernel never asks for a ribbon outside a finish (steps_2_to_4 asks only after A_FINISH)
     ev = __import__("tests.flower_shop.kernel_helpers", fromlist=["x"]).replay_events(2, seed=7)[0]
     for i, e in enumerate(ev):
-        if e[0] == K.EV_RIBBON:
-            assert ev[i - 1][0] in (K.EV_FINISH, K.EV_RIBBON)
+        if e[0] == L.EV_RIBBON:
+            assert ev[i - 1][0] in (L.EV_FINISH, L.EV_RIBBON)
 
 
 def test_FS_U5_take_token_with_two_dice():
@@ -133,9 +133,9 @@ def test_FS_U5_take_token_with_two_dice():
     st = blank(2, rules)
     set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
     assert not K.take_token(st, rules, 0, mask(0), NOLOG)
-    assert K.take_token(st, rules, 0, mask(0, V), NOLOG) and seat(st, 0, K.F_TOKENS) == 1
+    assert K.take_token(st, rules, 0, mask(0, V), NOLOG) and seat(st, 0, L.F_TOKENS) == 1
     assert not K.take_token(st, rules, 0, mask(0, 1), NOLOG)  # die 0 already used
-    assert not K.take_token(st, rules, 0, mask(1, K.DIE_INIT), NOLOG)  # initiative never used
+    assert not K.take_token(st, rules, 0, mask(1, L.DIE_INIT), NOLOG)  # initiative never used
 
 
 def test_FS_U6_take_money_with_one_die():
@@ -143,9 +143,9 @@ def test_FS_U6_take_money_with_one_die():
     rules = rules_for(2)
     st = blank(2, rules)
     set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
-    assert K.take_money(st, rules, 0, V, NOLOG) and seat(st, 0, K.F_MONEY) == 6
+    assert K.take_money(st, rules, 0, V, NOLOG) and seat(st, 0, L.F_MONEY) == 6
     assert not K.take_money(st, rules, 0, V, NOLOG)
-    assert not K.take_money(st, rules, 0, K.DIE_INIT, NOLOG)
+    assert not K.take_money(st, rules, 0, L.DIE_INIT, NOLOG)
 
 
 def test_FS_U7_TS09_token_cap_applies_to_take_and_buy():
@@ -154,17 +154,17 @@ def test_FS_U7_TS09_token_cap_applies_to_take_and_buy():
     rules = rules_for(2)
     st = blank(2, rules, money=6)
     set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
-    st[K.seat_base(0) + K.F_USED] = mask(0, 1, 2)
-    st[K.seat_base(0) + K.F_TOKENS] = 5
+    st[R.seat_base(0) + L.F_USED] = mask(0, 1, 2)
+    st[R.seat_base(0) + L.F_TOKENS] = 5
     assert not K.take_token(st, rules, 0, mask(3, V), NOLOG)
     assert not K.buy_token(st, rules, 0, NOLOG)
     assert K.take_money(st, rules, 0, 3, NOLOG) and K.take_money(st, rules, 0, V, NOLOG)
-    assert seat(st, 0, K.F_MONEY) == 8
-    st[K.seat_base(0) + K.F_TOKENS] = 4
-    assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, K.F_MONEY) == 5
+    assert seat(st, 0, L.F_MONEY) == 8
+    st[R.seat_base(0) + L.F_TOKENS] = 4
+    assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, L.F_MONEY) == 5
     r2 = rules_for(2, wild_cap_applies_to_buy=False)
-    st[K.seat_base(0) + K.F_TOKENS] = 5
-    assert K.buy_token(st, r2, 0, NOLOG) and seat(st, 0, K.F_TOKENS) == 6
+    st[R.seat_base(0) + L.F_TOKENS] = 5
+    assert K.buy_token(st, r2, 0, NOLOG) and seat(st, 0, L.F_TOKENS) == 6
 
 
 def test_FS_U8_tokens_money_carry_over_unused_dice_wasted():
@@ -172,12 +172,12 @@ def test_FS_U8_tokens_money_carry_over_unused_dice_wasted():
     rules = rules_for(2)
     st = blank(2, rules)
     set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
-    st[K.seat_base(0) + K.F_TOKENS] = 2
+    st[R.seat_base(0) + L.F_TOKENS] = 2
     K.take_money(st, rules, 0, 0, NOLOG)
     K.end_step4(st, rules, 0, NOLOG)
-    assert seat(st, 0, K.F_DICE_WASTED) == 4
+    assert seat(st, 0, L.F_DICE_WASTED) == 4
     K.start_day(st, rules, 2, NOLOG)
-    assert seat(st, 0, K.F_MONEY) == 6 and seat(st, 0, K.F_TOKENS) == 2
+    assert seat(st, 0, L.F_MONEY) == 6 and seat(st, 0, L.F_TOKENS) == 2
 
 
 def test_FS_U9_unfinished_tiles_can_be_finished_later():
@@ -185,11 +185,11 @@ def test_FS_U9_unfinished_tiles_can_be_finished_later():
     rules = rules_for(2)
     st = blank(2, rules)
     place(st, 0, 3, "T13")
-    st[K.seat_base(0) + K.F_PDAY + 3] = 1
-    st[K.S_DAY] = 4
+    st[R.seat_base(0) + L.F_PDAY + 3] = 1
+    st[L.S_DAY] = 4
     set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
     assert _finish(st, rules, 3)
-    assert st[K.seat_base(0) + K.F_FDAY + 3] == 4
+    assert st[R.seat_base(0) + L.F_FDAY + 3] == 4
     assert not _finish(st, rules, 3)  # already finished
 
 
@@ -200,11 +200,11 @@ def test_step4_action_encoding():
     place(st, 0, 0, "T13")
     set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
     before = st.copy()
-    assert K.apply_step4_action(st, rules, ARR, 0, K.A_FINISH * K.A_MUL + 4, NOLOG) == -1
+    assert apply_step4_action(st, rules, ARR, 0, L.A_FINISH * L.A_MUL + 4, NOLOG) == -1
     assert (st == before).all()
-    assert K.apply_step4_action(st, rules, ARR, 0, K.A_FINISH * K.A_MUL + 0, NOLOG) == 1
-    assert K.apply_step4_action(st, rules, ARR, 0, K.A_DONE, NOLOG) == 0
-    assert tid("T13") == st[K.seat_base(0) + K.F_SHOP]
+    assert apply_step4_action(st, rules, ARR, 0, L.A_FINISH * L.A_MUL + 0, NOLOG) == 1
+    assert apply_step4_action(st, rules, ARR, 0, L.A_DONE, NOLOG) == 0
+    assert tid("T13") == st[R.seat_base(0) + L.F_SHOP]
 
 
 def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
@@ -214,22 +214,22 @@ def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
     rng = np.random.default_rng(5)
     rules = rules_for(2)
     tiles = ARR[0]
-    nf = int(rules[K.R_FLOWER_DICE_PER_PLAYER])
-    nv = int(rules[K.R_VASE_DICE_PER_PLAYER])
+    nf = int(rules[R.R_FLOWER_DICE_PER_PLAYER])
+    nv = int(rules[R.R_VASE_DICE_PER_PLAYER])
     st = blank(2, rules)
-    b = K.seat_base(0)
+    b = R.seat_base(0)
     flower_faces = ARR[3]
     checked = 0
     for _ in range(400):
         for i in range(nf):
-            st[b + K.F_FACE + i] = rng.choice(flower_faces)
+            st[b + L.F_FACE + i] = rng.choice(flower_faces)
         for i in range(nv):
-            st[b + K.F_FACE + V + i] = rng.integers(0, len(VA))
-        m = int(rng.integers(0, 1 << (V + nv))) & K.dice_mask(rules)
-        hist, n_any, n_fl, vases = K.dice_counts(st, b, nf, nv, m)
+            st[b + L.F_FACE + V + i] = rng.integers(0, len(VA))
+        m = int(rng.integers(0, 1 << (V + nv))) & R.dice_mask(rules)
+        hist, n_any, n_fl, vases = T.dice_counts(st, b, nf, nv, m)
         for t in range(tiles.shape[0]):
-            tok, used = K.tokens_needed(tiles, t, hist, n_any, n_fl, vases)
-            tok2, u1, u2 = K.assign_icons(st, tiles, b, nf, nv, t, m, 0)
+            tok, used = T.tokens_needed(tiles, t, hist, n_any, n_fl, vases)
+            tok2, u1, u2 = T.assign_icons(st, tiles, b, nf, nv, t, m, 0)
             assert (tok, used) == (tok2, bin(u1).count("1")), (t, m)
             checked += 1
     assert checked == 400 * tiles.shape[0]
@@ -240,14 +240,14 @@ def test_derived_tile_columns_pack_the_specific_icons():
     one flower type are refused."""
     tiles = ARR[0]
     for t in range(tiles.shape[0]):
-        assert tiles[t, T.TL_SPECIFIC] == tiles[t, :T.MAX_FLOWER_TYPES].sum()
-        for f in range(T.MAX_FLOWER_TYPES):
-            assert (tiles[t, T.TL_NEED8] >> (8 * f)) & 0xFF == tiles[t, f]
-        types, codes = [], tiles[t, T.TL_TYPES]
+        assert tiles[t, L.TL_SPECIFIC] == tiles[t, :L.MAX_FLOWER_TYPES].sum()
+        for f in range(L.MAX_FLOWER_TYPES):
+            assert (tiles[t, L.TL_NEED8] >> (8 * f)) & 0xFF == tiles[t, f]
+        types, codes = [], tiles[t, L.TL_TYPES]
         while codes:
             types.append(int(codes & 15) - 1)
             codes >>= 4
-        assert types == [f for f in range(T.MAX_FLOWER_TYPES) if tiles[t, f] > 0]
+        assert types == [f for f in range(L.MAX_FLOWER_TYPES) if tiles[t, f] > 0]
     bad = tiles.copy()
     bad[0, 2] = 16
     with pytest.raises(ValueError, match="more than 15 icons"):

@@ -18,16 +18,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim.games.flower_shop import solo
+from sim.games.flower_shop import conflicts, solo
+from sim.games.flower_shop import layout as L
 from sim.games.flower_shop import tasks as T
 from sim.spec import SpecError
 
 from . import fs_data
 
 TILES, TASKS, TILE_IDS, TASK_IDS = fs_data.default_arrays()
-COMPONENTS = Path(solo.__file__).resolve().parent / "components"
-OFF, COMPLETE, LINES, FULL = (solo.MODE_OFF, solo.MODE_COMPLETE_LINES, solo.MODE_LINES,
-                              solo.MODE_FULL)
+COMPONENTS = Path(L.__file__).resolve().parent / "components"
+OFF, COMPLETE, LINES, FULL = (L.MODE_OFF, L.MODE_COMPLETE_LINES, L.MODE_LINES,
+                              L.MODE_FULL)
 ALL_MODES = (OFF, COMPLETE, LINES, FULL)
 
 
@@ -77,11 +78,11 @@ def o_meets(cond, param, ts, tiles):
     """§2.8 condition on the multiset of tiles ``ts`` of one line."""
     if not ts:
         return False
-    flowers = [int(tiles[t, T.TL_FLOWERS]) for t in ts]
-    stars = [int(tiles[t, T.TL_STARS]) for t in ts]
-    knick = [int(tiles[t, T.TL_KNICK]) for t in ts]
-    vase = [int(tiles[t, T.TL_VASE]) for t in ts]
-    name = T.CONDITIONS[cond]
+    flowers = [int(tiles[t, L.TL_FLOWERS]) for t in ts]
+    stars = [int(tiles[t, L.TL_STARS]) for t in ts]
+    knick = [int(tiles[t, L.TL_KNICK]) for t in ts]
+    vase = [int(tiles[t, L.TL_VASE]) for t in ts]
+    name = L.CONDITIONS[cond]
     if name == "SUM_FLOWERS_EQ":
         return sum(flowers) == param
     if name == "SUM_FLOWERS_GE":
@@ -103,7 +104,7 @@ def o_meets(cond, param, ts, tiles):
     if name == "DIFF_FLOWER_COUNT":
         return len(set(flowers)) == len(flowers)
     if name == "SHARE_FLOWER_TYPE":
-        return any(all(tiles[t, f] >= 1 for t in ts) for f in range(T.MAX_FLOWER_TYPES))
+        return any(all(tiles[t, f] >= 1 for t in ts) for f in range(L.MAX_FLOWER_TYPES))
     raise AssertionError(name)
 
 
@@ -116,8 +117,8 @@ def o_lines(rows, cols):
 
 def o_line_ok(kind, ts, group, tasks, tiles):
     for card in group:
-        cc, pc = ((T.TK_ROW_COND, T.TK_ROW_PARAM) if kind == "row"
-                  else (T.TK_COL_COND, T.TK_COL_PARAM))
+        cc, pc = ((L.TK_ROW_COND, L.TK_ROW_PARAM) if kind == "row"
+                  else (L.TK_COL_COND, L.TK_COL_PARAM))
         if not o_meets(int(tasks[card, cc]), int(tasks[card, pc]), ts, tiles):
             return False
     return True
@@ -157,10 +158,10 @@ def oracle(shop, fin, rows, cols, pool, cards, win_any, mode, capacity, days_lef
     if len(empty) > days_left or len(pool) < len(empty):  # C3
         return False
     if capacity and token_cost > 0:  # C5
-        need = sum(int(tiles[t, T.TL_FLOWERS]) + 1 for s, t in enumerate(shop)
+        need = sum(int(tiles[t, L.TL_FLOWERS]) + 1 for s, t in enumerate(shop)
                    if t >= 0 and fin[s] == 0)
         if empty:
-            need += len(empty) * min(int(tiles[t, T.TL_FLOWERS]) + 1 for t in pool)
+            need += len(empty) * min(int(tiles[t, L.TL_FLOWERS]) + 1 for t in pool)
         cap = days_left * n_dice + tokens + (money + days_left * max_salary) // token_cost
         if need > cap:
             return False
@@ -189,7 +190,7 @@ def test_TS14_partial_line_loss_in_lines_and_full(mode, expect):
     """TS-14 / FS-SOLO-C4: T1, day 2, top row T28 T29 + 1 empty; pool min 2 -> 12 != 10."""
     shop, fin = shop_of(["T28", "T29", None, None, None, None])
     pool = pool_without(shop)
-    assert TILES[pool, T.TL_FLOWERS].min() == 2
+    assert TILES[pool, L.TL_FLOWERS].min() == 2
     assert run(shop, fin, pool, cards_of("T1"), mode, capacity=True, days_left=4) == expect
 
 
@@ -221,7 +222,7 @@ def test_FS_SOLO_C5_capacity_boundary_need_equal_cap_passes():
     # Finished tiles need nothing: all finished -> need = 3 only.
     assert run(shop, np.where(shop >= 0, 1, 0), pool, cards_of("T4"), tokens=0, **kw)
     # min over the pool: a pool of 5-flower tiles makes the empty slot cost 6.
-    p5 = np.array([t for t in pool if TILES[t, T.TL_FLOWERS] == 5], dtype=np.int64)
+    p5 = np.array([t for t in pool if TILES[t, L.TL_FLOWERS] == 5], dtype=np.int64)
     assert len(p5) > 0
     fin_all = np.where(shop >= 0, 1, 0).astype(np.int64)
     kw0 = dict(kw, money=0, max_salary=0)
@@ -334,7 +335,7 @@ def test_FS_SOLO_C2_pool_is_what_is_passed():
     """
     shop, fin = shop_of(["T01", "T02", None, None, None, None])
     pool = pool_without(shop)
-    no4 = np.array([t for t in pool if TILES[t, T.TL_FLOWERS] != 4], dtype=np.int64)
+    no4 = np.array([t for t in pool if TILES[t, L.TL_FLOWERS] != 4], dtype=np.int64)
     assert run(shop, fin, pool, cards_of("T1"), LINES)
     assert not run(shop, fin, no4, cards_of("T1"), LINES)
 
@@ -385,11 +386,11 @@ def brute_conflicts(tasks, tiles):
     perms = list(itertools.permutations(range(3)))
 
     def satisfiable(group):
-        rows_ok = np.array([all(o_meets(int(tasks[c, T.TK_ROW_COND]), int(tasks[c, T.TK_ROW_PARAM]),
+        rows_ok = np.array([all(o_meets(int(tasks[c, L.TK_ROW_COND]), int(tasks[c, L.TK_ROW_PARAM]),
                                         list(tr), tiles) for c in group) for tr in triples])
         R, M = triples[rows_ok], masks[rows_ok]
-        colc = np.array([[x != y and all(o_meets(int(tasks[c, T.TK_COL_COND]),
-                                                 int(tasks[c, T.TK_COL_PARAM]), [x, y], tiles)
+        colc = np.array([[x != y and all(o_meets(int(tasks[c, L.TK_COL_COND]),
+                                                 int(tasks[c, L.TK_COL_PARAM]), [x, y], tiles)
                                          for c in group) for y in range(n)] for x in range(n)])
         for lo in range(0, len(R), 256):
             r0, m0 = R[lo:lo + 256], M[lo:lo + 256]
@@ -431,7 +432,7 @@ def test_conflict_matrix_on_modified_tiles_matches_brute_force(seed, n):
     """§2.9 'whenever tile data changes': random tile subsets, every card + pair vs brute force."""
     rng = np.random.default_rng(seed)
     tiles = TILES[rng.choice(len(TILES), n, replace=False)].copy()
-    tiles[:, T.TL_VASE] = rng.integers(0, 3, len(tiles))  # fewer colours: DIFF_VASE harder
+    tiles[:, L.TL_VASE] = rng.integers(0, 3, len(tiles))  # fewer colours: DIFF_VASE harder
     m = solo.conflict_matrix(TASKS, tiles, 2, 3)
     assert (m == brute_conflicts(TASKS, tiles)).all()
     assert m.sum() > 8  # the data change does create new conflicts
@@ -440,7 +441,7 @@ def test_conflict_matrix_on_modified_tiles_matches_brute_force(seed, n):
 def test_conflict_matrix_unsatisfiable_single_card_on_diagonal():
     """A card that cannot be met alone conflicts with itself and with every card."""
     tiles = TILES.copy()
-    tiles[:, T.TL_VASE] = 0  # every vase yellow: T2 / T6 DIFF_VASE impossible
+    tiles[:, L.TL_VASE] = 0  # every vase yellow: T2 / T6 DIFF_VASE impossible
     m = solo.conflict_matrix(TASKS, tiles, 2, 3)
     for c in ("T2", "T6"):
         i = fs_data.card_index(c)
@@ -460,20 +461,20 @@ def test_conflict_matrix_speed():
 # ---------------------------------------------------------------------------------------------
 # task_conflicts.csv: load, validate, regenerate
 # ---------------------------------------------------------------------------------------------
-def write_component_copy(tmp_path, conflicts=True, tiles_text=fs_data.TILES_CSV):
+def write_component_copy(tmp_path, with_conflicts=True, tiles_text=fs_data.TILES_CSV):
     (tmp_path / "tiles.csv").write_text(tiles_text)
     (tmp_path / "tasks.csv").write_text(fs_data.TASKS_CSV)
-    if conflicts:
+    if with_conflicts:
         shutil.copy(COMPONENTS / "task_conflicts.csv", tmp_path / "task_conflicts.csv")
     return tmp_path
 
 
 def test_FS_V_HELL_2_shipped_task_conflicts_csv_is_current():
     """components/task_conflicts.csv = the 4 default pairs, provenance D, reasons from §2.9."""
-    m = solo.load_conflicts(COMPONENTS, TASK_IDS, TASKS, TILES, 2, 3, strict=True)
+    m = conflicts.load_conflicts(COMPONENTS, TASK_IDS, TASKS, TILES, 2, 3, strict=True)
     assert {(a, b) for a in range(6) for b in range(a, 6) if m[a, b]} == \
         fs_data.DEFAULT_CONFLICT_PAIRS
-    pairs, reasons = solo.read_conflicts_csv(COMPONENTS / "task_conflicts.csv", TASK_IDS)
+    pairs, reasons = conflicts.read_conflicts_csv(COMPONENTS / "task_conflicts.csv", TASK_IDS)
     assert pairs == fs_data.DEFAULT_CONFLICT_PAIRS
     assert all(reasons[p] for p in pairs)
     text = (COMPONENTS / "task_conflicts.csv").read_text()
@@ -482,7 +483,7 @@ def test_FS_V_HELL_2_shipped_task_conflicts_csv_is_current():
 
 
 def test_load_conflicts_missing_file_is_computed(tmp_path):
-    m = solo.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES)
+    m = conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES)
     assert {(a, b) for a in range(6) for b in range(a, 6) if m[a, b]} == \
         fs_data.DEFAULT_CONFLICT_PAIRS
 
@@ -491,12 +492,12 @@ def test_load_conflicts_stale_after_tile_swap(tmp_path):
     """Designer swaps tiles.csv: the old CSV is stale -> warning + computed matrix (or error)."""
     write_component_copy(tmp_path)
     tiles = TILES.copy()
-    tiles[:, T.TL_VASE] = 0
-    with pytest.warns(solo.StaleConflictsWarning, match="stale"):
-        m = solo.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles)
+    tiles[:, L.TL_VASE] = 0
+    with pytest.warns(conflicts.StaleConflictsWarning, match="stale"):
+        m = conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles)
     assert (m == solo.conflict_matrix(TASKS, tiles, 2, 3)).all()
-    with pytest.raises(SpecError, match=r"stale.*python -m sim\.games\.flower_shop\.solo"):
-        solo.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles, strict=True)
+    with pytest.raises(SpecError, match=r"stale.*python -m sim\.games\.flower_shop\.conflicts"):
+        conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles, strict=True)
 
 
 def test_load_conflicts_stale_hand_edit(tmp_path):
@@ -504,7 +505,7 @@ def test_load_conflicts_stale_hand_edit(tmp_path):
     lines = p.read_text().splitlines()
     p.write_text("\n".join(lines[:-1]) + "\n")  # drop {T5, T6}
     with pytest.raises(SpecError, match=r"conflicting but not listed: \{T5, T6\}"):
-        solo.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES, strict=True)
+        conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES, strict=True)
 
 
 @pytest.mark.parametrize("body,match", [
@@ -518,24 +519,24 @@ def test_load_conflicts_stale_hand_edit(tmp_path):
 def test_load_conflicts_malformed_file_names_file_row_column(tmp_path, body, match):
     (tmp_path / "task_conflicts.csv").write_text(body)
     with pytest.raises(SpecError, match="task_conflicts.csv") as e:
-        solo.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES)
+        conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES)
     assert e.match(match)
 
 
 def test_write_conflicts_round_trips_the_shipped_file(tmp_path):
     write_component_copy(tmp_path)
-    solo.write_conflicts(tmp_path)
+    conflicts.write_conflicts(tmp_path)
     assert (tmp_path / "task_conflicts.csv").read_text() == \
         (COMPONENTS / "task_conflicts.csv").read_text()
 
 
 def test_write_conflicts_cli_entry_point(tmp_path, capsys):
-    """``python -m sim.games.flower_shop.solo DIR`` (solo.main): writes the file; exit 2 on error."""
-    write_component_copy(tmp_path, conflicts=False)
-    assert solo.main([str(tmp_path)]) == 0
-    pairs, _ = solo.read_conflicts_csv(tmp_path / "task_conflicts.csv", TASK_IDS)
+    """``python -m sim.games.flower_shop.conflicts DIR`` (conflicts.main): writes the file; exit 2 on error."""
+    write_component_copy(tmp_path, with_conflicts=False)
+    assert conflicts.main([str(tmp_path)]) == 0
+    pairs, _ = conflicts.read_conflicts_csv(tmp_path / "task_conflicts.csv", TASK_IDS)
     assert pairs == fs_data.DEFAULT_CONFLICT_PAIRS
-    assert solo.main([str(tmp_path / "missing")]) == 2
+    assert conflicts.main([str(tmp_path / "missing")]) == 2
     assert "tiles.csv" in capsys.readouterr().err
 
 
@@ -545,11 +546,11 @@ def test_write_conflicts_after_tile_change(tmp_path):
     for v in ("blue", "green", "pink", "white", "purple"):
         text = text.replace(f",{v},", ",yellow,")
     write_component_copy(tmp_path, tiles_text=text)
-    solo.write_conflicts(tmp_path)
+    conflicts.write_conflicts(tmp_path)
     tiles, _ = fs_data.parse_tiles(text)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        m = solo.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles, strict=True)
+        m = conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles, strict=True)
     assert m[1, 1] == 1 and m[5, 5] == 1
     body = (tmp_path / "task_conflicts.csv").read_text()
     assert "T2,T2,No arrangement of 6 distinct tiles satisfies this card alone" in body
@@ -560,34 +561,34 @@ def test_write_conflicts_after_tile_change(tmp_path):
 # randomized cross-checks against the brute-force oracle
 # ---------------------------------------------------------------------------------------------
 def random_tiles(rng, n):
-    tiles = np.zeros((n, T.TL_W), dtype=np.int64)
+    tiles = np.zeros((n, L.TL_W), dtype=np.int64)
     big = rng.random() < 0.2  # attribute values outside the fast-path range
     for i in range(n):
         nf = rng.integers(1, 4)
         for f in rng.choice(6, size=nf, replace=False):
             tiles[i, f] = rng.integers(1, 3)
-        tiles[i, T.TL_ANY] = rng.integers(0, 2)
-        tiles[i, T.TL_VASE] = rng.integers(0, 4) * (40 if big else 1)
-        tiles[i, T.TL_KNICK] = rng.integers(0, 3) * (35 if big else 1)
-        tiles[i, T.TL_STARS] = rng.integers(2, 7)
-        tiles[i, T.TL_FLOWERS] = tiles[i, :6].sum() + tiles[i, T.TL_ANY]
+        tiles[i, L.TL_ANY] = rng.integers(0, 2)
+        tiles[i, L.TL_VASE] = rng.integers(0, 4) * (40 if big else 1)
+        tiles[i, L.TL_KNICK] = rng.integers(0, 3) * (35 if big else 1)
+        tiles[i, L.TL_STARS] = rng.integers(2, 7)
+        tiles[i, L.TL_FLOWERS] = tiles[i, :6].sum() + tiles[i, L.TL_ANY]
         if big and rng.random() < 0.3:
-            tiles[i, T.TL_FLOWERS] += 30  # sums beyond the bitset DP
+            tiles[i, L.TL_FLOWERS] += 30  # sums beyond the bitset DP
     return tiles
 
 
 def random_tasks(rng, tiles, rows, cols, n):
-    tasks = np.zeros((n, T.TK_W), dtype=np.int64)
+    tasks = np.zeros((n, L.TK_W), dtype=np.int64)
     for c in range(n):
-        for cc, pc, length in ((T.TK_ROW_COND, T.TK_ROW_PARAM, cols),
-                               (T.TK_COL_COND, T.TK_COL_PARAM, rows)):
-            cond = int(rng.integers(0, len(T.CONDITIONS)))
-            col = T.TL_STARS if T.CONDITIONS[cond] == "SUM_STARS_GE" else T.TL_FLOWERS
+        for cc, pc, length in ((L.TK_ROW_COND, L.TK_ROW_PARAM, cols),
+                               (L.TK_COL_COND, L.TK_COL_PARAM, rows)):
+            cond = int(rng.integers(0, len(L.CONDITIONS)))
+            col = L.TL_STARS if L.CONDITIONS[cond] == "SUM_STARS_GE" else L.TL_FLOWERS
             sample = tiles[rng.choice(len(tiles), size=length, replace=False), col].sum()
             tasks[c, cc] = cond
             tasks[c, pc] = sample + int(rng.integers(-2, 3))
-    tasks[:, T.TK_ROW_POINTS] = -1
-    tasks[:, T.TK_COL_POINTS] = -1
+    tasks[:, L.TK_ROW_POINTS] = -1
+    tasks[:, L.TK_COL_POINTS] = -1
     return tasks
 
 
@@ -602,16 +603,16 @@ def random_grid_shape(rng):
 
 def planted_tasks(rng, tiles, grid, rows, cols, n):
     """Random cards whose conditions a given full grid meets (params sometimes nudged by 1)."""
-    tasks = np.full((n, T.TK_W), -1, dtype=np.int64)
+    tasks = np.full((n, L.TK_W), -1, dtype=np.int64)
     lines = o_lines(rows, cols)
     for c in range(n):
-        for kind, cc, pc in (("row", T.TK_ROW_COND, T.TK_ROW_PARAM),
-                             ("col", T.TK_COL_COND, T.TK_COL_PARAM)):
+        for kind, cc, pc in (("row", L.TK_ROW_COND, L.TK_ROW_PARAM),
+                             ("col", L.TK_COL_COND, L.TK_COL_PARAM)):
             sets = [[int(grid[s]) for s in slots] for k, slots in lines if k == kind]
             for _ in range(30):
-                cond = int(rng.integers(0, len(T.CONDITIONS)))
-                name = T.CONDITIONS[cond]
-                col = T.TL_STARS if name == "SUM_STARS_GE" else T.TL_FLOWERS
+                cond = int(rng.integers(0, len(L.CONDITIONS)))
+                name = L.CONDITIONS[cond]
+                col = L.TL_STARS if name == "SUM_STARS_GE" else L.TL_FLOWERS
                 sums = [int(tiles[ts, col].sum()) for ts in sets]
                 param = {"SUM_FLOWERS_GE": min(sums), "SUM_STARS_GE": min(sums),
                          "SUM_FLOWERS_LE": max(sums)}.get(name, sums[0])
@@ -672,8 +673,8 @@ def test_FS_SOLO_C4_random_shops_match_brute_force(mode):
     the game loop's form (feasible_in on one reused, never cleared scratch of WORK_MAX, which
     fits the largest legal grid, pool and card count) answers the same."""
     from sim.games.flower_shop import rules as R
-    assert solo.WORK_MAX == solo.work_len(R.MAX_SLOTS, 1, R.MAX_TILES, 2)
-    work = np.full(solo.WORK_MAX, -7, dtype=np.int64)
+    assert L.WORK_MAX == solo.work_len(L.MAX_SLOTS, 1, L.MAX_TILES, 2)
+    work = np.full(L.WORK_MAX, -7, dtype=np.int64)
     rng = np.random.default_rng(20240 + mode)
     results = []
     for _ in range(600):
@@ -683,7 +684,7 @@ def test_FS_SOLO_C4_random_shops_match_brute_force(mode):
                 x["n_dice"], x["tokens"], x["money"], x["max_salary"], x["token_cost"],
                 x["tasks"], x["tiles"])
         got = bool(solo.feasible(*args))
-        in_game = bool(solo.feasible_in(*args, work))
+        in_game = bool(R.feasible_in(*args, work))
         want = oracle(x["shop"], x["fin"], x["rows"], x["cols"], x["pool"], x["cards"],
                       x["win_any"], mode, x["capacity"], x["days_left"], x["n_dice"],
                       x["tokens"], x["money"], x["max_salary"], x["token_cost"], x["tasks"],
@@ -716,8 +717,8 @@ def _random_line(rng):
     ids = np.zeros(length, dtype=np.int64)
     ids[:n_p] = perm[:n_p]
     pool = perm[n_p:n_p + int(rng.integers(0, 12))].astype(np.int64)
-    cond = int(rng.integers(0, len(T.CONDITIONS)))
-    col = T.TL_STARS if T.CONDITIONS[cond] == "SUM_STARS_GE" else T.TL_FLOWERS
+    cond = int(rng.integers(0, len(L.CONDITIONS)))
+    col = L.TL_STARS if L.CONDITIONS[cond] == "SUM_STARS_GE" else L.TL_FLOWERS
     param = int(tiles[perm[:length], col].sum() + rng.integers(-3, 4))
     return tiles, ids, n_p, length - n_p, pool, cond, param
 
@@ -743,7 +744,7 @@ def test_FS_SOLO_C4_single_line_fast_path_and_class_search_match_brute_force():
                                  tiles, rep, size, n_cls, bounds, np.zeros(4, dtype=np.int64))
         assert joint == want, (cond, param, ids, n_p, k, pool)
         seen.add((cond, want))
-    assert len(seen) == 2 * len(T.CONDITIONS)
+    assert len(seen) == 2 * len(L.CONDITIONS)
 
 
 def test_FS_SOLO_C6_two_conditions_on_one_line_match_brute_force():

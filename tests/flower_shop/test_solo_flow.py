@@ -1,16 +1,12 @@
 """Scenario tests: the solo game flow (FS-SOLO-*) and the solo variants (FS-V-*)."""
-import importlib.util
-
 import numpy as np
 import pytest
 
 from sim.rng import make_stream, randint
 
-from .kernel_helpers import (ARR, FEAS_WORK, K, NOLOG, arm, blank, cid, place, replay_events,
+from .kernel_helpers import (ARR, FEAS_WORK, K, L, NOLOG, R, arm, blank, cid, place, replay_events,
                              rules_for, seat, set_row, set_stack, tid)
 
-HAVE_SOLO = importlib.util.find_spec("sim.games.flower_shop.solo") is not None
-needs_solo = pytest.mark.skipif(not HAVE_SOLO, reason="solo.py (feasibility check) not written yet")
 ALL_TILES = [f"T{i:02d}" for i in range(1, 33)]
 
 
@@ -23,15 +19,15 @@ def _solo_setup(variant=None, idx=0, **tweaks):
 
 
 def _sal(st):
-    return list(st[K.S_SAL:K.S_SAL + st[K.S_SAL_N]])
+    return list(st[L.S_SAL:L.S_SAL + st[L.S_SAL_N]])
 
 
 def _row(st):
-    return list(st[K.S_ROW:K.S_ROW + st[K.S_ROW_N]])
+    return list(st[L.S_ROW:L.S_ROW + st[L.S_ROW_N]])
 
 
 def _p(st, face):
-    st[K.seat_base(0) + K.F_FACE + K.DIE_INIT] = face
+    st[R.seat_base(0) + L.F_FACE + L.DIE_INIT] = face
 
 
 # ---- setup ------------------------------------------------------------------------------
@@ -39,33 +35,33 @@ def test_FS_SOLO_S1_S2_dice_roles():
     """FS-SOLO-S1 / FS-SOLO-S2: the player's die is I-D (lowest face 4); the opponent die is
     I-A (lowest face 1)."""
     st, _ = _solo_setup()
-    assert seat(st, 0, K.F_INIT_DIE) == 3 and st[K.S_OPP_DIE] == 0
+    assert seat(st, 0, L.F_INIT_DIE) == 3 and st[L.S_OPP_DIE] == 0
     assert ARR[5][3].min() == 4 and ARR[5][0].min() == 1
 
 
 def test_FS_SOLO_S3_row_of_four():
     """FS-SOLO-S3: 4 tiles in the solo row."""
     st, _ = _solo_setup()
-    assert st[K.S_ROW_N] == 4
+    assert st[L.S_ROW_N] == 4
 
 
 def test_FS_SOLO_S4_one_task_card():
     """FS-SOLO-S4: one random task card in the base solo game."""
     st, _ = _solo_setup()
-    assert st[K.S_N_CARDS] == 1 and 0 <= st[K.S_CARDS] < 6
+    assert st[L.S_N_CARDS] == 1 and 0 <= st[L.S_CARDS] < 6
 
 
 def test_FS_SOLO_S5_supply():
     """FS-SOLO-S5: the supply as in FS-S6; the player starts with $5."""
     st, _ = _solo_setup()
-    assert st[K.S_RIBBON_SUPPLY] == 11 and st[K.S_TOKEN_SUPPLY] == 20 and seat(st, 0, K.F_MONEY) == 5
+    assert st[L.S_RIBBON_SUPPLY] == 11 and st[L.S_TOKEN_SUPPLY] == 20 and seat(st, 0, L.F_MONEY) == 5
 
 
 def test_FS_SOLO_S6_N3_salary_3_2_1_1():
     """FS-SOLO-S6 / FS-SOLO-N3: solo salary area $3, $2, $1, $1 (reset every day)."""
     st, rules = _solo_setup()
     assert _sal(st) == [1, 1, 2, 3]
-    st[K.S_SAL_N] = 0
+    st[L.S_SAL_N] = 0
     K.reset_salary(st, rules, 1)
     assert _sal(st) == [1, 1, 2, 3]
 
@@ -77,9 +73,9 @@ def test_FS_SOLO_R1_opponent_rolls_after_player_before_step1():
     ev, _, _ = replay_events(1, seed=3, policy="greedy")
     n = 0
     for i, e in enumerate(ev):
-        if e[0] == K.EV_ROLL:
+        if e[0] == L.EV_ROLL:
             nxt = ev[i + 1]
-            assert nxt[0] == K.EV_OPP_ROLL and nxt[2] == e[4]  # p = current initiative face
+            assert nxt[0] == L.EV_OPP_ROLL and nxt[2] == e[4]  # p = current initiative face
             assert nxt[1] in ARR[5][0]
             n += 1
     assert n >= 6
@@ -101,7 +97,7 @@ def test_FS_SOLO_R2_R3_R6_TS12_opponent_sequence():
     K.resolve_opponent_roll(st, rules, 8, NOLOG)
     assert _sal(st) == [2] and _row(st) == [tid("T02"), tid("T03")]
     assert K.take_salary(st, 0, NOLOG) == 2
-    assert K.take_tile(st, rules, 0, 1, 0, NOLOG) and st[K.seat_base(0) + K.F_SHOP] == tid("T03")
+    assert K.take_tile(st, rules, 0, 1, 0, NOLOG) and st[R.seat_base(0) + L.F_SHOP] == tid("T03")
     st2 = blank(1, rules)
     set_row(st2, ["T05"])
     _p(st2, 13)
@@ -119,18 +115,18 @@ def test_FS_SOLO_R4_ties_no_effect_or_configured():
         set_row(st, ["T01", "T02", "T03", "T04"])
         _p(st, 13)
         K.resolve_opponent_roll(st, rules, 13, NOLOG)
-        assert _sal(st) == sal and st[K.S_ROW_N] == row_n
+        assert _sal(st) == sal and st[L.S_ROW_N] == row_n
 
 
 def test_FS_SOLO_R5_empty_salary_area():
     """FS-SOLO-R5: with the salary area empty the money part does nothing (tile still goes)."""
     rules = rules_for(1)
     st = blank(1, rules)
-    st[K.S_SAL_N] = 0
+    st[L.S_SAL_N] = 0
     set_row(st, ["T01", "T02"])
     _p(st, 13)
     K.resolve_opponent_roll(st, rules, 9, NOLOG)
-    assert st[K.S_SAL_N] == 0 and _row(st) == [tid("T02")]
+    assert st[L.S_SAL_N] == 0 and _row(st) == [tid("T02")]
 
 
 def test_FS_SOLO_R7_TS21_outcome_probabilities():
@@ -164,10 +160,10 @@ def test_FS_SOLO_R7_TS21_outcome_probabilities():
 def _check_state(day, top, cards=("T1",), finished=True, **tweaks):
     rules = rules_for(1, **tweaks)
     st = blank(1, rules)
-    st[K.S_DAY] = day
-    st[K.S_N_CARDS] = len(cards)
+    st[L.S_DAY] = day
+    st[L.S_N_CARDS] = len(cards)
     for i, c in enumerate(cards):
-        st[K.S_CARDS + i] = cid(c)
+        st[L.S_CARDS + i] = cid(c)
     for slot, t in top:
         place(st, 0, slot, t, finished=finished)
     used = {t for _, t in top}
@@ -175,7 +171,6 @@ def _check_state(day, top, cards=("T1",), finished=True, **tweaks):
     return st, rules
 
 
-@needs_solo
 @pytest.mark.parametrize("mode,ok", [("off", True), ("complete_lines", False), ("lines", False),
                                      ("full", False)])
 def test_FS_SOLO_C1_TS13_loss_on_complete_line(mode, ok):
@@ -185,10 +180,9 @@ def test_FS_SOLO_C1_TS13_loss_on_complete_line(mode, ok):
                              solo_feasibility_mode=mode)
     assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG) == ok
     if not ok:
-        assert st[K.S_LOSS_DAY] == 3 and st[K.S_END_REASON] == K.END_SOLO_INFEASIBLE
+        assert st[L.S_LOSS_DAY] == 3 and st[L.S_END_REASON] == L.END_SOLO_INFEASIBLE
 
 
-@needs_solo
 @pytest.mark.parametrize("mode,ok", [("complete_lines", True), ("lines", False), ("full", False)])
 def test_FS_SOLO_C4_TS14_partial_line(mode, ok):
     """FS-SOLO-C4 / TS-14: task T1, end of day 2, top row T28, T29 + an empty slot: the best
@@ -197,7 +191,6 @@ def test_FS_SOLO_C4_TS14_partial_line(mode, ok):
     assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG) == ok
 
 
-@needs_solo
 def test_FS_SOLO_C5_TS15_capacity_loss():
     """FS-SOLO-C5 / TS-15: end of day 5, T28, T29, T30 unfinished, 2 finished, 1 empty slot,
     tokens 2, $4: need 21 > cap 9: loss whatever the line check says (mode off)."""
@@ -205,8 +198,8 @@ def test_FS_SOLO_C5_TS15_capacity_loss():
                              solo_feasibility_mode="off")
     place(st, 0, 3, "T01", finished=True)
     place(st, 0, 4, "T02", finished=True)
-    st[K.seat_base(0) + K.F_TOKENS] = 2
-    st[K.seat_base(0) + K.F_MONEY] = 4
+    st[R.seat_base(0) + L.F_TOKENS] = 2
+    st[R.seat_base(0) + L.F_MONEY] = 4
     used = {"T28", "T29", "T30", "T01", "T02"}
     set_stack(st, [t for t in ALL_TILES if t not in used])
     assert not K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
@@ -214,7 +207,6 @@ def test_FS_SOLO_C5_TS15_capacity_loss():
     assert K.solo_end_of_day_check(st, r_off, ARR, FEAS_WORK, NOLOG)
 
 
-@needs_solo
 def test_FS_SOLO_C2_C3_pool_is_the_stack_and_structure():
     """FS-SOLO-C2 / FS-SOLO-C3: the pool is the draw stack only; |P| < |E| fails."""
     st, rules = _check_state(4, [(0, "T01"), (1, "T02"), (2, "T19"), (3, "T04")],
@@ -225,7 +217,6 @@ def test_FS_SOLO_C2_C3_pool_is_the_stack_and_structure():
     assert not K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
 
 
-@needs_solo
 def test_FS_SOLO_C6_any_versus_all():
     """FS-SOLO-C6: with cards {T2, T6} (columns need the same and different vases), rule `all`
     fails after day 1 while `any` still passes."""
@@ -235,7 +226,6 @@ def test_FS_SOLO_C6_any_versus_all():
     assert K.solo_end_of_day_check(st2, r_any, ARR, FEAS_WORK, NOLOG)
 
 
-@needs_solo
 def test_FS_N2_solo_check_runs_before_refill_and_ends_the_game():
     """FS-N2 / FS-SOLO-C1 / AMB-19: in solo the check runs at the end of days 1-5 (not 6)
     before the refill; a failure ends the game with the loss day."""
@@ -246,7 +236,7 @@ def test_FS_N2_solo_check_runs_before_refill_and_ends_the_game():
     assert (g[lost, 7] <= 5).all() and (g[lost, 0] == g[lost, 7]).all()
     assert (s[lost, 0, 2] == 0).all()
     ev, g1, _ = replay_events(1, seed=5, index=int(np.argmax(lost)), policy="random")
-    checks = [e for e in ev if e[0] == K.EV_FEASIBLE]
+    checks = [e for e in ev if e[0] == L.EV_FEASIBLE]
     assert checks[-1][2] == 0 and all(c[2] == 1 for c in checks[:-1])
     assert [c[1] for c in checks] == list(range(1, len(checks) + 1))
 
@@ -260,7 +250,7 @@ def test_FS_SOLO_N1_discard_and_deal_four():
     set_row(st, ["T10", "T11"])
     K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
     assert _row(st) == [tid(t) for t in ("T01", "T02", "T03", "T04")]
-    assert st[K.S_DISCARD_N] == 2 and st[K.S_DAY] == 2
+    assert st[L.S_DISCARD_N] == 2 and st[L.S_DAY] == 2
     K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
     assert _row(st) == [tid("T05"), tid("T06")]
 
@@ -274,12 +264,12 @@ def test_FS_SOLO_N2_refresh_rules():
     K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
     assert K.solo_refresh_legal(st, rules)
     assert K.solo_refresh(st, rules, make_stream(1, 0, 0), NOLOG)
-    assert seat(st, 0, K.F_MONEY) == 2 and _row(st) == [tid(t) for t in ("T05", "T06", "T07", "T08")]
+    assert seat(st, 0, L.F_MONEY) == 2 and _row(st) == [tid(t) for t in ("T05", "T06", "T07", "T08")]
     assert not K.solo_refresh_legal(st, rules)  # once per day
-    st[K.S_REFRESHES_TODAY] = 0
+    st[L.S_REFRESHES_TODAY] = 0
     assert not K.solo_refresh_legal(st, rules)  # $2 < $3
-    st[K.seat_base(0) + K.F_MONEY] = 9
-    st[K.S_STACK_POS] = st[K.S_STACK_N]
+    st[R.seat_base(0) + L.F_MONEY] = 9
+    st[L.S_STACK_POS] = st[L.S_STACK_N]
     assert not K.solo_refresh_legal(st, rules)  # stack empty
 
 
@@ -314,9 +304,9 @@ def test_FS_SOLO_N4_no_reshuffle_partial_rows():
 def _ts19(cards=("T2",), unfinished=None, **tweaks):
     rules = rules_for(1, **tweaks)
     st = blank(1, rules)
-    st[K.S_N_CARDS] = len(cards)
+    st[L.S_N_CARDS] = len(cards)
     for i, c in enumerate(cards):
-        st[K.S_CARDS + i] = cid(c)
+        st[L.S_CARDS + i] = cid(c)
     for slot, t in enumerate(("T01", "T02", "T03", "T07", "T08", "T09")):
         place(st, 0, slot, t, finished=(t != unfinished))
     return st, rules
@@ -329,7 +319,7 @@ def test_FS_SOLO_E1_TS19_win_and_loss():
     assert K.final_scoring(st, rules, ARR, 1, NOLOG)
     st, rules = _ts19(unfinished="T09")
     assert not K.final_scoring(st, rules, ARR, 1, NOLOG)
-    assert st[K.seat_base(0) + K.F_SHOP + 5] == -1
+    assert st[R.seat_base(0) + L.F_SHOP + 5] == -1
 
 
 def test_FS_V_EASY_2_TS19_any_versus_all():
@@ -365,15 +355,15 @@ def test_FS_SOLO_E2_records_score_and_loss_day():
 def test_FS_V_EASY_1_two_cards():
     """FS-V-EASY-1: the easier variant sets up 2 random task cards."""
     st, _ = _solo_setup("solo_easy")
-    assert st[K.S_N_CARDS] == 2 and st[K.S_CARDS] != st[K.S_CARDS + 1]
+    assert st[L.S_N_CARDS] == 2 and st[L.S_CARDS] != st[L.S_CARDS + 1]
 
 
 def test_FS_V_HARD_1_row_of_five():
     """FS-V-HARD-1: the row holds 5 tiles at setup and after every refill."""
     st, rules = _solo_setup("solo_hard")
-    assert st[K.S_ROW_N] == 5
+    assert st[L.S_ROW_N] == 5
     K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
-    assert st[K.S_ROW_N] == 5
+    assert st[L.S_ROW_N] == 5
 
 
 def test_FS_V_HARD_2_TS17_discard_on_every_roll():
@@ -403,7 +393,7 @@ def test_FS_V_HARD_3_salary_and_keep_last_unchanged():
 def test_FS_V_HELL_1_two_cards():
     """FS-V-HELL-1: the hell variant sets up 2 task cards."""
     st, _ = _solo_setup("solo_hell")
-    assert st[K.S_N_CARDS] == 2
+    assert st[L.S_N_CARDS] == 2
 
 
 def test_FS_V_HELL_2_TS18_redraw_conflicting_card():
@@ -414,11 +404,11 @@ def test_FS_V_HELL_2_TS18_redraw_conflicting_card():
     st = K.new_state(1)
     perm = np.array([cid(c) for c in ("T2", "T6", "T3", "T1", "T4", "T5")], dtype=np.int64)
     K.choose_task_cards(st, 2, True, conflicts, perm)
-    assert st[K.S_CARDS] == cid("T2") and st[K.S_CARDS + 1] == cid("T3")
+    assert st[L.S_CARDS] == cid("T2") and st[L.S_CARDS + 1] == cid("T3")
     K.choose_task_cards(st, 2, False, conflicts, perm)
-    assert st[K.S_CARDS + 1] == cid("T6")
+    assert st[L.S_CARDS + 1] == cid("T6")
     bad = {frozenset((cid(a), cid(b))) for a, b in (("T1", "T3"), ("T1", "T5"), ("T2", "T6"),
                                                     ("T5", "T6"))}
     for idx in range(60):
         s2, _ = _solo_setup("solo_hell", idx=idx)
-        assert frozenset((int(s2[K.S_CARDS]), int(s2[K.S_CARDS + 1]))) not in bad
+        assert frozenset((int(s2[L.S_CARDS]), int(s2[L.S_CARDS + 1]))) not in bad

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.batch import replay
 from sim.spec import S_SCORE
 from sim.trace import events
 
-# Event codes and layout constants, read from the kernel (the audit checks its behaviour, not
-# its arithmetic).
-from . import kernel as K
+# Event codes and layout constants, read from the declarations (the audit checks the kernel's
+# behaviour, not its arithmetic).
+from . import layout as L
+from .layout import CONDITIONS
 
 N_REPLAYED = 12
 
@@ -27,8 +29,6 @@ N_REPLAYED = 12
 def audit(arm, master_seed: int, first_index: int, games: np.ndarray,
           seats: np.ndarray) -> list[str]:
     """Violated invariants of a batch (empty when all hold)."""
-    from sim.batch import replay
-
     v = arm.rule_values
     cols = {c: i for i, c in enumerate(arm.spec.seat_column_names)}
     problems = []
@@ -59,7 +59,7 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
     shop = [[-1] * (rows * cols) for _ in range(n)]
     finished = [[0] * (rows * cols) for _ in range(n)]
     rib = [[0] * (rows * cols) for _ in range(n)]
-    faces = [[0] * K.MAX_DICE for _ in range(n)]
+    faces = [[0] * L.MAX_DICE for _ in range(n)]
     locked = [0] * n
     used = [0] * n
     cards: list[int] = []
@@ -67,37 +67,37 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
     n_flower = v["flower_dice_per_player"]
     for e in ev:
         code, a = int(e[0]), [int(x) for x in e[1:]]
-        if code == K.EV_SETUP:
+        if code == L.EV_SETUP:
             cards = [c for c in a[3:5] if c >= 0]
-        elif code == K.EV_DAY:
+        elif code == L.EV_DAY:
             used = [0] * n
             locked = [0] * n
-        elif code == K.EV_ROLL:
+        elif code == L.EV_ROLL:
             s = a[0]
             for d in range(n_flower):
                 faces[s][d] = ((a[1] >> (4 * d)) & 15) - 1
             for d in range(v["vase_dice_per_player"]):
-                faces[s][K.DIE_VASE0 + d] = ((a[2] >> (4 * d)) & 15) - 1
-        elif code == K.EV_LOCK:
+                faces[s][L.DIE_VASE0 + d] = ((a[2] >> (4 * d)) & 15) - 1
+        elif code == L.EV_LOCK:
             s, cost, money_after = a[0], a[3], a[4]
             if money_after < 0:
                 out.append(f"seat {s} money {money_after} after locking")
             locked[s] = a[5]
-        elif code in (K.EV_FINISH, K.EV_TAKE_TOKEN, K.EV_TAKE_MONEY):
+        elif code in (L.EV_FINISH, L.EV_TAKE_TOKEN, L.EV_TAKE_MONEY):
             s = a[0]
-            mask = a[3] if code == K.EV_FINISH else a[1] if code == K.EV_TAKE_TOKEN else 1 << a[1]
+            mask = a[3] if code == L.EV_FINISH else a[1] if code == L.EV_TAKE_TOKEN else 1 << a[1]
             if mask & used[s]:
                 out.append(f"seat {s} used a die twice in one day (event {code})")
             if mask & ~locked[s]:
                 out.append(f"seat {s} used an unlocked die (event {code})")
-            if mask & (1 << K.DIE_INIT):
+            if mask & (1 << L.DIE_INIT):
                 out.append(f"seat {s} used the initiative die")
             used[s] |= mask
-            if code == K.EV_FINISH:
+            if code == L.EV_FINISH:
                 slot, t, tok, tok_after = a[1], a[2], a[4], a[5]
                 if shop[s][slot] != t or finished[s][slot]:
                     out.append(f"seat {s} finished tile {t} not unfinished in slot {slot}")
-                missing = _uncovered(tiles[t], flowers, [faces[s][d] for d in range(K.MAX_DICE)
+                missing = _uncovered(tiles[t], flowers, [faces[s][d] for d in range(L.MAX_DICE)
                                                          if mask >> d & 1], mask, tables)
                 if missing > tok:
                     out.append(f"seat {s} finished tile {t} with {missing} icons uncovered "
@@ -105,26 +105,26 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
                 if tok_after < 0 or tok_after > v["wild_token_max"]:
                     out.append(f"seat {s} holds {tok_after} tokens")
                 finished[s][slot] = 1
-            elif code == K.EV_TAKE_TOKEN and a[2] > v["wild_token_max"]:
+            elif code == L.EV_TAKE_TOKEN and a[2] > v["wild_token_max"]:
                 out.append(f"seat {s} holds {a[2]} tokens")
-            elif code == K.EV_TAKE_MONEY and a[3] < 0:
+            elif code == L.EV_TAKE_MONEY and a[3] < 0:
                 out.append(f"seat {s} money negative")
-        elif code == K.EV_TAKE_TILE:
+        elif code == L.EV_TAKE_TILE:
             s, t, slot = a[0], a[2], a[3]
             if shop[s][slot] != -1:
                 out.append(f"seat {s} placed tile {t} on occupied slot {slot}")
             shop[s][slot] = t
-        elif code == K.EV_RIBBON:
+        elif code == L.EV_RIBBON:
             s, slot, money_after = a[0], a[1], a[3]
             rib[s][slot] += 1
             if rib[s][slot] > v["max_ribbons_per_tile"] or money_after < 0:
                 out.append(f"seat {s} illegal ribbon on slot {slot}")
-        elif code in (K.EV_BUY_TOKEN,):
+        elif code in (L.EV_BUY_TOKEN,):
             if a[1] < 0 or a[2] > v["wild_token_max"]:
                 out.append(f"seat {a[0]} bought a token illegally")
-        elif code == K.EV_REMOVE_UNFINISHED:
+        elif code == L.EV_REMOVE_UNFINISHED:
             shop[a[0]][a[1]] = -1
-        elif code == K.EV_SCORE:
+        elif code == L.EV_SCORE:
             s, stars, ribbons, task_pts, score = a[0], a[1], a[2], a[3], a[4]
             exp_stars = sum(tiles[t]["stars"] for t, f in zip(shop[s], finished[s]) if t >= 0 and f)
             exp_rib = sum(r for t, r in zip(shop[s], rib[s]) if t >= 0)
@@ -140,10 +140,10 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
 def _uncovered(tile: dict, flowers: list[str], dice_faces: list[int], mask: int,
                tables) -> int:
     """Icons of ``tile`` the used dice cannot cover (each die covers at most one icon)."""
-    flower_faces = [f for d, f in zip([d for d in range(K.MAX_DICE) if mask >> d & 1], dice_faces)
-                    if d < K.DIE_VASE0]
-    vase_faces = [f for d, f in zip([d for d in range(K.MAX_DICE) if mask >> d & 1], dice_faces)
-                  if K.DIE_VASE0 <= d < K.DIE_INIT]
+    flower_faces = [f for d, f in zip([d for d in range(L.MAX_DICE) if mask >> d & 1], dice_faces)
+                    if d < L.DIE_VASE0]
+    vase_faces = [f for d, f in zip([d for d in range(L.MAX_DICE) if mask >> d & 1], dice_faces)
+                  if L.DIE_VASE0 <= d < L.DIE_INIT]
     need = {i: tile[f] for i, f in enumerate(flowers)}
     spare = 0
     wild_faces = 0
@@ -193,7 +193,6 @@ def _task_points(shop, finished, rows, cols, cards, tables, v) -> int:
 
 def _meets(cond, param, line: list[dict], flowers: list[str]) -> bool:
     """A line condition of §2.8 on the tiles of one line."""
-    from .tasks import CONDITIONS
     name = CONDITIONS[cond] if isinstance(cond, (int, np.integer)) else cond
     n_flowers = [sum(t[f] for f in flowers) + t["any_flower"] for t in line]
     if name == "SUM_FLOWERS_EQ":

@@ -1,7 +1,7 @@
 """Numba kernel for The Little Flower Shop Dice Game (1-4 players).
 
 Rule source: ``shared/rules/flower_shop.md``. Every function cites the rule IDs it implements.
-Parameters (``rules`` float64 array, ``R_*`` offsets below, defaults in ``rules.PARAMS``):
+Parameters (``rules`` float64 array, ``R_*`` offsets and defaults in ``rules.py``):
 days 6, shop 2x3, 4 flower + 1 vase dice, $5, row n+1, 2 free locks, min 1 lock, extra lock
 schedule [1,1,1,1] per step, skip $1, salary [3,1]/[3,2,1]/[4,3,2,1], $1 per die, 2 dice per
 token, 5 tokens max at $3 (cap applies to buys), 20 tokens, ribbons $5 x 11 worth 1 (1 per tile),
@@ -11,84 +11,8 @@ tie-break money then tokens; solo: row 4, salary [3,2,1,1], dice I-D vs I-A, dis
 1 tile, odd = left, refresh $3 once a day, 1 card, win rule all, no compatible redraw,
 feasibility `lines` + capacity, no reshuffle.
 
-State layout (one flat ``int64`` array, ``S_LEN + n_players * SEAT_LEN``)
-=========================================================================
-
-Global block:
-
-=================== ======= ===================================================================
-name                offset  meaning
-=================== ======= ===================================================================
-S_DAY               0       current day, 1..days (FS-S8, FS-N6)
-S_N_PLAYERS         1       number of players
-S_ROW_N             2       tiles in the row of available tiles
-S_ROW               3..10   tile ids of the row, left to right (MAX_ROW = 8)
-S_STACK_POS         11      index of the top tile of the draw stack in S_STACK
-S_STACK_N           12      tiles in S_STACK (drawn or not)
-S_SAL_N             13      salary cards in the salary area
-S_SAL               14..19  salary card values, ascending (MAX_SAL = 6)
-S_N_CARDS           20      task cards in play
-S_CARDS             21..22  task card ids
-S_RIBBON_SUPPLY     23      ribbons left in the supply
-S_TOKEN_SUPPLY      24      wild tokens left in the supply
-S_OPP_DIE           25      solo opponent die id (0..3)
-S_OPP_FACE          26      last opponent roll o (solo)
-S_REFRESHES_TODAY   27      solo refreshes bought since the last deal
-S_REFRESHES         28      solo refreshes in the game
-S_LOSS_DAY          29      solo: day of loss, 0 while playing (7 = reached the end)
-S_END_REASON        30      index into SPEC.end_reasons
-S_CYCLES            31      Phase 1/2 cycles today (safety guard, FS-D8)
-S_DISCARD_N         32      tiles in the discard pile
-S_OPP_DISCARDS      33      solo: tiles discarded by opponent rolls
-S_ROUNDS            34      days completed
-S_TRUNCATED         35      1 if the safety guard stopped the game
-S_OPP_LOWER         36      solo: opponent rolls resolved as lower
-S_STACK             37..100 draw stack (tile ids; top = S_STACK_POS) (MAX_TILES = 64)
-S_DISCARD           101..164 discarded tiles
-=================== ======= ===================================================================
-
-Seat block ``SEAT0 + seat * SEAT_LEN``:
-
-=================== ======= ===================================================================
-F_MONEY             0       money
-F_TOKENS            1       wild tokens held
-F_RIBBONS           2       ribbons bought
-F_INIT_DIE          3       initiative die id (0..3 = I-A..I-D)
-F_LOCKED            4       bitmask of locked dice (die index below)
-F_USED              5       bitmask of dice used in Step 4 today
-F_ACTIVE            6       1 while the player has not finished Step 4 today (FS-D2)
-F_SKIPS_TODAY       7       paid skips today
-F_EXTRAS_TODAY      8       extra (paid) locks today (scope `day`)
-F_BUYS_TODAY        9       tokens bought today
-F_SALARY_TOTAL      10      salary earned
-F_LOCK_PAID         11      money paid for extra locks and skips
-F_SKIPS             12      skips in the game
-F_TOKENS_TAKEN      13      tokens taken with dice
-F_TOKENS_BOUGHT     14      tokens bought
-F_TOKENS_SPENT      15      tokens spent on finishes
-F_MONEY_TAKEN       16      money taken with dice
-F_DICE_WASTED       17      dice left unused at the end of Step 4
-F_LOCK_STEPS        18      Step 1 decisions
-F_TILES_PLACED      19      tiles placed
-F_TILES_FINISHED    20      tiles finished
-F_SCORE             21      final score (FS-E2)
-F_STARS             22      stars of finished tiles
-F_TASK_PTS          23      task points
-F_TASK_LINES        24      task lines met (all cards)
-F_RANK              25      final rank (1 = best)
-F_SLOT_TODAY        26      slot of the tile taken today, -1 if none
-F_FACE              27..35  die faces; die index 0..5 flower dice, 6..7 vase dice, 8 initiative
-F_SHOP              36..47  tile id per shop slot, -1 = empty (slot = row * cols + col)
-F_FIN               48..59  1 if the slot's tile is finished
-F_RIB               60..71  ribbons on the slot's tile
-F_PDAY              72..83  day the slot's tile was placed
-F_FDAY              84..95  day the slot's tile was finished (0 = not)
-=================== ======= ===================================================================
-
-Die faces: flower dice hold a flower type (0..F-1) or -1 for an ``any`` face; vase dice a
-colour index; the initiative die its number.
-
-Event codes (``EV_*``, rendered by ``replay.format_event``) are listed below the layout.
+State, output and scratch layouts, codes and limits: ``layout.py`` (``playtest layout
+flower_shop`` prints the tables); rule parameter offsets ``R_*``: ``rules.py``.
 """
 import numpy as np
 from numba import njit, prange
@@ -97,225 +21,61 @@ from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, randint, shuffle, stream_start, substream
 from sim.trace import emit
 
-from .solo import feasible_in
-
-from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,  # noqa: F401
-                    C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
-                    C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
-                    TK_COL_POINTS, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_NEED8,
-                    TL_SPECIFIC, TL_STARS, TL_TYPES, TL_VASE,
-                    card_fully_satisfied, lines_met)
+from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DEC_LOCK,
+                     DEC_STEP4, DEC_TILE, DIE_INIT, DIE_VASE0, END_SOLO_INFEASIBLE, END_TRUNCATED,
+                     EV_BUY_TOKEN, EV_DAY, EV_FEASIBLE, EV_FINISH, EV_ILLEGAL, EV_INIT_DIE, EV_LOCK,
+                     EV_NO_TILE, EV_OPP_ROLL, EV_REFRESH, EV_REMOVE_UNFINISHED, EV_RESHUFFLE,
+                     EV_RIBBON, EV_ROLL, EV_ROW_DEAL, EV_ROW_DISCARD, EV_SALARY, EV_SCORE, EV_SETUP,
+                     EV_SOLO_RESULT, EV_STEP4_DONE, EV_TAKE_MONEY, EV_TAKE_TILE, EV_TAKE_TOKEN,
+                     EV_TRUNCATED, EV_TURN_ORDER, FSCR_LEN, F_ACTIVE, F_BUYS_TODAY, F_DICE_WASTED,
+                     F_EXTRAS_TODAY, F_FACE, F_FDAY, F_FIN, F_INIT_DIE, F_LOCKED, F_LOCK_PAID,
+                     F_LOCK_STEPS, F_MONEY, F_MONEY_TAKEN, F_PDAY, F_RANK, F_RIB, F_RIBBONS,
+                     F_SALARY_TOTAL, F_SCORE, F_SHOP, F_SKIPS, F_SKIPS_TODAY, F_SLOT_TODAY, F_STARS,
+                     F_TASK_LINES, F_TASK_PTS, F_TILES_FINISHED, F_TILES_PLACED, F_TOKENS,
+                     F_TOKENS_BOUGHT, F_TOKENS_SPENT, F_TOKENS_TAKEN, F_USED, GO_END_REASON,
+                     GO_LOSS_DAY, GO_N_WINNERS, GO_OPP_DISCARDS, GO_OPP_LOWER, GO_REFRESHES,
+                     GO_ROUNDS, GO_TASK_CARD, GO_TASK_CARD_2, GO_TASK_LINES_MET,
+                     GO_TILES_LEFT_IN_STACK, GO_TRUNCATED, GO_WINNER_SEAT, K_GREEDY,
+                     MAX_CYCLES_PER_DAY, MAX_DICE, MAX_PLAYERS, MAX_SAL, MAX_SLOTS,
+                     MAX_STEP4_ACTIONS, SALARY_SLOTS, SCR_FEAS, SCR_LEN, SEAT_LEN, SO_DICE_WASTED,
+                     SO_INITIATIVE_DIE, SO_LOCK_PAYMENTS, SO_LOCK_STEPS, SO_MONEY, SO_MONEY_TAKEN,
+                     SO_RANK, SO_RIBBONS, SO_SALARY_TOTAL, SO_SCORE, SO_SKIPS, SO_STARS,
+                     SO_TASK_LINES, SO_TASK_POINTS, SO_TILES_FINISHED, SO_TILES_PLACED, SO_TOKENS,
+                     SO_TOKENS_BOUGHT, SO_TOKENS_SPENT, SO_TOKENS_TAKEN, SO_WON, S_CARDS, S_CYCLES,
+                     S_DAY, S_DISCARD, S_DISCARD_N, S_END_REASON, S_LEN, S_LOSS_DAY, S_N_CARDS,
+                     S_N_PLAYERS, S_OPP_DIE, S_OPP_DISCARDS, S_OPP_FACE, S_OPP_LOWER, S_REFRESHES,
+                     S_REFRESHES_TODAY, S_RIBBON_SUPPLY, S_ROUNDS, S_ROW, S_ROW_N, S_SAL, S_SAL_N,
+                     S_STACK, S_STACK_N, S_STACK_POS, S_TOKEN_SUPPLY, S_TRUNCATED, TILE_MUL,
+                     TK_COL_POINTS, TK_ROW_POINTS, TL_STARS)
+from .rules import (ASSIGN_RANDOM, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
+                    R_FREE_LOCKS_MAX, R_INITIATIVE_ASSIGNMENT, R_INITIATIVE_TIE_BREAK,
+                    R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_N_TASK_CARDS,
+                    R_RESHUFFLE_DISCARDS_WHEN_EMPTY, R_RIBBON_COST, R_RIBBON_POINTS,
+                    R_RIBBON_SUPPLY, R_ROW_SIZE_OFFSET, R_SALARY_2P, R_SALARY_3P, R_SALARY_4P,
+                    R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_ALWAYS_DISCARD, R_SOLO_DISCARD_ON_LOWER,
+                    R_SOLO_FEASIBILITY_MODE, R_SOLO_MAX_REFRESHES_PER_DAY, R_SOLO_MIN_ROW_TILES,
+                    R_SOLO_ODD_SIDE, R_SOLO_OPPONENT_DIE, R_SOLO_PLAYER_DIE, R_SOLO_REFRESH_COST,
+                    R_SOLO_REQUIRE_COMPATIBLE_TASKS, R_SOLO_ROW_SIZE, R_SOLO_SALARY,
+                    R_SOLO_SALARY_REMOVE_ON_HIGHER, R_SOLO_SALARY_REMOVE_ON_LOWER,
+                    R_SOLO_TASK_CARDS, R_SOLO_TIE_RULE, R_SOLO_WIN_RULE, R_STARTING_MONEY,
+                    R_TASK_COL_POINTS_DEFAULT, R_TASK_REQUIRES_FULL_LINE, R_TASK_ROW_POINTS_DEFAULT,
+                    R_TIEBREAK_ORDER, R_VASE_DICE_PER_PLAYER, R_WILD_TOKEN_COST,
+                    R_WILD_TOKEN_SUPPLY, SAL_HIGHEST, SAL_LOWEST, SAL_NONE, SIDE_LEFT,
+                    STIE_AS_HIGHER, STIE_AS_LOWER, TB_MONEY, TB_TOKENS, TIE_RANDOM, WIN_ANY,
+                    all_dice_mask, buy_token_legal, lock_legal, n_slots, popcount, seat_base,
+                    solo_feasible_state, token_room, unused_dice)
+from .tasks import assign_icons, card_fully_satisfied, lines_met
+from .policies import (choose_lock, choose_refresh, choose_ribbon, choose_tile, greedy_step4,
+                       prepare_scratch, random_step4)
 
 # The game loop only sees arrays its callers own (sim.borrow); these four allocate.
 no_refcount_module(__name__, exclude=("new_state", "setup_game", "play_one", "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "play_game")  # a game's calls are private to it (sim.borrow)
 
-# ---- rule parameter offsets (a test asserts they equal sim.spec.layout(rules.PARAMS)) ------
-R_DAYS = 0
-R_SHOP_ROWS = 1
-R_SHOP_COLS = 2
-R_FLOWER_DICE_PER_PLAYER = 3
-R_VASE_DICE_PER_PLAYER = 4
-R_STARTING_MONEY = 5
-R_ROW_SIZE_OFFSET = 6
-R_FREE_LOCKS_MAX = 7
-R_MIN_LOCKS = 8
-R_EXTRA_LOCK_COST_SCHEDULE = 9
-R_EXTRA_LOCK_COST_SCOPE = 14
-R_SKIP_LOCK_COST = 15
-R_SALARY_2P = 16
-R_SALARY_3P = 21
-R_SALARY_4P = 26
-R_MONEY_PER_DIE = 31
-R_DICE_PER_WILD = 32
-R_WILD_TOKEN_MAX = 33
-R_WILD_TOKEN_COST = 34
-R_WILD_CAP_APPLIES_TO_BUY = 35
-R_WILD_TOKEN_SUPPLY = 36
-R_RIBBON_COST = 37
-R_RIBBON_SUPPLY = 38
-R_RIBBON_POINTS = 39
-R_MAX_RIBBONS_PER_TILE = 40
-R_TASK_ROW_POINTS_DEFAULT = 41
-R_TASK_COL_POINTS_DEFAULT = 42
-R_TASK_REQUIRES_FULL_LINE = 43
-R_N_TASK_CARDS = 44
-R_INITIATIVE_TIE_BREAK = 45
-R_INITIATIVE_ASSIGNMENT = 46
-R_TIEBREAK_ORDER = 47
-R_SOLO_ROW_SIZE = 48
-R_SOLO_SALARY = 49
-R_SOLO_PLAYER_DIE = 56
-R_SOLO_OPPONENT_DIE = 57
-R_SOLO_DISCARD_ON_LOWER = 58
-R_SOLO_ALWAYS_DISCARD = 59
-R_SOLO_SALARY_REMOVE_ON_LOWER = 60
-R_SOLO_SALARY_REMOVE_ON_HIGHER = 61
-R_SOLO_TIE_RULE = 62
-R_SOLO_MIN_ROW_TILES = 63
-R_SOLO_ODD_SIDE = 64
-R_SOLO_REFRESH_COST = 65
-R_SOLO_MAX_REFRESHES_PER_DAY = 66
-R_SOLO_TASK_CARDS = 67
-R_SOLO_WIN_RULE = 68
-R_SOLO_REQUIRE_COMPATIBLE_TASKS = 69
-R_SOLO_FEASIBILITY_MODE = 70
-R_SOLO_CHECK_CAPACITY = 71
-R_RESHUFFLE_DISCARDS_WHEN_EMPTY = 72
-R_LEN = 73
-LIST_SLOTS = 4  # padded length of the extra-lock schedule (spec: list length 4)
-
-# Choice indices (order of the ParamSpec choices)
-SCOPE_STEP = 0
-SCOPE_DAY = 1
-TIE_SEAT = 0
-TIE_RANDOM = 1
-ASSIGN_RANDOM = 0
-ASSIGN_FIXED = 1
-SAL_LOWEST = 0
-SAL_HIGHEST = 1
-SAL_NONE = 2
-STIE_NONE = 0
-STIE_AS_LOWER = 1
-STIE_AS_HIGHER = 2
-SIDE_LEFT = 0
-WIN_ALL = 0
-WIN_ANY = 1
-TB_MONEY = 0
-TB_TOKENS = 1
-TB_RIBBONS = 2
-
-# ---- limits ----------------------------------------------------------------------------
-MAX_ROW = 8
-MAX_SAL = 6
-MAX_TILES = 64
-MAX_SLOTS = 12
-MAX_DICE = 9
-DIE_VASE0 = 6
-DIE_INIT = 8
-MAX_CYCLES_PER_DAY = 200
-MAX_STEP4_ACTIONS = 100
-
-# ---- global state fields ---------------------------------------------------------------
-S_DAY = 0
-S_N_PLAYERS = 1
-S_ROW_N = 2
-S_ROW = 3
-S_STACK_POS = 11
-S_STACK_N = 12
-S_SAL_N = 13
-S_SAL = 14
-S_N_CARDS = 20
-S_CARDS = 21
-S_RIBBON_SUPPLY = 23
-S_TOKEN_SUPPLY = 24
-S_OPP_DIE = 25
-S_OPP_FACE = 26
-S_REFRESHES_TODAY = 27
-S_REFRESHES = 28
-S_LOSS_DAY = 29
-S_END_REASON = 30
-S_CYCLES = 31
-S_DISCARD_N = 32
-S_OPP_DISCARDS = 33
-S_ROUNDS = 34
-S_TRUNCATED = 35
-S_OPP_LOWER = 36
-S_STACK = 37
-S_DISCARD = 101
-S_LEN = 165
-SEAT0 = S_LEN
-
-# ---- seat fields -----------------------------------------------------------------------
-F_MONEY = 0
-F_TOKENS = 1
-F_RIBBONS = 2
-F_INIT_DIE = 3
-F_LOCKED = 4
-F_USED = 5
-F_ACTIVE = 6
-F_SKIPS_TODAY = 7
-F_EXTRAS_TODAY = 8
-F_BUYS_TODAY = 9
-F_SALARY_TOTAL = 10
-F_LOCK_PAID = 11
-F_SKIPS = 12
-F_TOKENS_TAKEN = 13
-F_TOKENS_BOUGHT = 14
-F_TOKENS_SPENT = 15
-F_MONEY_TAKEN = 16
-F_DICE_WASTED = 17
-F_LOCK_STEPS = 18
-F_TILES_PLACED = 19
-F_TILES_FINISHED = 20
-F_SCORE = 21
-F_STARS = 22
-F_TASK_PTS = 23
-F_TASK_LINES = 24
-F_RANK = 25
-F_SLOT_TODAY = 26
-F_FACE = 27
-F_SHOP = 36
-F_FIN = 48
-F_RIB = 60
-F_PDAY = 72
-F_FDAY = 84
-SEAT_LEN = 96
-
-# ---- end reasons (SPEC.end_reasons) ------------------------------------------------------
-END_COMPLETED = 0
-END_SOLO_INFEASIBLE = 1
-END_TRUNCATED = 2
-
-# ---- step-4 actions (policy -> kernel): code * A_MUL + argument ----------------------------
-A_MUL = 1024
-A_DONE = 0
-A_FINISH = 1       # argument: shop slot
-A_TAKE_TOKEN = 2   # argument: bitmask of dice
-A_TAKE_MONEY = 3   # argument: die index
-A_BUY_TOKEN = 4    # argument: 0
-
-# ---- events: code, a0..a6 -----------------------------------------------------------------
-EV_SETUP = 1          # n_players, n_tiles, stack_n, first card, second card (-1), opp die (-1)
-EV_INIT_DIE = 2       # seat, die id
-EV_DAY = 3            # day
-EV_ROW_DEAL = 4       # position, tile id
-EV_ROLL = 5           # seat, flower faces (4 bits each, face+1), vase faces (4 bits, colour+1),
-                      #   initiative face, locked mask before the roll
-EV_OPP_ROLL = 6       # o, p, outcome (0 lower, 1 higher, 2 tie), salary card removed (-1 none),
-                      #   tile discarded (-1 none), discarded position
-EV_TURN_ORDER = 7     # count, seats packed 4 bits each (first in the low bits)
-EV_LOCK = 8           # seat, mask locked (0 = skip), k, cost, money after, locked mask after
-EV_SALARY = 9         # seat, value (-1 = none left), money after
-EV_TAKE_TILE = 10     # seat, row position, tile id, slot
-EV_FINISH = 11        # seat, slot, tile id, dice mask used, tokens used, tokens after
-EV_RIBBON = 12        # seat, slot, tile id, money after
-EV_TAKE_MONEY = 13    # seat, die index, face, money after
-EV_TAKE_TOKEN = 14    # seat, dice mask, tokens after
-EV_BUY_TOKEN = 15     # seat, money after, tokens after
-EV_STEP4_DONE = 16    # seat, dice wasted, money, tokens
-EV_ROW_DISCARD = 17   # tile id, reason (0 end of day, 1 refresh)
-EV_REFRESH = 18       # seat, cost, money after
-EV_FEASIBLE = 19      # day, result (1 pass, 0 fail), mode, pool size
-EV_REMOVE_UNFINISHED = 20  # seat, slot, tile id
-EV_SCORE = 21         # seat, stars, ribbons, task points, score, rank, task lines
-EV_SOLO_RESULT = 22   # won, loss day
-EV_TRUNCATED = 23     # day
-EV_NO_TILE = 24       # seat (row empty, FS-T4)
-EV_RESHUFFLE = 25     # tiles reshuffled into the stack
-EV_ILLEGAL = 26       # seat, decision point (1 lock, 2 tile, 3 step 4), value
-
-
 # =========================================================================================
 # small helpers
 # =========================================================================================
-@njit(cache=True, inline="always")
-def seat_base(seat):
-    """Offset of ``seat``'s block in the state array."""
-    return SEAT0 + seat * SEAT_LEN
-
-
 @njit(cache=True)
 def new_state(n_players):
     """An all-empty state for ``n_players`` (shops empty, day 0).
@@ -334,53 +94,12 @@ def new_state(n_players):
     return state
 
 
-@njit(cache=True, inline="always")
-def popcount(x):
-    """Number of set bits of a small non-negative int."""
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True, inline="always")
-def dice_mask(rules):
-    """Bitmask of a player's flower and vase dice (not the initiative die)."""
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    return ((np.int64(1) << nf) - 1) | (((np.int64(1) << nv) - 1) << DIE_VASE0)
-
-
-@njit(cache=True, inline="always")
-def all_dice_mask(rules):
-    """Bitmask of all of a player's dice, the initiative die included (FS-L7)."""
-    return dice_mask(rules) | (np.int64(1) << DIE_INIT)
-
-
-@njit(cache=True, inline="always")
-def n_slots(rules):
-    """Shop slots (rows x cols, §2.6)."""
-    return np.int64(rules[R_SHOP_ROWS]) * np.int64(rules[R_SHOP_COLS])
-
-
 @njit(cache=True)
 def row_size(rules, n_players):
     """Tiles dealt into the row: n + offset (FS-S4) or the solo row size (FS-SOLO-S3)."""
     if n_players == 1:
         return np.int64(rules[R_SOLO_ROW_SIZE])
     return n_players + np.int64(rules[R_ROW_SIZE_OFFSET])
-
-
-@njit(cache=True, inline="always")
-def schedule_value(rules, j):
-    """Cost of the j-th (0-based) extra lock; the last listed value repeats (FS-L3)."""
-    n = np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE])
-    if j >= n:
-        j = n - 1
-    if j >= LIST_SLOTS:
-        j = LIST_SLOTS - 1
-    return np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE + 1 + j])
 
 
 # =========================================================================================
@@ -401,13 +120,13 @@ def reset_salary(state, rules, n_players):
         width = MAX_SAL
     elif n_players == 2:
         off = R_SALARY_2P
-        width = 4
+        width = SALARY_SLOTS
     elif n_players == 3:
         off = R_SALARY_3P
-        width = 4
+        width = SALARY_SLOTS
     else:
         off = R_SALARY_4P
-        width = 4
+        width = SALARY_SLOTS
     k = np.int64(rules[off])
     if k > width:
         k = width
@@ -593,13 +312,6 @@ def start_day(state, rules, n_players, log):
         state[b + F_SLOT_TODAY] = -1
     state[S_CYCLES] = 0
     emit(log, EV_DAY, state[S_DAY])
-
-
-@njit(cache=True)
-def draw_faces(state, rules, comp, seat, rng_dice, faces):
-    """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3), with
-    the dice of the component tuple (see ``roll_dice``)."""
-    roll_dice(state, rules, comp[3], comp[4], comp[5], seat, rng_dice, faces)
 
 
 @njit(cache=True, inline="always")
@@ -801,54 +513,6 @@ def opponent_roll(state, init, rng_dice):
 # =========================================================================================
 # Step 1: lock (FS-L*)
 # =========================================================================================
-@njit(cache=True, inline="always")
-def lock_cost(state, rules, seat, k):
-    """Cost of locking k dice now, or -1 if that choice is illegal (FS-L2..L5, FS-V-VHARD-1/2).
-
-    k = 0 costs ``skip_lock_cost`` (-1 = forbidden; free if ``min_locks`` is 0); 0 < k <
-    min(min_locks, unlocked) is illegal; k dice cost the schedule for the extras beyond
-    ``free_locks_max``, counted in this step (or across the day with scope ``day``).
-    Affordability is not checked here (see ``lock_legal``).
-    """
-    b = seat_base(seat)
-    unlocked = popcount(all_dice_mask(rules) & ~state[b + F_LOCKED])
-    if k < 0 or k > unlocked:
-        return -1
-    min_locks = np.int64(rules[R_MIN_LOCKS])
-    if k == 0:
-        if min_locks == 0:
-            return 0
-        return np.int64(rules[R_SKIP_LOCK_COST])
-    need = min_locks if min_locks < unlocked else unlocked
-    if k < need:
-        return -1
-    free = np.int64(rules[R_FREE_LOCKS_MAX])
-    extras = k - free
-    if extras <= 0:
-        return 0
-    start = 0
-    if rules[R_EXTRA_LOCK_COST_SCOPE] == SCOPE_DAY:
-        start = state[b + F_EXTRAS_TODAY]
-    cost = 0
-    for j in range(start, start + extras):
-        cost += schedule_value(rules, j)
-    return cost
-
-
-@njit(cache=True, inline="always")
-def lock_legal(state, rules, seat, mask):
-    """Cost of locking the dice of ``mask`` (subset of the unlocked dice), or -1 if illegal
-    (FS-L1, FS-L5: money never goes negative)."""
-    b = seat_base(seat)
-    unl = all_dice_mask(rules) & ~state[b + F_LOCKED]
-    if mask & ~unl:
-        return -1
-    c = lock_cost(state, rules, seat, popcount(mask))
-    if c < 0 or c > state[b + F_MONEY]:
-        return -1
-    return c
-
-
 @njit(cache=True)
 def apply_lock(state, rules, seat, mask, log):
     """Step 1: lock the dice of ``mask`` (0 = skip) and pay (FS-L1..L6, AMB-04, AMB-05).
@@ -958,170 +622,6 @@ def first_empty_slot(state, rules, seat):
 # =========================================================================================
 # Step 4: finish, ribbon, tokens, money (FS-U*)
 # =========================================================================================
-def _lowest_k_table():
-    """LOWEST_K[x, k]: the k lowest set bits of the 6-bit mask x (all of them if fewer)."""
-    t = np.zeros((64, 7), dtype=np.int64)
-    for x in range(64):
-        for k in range(7):
-            m, left = 0, k
-            for i in range(6):
-                if left and (x >> i) & 1:
-                    m |= 1 << i
-                    left -= 1
-            t[x, k] = m
-    return t
-
-
-LOWEST_K = _lowest_k_table()  # flower dice are bits 0..5 (MAX_FLOWER_DICE = 6)
-POPCOUNT6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.int64)
-
-
-@njit(cache=True)
-def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
-    """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
-
-    Dice of ``m1`` are used before dice of ``m2`` (the policy uses m1 = locked dice,
-    m2 = unlocked dice to plan locks; the kernel uses m1 = unused dice, m2 = 0). Specific icons
-    take matching flower dice; ``any``-faced dice fill specific shortages first, then fuchsia
-    icons; fuchsia icons take surplus flower dice (lowest index first); the vase icon takes a
-    vase die of its colour. The vase die never fills a flower icon (FS-U3).
-
-    Parameters
-    ----------
-    state : int64 state array; ``b`` = ``seat_base(seat)`` of the player whose dice are used.
-    tiles : int64[n_tiles, TL_W]
-    nf, nv : int
-        Flower and vase dice per player.
-
-    Returns
-    -------
-    (tokens, used1, used2) : tokens needed for the icons no die fills, and the dice used.
-    """
-    m = m1 | m2
-    # dice of each flower face, 8 bits per type (at most 6 flower dice, 8 types), and any-faced
-    by_face = 0
-    any_faced = 0
-    for i in range(nf):
-        f = state[b + F_FACE + i]
-        if f < 0:
-            any_faced |= np.int64(1) << i
-        else:
-            by_face |= np.int64(1) << (8 * f + i)
-    used = 0
-    short = 0
-    types = tiles[tile, TL_TYPES]  # the types with specific icons, ascending
-    while types:
-        f = (types & 15) - 1
-        types >>= 4
-        need = tiles[tile, f]
-        for pref in range(2):
-            mp = m1 if pref == 0 else m2 & ~m1
-            cand = (by_face >> (8 * f)) & 0x3F & mp & ~used
-            take = LOWEST_K[cand, min(need, 6)]  # lowest index first
-            used |= take
-            need -= POPCOUNT6[take]
-        short += need
-    fuchsia = tiles[tile, TL_ANY]
-    # any-faced dice: specific shortages first, then fuchsia (FS-U2)
-    for pref in range(2):
-        mp = m1 if pref == 0 else m2 & ~m1
-        take = LOWEST_K[any_faced & mp & ~used & 0x3F, min(short + fuchsia, 6)]
-        used |= take
-        n = POPCOUNT6[take]
-        from_short = min(n, short)
-        short -= from_short
-        fuchsia -= n - from_short
-    # fuchsia icons: any remaining flower die (FS-U3)
-    flower_dice = (np.int64(1) << nf) - 1
-    for pref in range(2):
-        mp = m1 if pref == 0 else m2 & ~m1
-        take = LOWEST_K[flower_dice & mp & ~used, min(fuchsia, 6)]
-        used |= take
-        fuchsia -= POPCOUNT6[take]
-    vase_short = 1
-    colour = tiles[tile, TL_VASE]
-    for pref in range(2):
-        mp = m1 if pref == 0 else m2 & ~m1
-        for i in range(DIE_VASE0, DIE_VASE0 + nv):
-            if vase_short == 0:
-                break
-            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] == colour:
-                used |= np.int64(1) << i
-                vase_short = 0
-    return short + fuchsia + vase_short, used & m1, used & ~m1 & m
-
-
-@njit(cache=True, inline="always")
-def dice_counts(state, b, nf, nv, mask):
-    """Face counts of the dice of ``mask`` (FS-U2's formula works on counts only).
-
-    Returns
-    -------
-    (hist, n_any, n_flower, vases) : ``hist`` holds the count of flower type f in bits
-    8f..8f+7 (the layout of the tiles' TL_NEED8), ``n_any`` the ``any``-faced dice,
-    ``n_flower`` all flower dice, ``vases`` a bit per vase colour rolled.
-    """
-    hist = 0
-    n_any = 0
-    n_fl = 0
-    for i in range(nf):  # without branches: faces and masks are not predictable
-        sel = (mask >> i) & 1
-        f = state[b + F_FACE + i]
-        is_any = np.int64(f < 0)
-        n_fl += sel
-        n_any += sel & is_any
-        hist += (sel & (1 - is_any)) << (8 * (f + is_any))
-    vases = 0
-    for i in range(DIE_VASE0, DIE_VASE0 + nv):
-        vases |= ((mask >> i) & 1) << state[b + F_FACE + i]
-    return hist, n_any, n_fl, vases
-
-
-LANES_GUARD = 0x1010101010101010  # bit 4 of every 8-bit lane (counts are at most 15)
-LANES_LOW = 0x0F0F0F0F0F0F0F0F
-
-
-@njit(cache=True, inline="always")
-def lanes_min_sum(have, need):
-    """Sum over the 8-bit lanes of min(have, need), both packed as in ``dice_counts`` with
-    every lane at most 15: one borrow-free subtraction per lane marks have >= need in the
-    lane's guard bit."""
-    ge = (((have | LANES_GUARD) - need) & LANES_GUARD) >> 4
-    keep = ge * 15
-    m = (need & keep) | (have & ~keep & LANES_LOW)
-    m += m >> 32
-    m += m >> 16
-    m += m >> 8
-    return m & 0xFF
-
-
-@njit(cache=True, inline="always")
-def tokens_needed(tiles, tile, hist, n_any, n_fl, vases):
-    """Tokens a finish of ``tile`` needs with dice of the given counts (``dice_counts``), and
-    the number of dice it uses: the count form of ``assign_icons`` (FS-U2, FS-U3).
-
-    Returns
-    -------
-    (tokens, dice_used)
-    """
-    matched = lanes_min_sum(hist, tiles[tile, TL_NEED8])
-    short = tiles[tile, TL_SPECIFIC] - matched
-    fill = n_any if n_any < short else short
-    short -= fill
-    surplus = n_fl - matched - fill
-    fuchsia = tiles[tile, TL_ANY]
-    fu_dice = fuchsia if fuchsia < surplus else surplus
-    vase = 1 - ((vases >> tiles[tile, TL_VASE]) & 1)
-    return short + fuchsia - fu_dice + vase, matched + fill + fu_dice + 1 - vase
-
-
-@njit(cache=True, inline="always")
-def unused_dice(state, rules, seat):
-    """Locked flower and vase dice not yet used today (the initiative die is never used)."""
-    b = seat_base(seat)
-    return state[b + F_LOCKED] & ~state[b + F_USED] & dice_mask(rules)
-
-
 @njit(cache=True)
 def min_tokens_to_finish(state, rules, comp, seat, slot):
     """Tokens needed to finish the tile in ``slot`` with the unused dice (FS-U2), or -1 if the
@@ -1134,12 +634,6 @@ def min_tokens_to_finish(state, rules, comp, seat, slot):
                                np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
                                unused_dice(state, rules, seat), np.int64(0))
     return tok
-
-
-@njit(cache=True)
-def finish_tile(state, rules, comp, seat, slot, log):
-    """``finish_tile_with`` taking the component tuple."""
-    return finish_tile_with(state, rules, comp[0], seat, slot, log)
 
 
 @njit(cache=True)
@@ -1203,14 +697,6 @@ def buy_ribbon(state, rules, seat, slot, log):
     return True
 
 
-@njit(cache=True, inline="always")
-def token_room(state, rules, seat):
-    """Whether the player may gain a token: tokens held < ``wild_token_max`` and supply > 0
-    (FS-U5, FS-U7)."""
-    return (state[seat_base(seat) + F_TOKENS] < np.int64(rules[R_WILD_TOKEN_MAX])
-            and state[S_TOKEN_SUPPLY] > 0)
-
-
 @njit(cache=True)
 def take_token(state, rules, seat, mask, log):
     """Use ``dice_per_wild`` unused dice (any mix of flower and vase) to gain a token (FS-U5).
@@ -1251,18 +737,6 @@ def take_money(state, rules, seat, die, log):
     return True
 
 
-@njit(cache=True, inline="always")
-def buy_token_legal(state, rules, seat):
-    """Money >= ``wild_token_cost``, supply > 0 and (if the cap applies to buys) tokens held <
-    ``wild_token_max`` (FS-U7, AMB-09)."""
-    b = seat_base(seat)
-    if state[b + F_MONEY] < np.int64(rules[R_WILD_TOKEN_COST]) or state[S_TOKEN_SUPPLY] <= 0:
-        return False
-    if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0 and state[b + F_TOKENS] >= np.int64(rules[R_WILD_TOKEN_MAX]):
-        return False
-    return True
-
-
 @njit(cache=True)
 def buy_token(state, rules, seat, log):
     """Pay ``wild_token_cost`` for a token (FS-U7).
@@ -1281,12 +755,6 @@ def buy_token(state, rules, seat, log):
     state[S_TOKEN_SUPPLY] -= 1
     emit(log, EV_BUY_TOKEN, seat, state[b + F_MONEY], state[b + F_TOKENS])
     return True
-
-
-@njit(cache=True)
-def apply_step4_action(state, rules, comp, seat, action, log):
-    """``apply_step4_action_with`` taking the component tuple."""
-    return apply_step4_action_with(state, rules, comp[0], seat, action, log)
 
 
 @njit(cache=True)
@@ -1345,30 +813,6 @@ def end_of_day_multiplayer(state, rules, n_players, rng_setup, log):
     state[S_DAY] += 1
     deal_row(state, rules, row_size(rules, n_players), rng_setup, log)
     reset_salary(state, rules, n_players)
-
-
-@njit(cache=True)
-def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left, work):
-    """Run ``solo.feasible`` (FS-SOLO-C2..C6) on a shop (real or hypothetical) of the solo
-    player with the current pool (the draw stack), cards, tokens and money; ``work`` is an
-    int64 scratch of ``solo.WORK_MAX``."""
-    b = seat_base(0)
-    pos = state[S_STACK_POS]
-    n = state[S_STACK_N]
-    pool = state[S_STACK + pos:S_STACK + n]
-    max_sal = 0
-    k = np.int64(rules[R_SOLO_SALARY])
-    for i in range(min(k, MAX_SAL)):
-        v = np.int64(rules[R_SOLO_SALARY + 1 + i])
-        if v > max_sal:
-            max_sal = v
-    n_dice = np.int64(rules[R_FLOWER_DICE_PER_PLAYER]) + np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    return feasible_in(
-        shop, finished, np.int64(rules[R_SHOP_ROWS]), np.int64(rules[R_SHOP_COLS]),
-        pool, n - pos, state[S_CARDS:S_CARDS + 2], state[S_N_CARDS],
-        rules[R_SOLO_WIN_RULE] == WIN_ANY, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
-        rules[R_SOLO_CHECK_CAPACITY] != 0, days_left, n_dice, state[b + F_TOKENS],
-        state[b + F_MONEY], max_sal, np.int64(rules[R_WILD_TOKEN_COST]), tasks, tiles, work)
 
 
 @njit(cache=True)
@@ -1611,8 +1055,8 @@ def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, s
     if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
         d = choose_tile(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng_pol, scr,
                         fscr)
-        if not take_tile(state, rules, seat, d // 16, d % 16, log):
-            emit(log, EV_ILLEGAL, seat, 2, d)
+        if not take_tile(state, rules, seat, d // TILE_MUL, d % TILE_MUL, log):
+            emit(log, EV_ILLEGAL, seat, DEC_TILE, d)
             take_tile(state, rules, seat, 0, first_empty_slot(state, rules, seat), log)
     else:
         emit(log, EV_NO_TILE, seat)
@@ -1628,7 +1072,7 @@ def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, s
         if r == 0:
             break
         if r < 0:
-            emit(log, EV_ILLEGAL, seat, 3, a)
+            emit(log, EV_ILLEGAL, seat, DEC_STEP4, a)
             break
         if a // A_MUL == A_FINISH:
             slot = a % A_MUL
@@ -1687,7 +1131,7 @@ def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, dice_base,
             m = choose_lock(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng_pol,
                             scr, fscr)
             if not apply_lock(state, rules, seat, m, log):
-                emit(log, EV_ILLEGAL, seat, 1, m)
+                emit(log, EV_ILLEGAL, seat, DEC_LOCK, m)
                 apply_lock(state, rules, seat, first_legal_lock(state, rules, seat), log)
             if all_locked(state, rules, seat):
                 steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr,
@@ -1758,43 +1202,12 @@ def game_loop(state, rules, comp, n_players, kinds, pparams, master_seed, game_i
     return won
 
 
-# ---- output columns (order of SPEC.game_columns / SPEC.seat_columns) ----------------------
-G_TASK_CARD = 5
-G_TASK_CARD_2 = 6
-G_LOSS_DAY = 7
-G_TASK_LINES_MET = 8
-G_TILES_LEFT = 9
-G_REFRESHES = 10
-G_OPP_DISCARDS = 11
-G_OPP_LOWER = 12
-G_LEN = 13
-SO_STARS = 3
-SO_RIBBONS = 4
-SO_TASK_POINTS = 5
-SO_TASK_LINES = 6
-SO_MONEY = 7
-SO_TOKENS = 8
-SO_TILES_FINISHED = 9
-SO_TILES_PLACED = 10
-SO_INITIATIVE_DIE = 11
-SO_SALARY_TOTAL = 12
-SO_LOCK_PAYMENTS = 13
-SO_SKIPS = 14
-SO_LOCK_STEPS = 15
-SO_TOKENS_TAKEN = 16
-SO_TOKENS_BOUGHT = 17
-SO_TOKENS_SPENT = 18
-SO_MONEY_TAKEN = 19
-SO_DICE_WASTED = 20
-SO_LEN = 21
-
-
 @njit(cache=True)
 def write_outputs(state, rules, n_players, won, games_row, seats_rows):
-    """Fill one game's output row and its seat rows (sim.spec GAME_COMMON / SEAT_COMMON, then
-    the game's columns)."""
-    games_row[0] = state[S_ROUNDS]
-    games_row[1] = state[S_TRUNCATED]
+    """Fill one game's output row and its seat rows (``GO_*`` / ``SO_*``: sim.spec GAME_COMMON /
+    SEAT_COMMON, then the game's columns)."""
+    games_row[GO_ROUNDS] = state[S_ROUNDS]
+    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
     n_win = 0
     winner = -1
     for seat in range(n_players):
@@ -1807,9 +1220,9 @@ def write_outputs(state, rules, n_players, won, games_row, seats_rows):
         if w:
             n_win += 1
             winner = seat
-        r[0] = state[b + F_SCORE]
-        r[1] = state[b + F_RANK]
-        r[2] = w
+        r[SO_SCORE] = state[b + F_SCORE]
+        r[SO_RANK] = state[b + F_RANK]
+        r[SO_WON] = w
         r[SO_STARS] = state[b + F_STARS]
         r[SO_RIBBONS] = state[b + F_RIBBONS]
         r[SO_TASK_POINTS] = state[b + F_TASK_PTS]
@@ -1828,17 +1241,17 @@ def write_outputs(state, rules, n_players, won, games_row, seats_rows):
         r[SO_TOKENS_SPENT] = state[b + F_TOKENS_SPENT]
         r[SO_MONEY_TAKEN] = state[b + F_MONEY_TAKEN]
         r[SO_DICE_WASTED] = state[b + F_DICE_WASTED]
-    games_row[2] = n_win
-    games_row[3] = winner if n_win == 1 else -1
-    games_row[4] = state[S_END_REASON]
-    games_row[G_TASK_CARD] = state[S_CARDS]
-    games_row[G_TASK_CARD_2] = state[S_CARDS + 1] if state[S_N_CARDS] > 1 else -1
-    games_row[G_LOSS_DAY] = state[S_LOSS_DAY] if n_players == 1 else -1
-    games_row[G_TASK_LINES_MET] = state[seat_base(0) + F_TASK_LINES]
-    games_row[G_TILES_LEFT] = state[S_STACK_N] - state[S_STACK_POS]
-    games_row[G_REFRESHES] = state[S_REFRESHES]
-    games_row[G_OPP_DISCARDS] = state[S_OPP_DISCARDS]
-    games_row[G_OPP_LOWER] = state[S_OPP_LOWER]
+    games_row[GO_N_WINNERS] = n_win
+    games_row[GO_WINNER_SEAT] = winner if n_win == 1 else -1
+    games_row[GO_END_REASON] = state[S_END_REASON]
+    games_row[GO_TASK_CARD] = state[S_CARDS]
+    games_row[GO_TASK_CARD_2] = state[S_CARDS + 1] if state[S_N_CARDS] > 1 else -1
+    games_row[GO_LOSS_DAY] = state[S_LOSS_DAY] if n_players == 1 else -1
+    games_row[GO_TASK_LINES_MET] = state[seat_base(0) + F_TASK_LINES]
+    games_row[GO_TILES_LEFT_IN_STACK] = state[S_STACK_N] - state[S_STACK_POS]
+    games_row[GO_REFRESHES] = state[S_REFRESHES]
+    games_row[GO_OPP_DISCARDS] = state[S_OPP_DISCARDS]
+    games_row[GO_OPP_LOWER] = state[S_OPP_LOWER]
 
 
 @njit(cache=True)
@@ -1847,7 +1260,7 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     """Play game ``game_index`` with an event log (sim.spec.GameSpec contract)."""
     state = new_state(n_players)
     faces = np.zeros(MAX_DICE, dtype=np.int64)
-    order = np.zeros(4, dtype=np.int64)
+    order = np.zeros(MAX_PLAYERS, dtype=np.int64)
     scr = np.zeros(SCR_LEN, dtype=np.int64)
     fscr = np.zeros(FSCR_LEN, dtype=np.float64)
     streams = np.zeros(3, dtype=np.uint64)
@@ -1875,7 +1288,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     for blk in prange(n_blocks):
         log = np.zeros((1, 8), dtype=np.int64)
         faces = np.zeros(MAX_DICE, dtype=np.int64)
-        order = np.zeros(4, dtype=np.int64)
+        order = np.zeros(MAX_PLAYERS, dtype=np.int64)
         scr = np.zeros(SCR_LEN, dtype=np.int64)
         fscr = np.zeros(FSCR_LEN, dtype=np.float64)
         streams = np.zeros(3, dtype=np.uint64)
@@ -1886,11 +1299,3 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
             won = play_game(state, rules, comp, n_players, policy_kind, policy_params,
                             master_seed, first_index + i, faces, order, scr, fscr, streams, log)
             write_outputs(state, rules, n_players, won, games_out[i], seats_out[i])
-
-
-# =========================================================================================
-# late imports: policies (which import this module)
-# =========================================================================================
-from .policies import (FSCR_LEN, K_GREEDY, SCR_FEAS, SCR_LEN, choose_lock,  # noqa: E402
-                       choose_refresh, choose_ribbon, choose_tile, greedy_step4,
-                       prepare_scratch, random_step4)

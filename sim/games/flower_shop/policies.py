@@ -6,18 +6,18 @@ Every decision point of ``shared/rules/flower_shop.md`` §9 is covered:
 DP        kernel asks                   returns
 ========= ============================ ========================================================
 DP-1      ``choose_lock``               bitmask of unlocked dice to lock (0 = skip, pay)
-DP-2      ``choose_tile``               row position * 16 + empty shop slot
-DP-3/5/6  ``choose_step4_action``       ``code * A_MUL + argument`` (finish slot, take token
-/8                                      with a dice mask, take money with a die, buy a token,
-                                        done); asked in a loop until A_DONE
+DP-2      ``choose_tile``               row position * TILE_MUL + empty shop slot
+DP-3/5/6  ``greedy_step4`` /           ``code * A_MUL + argument`` (finish slot, take token
+/8        ``random_step4`` (the kernel  with a dice mask, take money with a die, buy a token,
+          dispatches once per Step 4)   done); asked in a loop until A_DONE
 DP-4      ``choose_ribbon``             bool, asked right after each finish while legal
 DP-7      ``choose_refresh``            bool (solo, between days, while legal)
 ========= ============================ ========================================================
 
 Policies never mutate the game state; they read it (plus rules, components and their own
 parameter row) and may use the per-game scratch arrays ``scr``/``fscr`` for caching. Randomness
-only from the SUB_POLICY stream ``rng``. Policy parameters: ``P_*`` offsets below (a test
-checks them against ``sim.spec.layout(rules.POLICY_PARAMS)``).
+only from the SUB_POLICY stream ``rng``. Policy parameters: ``P_*`` offsets, derived in
+``rules.py`` from ``POLICY_PARAMS``; scratch layouts (``SCR_*``, ``FSCR_*``, ``LS_*``): ``layout.py``.
 """
 import numpy as np
 from numba import njit
@@ -25,100 +25,40 @@ from numba import njit
 from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.rng import randint
 
-from .kernel import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DIE_INIT,
-                     F_ACTIVE, F_BUYS_TODAY, F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP,
-                     F_SKIPS_TODAY, F_TOKENS, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
-                     R_FREE_LOCKS_MAX, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_RIBBON_COST,
-                     R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_TASK_COL_POINTS_DEFAULT,
-                     R_TASK_ROW_POINTS_DEFAULT, R_VASE_DICE_PER_PLAYER, R_WILD_CAP_APPLIES_TO_BUY,
-                     R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, S_CARDS, S_DAY, S_N_CARDS,
-                     S_N_PLAYERS, S_RIBBON_SUPPLY, S_ROW, S_ROW_N, S_TOKEN_SUPPLY, all_dice_mask, assign_icons,
-                     buy_token_legal, dice_counts, dice_mask, lock_cost, lock_legal, n_slots,
-                     popcount, seat_base, solo_feasible_state, token_room, tokens_needed,
-                     unused_dice)
-from .solo import WORK_MAX
-from .tasks import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
-                    C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
-                    C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
-                    TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND, TK_ROW_PARAM,
-                    TK_ROW_POINTS, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE)
+from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN,
+                     C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
+                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
+                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, DIE_INIT, FSCR_BEFORE,
+                     FSCR_CAND, FSCR_COL, FSCR_TG, FSCR_TGT, FSCR_TV, F_ACTIVE, F_BUYS_TODAY,
+                     F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP, F_SKIPS_TODAY, F_TOKENS,
+                     K_GREEDY, LS_FL, LS_IDS, LS_LEN, LS_N, LS_ST, LS_TMASK, LS_W,
+                     MAX_CARDS_IN_PLAY, MAX_FLOWER_TYPES, MAX_LINES, MAX_PLAYERS, MAX_SLOTS,
+                     MAX_TILES, SCR_BEFORE_DAY, SCR_CAND, SCR_FEAS, SCR_FIN, SCR_LINES, SCR_MAX_FL,
+                     SCR_MAX_STARS, SCR_MIN_FL, SCR_SHOP, SCR_TFL, SCR_TGT, SCR_TGT_KIND, SCR_TKN,
+                     SCR_TMASK, SCR_TST, SCR_TVA, SCR_TV_DAY, S_CARDS, S_DAY, S_N_CARDS,
+                     S_N_PLAYERS, S_RIBBON_SUPPLY, S_ROW, S_ROW_N, S_TOKEN_SUPPLY, TILE_MUL,
+                     TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND, TK_ROW_PARAM,
+                     TK_ROW_POINTS, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE)
+from .rules import (PREF_WILD, PRIORITY_STARS, P_BUY_WILD_STOCK_MONEY_MIN, P_BUY_WILD_TO_FINISH,
+                    P_CONVERT_BEFORE_FINISH, P_FINISH_PRIORITY, P_INIT_LOCK_LAST, P_INIT_LOCK_MIN,
+                    P_LEFTOVER_PREF, P_MAX_BUYS_PER_DAY, P_MAX_PAID_EXTRAS_PER_STEP,
+                    P_MAX_SKIPS_PER_DAY, P_MAX_TOKENS_PER_FINISH, P_MONEY_RESERVE, P_N_TARGETS,
+                    P_REFRESH_IF_BEST_TILE_SCORE_BELOW, P_REFRESH_IF_NO_FEASIBLE_TILE,
+                    P_REFRESH_MONEY_RESERVE, P_RIBBON_MIN_DAY, P_RIBBON_MONEY_RESERVE,
+                    P_RUSH_FACTOR, P_SKIP_IF_NO_MATCH, P_SOLO_CHECK_PLACEMENTS, P_SOLO_WIN_FOCUS,
+                    P_TOKEN_RESERVE, P_WILD_STOCK_TARGET, P_W_FUTURE, P_W_NOW, P_W_PROB, P_W_STARS,
+                    P_W_TASK, P_W_TOKENS, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
+                    R_FREE_LOCKS_MAX, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_RIBBON_COST,
+                    R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_TASK_COL_POINTS_DEFAULT,
+                    R_TASK_ROW_POINTS_DEFAULT, R_VASE_DICE_PER_PLAYER, R_WILD_CAP_APPLIES_TO_BUY,
+                    R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, all_dice_mask, buy_token_legal, dice_mask,
+                    lock_cost, lock_legal, n_slots, popcount, seat_base, solo_feasible_state,
+                    token_room, unused_dice)
+from .tasks import assign_icons, dice_counts, tokens_needed
 
 no_refcount_module(__name__)  # policies never allocate (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
-K_RANDOM = 0
-K_GREEDY = 1
-
-# ---- policy parameter offsets (= sim.spec.layout(rules.POLICY_PARAMS)) --------------------
-P_N_TARGETS = 0
-P_W_STARS = 1
-P_W_TASK = 2
-P_W_PROB = 3
-P_W_NOW = 4
-P_W_TOKENS = 5
-P_W_FUTURE = 6
-P_MAX_PAID_EXTRAS_PER_STEP = 7
-P_MONEY_RESERVE = 8
-P_SKIP_IF_NO_MATCH = 9
-P_MAX_SKIPS_PER_DAY = 10
-P_INIT_LOCK_MIN = 11
-P_INIT_LOCK_LAST = 12
-P_RUSH_FACTOR = 13
-P_FINISH_PRIORITY = 14
-P_MAX_TOKENS_PER_FINISH = 15
-P_TOKEN_RESERVE = 16
-P_BUY_WILD_TO_FINISH = 17
-P_MAX_BUYS_PER_DAY = 18
-P_RIBBON_MONEY_RESERVE = 19
-P_RIBBON_MIN_DAY = 20
-P_WILD_STOCK_TARGET = 21
-P_LEFTOVER_PREF = 22
-P_CONVERT_BEFORE_FINISH = 23
-P_BUY_WILD_STOCK_MONEY_MIN = 24
-P_REFRESH_IF_NO_FEASIBLE_TILE = 25
-P_REFRESH_IF_BEST_TILE_SCORE_BELOW = 26
-P_REFRESH_MONEY_RESERVE = 27
-P_SOLO_CHECK_PLACEMENTS = 28
-P_SOLO_WIN_FOCUS = 29
-P_LEN = 30
-PRIORITY_STARS = 0
-PREF_WILD = 0
-
-# ---- scratch layout (per game, allocated once by the kernel) ------------------------------
-SCR_MIN_FL = 0      # fewest flowers on a tile of the set
-SCR_MAX_FL = 1      # most flowers on a tile
-SCR_MAX_STARS = 2   # most stars on a tile
-SCR_SHOP = 16       # 16..27 hypothetical shop
-SCR_FIN = 28        # 28..39 hypothetical finished flags
-SCR_CAND = 40       # 40..135 candidate decisions (96)
-SCR_TGT = 136       # 136..155 target tiles (20)
-SCR_TGT_KIND = 156  # 156..175 0 row tile, 1 shop tile
-SCR_TV_TILES = 64   # cache entries per seat (MAX_TILES)
-SCR_TV_DAY = 176    # 176..431 day stamp of the cached task gains of (seat, tile)
-SCR_BEFORE_DAY = 432  # 432..435 day stamp of the line summaries of a seat
-SCR_TMASK = 436     # 436..499 per tile: bit f set if it has a specific icon of flower type f
-SCR_LINES = 500     # 500..751 line summaries, per seat 7 lines x LS_W
-LS_N = 0            # placed tiles in the line
-LS_LEN = 1          # slots of the line
-LS_FL = 2           # flowers of the placed tiles
-LS_ST = 3           # stars of the placed tiles
-LS_TMASK = 4        # AND of the placed tiles' type masks
-LS_IDS = 5          # 5..8 placed tile ids
-LS_W = 9
-SCR_TFL = 752       # 752..815 per tile: flowers (copy of tiles[t, TL_FLOWERS])
-SCR_TST = 816       # 816..879 per tile: stars
-SCR_TKN = 880       # 880..943 per tile: knick
-SCR_TVA = 944       # 944..1007 per tile: vase colour
-SCR_FEAS = 1008     # 1008.. scratch of the solo feasibility check (solo.WORK_MAX)
-SCR_LEN = SCR_FEAS + WORK_MAX
-MAX_SLOTS_P = 12
-FSCR_CAND = 0       # 0..95 candidate scores
-FSCR_TGT = 96       # 96..115 target scores
-FSCR_TV = 116       # 116..371 cached best task gain per (seat, tile)
-FSCR_BEFORE = 372   # 372..435 line potentials without a new tile, per seat (7 lines x 2 cards)
-FSCR_TG = 436       # 436..3507 cached task gain per (seat, tile, slot)
-FSCR_COL = 3508     # 3508..3513 task gain of one tile per column (tile_gains work area)
-FSCR_LEN = 3514
 NEG = -1.0e18
 
 
@@ -150,7 +90,7 @@ def prepare_scratch(state, rules, comp, scr, fscr):
     scr[SCR_MIN_FL] = lo
     scr[SCR_MAX_FL] = hi
     scr[SCR_MAX_STARS] = st
-    for i in range(SCR_TV_DAY, SCR_BEFORE_DAY + 4):
+    for i in range(SCR_TV_DAY, SCR_BEFORE_DAY + MAX_PLAYERS):  # the blocks are adjacent
         scr[i] = -1
 
 
@@ -160,13 +100,13 @@ def prepare_scratch(state, rules, comp, scr, fscr):
 @njit(cache=True)
 def line_summaries(state, rules, seat, tiles, scr):
     """Summaries of every line of ``seat``'s shop (placed tiles, flowers, stars, common
-    flower types) into ``scr[SCR_LINES + seat*7*LS_W ...]``; placed tiles count as finished
+    flower types) into ``scr[SCR_LINES + seat*MAX_LINES*LS_W ...]``; placed tiles count as finished
     (they can still be)."""
     rows = np.int64(rules[R_SHOP_ROWS])
     cols = np.int64(rules[R_SHOP_COLS])
     b = seat_base(seat)
     for line in range(rows + cols):
-        lo = SCR_LINES + (seat * 7 + line) * LS_W
+        lo = SCR_LINES + (seat * MAX_LINES + line) * LS_W
         n_line = cols if line < rows else rows
         n = 0
         fl = 0
@@ -337,7 +277,7 @@ def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
         card = state[S_CARDS + k]
         cond, param = _line_condition(tasks, card, is_row)
         g += _line_points(rules, tasks, card, is_row) * (
-            line_potential(cond, param, scr, l0 + line * LS_W, tile) - fscr[bb + line * 2 + k])
+            line_potential(cond, param, scr, l0 + line * LS_W, tile) - fscr[bb + line * MAX_CARDS_IN_PLAY + k])
     return g
 
 
@@ -351,25 +291,25 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
 
     Returns
     -------
-    int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*64 + tile]`` holds the
+    int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*MAX_TILES + tile]`` holds the
     best gain over the empty slots.
     """
-    i = seat * SCR_TV_TILES + tile
-    base = FSCR_TG + i * MAX_SLOTS_P
+    i = seat * MAX_TILES + tile
+    base = FSCR_TG + i * MAX_SLOTS
     day = state[S_DAY]
     if scr[SCR_TV_DAY + i] == day:
         return base
     rows = np.int64(rules[R_SHOP_ROWS])
     cols = np.int64(rules[R_SHOP_COLS])
     nc = state[S_N_CARDS]
-    bb = FSCR_BEFORE + seat * 16
-    l0 = SCR_LINES + seat * 7 * LS_W
+    bb = FSCR_BEFORE + seat * MAX_LINES * MAX_CARDS_IN_PLAY
+    l0 = SCR_LINES + seat * MAX_LINES * LS_W
     if scr[SCR_BEFORE_DAY + seat] != day:
         line_summaries(state, rules, seat, tiles, scr)
         for line in range(rows + cols):
             for k in range(nc):
                 cond, param = _line_condition(tasks, state[S_CARDS + k], line < rows)
-                fscr[bb + line * 2 + k] = line_potential(cond, param, scr, l0 + line * LS_W,
+                fscr[bb + line * MAX_CARDS_IN_PLAY + k] = line_potential(cond, param, scr, l0 + line * LS_W,
                                                          np.int64(-1))
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
@@ -446,7 +386,7 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
         icons = tiles[t, TL_FLOWERS] + 1
         v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok
         if w_task > 0:
-            ci = seat * SCR_TV_TILES + t
+            ci = seat * MAX_TILES + t
             if scr[SCR_TV_DAY + ci] != day:
                 tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
             v += w_task * fscr[FSCR_TV + ci]
@@ -581,9 +521,9 @@ def random_tile(state, rules, seat, rng):
     for s in range(ns):
         if state[b + F_SHOP + s] < 0:
             if e == 0:
-                return pos * 16 + s
+                return pos * TILE_MUL + s
             e -= 1
-    return pos * 16
+    return pos * TILE_MUL
 
 
 @njit(cache=True, inline="always")
@@ -648,9 +588,9 @@ def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
             base += pp[P_W_FUTURE] / (1.0 + tok)
         gb = 0
         if w_task > 0:
-            ci = seat * SCR_TV_TILES + t
+            ci = seat * MAX_TILES + t
             if scr[SCR_TV_DAY + ci] == state[S_DAY]:
-                gb = FSCR_TG + ci * MAX_SLOTS_P  # cached today (see tile_gains)
+                gb = FSCR_TG + ci * MAX_SLOTS  # cached today (see tile_gains)
             else:
                 gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
         for s in range(ns):
@@ -659,7 +599,7 @@ def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
             sc = base
             if w_task > 0:
                 sc += w_task * fscr[gb + s]
-            scr[SCR_CAND + nc] = pos * 16 + s
+            scr[SCR_CAND + nc] = pos * TILE_MUL + s
             fscr[FSCR_CAND + nc] = sc
             nc += 1
     return nc
@@ -694,7 +634,7 @@ def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
             break
         d = scr[SCR_CAND + best]
         fscr[FSCR_CAND + best] = NEG
-        if placement_feasible(state, rules, tiles, tasks, seat, state[S_ROW + d // 16], d % 16, scr):
+        if placement_feasible(state, rules, tiles, tasks, seat, state[S_ROW + d // TILE_MUL], d % TILE_MUL, scr):
             return d
     return first
 
@@ -894,7 +834,7 @@ def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
     if pp[P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
         for j in range(nc):
             d = scr[SCR_CAND + j]
-            if placement_feasible(state, rules, tiles, tasks, 0, state[S_ROW + d // 16], d % 16, scr):
+            if placement_feasible(state, rules, tiles, tasks, 0, state[S_ROW + d // TILE_MUL], d % TILE_MUL, scr):
                 return False
         return True
     return False
@@ -913,18 +853,10 @@ def choose_lock(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng
 
 @njit(cache=True, inline="always")
 def choose_tile(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng, scr, fscr):
-    """DP-2: row position * 16 + empty slot."""
+    """DP-2: row position * TILE_MUL + empty slot."""
     if kinds[seat] == K_GREEDY:
         return greedy_tile(state, rules, tiles, tasks, n_players, seat, pparams[seat], scr, fscr)
     return random_tile(state, rules, seat, rng)
-
-
-@njit(cache=True, inline="always")
-def choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng, scr):
-    """DP-3/5/6/8: one Step 4 action, ``code * A_MUL + argument`` (A_DONE ends Step 4)."""
-    if kinds[seat] == K_GREEDY:
-        return greedy_step4(state, rules, tiles, seat, pparams[seat])
-    return random_step4(state, rules, tiles, seat, rng)
 
 
 @njit(cache=True, inline="always")

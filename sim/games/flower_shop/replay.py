@@ -1,21 +1,20 @@
 """Readable rendering of Flower Shop kernel events for ``playtest replay``.
 
 ``format_event(event, ctx)``: ``event`` is one row ``(code, a0..a6)`` of the log written by
-``kernel.py`` (codes ``EV_*``); ``ctx`` is the ``Components`` (or its ``tables`` dict) used for
+``kernel.py`` (codes ``EV_*``, declared in ``layout.py``); ``ctx`` is the ``Components`` (or its ``tables`` dict) used for
 the game, so tiles, cards, flowers, vases and knickknacks are named as in the data files.
 """
 from __future__ import annotations
 
-from . import kernel as K
-from .tasks import CONDITIONS
+from . import layout as L
+from .layout import CONDITIONS, DIE_IDS
+from .rules import load_components
 
-DIE_NAMES = ("I-A", "I-B", "I-C", "I-D")
 OUTCOMES = ("lower", "higher", "tie")
 
 
 def _tables(ctx) -> dict:
     if ctx is None:
-        from .rules import load_components
         ctx = load_components(None)
     return getattr(ctx, "tables", ctx)
 
@@ -68,15 +67,15 @@ def vase_face(v: int, tb: dict) -> str:
 
 
 def die_name(i: int, seat_faces=None) -> str:
-    if i == K.DIE_INIT:
+    if i == L.DIE_INIT:
         return "initiative"
-    if i >= K.DIE_VASE0:
-        return f"vase die {i - K.DIE_VASE0 + 1}"
+    if i >= L.DIE_VASE0:
+        return f"vase die {i - L.DIE_VASE0 + 1}"
     return f"flower die {i + 1}"
 
 
 def dice_list(mask: int) -> str:
-    return ", ".join(die_name(i) for i in range(K.MAX_DICE) if (mask >> i) & 1) or "none"
+    return ", ".join(die_name(i) for i in range(L.MAX_DICE) if (mask >> i) & 1) or "none"
 
 
 def _unpack4(x: int) -> list[int]:
@@ -93,76 +92,76 @@ def format_event(event, ctx) -> str:
     code = int(event[0])
     a = [int(x) for x in event[1:8]]
     p = f"P{a[0] + 1}"
-    if code == K.EV_SETUP:
+    if code == L.EV_SETUP:
         cards = card_name(a[3], tb) + (f" + {card_name(a[4], tb)}" if a[4] >= 0 else "")
-        solo = f"; opponent die {DIE_NAMES[a[5]]}" if a[5] >= 0 else ""
+        solo = f"; opponent die {DIE_IDS[a[5]]}" if a[5] >= 0 else ""
         return f"Setup: {a[0]} player(s), {a[1]} tiles shuffled; task card {cards}{solo}"
-    if code == K.EV_INIT_DIE:
-        return f"{p} takes initiative die {DIE_NAMES[a[1]]}"
-    if code == K.EV_DAY:
+    if code == L.EV_INIT_DIE:
+        return f"{p} takes initiative die {DIE_IDS[a[1]]}"
+    if code == L.EV_DAY:
         return f"=== Day {a[0]} ==="
-    if code == K.EV_ROW_DEAL:
+    if code == L.EV_ROW_DEAL:
         return f"Row position {a[0] + 1}: {tile_desc(a[1], tb)}"
-    if code == K.EV_ROLL:
+    if code == L.EV_ROLL:
         fl = ", ".join(flower_face(f, tb) for f in _unpack4(a[1]))
         va = ", ".join(vase_face(v, tb) for v in _unpack4(a[2]))
         kept = f" (locked before: {dice_list(a[4])})" if a[4] else ""
         return f"{p} dice: flowers [{fl}], vase [{va}], initiative {a[3]}{kept}"
-    if code == K.EV_OPP_ROLL:
+    if code == L.EV_OPP_ROLL:
         sal = f"salary card ${a[3]} returned" if a[3] >= 0 else "no salary card returned"
         tile = (f"; discards {tile_name(a[4], tb)} from position {a[5] + 1}" if a[4] >= 0
                 else "; no tile discarded")
         return f"Opponent die rolls {a[0]} vs player {a[1]}: {OUTCOMES[a[2]]}; {sal}{tile}"
-    if code == K.EV_TURN_ORDER:
+    if code == L.EV_TURN_ORDER:
         seats = [((a[1] >> (4 * i)) & 15) + 1 for i in range(a[0])]
         return "Turn order: " + ", ".join(f"P{s}" for s in seats)
-    if code == K.EV_LOCK:
+    if code == L.EV_LOCK:
         if a[2] == 0:
             return f"{p} locks no dice, pays ${a[3]} (money ${a[4]})"
         cost = f", pays ${a[3]}" if a[3] else " (free)"
         return f"{p} locks {a[2]} di{'e' if a[2] == 1 else 'ce'}: {dice_list(a[1])}{cost} (money ${a[4]})"
-    if code == K.EV_SALARY:
+    if code == L.EV_SALARY:
         if a[1] < 0:
             return f"{p} finishes locking: salary area empty, no salary"
         return f"{p} finishes locking and takes salary ${a[1]} (money ${a[2]})"
-    if code == K.EV_TAKE_TILE:
+    if code == L.EV_TAKE_TILE:
         return f"{p} takes {tile_desc(a[2], tb)} from row position {a[1] + 1} into slot {a[3]}"
-    if code == K.EV_FINISH:
+    if code == L.EV_FINISH:
         return (f"{p} finishes {tile_name(a[2], tb)} in slot {a[1]} using {dice_list(a[3])} "
                 f"and {a[4]} wild token(s) (tokens {a[5]})")
-    if code == K.EV_RIBBON:
+    if code == L.EV_RIBBON:
         return f"{p} buys a ribbon for {tile_name(a[2], tb)} (money ${a[3]})"
-    if code == K.EV_TAKE_MONEY:
+    if code == L.EV_TAKE_MONEY:
         return f"{p} uses {die_name(a[1])} for money (money ${a[3]})"
-    if code == K.EV_TAKE_TOKEN:
+    if code == L.EV_TAKE_TOKEN:
         return f"{p} uses {dice_list(a[1])} for a wild token (tokens {a[2]})"
-    if code == K.EV_BUY_TOKEN:
+    if code == L.EV_BUY_TOKEN:
         return f"{p} buys a wild token (money ${a[1]}, tokens {a[2]})"
-    if code == K.EV_STEP4_DONE:
+    if code == L.EV_STEP4_DONE:
         return f"{p} ends Step 4: {a[1]} unused di{'e' if a[1] == 1 else 'ce'} wasted; money ${a[2]}, tokens {a[3]}"
-    if code == K.EV_ROW_DISCARD:
+    if code == L.EV_ROW_DISCARD:
         why = "refresh" if a[1] == 1 else "end of day"
         return f"Row tile {tile_name(a[0], tb)} discarded ({why})"
-    if code == K.EV_REFRESH:
+    if code == L.EV_REFRESH:
         return f"{p} pays ${a[1]} to refresh the row (money ${a[2]})"
-    if code == K.EV_FEASIBLE:
+    if code == L.EV_FEASIBLE:
         modes = ("off", "complete_lines", "lines", "full")
         res = "passes" if a[1] else "FAILS (loss)"
         return f"End of day {a[0]}: feasibility check ({modes[a[2]]}, pool {a[3]}) {res}"
-    if code == K.EV_REMOVE_UNFINISHED:
+    if code == L.EV_REMOVE_UNFINISHED:
         return f"{p} removes unfinished {tile_name(a[2], tb)} from slot {a[1]}"
-    if code == K.EV_SCORE:
+    if code == L.EV_SCORE:
         return (f"{p} scores {a[4]}: stars {a[1]} + ribbons {a[2]} + task points {a[3]} "
                 f"({a[6]} lines) -> rank {a[5]}")
-    if code == K.EV_SOLO_RESULT:
+    if code == L.EV_SOLO_RESULT:
         return f"Solo result: {'WIN' if a[0] else 'LOSS'} (day {a[1]})"
-    if code == K.EV_TRUNCATED:
+    if code == L.EV_TRUNCATED:
         return f"Safety guard: game truncated on day {a[0]}"
-    if code == K.EV_NO_TILE:
+    if code == L.EV_NO_TILE:
         return f"{p} takes no tile (row empty)"
-    if code == K.EV_RESHUFFLE:
+    if code == L.EV_RESHUFFLE:
         return f"{a[0]} discarded tiles reshuffled into the stack"
-    if code == K.EV_ILLEGAL:
-        dp = {1: "lock", 2: "tile", 3: "step 4"}.get(a[1], "?")
+    if code == L.EV_ILLEGAL:
+        dp = {L.DEC_LOCK: "lock", L.DEC_TILE: "tile", L.DEC_STEP4: "step 4"}.get(a[1], "?")
         return f"{p}: policy chose an illegal {dp} decision ({a[2]}); fallback applied"
     return f"event {code} {a}"

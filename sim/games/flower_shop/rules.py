@@ -1,37 +1,43 @@
 """Rule parameters, variants, policies, rule status and component loading for The Little Flower
-Shop Dice Game.
+Shop Dice Game, and the rule queries the kernel and the policies share.
 
 Rule source: ``shared/rules/flower_shop.md`` (rule IDs FS-*, parameters §8, variants §7,
 decision points §9, ambiguities §10). Every rule constant is one :class:`ParamSpec` row in
-``PARAMS``; the kernel reads them through the ``R_*`` offsets in ``kernel.py``.
+``PARAMS``; the kernel reads them through the ``R_*`` offsets derived from it here
+(``RULES_BLOCK``), the policies their parameters through ``P_*`` (``POLICY_BLOCK``). Choice
+codes (``SCOPE_DAY``, ``WIN_ANY``, ...) are the index of the choice in its ``ParamSpec``.
 """
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
 from itertools import permutations
 from pathlib import Path
 
 import numpy as np
+from numba import njit
 
+from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.components import (cell_choice, cell_int, cell_str, check_toml_provenance, digest_dir,
                             read_csv, read_toml, toml_list)
+from sim.layout import params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from . import tasks as T
+from .conflicts import load_conflicts
+from .layout import (CONDITIONS, DIE_IDS, F_EXTRAS_TODAY, F_LOCKED, F_MONEY, F_TOKENS, F_USED,
+                     FEASIBILITY_MODES, K_GREEDY, K_RANDOM, LIST_SLOTS, MAX_CARDS,
+                     MAX_CARDS_IN_PLAY, MAX_FACES, MAX_FLOWER_DICE, MAX_FLOWER_TYPES, MAX_ROW,
+                     MAX_SAL, MAX_SHOP_COLS, MAX_SHOP_ROWS, MAX_SLOTS, MAX_TILES, MAX_VASE_DICE,
+                     DIE_INIT, DIE_VASE0, S_CARDS, S_N_CARDS, S_STACK, S_STACK_N, S_STACK_POS,
+                     S_TOKEN_SUPPLY, SALARY_SLOTS, SEAT0, SEAT_LEN, TK_W, TL_ANY, TL_KNICK, TL_STARS, TL_VASE,
+                     TL_W)
+from .solo import feasible_in
+from .tasks import derive_tile_columns
+
+# The rule queries at the end never allocate and never index below 0 (sim.borrow).
+no_refcount_module(__name__)
+no_wraparound_module(__name__)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
-DIE_IDS = ("I-A", "I-B", "I-C", "I-D")
-
-# Limits of the kernel's fixed state layout (kernel.py); checked on load / validate.
-MAX_TILES = 64
-MAX_CARDS = 16
-MAX_ROW = 8
-MAX_SLOTS = 12
-MAX_FLOWER_DICE = 6
-MAX_VASE_DICE = 2
-MAX_FACES = 12
 
 _TB_ITEMS = ("money", "wild_tokens", "ribbons")
 TIEBREAK_CHOICES = ("none",) + tuple(
@@ -40,8 +46,8 @@ TIEBREAK_CHOICES = ("none",) + tuple(
 P = ParamSpec
 PARAMS: tuple[ParamSpec, ...] = (
     P("days", "int", 6, "Days (rounds) in a game (FS-D1)", 1, 12, source="[R]"),
-    P("shop_rows", "int", 2, "Rows of the shop grid (§2.6)", 1, 3, source="[P]"),
-    P("shop_cols", "int", 3, "Columns of the shop grid (§2.6)", 1, 4, source="[P]"),
+    P("shop_rows", "int", 2, "Rows of the shop grid (§2.6)", 1, MAX_SHOP_ROWS, source="[P]"),
+    P("shop_cols", "int", 3, "Columns of the shop grid (§2.6)", 1, MAX_SHOP_COLS, source="[P]"),
     P("flower_dice_per_player", "int", 4, "Flower dice per player (FS-S2)", 1, MAX_FLOWER_DICE, source="[R]"),
     P("vase_dice_per_player", "int", 1, "Vase dice per player (FS-S2)", 1, MAX_VASE_DICE, source="[R]"),
     P("starting_money", "int", 5, "Money at setup (FS-S2)", 0, 20, source="[R]"),
@@ -50,14 +56,14 @@ PARAMS: tuple[ParamSpec, ...] = (
     P("min_locks", "int", 1, "Minimum dice to lock unless paying the skip cost (FS-L1, FS-L4)", 0, 6, source="[R]"),
     P("extra_lock_cost_schedule", "list", (1, 1, 1, 1),
       "Cost of the j-th extra die beyond the free ones; the last value repeats (FS-L3, FS-V-VHARD-1)",
-      0, 10, length=4, source="[R]"),
+      0, 10, length=LIST_SLOTS, source="[R]"),
     P("extra_lock_cost_scope", "choice", "step",
       "Extras counted per Step 1 (step) or across the whole day (day; sensitivity only) (FS-L3)",
       choices=("step", "day"), source="[R]"),
     P("skip_lock_cost", "int", 1, "Cost to lock no dice; -1 forbids skipping (FS-L4)", -1, 5, source="[R]"),
-    P("salary_2p", "list", (3, 1), "Salary cards with 2 players (FS-S7)", 0, 6, length=4, source="[R]"),
-    P("salary_3p", "list", (3, 2, 1), "Salary cards with 3 players (FS-S7)", 0, 6, length=4, source="[R]"),
-    P("salary_4p", "list", (4, 3, 2, 1), "Salary cards with 4 players (FS-S7)", 0, 6, length=4, source="[R]"),
+    P("salary_2p", "list", (3, 1), "Salary cards with 2 players (FS-S7)", 0, 6, length=SALARY_SLOTS, source="[R]"),
+    P("salary_3p", "list", (3, 2, 1), "Salary cards with 3 players (FS-S7)", 0, 6, length=SALARY_SLOTS, source="[R]"),
+    P("salary_4p", "list", (4, 3, 2, 1), "Salary cards with 4 players (FS-S7)", 0, 6, length=SALARY_SLOTS, source="[R]"),
     P("money_per_die", "int", 1, "'Take money' yield per die (FS-U6)", 0, 3, source="[R]"),
     P("dice_per_wild", "int", 2, "Dice spent per 'take wild token' (FS-U5)", 1, 5, source="[R]"),
     P("wild_token_max", "int", 5, "Max wild tokens held (FS-U5, FS-U7)", 0, 20, source="[R]"),
@@ -71,14 +77,14 @@ PARAMS: tuple[ParamSpec, ...] = (
     P("task_row_points_default", "int", 2, "Points per satisfied row if the card leaves it blank (FS-E3)", 0, 5, source="[A]"),
     P("task_col_points_default", "int", 1, "Points per satisfied column if the card leaves it blank (FS-E3)", 0, 5, source="[A]"),
     P("task_requires_full_line", "bool", True, "A line needs all its slots finished to count (AMB-12)", source="[D]"),
-    P("n_task_cards", "int", 1, "Task cards in a multiplayer game (FS-S5)", 1, 2, source="[R]"),
+    P("n_task_cards", "int", 1, "Task cards in a multiplayer game (FS-S5)", 1, MAX_CARDS_IN_PLAY, source="[R]"),
     P("initiative_tie_break", "choice", "seat", "Turn-order tie rule (FS-D5)", choices=("seat", "random"), source="[A]"),
     P("initiative_assignment", "choice", "random", "How initiative dice are dealt in multiplayer (FS-S3)",
       choices=("random", "fixed"), source="[A]"),
     P("tiebreak_order", "choice", "money+wild_tokens",
       "End-of-game tie-breakers in order, joined by '+' (FS-E4, AMB-11)", choices=TIEBREAK_CHOICES, source="[R]"),
     P("solo_row_size", "int", 4, "Tiles per solo row (FS-SOLO-S3, FS-V-HARD-1)", 1, MAX_ROW, source="[RV]"),
-    P("solo_salary", "list", (3, 2, 1, 1), "Solo salary cards (FS-SOLO-S6)", 0, 6, length=6, source="[RV]"),
+    P("solo_salary", "list", (3, 2, 1, 1), "Solo salary cards (FS-SOLO-S6)", 0, 6, length=MAX_SAL, source="[RV]"),
     P("solo_player_die", "choice", "I-D", "Player's initiative die in solo (FS-SOLO-S1)", choices=DIE_IDS, source="[RV]"),
     P("solo_opponent_die", "choice", "I-A", "Opponent die in solo (FS-SOLO-S2)", choices=DIE_IDS, source="[RV]"),
     P("solo_discard_on_lower", "bool", True, "Discard a row tile when o < p (FS-SOLO-R2)", source="[RV]"),
@@ -95,12 +101,13 @@ PARAMS: tuple[ParamSpec, ...] = (
       choices=("left", "right"), source="[RV]"),
     P("solo_refresh_cost", "int", 3, "Price of a new solo row between days (FS-SOLO-N2)", 0, 10, source="[RV]"),
     P("solo_max_refreshes_per_day", "int", 1, "Refreshes per day (FS-SOLO-N2, AMB-20)", 0, 3, source="[A]"),
-    P("solo_task_cards", "int", 1, "Task cards in solo (FS-SOLO-S4, FS-V-EASY-1, FS-V-HELL-1)", 1, 2, source="[RV]"),
+    P("solo_task_cards", "int", 1, "Task cards in solo (FS-SOLO-S4, FS-V-EASY-1, FS-V-HELL-1)", 1,
+      MAX_CARDS_IN_PLAY, source="[RV]"),
     P("solo_win_rule", "choice", "all", "Solo win needs all / any of the cards (FS-SOLO-E1, FS-V-EASY-2)",
       choices=("all", "any"), source="[RV]"),
     P("solo_require_compatible_tasks", "bool", False, "Redraw conflicting card pairs (FS-V-HELL-2)", source="[RV]"),
     P("solo_feasibility_mode", "choice", "lines", "End-of-day solo feasibility line check (FS-SOLO-C4, AMB-18)",
-      choices=("off", "complete_lines", "lines", "full"), source="[A]"),
+      choices=FEASIBILITY_MODES, source="[A]"),
     P("solo_check_capacity", "bool", True, "Solo capacity check (FS-SOLO-C5)", source="[A]"),
     P("reshuffle_discards_when_empty", "bool", False,
       "Reshuffle discarded tiles into the stack when it is empty (FS-SOLO-N4, AMB-21)", source="[A]"),
@@ -126,9 +133,6 @@ VARIANTS: dict[str, Variant] = {
 }
 
 # ---- policies ---------------------------------------------------------------------------
-K_RANDOM = 0
-K_GREEDY = 1
-
 POLICY_PARAMS: tuple[ParamSpec, ...] = (
     P("n_targets", "int", 2, "DP-1: target tiles dice are locked for (best first)", 1, 4),
     P("w_stars", "float", 1.0, "DP-1/2: weight of a tile's stars", 0, 10),
@@ -167,6 +171,40 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
       "DP-1/2/4 (solo): play for the win, not the score: ignore stars, buy no ribbons (keep the "
       "money for tokens), pay no skips (each extra roll also rolls the opponent die)"),
 )
+
+# ---- offsets and choice codes derived from the tables ---------------------------------
+RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
+globals().update(RULES_BLOCK.offsets)
+R_LEN = RULES_BLOCK.length
+POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
+globals().update(POLICY_BLOCK.offsets)
+P_LEN = POLICY_BLOCK.length
+
+
+def _choice(name: str, choice: str, table=PARAMS) -> int:
+    """The code of ``choice`` of the choice parameter ``name``: its index in the choices."""
+    return next(p for p in table if p.name == name).choices.index(choice)
+
+
+SCOPE_STEP = _choice("extra_lock_cost_scope", "step")
+SCOPE_DAY = _choice("extra_lock_cost_scope", "day")
+TIE_SEAT = _choice("initiative_tie_break", "seat")
+TIE_RANDOM = _choice("initiative_tie_break", "random")
+ASSIGN_RANDOM = _choice("initiative_assignment", "random")
+ASSIGN_FIXED = _choice("initiative_assignment", "fixed")
+# salary card removed by the opponent die (also the card a player takes: the lowest)
+SAL_LOWEST = _choice("solo_salary_remove_on_lower", "lowest")
+SAL_HIGHEST = _choice("solo_salary_remove_on_lower", "highest")
+SAL_NONE = _choice("solo_salary_remove_on_lower", "none")
+STIE_NONE = _choice("solo_tie_rule", "none")
+STIE_AS_LOWER = _choice("solo_tie_rule", "as_lower")
+STIE_AS_HIGHER = _choice("solo_tie_rule", "as_higher")
+SIDE_LEFT = _choice("solo_odd_side", "left")
+WIN_ALL = _choice("solo_win_rule", "all")
+WIN_ANY = _choice("solo_win_rule", "any")
+TB_MONEY, TB_TOKENS, TB_RIBBONS = (_TB_ITEMS.index(x) for x in ("money", "wild_tokens", "ribbons"))
+PRIORITY_STARS = _choice("finish_priority", "stars", POLICY_PARAMS)
+PREF_WILD = _choice("leftover_pref", "wild", POLICY_PARAMS)
 
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options of every decision point."),
@@ -280,16 +318,6 @@ RULES: tuple[RuleStatus, ...] = (
 
 
 # ---- components ---------------------------------------------------------------------------
-def _solo_module():
-    """``solo.py`` (written separately) if it exists, else None."""
-    if importlib.util.find_spec(__package__ + ".solo") is None:
-        return None
-    return importlib.import_module(__package__ + ".solo")
-
-
-
-
-
 def load_components(directory: Path | str | None = None) -> Components:
     """Read and validate the component files of ``directory`` (default: the shipped data).
 
@@ -308,7 +336,7 @@ def load_components(directory: Path | str | None = None) -> Components:
             "initiative_dice", "solo_player_die", "solo_opponent_die")
     cfg = read_toml(toml_path, keys)
     assumed = check_toml_provenance(toml_path, cfg, keys)
-    flowers = toml_list(toml_path, cfg, "flower_types", cell_str(), 1, T.MAX_FLOWER_TYPES)
+    flowers = toml_list(toml_path, cfg, "flower_types", cell_str(), 1, MAX_FLOWER_TYPES)
     vases = toml_list(toml_path, cfg, "vase_colours", cell_str(), 1, 32)
     knicks = toml_list(toml_path, cfg, "knickknacks", cell_str(), 1, 32)
     for key, names in (("flower_types", flowers), ("vase_colours", vases), ("knickknacks", knicks)):
@@ -341,21 +369,21 @@ def load_components(directory: Path | str | None = None) -> Components:
     tile_rows = read_csv(d / "tiles.csv", tile_cols, unique="tile_id")
     if len(tile_rows) > MAX_TILES:
         raise SpecError(f"{d / 'tiles.csv'}: {len(tile_rows)} tiles; at most {MAX_TILES} are supported")
-    tiles = np.zeros((len(tile_rows), T.TL_W), dtype=np.int64)
+    tiles = np.zeros((len(tile_rows), TL_W), dtype=np.int64)
     for i, r in enumerate(tile_rows):
         for j, f in enumerate(flowers):
             tiles[i, j] = r[f]
-        tiles[i, T.TL_ANY] = r["any_flower"]
-        tiles[i, T.TL_VASE] = r["vase"]
-        tiles[i, T.TL_KNICK] = r["knickknack"]
-        tiles[i, T.TL_STARS] = r["stars"]
+        tiles[i, TL_ANY] = r["any_flower"]
+        tiles[i, TL_VASE] = r["vase"]
+        tiles[i, TL_KNICK] = r["knickknack"]
+        tiles[i, TL_STARS] = r["stars"]
         if sum(r[f] for f in flowers) + r["any_flower"] == 0:
             raise SpecError(f"{d / 'tiles.csv'}: row {r['_row']}, column 'any_flower': a tile needs at "
                             f"least one flower icon")
         assumed |= r["provenance"] == "A" or bool(r.get("assumption_id"))
-    T.derive_tile_columns(tiles)
+    derive_tile_columns(tiles)
 
-    cond = cell_choice(T.CONDITIONS, "condition")
+    cond = cell_choice(CONDITIONS, "condition")
     task_rows = read_csv(d / "tasks.csv", {
         "task_id": cell_str(), "row_condition": cond, "row_param": cell_int(0, 200, blank=0),
         "row_points": cell_int(0, 20, blank=-1), "col_condition": cond,
@@ -363,7 +391,7 @@ def load_components(directory: Path | str | None = None) -> Components:
         unique="task_id")
     if len(task_rows) > MAX_CARDS:
         raise SpecError(f"{d / 'tasks.csv'}: {len(task_rows)} cards; at most {MAX_CARDS} are supported")
-    tasks = np.zeros((len(task_rows), T.TK_W), dtype=np.int64)
+    tasks = np.zeros((len(task_rows), TK_W), dtype=np.int64)
     for i, r in enumerate(task_rows):
         tasks[i] = (r["row_condition"], r["row_param"], r["row_points"],
                     r["col_condition"], r["col_param"], r["col_points"])
@@ -376,14 +404,9 @@ def load_components(directory: Path | str | None = None) -> Components:
         "flower_die_faces": fd, "solo_player_die": cfg["solo_player_die"],
         "solo_opponent_die": cfg["solo_opponent_die"],
     }
-    solo = _solo_module()
-    if solo is not None and hasattr(solo, "load_conflicts"):
-        conflicts = np.asarray(solo.load_conflicts(d, [r["task_id"] for r in task_rows], tasks, tiles),
-                               dtype=np.int64)
-        tables["conflicts_source"] = "task_conflicts.csv"
-    else:
-        conflicts = np.zeros((len(task_rows), len(task_rows)), dtype=np.int64)
-        tables["conflicts_source"] = "none (solo.py missing): no conflicts"
+    conflicts = np.asarray(load_conflicts(d, [r["task_id"] for r in task_rows], tasks, tiles),
+                           dtype=np.int64)
+    tables["conflicts_source"] = "task_conflicts.csv"
     if conflicts.shape != (len(task_rows), len(task_rows)):
         raise SpecError(f"{d}: task conflict matrix has shape {conflicts.shape}, expected "
                         f"{(len(task_rows), len(task_rows))}")
@@ -422,3 +445,152 @@ def validate(values: dict, n_players: int) -> None:
             raise SpecError("solo_opponent_die must differ from solo_player_die")
     if v["shop_rows"] * v["shop_cols"] > MAX_SLOTS:
         raise SpecError(f"shop_rows*shop_cols must be <= {MAX_SLOTS}")
+
+
+# =========================================================================================
+# rule queries shared by the kernel and the policies (read-only, @njit)
+# =========================================================================================
+@njit(cache=True, inline="always")
+def seat_base(seat):
+    """Offset of ``seat``'s block in the state array."""
+    return SEAT0 + seat * SEAT_LEN
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Number of set bits of a small non-negative int."""
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def dice_mask(rules):
+    """Bitmask of a player's flower and vase dice (not the initiative die)."""
+    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    return ((np.int64(1) << nf) - 1) | (((np.int64(1) << nv) - 1) << DIE_VASE0)
+
+
+@njit(cache=True, inline="always")
+def all_dice_mask(rules):
+    """Bitmask of all of a player's dice, the initiative die included (FS-L7)."""
+    return dice_mask(rules) | (np.int64(1) << DIE_INIT)
+
+
+@njit(cache=True, inline="always")
+def n_slots(rules):
+    """Shop slots (rows x cols, §2.6)."""
+    return np.int64(rules[R_SHOP_ROWS]) * np.int64(rules[R_SHOP_COLS])
+
+
+@njit(cache=True, inline="always")
+def schedule_value(rules, j):
+    """Cost of the j-th (0-based) extra lock; the last listed value repeats (FS-L3)."""
+    n = np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE])
+    if j >= n:
+        j = n - 1
+    if j >= LIST_SLOTS:
+        j = LIST_SLOTS - 1
+    return np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE + 1 + j])
+
+
+@njit(cache=True, inline="always")
+def lock_cost(state, rules, seat, k):
+    """Cost of locking k dice now, or -1 if that choice is illegal (FS-L2..L5, FS-V-VHARD-1/2).
+
+    k = 0 costs ``skip_lock_cost`` (-1 = forbidden; free if ``min_locks`` is 0); 0 < k <
+    min(min_locks, unlocked) is illegal; k dice cost the schedule for the extras beyond
+    ``free_locks_max``, counted in this step (or across the day with scope ``day``).
+    Affordability is not checked here (see ``lock_legal``).
+    """
+    b = seat_base(seat)
+    unlocked = popcount(all_dice_mask(rules) & ~state[b + F_LOCKED])
+    if k < 0 or k > unlocked:
+        return -1
+    min_locks = np.int64(rules[R_MIN_LOCKS])
+    if k == 0:
+        if min_locks == 0:
+            return 0
+        return np.int64(rules[R_SKIP_LOCK_COST])
+    need = min_locks if min_locks < unlocked else unlocked
+    if k < need:
+        return -1
+    free = np.int64(rules[R_FREE_LOCKS_MAX])
+    extras = k - free
+    if extras <= 0:
+        return 0
+    start = 0
+    if rules[R_EXTRA_LOCK_COST_SCOPE] == SCOPE_DAY:
+        start = state[b + F_EXTRAS_TODAY]
+    cost = 0
+    for j in range(start, start + extras):
+        cost += schedule_value(rules, j)
+    return cost
+
+
+@njit(cache=True, inline="always")
+def lock_legal(state, rules, seat, mask):
+    """Cost of locking the dice of ``mask`` (subset of the unlocked dice), or -1 if illegal
+    (FS-L1, FS-L5: money never goes negative)."""
+    b = seat_base(seat)
+    unl = all_dice_mask(rules) & ~state[b + F_LOCKED]
+    if mask & ~unl:
+        return -1
+    c = lock_cost(state, rules, seat, popcount(mask))
+    if c < 0 or c > state[b + F_MONEY]:
+        return -1
+    return c
+
+
+@njit(cache=True, inline="always")
+def unused_dice(state, rules, seat):
+    """Locked flower and vase dice not yet used today (the initiative die is never used)."""
+    b = seat_base(seat)
+    return state[b + F_LOCKED] & ~state[b + F_USED] & dice_mask(rules)
+
+
+@njit(cache=True, inline="always")
+def token_room(state, rules, seat):
+    """Whether the player may gain a token: tokens held < ``wild_token_max`` and supply > 0
+    (FS-U5, FS-U7)."""
+    return (state[seat_base(seat) + F_TOKENS] < np.int64(rules[R_WILD_TOKEN_MAX])
+            and state[S_TOKEN_SUPPLY] > 0)
+
+
+@njit(cache=True, inline="always")
+def buy_token_legal(state, rules, seat):
+    """Money >= ``wild_token_cost``, supply > 0 and (if the cap applies to buys) tokens held <
+    ``wild_token_max`` (FS-U7, AMB-09)."""
+    b = seat_base(seat)
+    if state[b + F_MONEY] < np.int64(rules[R_WILD_TOKEN_COST]) or state[S_TOKEN_SUPPLY] <= 0:
+        return False
+    if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0 and state[b + F_TOKENS] >= np.int64(rules[R_WILD_TOKEN_MAX]):
+        return False
+    return True
+
+
+@njit(cache=True)
+def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left, work):
+    """Run ``solo.feasible`` (FS-SOLO-C2..C6) on a shop (real or hypothetical) of the solo
+    player with the current pool (the draw stack), cards, tokens and money; ``work`` is an
+    int64 scratch of ``solo.WORK_MAX``."""
+    b = seat_base(0)
+    pos = state[S_STACK_POS]
+    n = state[S_STACK_N]
+    pool = state[S_STACK + pos:S_STACK + n]
+    max_sal = 0
+    k = np.int64(rules[R_SOLO_SALARY])
+    for i in range(min(k, MAX_SAL)):
+        v = np.int64(rules[R_SOLO_SALARY + 1 + i])
+        if v > max_sal:
+            max_sal = v
+    n_dice = np.int64(rules[R_FLOWER_DICE_PER_PLAYER]) + np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    return feasible_in(
+        shop, finished, np.int64(rules[R_SHOP_ROWS]), np.int64(rules[R_SHOP_COLS]),
+        pool, n - pos, state[S_CARDS:S_CARDS + MAX_CARDS_IN_PLAY], state[S_N_CARDS],
+        rules[R_SOLO_WIN_RULE] == WIN_ANY, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
+        rules[R_SOLO_CHECK_CAPACITY] != 0, days_left, n_dice, state[b + F_TOKENS],
+        state[b + F_MONEY], max_sal, np.int64(rules[R_WILD_TOKEN_COST]), tasks, tiles, work)

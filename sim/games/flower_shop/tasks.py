@@ -4,58 +4,24 @@ Rule source: ``shared/rules/flower_shop.md`` §2.6 (shop grid and lines), §2.8 
 and FS-E3 (task points). Also used by the solo feasibility check (FS-SOLO-C4) and the offline
 task-conflict search (§2.9).
 
-Component array layouts (built by ``rules.load_components`` from the editable data files):
-
-``tiles``: int64[n_tiles, TL_W]
-
-=============== ==================================================================
-column          meaning
-=============== ==================================================================
-0..7            specific flower icons of flower type 0..7 (unused types are 0)
-TL_ANY = 8      fuchsia "any flower" icons
-TL_VASE = 9     vase colour index
-TL_KNICK = 10   knickknack index
-TL_STARS = 11   printed stars
-TL_FLOWERS = 12 total flower icons (specific + fuchsia)
-TL_NEED8 = 13   derived: the specific icons packed 8 bits per flower type (type f in
-                bits 8f..8f+7), for the count form of the finish rule (``tokens_needed``)
-TL_SPECIFIC = 14 derived: specific flower icons in all
-TL_TYPES = 15   derived: the flower types with specific icons, ascending, as 4-bit codes
-                f + 1 (first type in the low bits; 0 ends the list)
-=============== ==================================================================
-
-The derived columns are filled by ``derive_tile_columns`` from columns 0..TL_ANY.
-
-``tasks``: int64[n_cards, TK_W]: row condition, row parameter, row points, column condition,
-column parameter, column points. Points of -1 mean "use the rule default".
+Also the finish rule's matching of dice to a tile's icons (FS-U1..U3), used by the kernel and
+the policies. Component array layouts (``TL_*``, ``TK_*``) and condition codes (``C_*``):
+``layout.py``; the derived tile columns are filled by ``derive_tile_columns``.
 """
 import numpy as np
 from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
+from .layout import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT, C_SAME_KNICK,
+                     C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ, C_SUM_FLOWERS_GE,
+                     C_SUM_FLOWERS_LE, C_SUM_STARS_GE, DIE_VASE0, F_FACE, MAX_FLOWER_TYPES,
+                     MAX_ICONS_PER_TYPE, TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND,
+                     TK_ROW_PARAM, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_NEED8, TL_SPECIFIC,
+                     TL_STARS, TL_TYPES, TL_VASE)
+
 no_refcount_module(__name__, exclude=("lines_met",))  # only lines_met allocates (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
-
-MAX_FLOWER_TYPES = 8
-TL_ANY = 8
-TL_VASE = 9
-TL_KNICK = 10
-TL_STARS = 11
-TL_FLOWERS = 12
-TL_NEED8 = 13
-TL_SPECIFIC = 14
-TL_TYPES = 15
-TL_W = 16
-MAX_ICONS_PER_TYPE = 15  # the packed form (TL_NEED8) keeps a guard bit above 4 bits per type
-
-TK_ROW_COND = 0
-TK_ROW_PARAM = 1
-TK_ROW_POINTS = 2
-TK_COL_COND = 3
-TK_COL_PARAM = 4
-TK_COL_POINTS = 5
-TK_W = 6
 
 
 def derive_tile_columns(tiles):
@@ -80,26 +46,6 @@ def derive_tile_columns(tiles):
         codes = [f + 1 for f in range(MAX_FLOWER_TYPES) if specific[t, f] > 0]
         tiles[t, TL_TYPES] = sum(c << (4 * i) for i, c in enumerate(codes))
     return tiles
-
-
-# Condition codes (§2.8); CONDITIONS lists their names in code order.
-C_SUM_FLOWERS_EQ = 0
-C_SUM_FLOWERS_GE = 1
-C_SUM_FLOWERS_LE = 2
-C_SUM_STARS_GE = 3
-C_SAME_KNICK = 4
-C_DIFF_KNICK = 5
-C_SAME_VASE = 6
-C_DIFF_VASE = 7
-C_SAME_FLOWER_COUNT = 8
-C_DIFF_FLOWER_COUNT = 9
-C_SHARE_FLOWER_TYPE = 10
-CONDITIONS = (
-    "SUM_FLOWERS_EQ", "SUM_FLOWERS_GE", "SUM_FLOWERS_LE", "SUM_STARS_GE",
-    "SAME_KNICK", "DIFF_KNICK", "SAME_VASE", "DIFF_VASE",
-    "SAME_FLOWER_COUNT", "DIFF_FLOWER_COUNT", "SHARE_FLOWER_TYPE",
-)
-CONDITIONS_WITH_PARAM = ("SUM_FLOWERS_EQ", "SUM_FLOWERS_GE", "SUM_FLOWERS_LE", "SUM_STARS_GE")
 
 
 @njit(cache=True)
@@ -284,3 +230,163 @@ def card_fully_satisfied(shop, finished, rows, cols, card, tasks, tiles):
             return False
     rm, cm = lines_met(shop, finished, rows, cols, card, tasks, tiles, True)
     return rm == rows and cm == cols
+
+
+# =========================================================================================
+# the finish rule: dice against a tile's icons (FS-U1..U3)
+# =========================================================================================
+def _lowest_k_table():
+    """LOWEST_K[x, k]: the k lowest set bits of the 6-bit mask x (all of them if fewer)."""
+    t = np.zeros((64, 7), dtype=np.int64)
+    for x in range(64):
+        for k in range(7):
+            m, left = 0, k
+            for i in range(6):
+                if left and (x >> i) & 1:
+                    m |= 1 << i
+                    left -= 1
+            t[x, k] = m
+    return t
+
+
+LOWEST_K = _lowest_k_table()  # flower dice are bits 0..5 (MAX_FLOWER_DICE = 6)
+POPCOUNT6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.int64)
+
+
+@njit(cache=True)
+def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
+    """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
+
+    Dice of ``m1`` are used before dice of ``m2`` (the policy uses m1 = locked dice,
+    m2 = unlocked dice to plan locks; the kernel uses m1 = unused dice, m2 = 0). Specific icons
+    take matching flower dice; ``any``-faced dice fill specific shortages first, then fuchsia
+    icons; fuchsia icons take surplus flower dice (lowest index first); the vase icon takes a
+    vase die of its colour. The vase die never fills a flower icon (FS-U3).
+
+    Parameters
+    ----------
+    state : int64 state array; ``b`` = ``seat_base(seat)`` of the player whose dice are used.
+    tiles : int64[n_tiles, TL_W]
+    nf, nv : int
+        Flower and vase dice per player.
+
+    Returns
+    -------
+    (tokens, used1, used2) : tokens needed for the icons no die fills, and the dice used.
+    """
+    m = m1 | m2
+    # dice of each flower face, 8 bits per type (at most 6 flower dice, 8 types), and any-faced
+    by_face = 0
+    any_faced = 0
+    for i in range(nf):
+        f = state[b + F_FACE + i]
+        if f < 0:
+            any_faced |= np.int64(1) << i
+        else:
+            by_face |= np.int64(1) << (8 * f + i)
+    used = 0
+    short = 0
+    types = tiles[tile, TL_TYPES]  # the types with specific icons, ascending
+    while types:
+        f = (types & 15) - 1
+        types >>= 4
+        need = tiles[tile, f]
+        for pref in range(2):
+            mp = m1 if pref == 0 else m2 & ~m1
+            cand = (by_face >> (8 * f)) & 0x3F & mp & ~used
+            take = LOWEST_K[cand, min(need, 6)]  # lowest index first
+            used |= take
+            need -= POPCOUNT6[take]
+        short += need
+    fuchsia = tiles[tile, TL_ANY]
+    # any-faced dice: specific shortages first, then fuchsia (FS-U2)
+    for pref in range(2):
+        mp = m1 if pref == 0 else m2 & ~m1
+        take = LOWEST_K[any_faced & mp & ~used & 0x3F, min(short + fuchsia, 6)]
+        used |= take
+        n = POPCOUNT6[take]
+        from_short = min(n, short)
+        short -= from_short
+        fuchsia -= n - from_short
+    # fuchsia icons: any remaining flower die (FS-U3)
+    flower_dice = (np.int64(1) << nf) - 1
+    for pref in range(2):
+        mp = m1 if pref == 0 else m2 & ~m1
+        take = LOWEST_K[flower_dice & mp & ~used, min(fuchsia, 6)]
+        used |= take
+        fuchsia -= POPCOUNT6[take]
+    vase_short = 1
+    colour = tiles[tile, TL_VASE]
+    for pref in range(2):
+        mp = m1 if pref == 0 else m2 & ~m1
+        for i in range(DIE_VASE0, DIE_VASE0 + nv):
+            if vase_short == 0:
+                break
+            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] == colour:
+                used |= np.int64(1) << i
+                vase_short = 0
+    return short + fuchsia + vase_short, used & m1, used & ~m1 & m
+
+
+@njit(cache=True, inline="always")
+def dice_counts(state, b, nf, nv, mask):
+    """Face counts of the dice of ``mask`` (FS-U2's formula works on counts only).
+
+    Returns
+    -------
+    (hist, n_any, n_flower, vases) : ``hist`` holds the count of flower type f in bits
+    8f..8f+7 (the layout of the tiles' TL_NEED8), ``n_any`` the ``any``-faced dice,
+    ``n_flower`` all flower dice, ``vases`` a bit per vase colour rolled.
+    """
+    hist = 0
+    n_any = 0
+    n_fl = 0
+    for i in range(nf):  # without branches: faces and masks are not predictable
+        sel = (mask >> i) & 1
+        f = state[b + F_FACE + i]
+        is_any = np.int64(f < 0)
+        n_fl += sel
+        n_any += sel & is_any
+        hist += (sel & (1 - is_any)) << (8 * (f + is_any))
+    vases = 0
+    for i in range(DIE_VASE0, DIE_VASE0 + nv):
+        vases |= ((mask >> i) & 1) << state[b + F_FACE + i]
+    return hist, n_any, n_fl, vases
+
+
+LANES_GUARD = 0x1010101010101010  # bit 4 of every 8-bit lane (counts are at most 15)
+LANES_LOW = 0x0F0F0F0F0F0F0F0F
+
+
+@njit(cache=True, inline="always")
+def lanes_min_sum(have, need):
+    """Sum over the 8-bit lanes of min(have, need), both packed as in ``dice_counts`` with
+    every lane at most 15: one borrow-free subtraction per lane marks have >= need in the
+    lane's guard bit."""
+    ge = (((have | LANES_GUARD) - need) & LANES_GUARD) >> 4
+    keep = ge * 15
+    m = (need & keep) | (have & ~keep & LANES_LOW)
+    m += m >> 32
+    m += m >> 16
+    m += m >> 8
+    return m & 0xFF
+
+
+@njit(cache=True, inline="always")
+def tokens_needed(tiles, tile, hist, n_any, n_fl, vases):
+    """Tokens a finish of ``tile`` needs with dice of the given counts (``dice_counts``), and
+    the number of dice it uses: the count form of ``assign_icons`` (FS-U2, FS-U3).
+
+    Returns
+    -------
+    (tokens, dice_used)
+    """
+    matched = lanes_min_sum(hist, tiles[tile, TL_NEED8])
+    short = tiles[tile, TL_SPECIFIC] - matched
+    fill = n_any if n_any < short else short
+    short -= fill
+    surplus = n_fl - matched - fill
+    fuchsia = tiles[tile, TL_ANY]
+    fu_dice = fuchsia if fuchsia < surplus else surplus
+    vase = 1 - ((vases >> tiles[tile, TL_VASE]) & 1)
+    return short + fuchsia - fu_dice + vase, matched + fill + fu_dice + 1 - vase
