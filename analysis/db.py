@@ -111,8 +111,16 @@ def _empty_view(con, name: str, columns: str) -> None:
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT {body} WHERE false")
 
 
-def _parquet_view(con, name: str, glob: str, empty: str) -> None:
-    src = (f"read_parquet({_lit(glob)}, hive_partitioning=true, union_by_name=true, "
+def _parquet_view(con, name: str, glob, empty: str) -> None:
+    """A view over ``glob`` (a pattern, or a list of files; an empty list gives ``empty``)."""
+    if isinstance(glob, list):
+        if not glob:
+            _empty_view(con, name, empty)
+            return
+        files = "[" + ", ".join(_lit(f) for f in glob) + "]"
+    else:
+        files = _lit(glob)
+    src = (f"read_parquet({files}, hive_partitioning=true, union_by_name=true, "
            f"hive_types_autocast=false)")
     try:
         con.execute(f"SELECT * FROM {src} LIMIT 0")
@@ -170,6 +178,26 @@ def _columns(con, view: str) -> set[str]:
     return {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {view}").fetchall()}
 
 
+def _finished_files(root: str) -> dict[str, list[str]] | None:
+    """A local store's finished parts per table (:meth:`pipelines.store.Store.finished_files`:
+    each checked, a missing or damaged one raises with the repair), or None for a URL, read by
+    glob, as is a store without manifests or with one that ``playtest run`` did not write
+    (hand-made stores).
+    The views then hold exactly the chunks the manifests list as finished, so ``games``
+    and ``seats`` always agree, and parts of a killed run's unfinished chunks are left out."""
+    if "://" in root:
+        return None
+    from pipelines.store import ManifestError, Store
+
+    store = Store(root)
+    if not store.experiments():
+        return None
+    try:
+        return store.finished_files()
+    except ManifestError:
+        return None
+
+
 def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
     """Open DuckDB with the store's views (``games``, ``seats``, ``experiments``) and marts.
 
@@ -184,14 +212,17 @@ def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
     Returns
     -------
     duckdb.DuckDBPyConnection
-        Views re-read the files at each query, so new chunks appear without reconnecting
-        (a store that was empty at connect time stays empty: reconnect). Marts that cannot be
+        ``games`` and ``seats`` of a local store read the parts of finished chunks (listed
+        in the manifests, checked at connect time): reconnect to see chunks finished later. Marts that cannot be
         built are listed, with the reason, in the table ``skipped_views``.
     """
     root = _store_str(store)
+    files = _finished_files(root)
     con = duckdb.connect(database)
-    _parquet_view(con, "games", f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
-    _parquet_view(con, "seats", f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
+    _parquet_view(con, "games", files["games"] if files else
+                  f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
+    _parquet_view(con, "seats", files["seats"] if files else
+                  f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
     _experiments_view(con, f"{root}/experiments/*.json")
     con.execute("CREATE OR REPLACE TEMP TABLE skipped_views (view_name VARCHAR, reason VARCHAR)")
     for name in SQL_VIEWS:

@@ -200,10 +200,11 @@ def layout_cmd(game: str = typer.Argument(..., help="Game id (see `playtest game
 
 # ---- run ---------------------------------------------------------------------------------
 
-def _run_and_summarise(exp, store, workers, executor, scheduler, quiet):
+def _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan=False):
     from .runner import COMPILE_NOTE_S, run
 
-    res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet)
+    res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet,
+              replan=replan)
     for n in res.notes:
         err.print(f"note: {n}", markup=False, soft_wrap=True)
     arms = ", ".join(f"{a.name} ({a.game} {a.arm.n_players}p {a.arm.variant})" for a in exp.arms)
@@ -249,6 +250,7 @@ def run_cmd(
     precision: Optional[float] = PrecisionOpt,
     max_games: Optional[int] = MaxGamesOpt,
     quiet: bool = QuietOpt,
+    replan: bool = typer.Option(False, "--replan", help="Apply a changed --games/--chunk-size to an unfinished experiment (finished chunks within it are kept)."),
 ):
     """Simulate games into the store (resumes/grows an existing experiment)."""
     from . import experiment as ex
@@ -273,7 +275,7 @@ def run_cmd(
                           settings.DEFAULT_SEED if seed is None else seed,
                           experiment, chunk_size, components)
     _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games,
-              start_small=games is None and spec is None)
+              start_small=games is None and spec is None, replan=replan)
     if precision is None:
         return
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
@@ -289,11 +291,12 @@ def _check_precision_options(precision, max_games):
         raise SpecError("--max-games only applies with --precision")
 
 
-def _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games, start_small):
+def _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games, start_small,
+              replan=False):
     """Run ``exp``: its game counts, or with ``precision`` until the intervals are narrow enough
-    (starting small when ``start_small``, i.e. no --games given)."""
+    (starting small when ``start_small``, i.e. no --games given); ``replan``: see ``run``."""
     if precision is None:
-        return _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
+        return _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan)
     if start_small:
         _start_size(exp, max_games)
     return _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games)[0]

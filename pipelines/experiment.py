@@ -206,6 +206,9 @@ def load_components(spec, directory: str | None):
 def check_games(n: Any, where: str = "--games") -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise SpecError(f"{where}: number of games must be a positive integer, got {n!r}")
+    if n > settings.MAX_GAMES:
+        raise SpecError(f"{where}: {n:,} games is above the limit of {settings.MAX_GAMES:,} "
+                        f"games per arm")
     return n
 
 
@@ -218,6 +221,9 @@ def check_seed(seed: Any, where: str = "--seed") -> int:
 def check_chunk_size(n: Any, where: str = "--chunk-size") -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise SpecError(f"{where}: chunk size must be a positive integer, got {n!r}")
+    if n > settings.MAX_CHUNK_SIZE:
+        raise SpecError(f"{where}: {n:,} games per chunk is above the limit of "
+                        f"{settings.MAX_CHUNK_SIZE:,} (a chunk is simulated in memory)")
     return n
 
 
