@@ -130,9 +130,15 @@ def _parquet_view(con, name: str, glob, empty: str) -> None:
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {src}")
 
 
-def _experiments_view(con, glob: str) -> None:
+def _experiments_view(con, glob) -> None:
     # read_text + json_valid: a malformed or half-written manifest is skipped, not fatal
-    src = f"read_text({_lit(glob)})"
+    if isinstance(glob, list):
+        if not glob:
+            _empty_view(con, "experiments", _EXPERIMENTS_EMPTY)
+            return
+        src = "read_text([" + ", ".join(_lit(f) for f in glob) + "])"
+    else:
+        src = f"read_text({_lit(glob)})"
     try:
         con.execute(f"SELECT * FROM {src} LIMIT 0")
     except duckdb.IOException:
@@ -198,7 +204,16 @@ def _finished_files(root: str) -> dict[str, list[str]] | None:
         return None
 
 
-def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
+def _lock_down(con, paths: list[str]) -> None:
+    """No file access from now on except reading ``paths`` (no COPY TO, ATTACH, INSTALL, other
+    files), and no setting can be changed back (``lock_configuration``)."""
+    con.execute("SET allowed_paths = [" + ", ".join(_lit(p) for p in paths) + "]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def connect(store, database: str = ":memory:", read_only: bool = False
+            ) -> duckdb.DuckDBPyConnection:
     """Open DuckDB with the store's views (``games``, ``seats``, ``experiments``) and marts.
 
     Parameters
@@ -208,6 +223,10 @@ def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
         URL DuckDB can read.
     database : str, default ":memory:"
         DuckDB database; the views only reference the store, nothing is copied.
+    read_only : bool, default False
+        Lock the connection once the views exist (``playtest sql``): it may read the store's
+        parts and manifests and nothing else, and can write no file (``COPY ... TO``,
+        ``ATTACH``, ``INSTALL`` fail); local stores only.
 
     Returns
     -------
@@ -217,13 +236,20 @@ def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
         built are listed, with the reason, in the table ``skipped_views``.
     """
     root = _store_str(store)
+    if read_only and "://" in root:
+        raise ValueError(f"a read-only connection needs a local store, not {root}")
     files = _finished_files(root)
+    if files is None and read_only:  # the parts a glob would read, as a list
+        files = {t: sorted(str(p) for p in Path(root, "results", t).glob("**/part-*.parquet"))
+                 for t in ("games", "seats")}
+    manifests = (sorted(str(p) for p in Path(root, "experiments").glob("*.json"))
+                 if read_only else f"{root}/experiments/*.json")
     con = duckdb.connect(database)
     _parquet_view(con, "games", files["games"] if files else
                   f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
     _parquet_view(con, "seats", files["seats"] if files else
                   f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
-    _experiments_view(con, f"{root}/experiments/*.json")
+    _experiments_view(con, manifests)
     con.execute("CREATE OR REPLACE TEMP TABLE skipped_views (view_name VARCHAR, reason VARCHAR)")
     for name in SQL_VIEWS:
         sql = _sql_text(name)
@@ -240,6 +266,8 @@ def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
         except duckdb.Error as exc:
             con.execute("INSERT INTO skipped_views VALUES (?, ?)", [name, str(exc).splitlines()[0]])
             warnings.warn(f"analysis view {name} not created: {exc}", stacklevel=2)
+    if read_only:
+        _lock_down(con, files["games"] + files["seats"] + manifests)
     return con
 
 

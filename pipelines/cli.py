@@ -604,7 +604,7 @@ def sql_cmd(
     out_file: Optional[Path] = typer.Option(None, "--out", "-o", help="Output file (needed for parquet)."),
     max_rows: int = typer.Option(200, "--max-rows", help="Rows shown by --format table."),
 ):
-    """Query the store with DuckDB (views games, seats, experiments)."""
+    """Query the store with DuckDB (views games, seats, experiments), read-only: one SELECT."""
     import duckdb
 
     from .store import connect
@@ -613,27 +613,27 @@ def sql_cmd(
         raise SpecError(f"--format: unknown format '{format}'; valid: table, csv, parquet")
     if format == "parquet" and out_file is None:
         raise SpecError("--format parquet needs --out FILE")
-    con = connect(settings.store_root(store))
+    root = settings.store_root(store)
+    if out_file is not None:
+        _check_out_file(out_file, root)
+    con = connect(root, read_only=True)
     try:
+        _check_read_only_query(con, query)
         rel = con.sql(query)
         if rel is None:
             return
-        if format == "parquet":
-            rel.write_parquet(str(out_file))
-            err.print(f"wrote {out_file}")
+        if format != "table" and (format == "parquet" or out_file is not None):
+            _write_result(rel.arrow(), format, out_file)
             return
         if format == "csv":
-            if out_file is not None:
-                rel.write_csv(str(out_file))
-                err.print(f"wrote {out_file}")
-            else:
-                import pyarrow.csv as pacsv
+            import pyarrow.csv as pacsv
 
-                pacsv.write_csv(rel.arrow().read_all() if hasattr(rel.arrow(), "read_all")
-                                else rel.arrow(), sys.stdout.buffer)
+            pacsv.write_csv(_arrow_table(rel.arrow()), sys.stdout.buffer)
             return
         cols = rel.columns
         rows = rel.limit(max_rows + 1).fetchall()
+        if out_file is not None:
+            _write_result(rel.arrow(), "csv", out_file)
     except duckdb.Error as e:
         raise SpecError(f"SQL: {e}") from None
     t = Table()
@@ -644,9 +644,52 @@ def sql_cmd(
     out.print(t)
     if len(rows) > max_rows:
         err.print(f"(more rows; showing {max_rows}: use --max-rows, --format csv or LIMIT)")
-    if out_file is not None:
-        rel.write_csv(str(out_file))
-        err.print(f"wrote {out_file}")
+
+
+# Statements `playtest sql` runs: queries only (DESCRIBE, SHOW, SUMMARIZE parse as SELECT).
+READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")
+
+
+def _check_read_only_query(con, query: str) -> None:
+    """One query statement, or SpecError: the store is never written through ``sql``."""
+    kinds = [st.type.name for st in con.extract_statements(query)]
+    if len(kinds) != 1:
+        raise SpecError(f"SQL: give exactly one statement, not {len(kinds)}")
+    if kinds[0] not in READ_ONLY_STATEMENTS:
+        raise SpecError(f"SQL: {kinds[0]} statements are not allowed; `playtest sql` is "
+                        f"read-only (valid: a SELECT query; write results with --out FILE)")
+
+
+def _check_out_file(out_file: Path, root: Path) -> None:
+    """--out must be a new or regular file outside the store."""
+    target = out_file.expanduser().resolve()
+    if target.is_relative_to(root.expanduser().resolve()):
+        raise SpecError(f"--out {out_file}: inside the store {root}; write results elsewhere")
+    if target.is_dir():
+        raise SpecError(f"--out {out_file}: is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise SpecError(f"--out {out_file}: directory {target.parent} does not exist")
+
+
+def _arrow_table(result):
+    return result.read_all() if hasattr(result, "read_all") else result
+
+
+def _write_result(result, format: str, out_file: Path) -> None:
+    """Write a query result (Arrow) to ``out_file`` in Python: the DuckDB connection itself
+    can write no file."""
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    table = _arrow_table(result)
+    try:
+        if format == "parquet":
+            pq.write_table(table, out_file)
+        else:
+            pacsv.write_csv(table, out_file)
+    except OSError as e:
+        raise SpecError(f"--out {out_file}: cannot write ({e.strerror or e})") from None
+    err.print(f"wrote {out_file}")
 
 
 def _write_report(store_root: Path, experiment: str, out_dir: Path) -> Path:

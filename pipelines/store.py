@@ -367,9 +367,9 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
 
 # ---- DuckDB views ------------------------------------------------------------------------
 
-def connect(root: str | os.PathLike):
+def connect(root: str | os.PathLike, read_only: bool = False):
     """A DuckDB connection with the store views ``games``, ``seats``, ``experiments`` (and the
     analysis marts): :func:`analysis.db.connect`, the one place the views are defined."""
     from analysis import db
 
-    return db.connect(Path(root))
+    return db.connect(Path(root), read_only=read_only)

@@ -173,3 +173,52 @@ def test_views_read_only_finished_chunks_and_report_says_partial(tmp_path, cli):
     html = (tmp_path / "r" / "x.html").read_text()
     assert "partial: 400 of 800 games" in html
     assert html.index("partial: 400 of 800 games") < html.index("What was simulated")
+
+
+# ---- read-only SQL ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", [
+    "COPY (SELECT * FROM games) TO '{store}/results/games/game=fakedice/experiment=x/arm=p2/"
+    "part-00009.parquet'",
+    "COPY (SELECT 1) TO '{store}/experiments/x.json' (FORMAT json)",
+    "ATTACH '{store}/db.duckdb' AS d",
+    "SELECT 1; COPY (SELECT 1) TO '{store}/x.csv'",
+    "INSTALL httpfs",
+    "SET enable_external_access = true",
+    "CREATE TABLE t AS SELECT 1",
+])
+def test_sql_cannot_write(tmp_path, cli, query):
+    store = tmp_path / "store"
+    assert cli(*run_args(store, "--games", "100")).exit_code == 0
+    before = {p: p.read_bytes() for p in store.rglob("*") if p.is_file()}
+    r = cli("sql", query.format(store=store), "--store", store)
+    assert r.exit_code == 2 and ("read-only" in r.stderr or "statement" in r.stderr), r.output
+    assert {p: p.read_bytes() for p in store.rglob("*") if p.is_file()} == before
+
+
+def test_sql_connection_refuses_file_access_even_in_a_select(tmp_path, cli):
+    store = tmp_path / "store"
+    assert cli(*run_args(store, "--games", "100")).exit_code == 0
+    (tmp_path / "other.csv").write_text("a\n1\n")
+    r = cli("sql", f"SELECT * FROM read_csv('{tmp_path / 'other.csv'}')", "--store", store)
+    assert r.exit_code == 2 and "disabled" in r.stderr, r.output
+    r = cli("sql", "SELECT count(*) AS n FROM seats", "--store", store, "--format", "csv")
+    assert r.exit_code == 0 and r.stdout.split() == ['"n"', "200"]
+
+
+def test_sql_out_refuses_the_store_and_writes_elsewhere(tmp_path, cli):
+    store = tmp_path / "store"
+    assert cli(*run_args(store, "--games", "100")).exit_code == 0
+    part = _part(store, "games", 0)
+    before = {p: p.read_bytes() for p in store.rglob("*") if p.is_file()}
+    for target in (part, store / "new.csv", store / "experiments" / "x.json"):
+        r = cli("sql", "SELECT 1 AS a", "--store", store, "--format", "parquet", "--out", target)
+        assert r.exit_code == 2 and "inside the store" in r.stderr, r.output
+    assert {p: p.read_bytes() for p in store.rglob("*") if p.is_file()} == before
+    r = cli("sql", "SELECT count(*) AS n FROM games", "--store", store, "--format", "parquet",
+            "--out", tmp_path / "n.parquet")
+    assert r.exit_code == 0
+    import pyarrow.parquet as pq
+    assert pq.read_table(tmp_path / "n.parquet").to_pydict() == {"n": [100]}
+    r = cli("sql", "SELECT 1 AS a", "--store", store, "--out", tmp_path)
+    assert r.exit_code == 2 and "is a directory" in r.stderr
