@@ -51,6 +51,11 @@ def guarded(fn):
         except CLIError as e:
             err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
             raise typer.Exit(1)
+        except OSError as e:  # a file the user named (or the disk) failed: not a traceback
+            where = f"{e.filename}: " if e.filename else ""
+            err.print(f"[bold red]error:[/] {escape(where + (e.strerror or str(e)))}",
+                      markup=True, soft_wrap=True)
+            raise typer.Exit(2)
         except KeyboardInterrupt:
             err.print("interrupted; run the same command again to resume")
             raise typer.Exit(130)
@@ -710,6 +715,8 @@ def report_cmd(
     from .store import Store
 
     root = settings.store_root(store)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
     known = Store(root).experiments()
     if experiment not in known:
         raise SpecError(f"unknown experiment '{experiment}' in store {root}; valid: "

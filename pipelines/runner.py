@@ -419,6 +419,27 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
     manifest, notes, drop = build_manifest(exp, old, chunk_size, exp.chunk_size is not None,
                                            replan)
 
+    try:
+        return _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
+                         dask_processes, after_chunk, t0)
+    except OSError as e:
+        raise _write_error(store, e) from None
+
+
+def _write_error(store: Store, e: OSError) -> StoreError:
+    """A failed write (read-only store, disk full...) as one message (exit code 2)."""
+    import errno
+
+    what = f"{e.filename}: {e.strerror}" if e.filename else (e.strerror or str(e))
+    hint = ("free some space, then run the same command again to resume"
+            if e.errno == errno.ENOSPC else
+            "check the store's permissions or pick another --store; a re-run resumes")
+    return StoreError(f"cannot write to the store {store.root} ({what}); {hint}")
+
+
+def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
+              dask_processes, after_chunk, t0) -> RunResult:
+    """The writing part of :func:`run`, under the experiment's lock."""
     arms = {ra.name: ra for ra in exp.arms}
     simulated = 0
     load_s = 0.0

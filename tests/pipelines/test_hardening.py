@@ -222,3 +222,93 @@ def test_sql_out_refuses_the_store_and_writes_elsewhere(tmp_path, cli):
     assert pq.read_table(tmp_path / "n.parquet").to_pydict() == {"n": [100]}
     r = cli("sql", "SELECT 1 AS a", "--store", store, "--out", tmp_path)
     assert r.exit_code == 2 and "is a directory" in r.stderr
+
+
+# ---- every error a message ----------------------------------------------------------------
+
+@pytest.mark.parametrize("args, needle", [
+    (["flower_shop", "--set", "days=inf"], "--set days: 'inf'"),
+    (["flower_shop", "--set", "days=1e400"], "--set days: '1e400'"),
+    (["flower_shop", "--set", "starting_money=-1e400"], "--set starting_money"),
+    (["flower_shop", "--policy", "greedy:w_stars=1e400"], "w_stars"),
+    (["fakedice", "--policy", "greedy:threshold=1e400"], "threshold"),
+])
+def test_non_finite_numbers_exit_2(tmp_path, cli, args, needle):
+    r = cli("run", *args, "--players", "2", "--games", "10", "--store", tmp_path / "s")
+    assert r.exit_code == 2 and needle in r.stderr, r.output
+    assert listing(tmp_path / "s") == []
+
+
+@pytest.mark.parametrize("body, needle", [
+    (b'[experiment]\ngame = "flower_shop"\n[[arms]]\nplayers = 2\nset = { days = nan }\n',
+     "arms[0].set.days: nan is not a finite number"),
+    (b'[experiment]\ngame = "fakedice"\n[[arms]]\nplayers = 2\nset = { dice = inf }\n',
+     "arms[0].set.dice: inf is not a finite number"),
+    (b'[experiment]\ngame = "fakedice"\ngames = inf\n[[arms]]\nplayers = 2\n', "experiment.games"),
+    (b'\xff\xfe[experiment]\n', "not UTF-8"),
+])
+def test_bad_numbers_and_encoding_in_spec_files(tmp_path, cli, body, needle):
+    spec = tmp_path / "s.toml"
+    spec.write_bytes(body)
+    r = cli("run", "--spec", spec, "--store", tmp_path / "s")
+    assert r.exit_code == 2 and needle in r.stderr, r.output
+    assert listing(tmp_path / "s") == []
+
+
+@pytest.mark.parametrize("cell, needle", [("1e400", "row 2, column 'value'"),
+                                          ("nan", "not a finite number")])
+def test_component_cell_not_finite(tmp_path, cli, cell, needle):
+    comps = tmp_path / "c"
+    comps.mkdir()
+    (comps / "faces.csv").write_text(f"value,source\n{cell},R\n2,R\n")
+    for cmd in (["run", "fakedice", "--players", "2", "--store", tmp_path / "s"],
+                ["replay", "fakedice", "--seed", "1"]):
+        r = cli(*cmd, "--components", comps)
+        assert r.exit_code == 2 and needle in r.stderr and "faces.csv" in r.stderr, r.output
+    assert listing(tmp_path / "s") == []
+
+
+def test_store_below_a_regular_file(tmp_path, cli):
+    (tmp_path / "f").write_text("x")
+    r = cli(*run_args(tmp_path / "f" / "store", "--games", "10"))
+    assert r.exit_code == 2 and "is not a directory" in r.stderr, r.output
+
+
+@pytest.mark.parametrize("errno_, needle", [(28, "free some space"), (30, "permissions")])
+def test_unwritable_store_is_one_message(tmp_path, cli, monkeypatch, errno_, needle):
+    """Disk full (ENOSPC) or a read-only store (EROFS) while writing: exit 2, one line."""
+    import os
+
+    from pipelines import store as store_mod
+
+    store = tmp_path / "store"
+
+    def fail(path, data):
+        raise OSError(errno_, os.strerror(errno_), str(path))
+
+    monkeypatch.setattr(store_mod, "write_parquet_atomic", fail)
+    r = cli(*run_args(store, "--games", "10"))
+    assert r.exit_code == 2 and needle in r.stderr and "Traceback" not in r.output, r.output
+    assert len(r.stderr.strip().splitlines()) <= 3  # one message (soft-wrapped)
+
+
+def test_read_only_store_for_a_finished_experiment(tmp_path, cli, monkeypatch):
+    store = tmp_path / "store"
+    assert cli(*run_args(store, "--games", "10")).exit_code == 0
+    from pipelines import store as store_mod
+
+    def fail(path, data):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(store_mod, "atomic_write_bytes", fail)
+    r = cli(*run_args(store, "--games", "10"))
+    assert r.exit_code == 2 and "cannot write to the store" in r.stderr, r.output
+
+
+def test_report_out_onto_a_file(tmp_path, cli):
+    store = tmp_path / "store"
+    assert cli(*run_args(store, "--games", "10")).exit_code == 0
+    (tmp_path / "file").write_text("x")
+    r = cli("report", "x", "--store", store, "--out", tmp_path / "file")
+    assert r.exit_code == 2 and "is a file" in r.stderr, r.output
+    assert (tmp_path / "file").read_text() == "x"
