@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -42,6 +43,8 @@ from . import stats
 __all__ = [
     "SQL_VIEWS",
     "connect",
+    "open_store",
+    "StoreTables",
     "has_view",
     "query",
     "experiment_names",
@@ -269,6 +272,58 @@ def connect(store, database: str = ":memory:", read_only: bool = False
     if read_only:
         _lock_down(con, files["games"] + files["seats"] + manifests)
     return con
+
+
+@dataclass
+class StoreTables:
+    """A store opened for one's own analysis (:func:`open_store`)."""
+
+    games: "pl.LazyFrame"
+    seats: "pl.LazyFrame"
+    con: duckdb.DuckDBPyConnection
+
+    def close(self) -> None:
+        self.con.close()
+
+
+_POLARS_TYPES = {"VARCHAR": "String", "BIGINT": "Int64", "BOOLEAN": "Boolean", "DOUBLE": "Float64"}
+
+
+def _lazy_table(files: list[str], empty: str) -> "pl.LazyFrame":
+    """One LazyFrame over parts of any games: each game's parts share a schema, so they are
+    scanned per game and stacked with the union of the columns (other games' columns null)."""
+    import polars as pl
+
+    by_game: dict[str, list[str]] = {}
+    for f in files:
+        game = next((d[5:] for d in Path(f).parts if d.startswith("game=")), "")
+        by_game.setdefault(game, []).append(f)
+    if not by_game:
+        cols = [c.strip().split(" ", 1) for c in empty.split(",")]
+        return pl.LazyFrame(schema={n: getattr(pl, _POLARS_TYPES[t]) for n, t in cols})
+    frames = [pl.scan_parquet(fs) for _, fs in sorted(by_game.items())]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+
+def open_store(store) -> StoreTables:
+    """The store's ``games`` and ``seats`` as Polars LazyFrames, plus :func:`connect`'s DuckDB
+    connection with every view: one line to start one's own analysis in Python::
+
+        st = analysis.open_store("data")
+        st.seats.group_by("game", "n_players", "seat").agg(pl.col("win_share").mean()).collect()
+        st.con.sql("SELECT * FROM seat_win_rates")
+
+    Both read the same parts: the finished chunks of a local store (checked; a damaged part
+    raises, naming the experiment and chunk), or every part of a hand-made or remote one.
+    A store of several games has every game's columns (null in the other games' rows).
+    """
+    root = _store_str(store)
+    files = _finished_files(root)
+    if files is None:
+        files = {t: sorted(str(p) for p in Path(root, "results", t).glob("**/part-*.parquet"))
+                 for t in ("games", "seats")}
+    return StoreTables(_lazy_table(files["games"], _GAMES_EMPTY),
+                       _lazy_table(files["seats"], _SEATS_EMPTY), connect(store))
 
 
 def has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
