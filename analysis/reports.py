@@ -525,6 +525,7 @@ def build_context(con, store, experiment: str) -> dict:
         "rounds_chart": None,
         "n_truncated": n_truncated,
         "ends": _end_rows(con, experiment),
+        "precision": _precision_block(manifest),  # `run --precision`: met or NOT met
     })
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):
