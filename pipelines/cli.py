@@ -103,6 +103,8 @@ PrecisionOpt = typer.Option(None, "--precision", help=PRECISION_HELP)
 MaxGamesOpt = typer.Option(None, "--max-games", help=MAX_GAMES_HELP)
 ExperimentOpt = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived).")
 ChunkSizeOpt = typer.Option(None, "--chunk-size", help="Games per chunk/part.")
+ReplanOpt = typer.Option(False, "--replan", help="Apply a changed --games/--chunk-size to an "
+                         "unfinished experiment (finished chunks within it are kept).")
 
 
 # ---- games / rules -----------------------------------------------------------------------
@@ -255,7 +257,7 @@ def run_cmd(
     precision: Optional[float] = PrecisionOpt,
     max_games: Optional[int] = MaxGamesOpt,
     quiet: bool = QuietOpt,
-    replan: bool = typer.Option(False, "--replan", help="Apply a changed --games/--chunk-size to an unfinished experiment (finished chunks within it are kept)."),
+    replan: bool = ReplanOpt,
 ):
     """Simulate games into the store (resumes/grows an existing experiment)."""
     from . import experiment as ex
@@ -304,7 +306,8 @@ def _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_ga
         return _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan)
     if start_small:
         _start_size(exp, max_games)
-    return _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games)[0]
+    return _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games,
+                        replan)[0]
 
 
 def _start_size(exp, max_games):
@@ -318,12 +321,13 @@ def _start_size(exp, max_games):
     exp.n_games = max(ra.n_games for ra in exp.arms)
 
 
-def _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games):
+def _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games,
+                 replan=False):
     """Precision-targeted run (pipelines.studies.run_to_precision) with the usual summary."""
     from .studies import run_to_precision
 
     def one_round(e, st, **kw):
-        return _run_and_summarise(e, st, workers, executor, scheduler, quiet)
+        return _run_and_summarise(e, st, workers, executor, scheduler, quiet, replan)
 
     res, outcome = run_to_precision(
         exp, store, precision, max_games, run_fn=one_round,
@@ -401,6 +405,7 @@ def compare_cmd(
     chunk_size: Optional[int] = ChunkSizeOpt,
     components: Optional[str] = ComponentsOpt,
     quiet: bool = QuietOpt,
+    replan: bool = ReplanOpt,
 ):
     """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
     from .studies import compare_experiment
@@ -412,7 +417,7 @@ def compare_cmd(
                              settings.DEFAULT_SEED if seed is None else seed, experiment,
                              chunk_size, components)
     res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
-                    start_small=games is None)
+                    start_small=games is None, replan=replan)
     _print_compare(res.store, exp)
     out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
               markup=False)
@@ -440,6 +445,7 @@ def sweep_cmd(
     chunk_size: Optional[int] = ChunkSizeOpt,
     components: Optional[str] = ComponentsOpt,
     quiet: bool = QuietOpt,
+    replan: bool = ReplanOpt,
 ):
     """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
     from .studies import sweep_experiment
@@ -450,7 +456,7 @@ def sweep_cmd(
                            settings.DEFAULT_SEED if seed is None else seed, experiment,
                            chunk_size, components, tolerance)
     res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
-                    start_small=games is None)
+                    start_small=games is None, replan=replan)
     from analysis import reports
 
     con = importlib.import_module("analysis.db").connect(res.store)

@@ -312,3 +312,24 @@ def test_report_out_onto_a_file(tmp_path, cli):
     r = cli("report", "x", "--store", store, "--out", tmp_path / "file")
     assert r.exit_code == 2 and "is a file" in r.stderr, r.output
     assert (tmp_path / "file").read_text() == "x"
+
+
+def test_compare_accepts_replan_too(tmp_path, cli):
+    from pipelines import runner, studies
+
+    store = tmp_path / "store"
+    exp = studies.compare_experiment("fakedice", ["dice=3"], players="2", games=400, seed=3,
+                                     experiment="c", chunk_size=100)
+
+    def stop(arm, chunk):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(exp, store, quiet=True, after_chunk=stop)
+    args = ["compare", "fakedice", "--set", "dice=3", "--players", "2", "--seed", "3",
+            "--experiment", "c", "--games", "200", "--store", store, "--out", tmp_path / "r",
+            "--quiet"]
+    r = cli(*args)
+    assert r.exit_code == 2 and "--replan" in r.stderr, r.output
+    r = cli(*args, "--replan")
+    assert r.exit_code == 0 and manifest(store, "c")["n_games"] == 200, r.output
