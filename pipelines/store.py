@@ -17,6 +17,12 @@ fsynced and renamed with :func:`os.replace`; the manifest the same way, after th
 Globs ending in ``*.parquet`` / ``*.json`` never match the temporary names, so a killed run never
 leaves a readable half-file. A chunk is finished only once the manifest lists it; a part on disk
 that the manifest does not list is simulated again (same content) on resume.
+
+The manifest keeps each arm's chunk plan as segments and its finished chunks as ranges
+(:mod:`pipelines.chunks`), so it stays a few kilobytes at any size. Trust is checked, not assumed:
+a resume re-reads every finished chunk's Parquet footers (:meth:`Store.check_chunk`) and
+simulates a missing or damaged one again, and the DuckDB views read exactly the finished parts
+(:meth:`Store.finished_files`), refusing a damaged one with the experiment, arm and chunk.
 """
 from __future__ import annotations
 
