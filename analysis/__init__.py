@@ -2,14 +2,19 @@
 
 Modules: :mod:`analysis.db` (``connect(store)`` and marts), :mod:`analysis.stats` (intervals,
 tests, planning), :mod:`analysis.plots` (figures, no I/O), :mod:`analysis.reports`
-(``write_report(store, experiment, out_dir)``). ``connect`` and ``write_report`` are also
+(``write_report(store, experiment, out_dir)``). ``connect``, ``open_store`` (the games and
+seats tables as Polars LazyFrames plus the DuckDB connection) and ``write_report`` are also
 available here; they are imported lazily, so ``import analysis`` stays cheap.
 """
 
-__all__ = ["connect", "write_report"]
+__all__ = ["connect", "open_store", "write_report"]
 
 
 def __getattr__(name):
+    if name == "open_store":
+        from .db import open_store
+
+        return open_store
     if name == "connect":
         from .db import connect
 

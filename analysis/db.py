@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -42,6 +43,8 @@ from . import stats
 __all__ = [
     "SQL_VIEWS",
     "connect",
+    "open_store",
+    "StoreTables",
     "has_view",
     "query",
     "experiment_names",
@@ -111,8 +114,16 @@ def _empty_view(con, name: str, columns: str) -> None:
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT {body} WHERE false")
 
 
-def _parquet_view(con, name: str, glob: str, empty: str) -> None:
-    src = (f"read_parquet({_lit(glob)}, hive_partitioning=true, union_by_name=true, "
+def _parquet_view(con, name: str, glob, empty: str) -> None:
+    """A view over ``glob`` (a pattern, or a list of files; an empty list gives ``empty``)."""
+    if isinstance(glob, list):
+        if not glob:
+            _empty_view(con, name, empty)
+            return
+        files = "[" + ", ".join(_lit(f) for f in glob) + "]"
+    else:
+        files = _lit(glob)
+    src = (f"read_parquet({files}, hive_partitioning=true, union_by_name=true, "
            f"hive_types_autocast=false)")
     try:
         con.execute(f"SELECT * FROM {src} LIMIT 0")
@@ -122,9 +133,15 @@ def _parquet_view(con, name: str, glob: str, empty: str) -> None:
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {src}")
 
 
-def _experiments_view(con, glob: str) -> None:
+def _experiments_view(con, glob) -> None:
     # read_text + json_valid: a malformed or half-written manifest is skipped, not fatal
-    src = f"read_text({_lit(glob)})"
+    if isinstance(glob, list):
+        if not glob:
+            _empty_view(con, "experiments", _EXPERIMENTS_EMPTY)
+            return
+        src = "read_text([" + ", ".join(_lit(f) for f in glob) + "])"
+    else:
+        src = f"read_text({_lit(glob)})"
     try:
         con.execute(f"SELECT * FROM {src} LIMIT 0")
     except duckdb.IOException:
@@ -170,7 +187,36 @@ def _columns(con, view: str) -> set[str]:
     return {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {view}").fetchall()}
 
 
-def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
+def _finished_files(root: str) -> dict[str, list[str]] | None:
+    """A local store's finished parts per table (:meth:`pipelines.store.Store.finished_files`:
+    each checked, a missing or damaged one raises with the repair), or None for a URL, read by
+    glob, as is a store without manifests or with one that ``playtest run`` did not write
+    (hand-made stores).
+    The views then hold exactly the chunks the manifests list as finished, so ``games``
+    and ``seats`` always agree, and parts of a killed run's unfinished chunks are left out."""
+    if "://" in root:
+        return None
+    from pipelines.store import ManifestError, Store
+
+    store = Store(root)
+    if not store.experiments():
+        return None
+    try:
+        return store.finished_files()
+    except ManifestError:
+        return None
+
+
+def _lock_down(con, paths: list[str]) -> None:
+    """No file access from now on except reading ``paths`` (no COPY TO, ATTACH, INSTALL, other
+    files), and no setting can be changed back (``lock_configuration``)."""
+    con.execute("SET allowed_paths = [" + ", ".join(_lit(p) for p in paths) + "]")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def connect(store, database: str = ":memory:", read_only: bool = False
+            ) -> duckdb.DuckDBPyConnection:
     """Open DuckDB with the store's views (``games``, ``seats``, ``experiments``) and marts.
 
     Parameters
@@ -180,19 +226,33 @@ def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
         URL DuckDB can read.
     database : str, default ":memory:"
         DuckDB database; the views only reference the store, nothing is copied.
+    read_only : bool, default False
+        Lock the connection once the views exist (``playtest sql``): it may read the store's
+        parts and manifests and nothing else, and can write no file (``COPY ... TO``,
+        ``ATTACH``, ``INSTALL`` fail); local stores only.
 
     Returns
     -------
     duckdb.DuckDBPyConnection
-        Views re-read the files at each query, so new chunks appear without reconnecting
-        (a store that was empty at connect time stays empty: reconnect). Marts that cannot be
+        ``games`` and ``seats`` of a local store read the parts of finished chunks (listed
+        in the manifests, checked at connect time): reconnect to see chunks finished later. Marts that cannot be
         built are listed, with the reason, in the table ``skipped_views``.
     """
     root = _store_str(store)
+    if read_only and "://" in root:
+        raise ValueError(f"a read-only connection needs a local store, not {root}")
+    files = _finished_files(root)
+    if files is None and read_only:  # the parts a glob would read, as a list
+        files = {t: sorted(str(p) for p in Path(root, "results", t).glob("**/part-*.parquet"))
+                 for t in ("games", "seats")}
+    manifests = (sorted(str(p) for p in Path(root, "experiments").glob("*.json"))
+                 if read_only else f"{root}/experiments/*.json")
     con = duckdb.connect(database)
-    _parquet_view(con, "games", f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
-    _parquet_view(con, "seats", f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
-    _experiments_view(con, f"{root}/experiments/*.json")
+    _parquet_view(con, "games", files["games"] if files else
+                  f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
+    _parquet_view(con, "seats", files["seats"] if files else
+                  f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
+    _experiments_view(con, manifests)
     con.execute("CREATE OR REPLACE TEMP TABLE skipped_views (view_name VARCHAR, reason VARCHAR)")
     for name in SQL_VIEWS:
         sql = _sql_text(name)
@@ -209,7 +269,61 @@ def connect(store, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
         except duckdb.Error as exc:
             con.execute("INSERT INTO skipped_views VALUES (?, ?)", [name, str(exc).splitlines()[0]])
             warnings.warn(f"analysis view {name} not created: {exc}", stacklevel=2)
+    if read_only:
+        _lock_down(con, files["games"] + files["seats"] + manifests)
     return con
+
+
+@dataclass
+class StoreTables:
+    """A store opened for one's own analysis (:func:`open_store`)."""
+
+    games: "pl.LazyFrame"
+    seats: "pl.LazyFrame"
+    con: duckdb.DuckDBPyConnection
+
+    def close(self) -> None:
+        self.con.close()
+
+
+_POLARS_TYPES = {"VARCHAR": "String", "BIGINT": "Int64", "BOOLEAN": "Boolean", "DOUBLE": "Float64"}
+
+
+def _lazy_table(files: list[str], empty: str) -> "pl.LazyFrame":
+    """One LazyFrame over parts of any games: each game's parts share a schema, so they are
+    scanned per game and stacked with the union of the columns (other games' columns null)."""
+    import polars as pl
+
+    by_game: dict[str, list[str]] = {}
+    for f in files:
+        game = next((d[5:] for d in Path(f).parts if d.startswith("game=")), "")
+        by_game.setdefault(game, []).append(f)
+    if not by_game:
+        cols = [c.strip().split(" ", 1) for c in empty.split(",")]
+        return pl.LazyFrame(schema={n: getattr(pl, _POLARS_TYPES[t]) for n, t in cols})
+    frames = [pl.scan_parquet(fs) for _, fs in sorted(by_game.items())]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+
+def open_store(store) -> StoreTables:
+    """The store's ``games`` and ``seats`` as Polars LazyFrames, plus :func:`connect`'s DuckDB
+    connection with every view: one line to start one's own analysis in Python::
+
+        st = analysis.open_store("data")
+        st.seats.group_by("game", "n_players", "seat").agg(pl.col("win_share").mean()).collect()
+        st.con.sql("SELECT * FROM seat_win_rates")
+
+    Both read the same parts: the finished chunks of a local store (checked; a damaged part
+    raises, naming the experiment and chunk), or every part of a hand-made or remote one.
+    A store of several games has every game's columns (null in the other games' rows).
+    """
+    root = _store_str(store)
+    files = _finished_files(root)
+    if files is None:
+        files = {t: sorted(str(p) for p in Path(root, "results", t).glob("**/part-*.parquet"))
+                 for t in ("games", "seats")}
+    return StoreTables(_lazy_table(files["games"], _GAMES_EMPTY),
+                       _lazy_table(files["seats"], _SEATS_EMPTY), connect(store))
 
 
 def has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:

@@ -444,6 +444,19 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
 # ----------------------------------------------------------------------------------------------
 # public API
 # ----------------------------------------------------------------------------------------------
+def _partial_text(manifest: dict, stored: int) -> str:
+    """``partial: N of M games ...`` for an experiment with unfinished chunks, else "".
+
+    The views hold finished chunks only (:func:`analysis.db.connect`), so every table of the
+    report counts the same N games; M is what the manifest plans over all arms."""
+    planned = sum(a.get("n_games", 0) for a in manifest.get("arms") or []
+                  if isinstance(a, dict) and isinstance(a.get("n_games"), int))
+    if manifest.get("status") == "complete" or not planned or stored >= planned:
+        return ""
+    return (f"partial: {stored:,} of {planned:,} games (the run is unfinished; every table "
+            f"below uses the same finished chunks; run the same command again to finish it)")
+
+
 def _summary_context(con, store, experiment: str) -> dict:
     """What every report states: the experiment, games, versions, seed, arms and settings
     (raises SpecError if the experiment is unknown). Keys starting with ``_`` are for builders."""
@@ -487,6 +500,7 @@ def _summary_context(con, store, experiment: str) -> dict:
                                ("real component data" if manifest.get("arms") and all_assumed_known
                                 else UNKNOWN)),
         "arms": arm_rows,
+        "partial": _partial_text(manifest, int(stored["n_games"].sum()) if len(stored) else 0),
         "manifest_json": json.dumps(manifest, indent=2, sort_keys=True) if manifest else "",
         "_manifest": manifest,
     }
@@ -511,6 +525,7 @@ def build_context(con, store, experiment: str) -> dict:
         "rounds_chart": None,
         "n_truncated": n_truncated,
         "ends": _end_rows(con, experiment),
+        "precision": _precision_block(manifest),  # `run --precision`: met or NOT met
     })
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):

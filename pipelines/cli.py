@@ -51,6 +51,11 @@ def guarded(fn):
         except CLIError as e:
             err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
             raise typer.Exit(1)
+        except OSError as e:  # a file the user named (or the disk) failed: not a traceback
+            where = f"{e.filename}: " if e.filename else ""
+            err.print(f"[bold red]error:[/] {escape(where + (e.strerror or str(e)))}",
+                      markup=True, soft_wrap=True)
+            raise typer.Exit(2)
         except KeyboardInterrupt:
             err.print("interrupted; run the same command again to resume")
             raise typer.Exit(130)
@@ -98,6 +103,8 @@ PrecisionOpt = typer.Option(None, "--precision", help=PRECISION_HELP)
 MaxGamesOpt = typer.Option(None, "--max-games", help=MAX_GAMES_HELP)
 ExperimentOpt = typer.Option(None, "--experiment", "-e", help="Experiment name (default: derived).")
 ChunkSizeOpt = typer.Option(None, "--chunk-size", help="Games per chunk/part.")
+ReplanOpt = typer.Option(False, "--replan", help="Apply a changed --games/--chunk-size to an "
+                         "unfinished experiment (finished chunks within it are kept).")
 
 
 # ---- games / rules -----------------------------------------------------------------------
@@ -200,10 +207,11 @@ def layout_cmd(game: str = typer.Argument(..., help="Game id (see `playtest game
 
 # ---- run ---------------------------------------------------------------------------------
 
-def _run_and_summarise(exp, store, workers, executor, scheduler, quiet):
+def _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan=False):
     from .runner import COMPILE_NOTE_S, run
 
-    res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet)
+    res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet,
+              replan=replan)
     for n in res.notes:
         err.print(f"note: {n}", markup=False, soft_wrap=True)
     arms = ", ".join(f"{a.name} ({a.game} {a.arm.n_players}p {a.arm.variant})" for a in exp.arms)
@@ -249,6 +257,7 @@ def run_cmd(
     precision: Optional[float] = PrecisionOpt,
     max_games: Optional[int] = MaxGamesOpt,
     quiet: bool = QuietOpt,
+    replan: bool = ReplanOpt,
 ):
     """Simulate games into the store (resumes/grows an existing experiment)."""
     from . import experiment as ex
@@ -273,7 +282,7 @@ def run_cmd(
                           settings.DEFAULT_SEED if seed is None else seed,
                           experiment, chunk_size, components)
     _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games,
-              start_small=games is None and spec is None)
+              start_small=games is None and spec is None, replan=replan)
     if precision is None:
         return
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
@@ -289,14 +298,16 @@ def _check_precision_options(precision, max_games):
         raise SpecError("--max-games only applies with --precision")
 
 
-def _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games, start_small):
+def _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games, start_small,
+              replan=False):
     """Run ``exp``: its game counts, or with ``precision`` until the intervals are narrow enough
-    (starting small when ``start_small``, i.e. no --games given)."""
+    (starting small when ``start_small``, i.e. no --games given); ``replan``: see ``run``."""
     if precision is None:
-        return _run_and_summarise(exp, store, workers, executor, scheduler, quiet)
+        return _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan)
     if start_small:
         _start_size(exp, max_games)
-    return _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games)[0]
+    return _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games,
+                        replan)[0]
 
 
 def _start_size(exp, max_games):
@@ -310,12 +321,13 @@ def _start_size(exp, max_games):
     exp.n_games = max(ra.n_games for ra in exp.arms)
 
 
-def _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games):
+def _run_precise(exp, store, workers, executor, scheduler, quiet, precision, max_games,
+                 replan=False):
     """Precision-targeted run (pipelines.studies.run_to_precision) with the usual summary."""
     from .studies import run_to_precision
 
     def one_round(e, st, **kw):
-        return _run_and_summarise(e, st, workers, executor, scheduler, quiet)
+        return _run_and_summarise(e, st, workers, executor, scheduler, quiet, replan)
 
     res, outcome = run_to_precision(
         exp, store, precision, max_games, run_fn=one_round,
@@ -393,6 +405,7 @@ def compare_cmd(
     chunk_size: Optional[int] = ChunkSizeOpt,
     components: Optional[str] = ComponentsOpt,
     quiet: bool = QuietOpt,
+    replan: bool = ReplanOpt,
 ):
     """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
     from .studies import compare_experiment
@@ -404,7 +417,7 @@ def compare_cmd(
                              settings.DEFAULT_SEED if seed is None else seed, experiment,
                              chunk_size, components)
     res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
-                    start_small=games is None)
+                    start_small=games is None, replan=replan)
     _print_compare(res.store, exp)
     out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
               markup=False)
@@ -432,6 +445,7 @@ def sweep_cmd(
     chunk_size: Optional[int] = ChunkSizeOpt,
     components: Optional[str] = ComponentsOpt,
     quiet: bool = QuietOpt,
+    replan: bool = ReplanOpt,
 ):
     """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
     from .studies import sweep_experiment
@@ -442,7 +456,7 @@ def sweep_cmd(
                            settings.DEFAULT_SEED if seed is None else seed, experiment,
                            chunk_size, components, tolerance)
     res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
-                    start_small=games is None)
+                    start_small=games is None, replan=replan)
     from analysis import reports
 
     con = importlib.import_module("analysis.db").connect(res.store)
@@ -601,7 +615,7 @@ def sql_cmd(
     out_file: Optional[Path] = typer.Option(None, "--out", "-o", help="Output file (needed for parquet)."),
     max_rows: int = typer.Option(200, "--max-rows", help="Rows shown by --format table."),
 ):
-    """Query the store with DuckDB (views games, seats, experiments)."""
+    """Query the store with DuckDB (views games, seats, experiments), read-only: one SELECT."""
     import duckdb
 
     from .store import connect
@@ -610,27 +624,27 @@ def sql_cmd(
         raise SpecError(f"--format: unknown format '{format}'; valid: table, csv, parquet")
     if format == "parquet" and out_file is None:
         raise SpecError("--format parquet needs --out FILE")
-    con = connect(settings.store_root(store))
+    root = settings.store_root(store)
+    if out_file is not None:
+        _check_out_file(out_file, root)
+    con = connect(root, read_only=True)
     try:
+        _check_read_only_query(con, query)
         rel = con.sql(query)
         if rel is None:
             return
-        if format == "parquet":
-            rel.write_parquet(str(out_file))
-            err.print(f"wrote {out_file}")
+        if format != "table" and (format == "parquet" or out_file is not None):
+            _write_result(rel.arrow(), format, out_file)
             return
         if format == "csv":
-            if out_file is not None:
-                rel.write_csv(str(out_file))
-                err.print(f"wrote {out_file}")
-            else:
-                import pyarrow.csv as pacsv
+            import pyarrow.csv as pacsv
 
-                pacsv.write_csv(rel.arrow().read_all() if hasattr(rel.arrow(), "read_all")
-                                else rel.arrow(), sys.stdout.buffer)
+            pacsv.write_csv(_arrow_table(rel.arrow()), sys.stdout.buffer)
             return
         cols = rel.columns
         rows = rel.limit(max_rows + 1).fetchall()
+        if out_file is not None:
+            _write_result(rel.arrow(), "csv", out_file)
     except duckdb.Error as e:
         raise SpecError(f"SQL: {e}") from None
     t = Table()
@@ -641,9 +655,52 @@ def sql_cmd(
     out.print(t)
     if len(rows) > max_rows:
         err.print(f"(more rows; showing {max_rows}: use --max-rows, --format csv or LIMIT)")
-    if out_file is not None:
-        rel.write_csv(str(out_file))
-        err.print(f"wrote {out_file}")
+
+
+# Statements `playtest sql` runs: queries only (DESCRIBE, SHOW, SUMMARIZE parse as SELECT).
+READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")
+
+
+def _check_read_only_query(con, query: str) -> None:
+    """One query statement, or SpecError: the store is never written through ``sql``."""
+    kinds = [st.type.name for st in con.extract_statements(query)]
+    if len(kinds) != 1:
+        raise SpecError(f"SQL: give exactly one statement, not {len(kinds)}")
+    if kinds[0] not in READ_ONLY_STATEMENTS:
+        raise SpecError(f"SQL: {kinds[0]} statements are not allowed; `playtest sql` is "
+                        f"read-only (valid: a SELECT query; write results with --out FILE)")
+
+
+def _check_out_file(out_file: Path, root: Path) -> None:
+    """--out must be a new or regular file outside the store."""
+    target = out_file.expanduser().resolve()
+    if target.is_relative_to(root.expanduser().resolve()):
+        raise SpecError(f"--out {out_file}: inside the store {root}; write results elsewhere")
+    if target.is_dir():
+        raise SpecError(f"--out {out_file}: is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise SpecError(f"--out {out_file}: directory {target.parent} does not exist")
+
+
+def _arrow_table(result):
+    return result.read_all() if hasattr(result, "read_all") else result
+
+
+def _write_result(result, format: str, out_file: Path) -> None:
+    """Write a query result (Arrow) to ``out_file`` in Python: the DuckDB connection itself
+    can write no file."""
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    table = _arrow_table(result)
+    try:
+        if format == "parquet":
+            pq.write_table(table, out_file)
+        else:
+            pacsv.write_csv(table, out_file)
+    except OSError as e:
+        raise SpecError(f"--out {out_file}: cannot write ({e.strerror or e})") from None
+    err.print(f"wrote {out_file}")
 
 
 def _write_report(store_root: Path, experiment: str, out_dir: Path) -> Path:
@@ -664,6 +721,8 @@ def report_cmd(
     from .store import Store
 
     root = settings.store_root(store)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
     known = Store(root).experiments()
     if experiment not in known:
         raise SpecError(f"unknown experiment '{experiment}' in store {root}; valid: "

@@ -152,6 +152,14 @@ def _err(where: str, msg: str) -> SpecError:
     return SpecError(f"{where}: {msg}" if where else msg)
 
 
+# What number conversions raise on values such as ``inf``, ``nan`` or ``1e400``.
+_NUMBER_ERRORS = (ValueError, OverflowError, TypeError, ZeroDivisionError)
+
+
+def _why(e: Exception) -> str:
+    return str(e) if isinstance(e, SpecError) else f"not a usable finite number ({e})"
+
+
 def resolve_arm(cfg: ArmConfig, default_games: int) -> ResolvedArm:
     """Validate one arm completely (raises SpecError naming the key and the valid choices)."""
     from sim.batch import make_arm
@@ -169,25 +177,26 @@ def resolve_arm(cfg: ArmConfig, default_games: int) -> ResolvedArm:
         p = by_name[k]
         try:
             p.parse(v) if isinstance(v, str) and p.kind != "choice" else p.check(v)
-        except SpecError as e:
-            raise _err(loc, str(e)) from None
+        except (SpecError, *_NUMBER_ERRORS) as e:
+            raise _err(loc, f"{v!r}: {_why(e)}" if not isinstance(e, SpecError) else str(e)) \
+                from None
     pols = [(_prefix(w, "policy") if w else "--policy", cfg.policy)]
     pols += [(_prefix(w, f"seat_policy.{seat}") if w else f"--seat-policy {seat}", text)
              for seat, text in cfg.seat_policies]
     for loc, text in pols:
         try:
             spec.policy_values(text)
-        except SpecError as e:
-            raise _err(f"{loc} {text}" if not w else loc, str(e)) from None
+        except (SpecError, *_NUMBER_ERRORS) as e:
+            raise _err(f"{loc} {text}" if not w else loc, _why(e)) from None
     try:
         comps = load_components(spec, cfg.components)
-    except SpecError as e:
-        raise _err(_prefix(w, "components") if w else "--components", str(e)) from None
+    except (SpecError, *_NUMBER_ERRORS) as e:
+        raise _err(_prefix(w, "components") if w else "--components", _why(e)) from None
     try:
         arm = make_arm(spec, cfg.n_players, cfg.variant, dict(cfg.tweaks), cfg.policy,
                        dict(cfg.seat_policies), comps)
-    except SpecError as e:
-        raise _err(w, str(e)) from None
+    except (SpecError, *_NUMBER_ERRORS) as e:
+        raise _err(w, _why(e)) from None
     n = cfg.games if cfg.games is not None else default_games
     check_games(n, _prefix(w, "games") if w else "--games")
     return ResolvedArm(cfg, arm, int(n))
@@ -200,12 +209,63 @@ def load_components(spec, directory: str | None):
     d = Path(directory).expanduser()
     if not d.is_dir():
         raise SpecError(f"component directory '{directory}' does not exist")
+    check_component_files(d)
     return spec.load_components(d)
+
+
+def check_component_files(d: Path) -> None:
+    """Every CSV/TOML file of a component directory is UTF-8 and holds only finite numbers
+    (a game's loader then checks the meaning); raises SpecError naming file, row and column."""
+    import csv
+    import math
+
+    for path in sorted(d.iterdir()):
+        if path.suffix not in (".csv", ".toml") or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            raise SpecError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        if path.suffix == ".toml":
+            try:
+                _check_finite(tomllib.loads(text), str(path))
+            except tomllib.TOMLDecodeError as e:
+                raise SpecError(f"{path}: malformed TOML: {e}") from None
+            continue
+        rows = csv.reader(text.splitlines())
+        header = next(rows, [])
+        for i, row in enumerate(rows, start=2):
+            for j, cell in enumerate(row):
+                try:
+                    bad = not math.isfinite(float(cell))
+                except ValueError:
+                    continue
+                if bad:
+                    col = header[j] if j < len(header) else f"#{j + 1}"
+                    raise SpecError(f"{path}: row {i}, column '{col}': {cell!r} is not a "
+                                    f"finite number")
+
+
+def _check_finite(value: Any, where: str) -> None:
+    """SpecError if a parsed TOML document holds ``inf``/``nan`` (TOML allows them)."""
+    import math
+
+    if isinstance(value, float) and not math.isfinite(value):
+        raise SpecError(f"{where}: {value!r} is not a finite number")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_finite(v, f"{where}.{k}" if not where.endswith((".toml", ".json")) else f"{where}: {k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_finite(v, f"{where}[{i}]")
 
 
 def check_games(n: Any, where: str = "--games") -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise SpecError(f"{where}: number of games must be a positive integer, got {n!r}")
+    if n > settings.MAX_GAMES:
+        raise SpecError(f"{where}: {n:,} games is above the limit of {settings.MAX_GAMES:,} "
+                        f"games per arm")
     return n
 
 
@@ -218,6 +278,9 @@ def check_seed(seed: Any, where: str = "--seed") -> int:
 def check_chunk_size(n: Any, where: str = "--chunk-size") -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
         raise SpecError(f"{where}: chunk size must be a positive integer, got {n!r}")
+    if n > settings.MAX_CHUNK_SIZE:
+        raise SpecError(f"{where}: {n:,} games per chunk is above the limit of "
+                        f"{settings.MAX_CHUNK_SIZE:,} (a chunk is simulated in memory)")
     return n
 
 
@@ -374,11 +437,17 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
     path = Path(path)
     if not path.is_file():
         raise SpecError(f"spec file '{path}' does not exist")
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise SpecError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{path}: malformed TOML: {e}") from None
+    for key in ("experiment", "arms"):
+        if key in doc:
+            _check_finite(doc[key], key)
     unknown = set(doc) - {"experiment", "arms"}
     if unknown:
         raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}'; valid: experiment, arms")

@@ -29,6 +29,7 @@ import numpy as np
 from sim.spec import SpecError
 
 from . import settings
+from . import chunks
 from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
 from .store import MANIFEST_FORMAT, Store, StoreError, build_tables, now_iso
 
@@ -80,19 +81,6 @@ def make_task(ra: ResolvedArm, chunk: int, start: int, stop: int, seed: int) -> 
 
 # ---- planning ----------------------------------------------------------------------------
 
-def plan_chunks(existing: list[dict], n_games: int, chunk_size: int) -> list[dict]:
-    """Keep the planned chunks; append chunks of ``chunk_size`` up to ``n_games``."""
-    chunks = [dict(c) for c in existing]
-    start = chunks[-1]["stop"] if chunks else 0
-    c = chunks[-1]["chunk"] + 1 if chunks else 0
-    while start < n_games:
-        stop = min(start + chunk_size, n_games)
-        chunks.append({"chunk": c, "start": start, "stop": stop})
-        c += 1
-        start = stop
-    return chunks
-
-
 def _differences(old: dict, new: dict) -> list[str]:
     a, b = comparable(old), comparable(new)
     out = []
@@ -110,9 +98,50 @@ def _differences(old: dict, new: dict) -> list[str]:
     return out
 
 
-def build_manifest(exp: Experiment, old: dict | None, chunk_size: int) -> tuple[dict, list[str]]:
-    """The manifest for this run (pure: nothing is written). Returns (manifest, notes)."""
+def _check_plan(exp: Experiment, entry: dict, ra: ResolvedArm, chunk_size: int,
+                chunk_size_given: bool, replan: bool) -> tuple[list[dict], set[int], list[int]]:
+    """The arm's new chunk plan (and finished chunks, and chunks to delete) for this run.
+
+    Growing (more games) appends chunks. A plan that would change otherwise is refused unless
+    ``replan``: fewer games than an unfinished plan (it would silently go on simulating the
+    larger one), or another ``--chunk-size`` for chunks not yet finished.
+    """
+    plan, finished = chunks.read_arm(entry)
+    planned = chunks.planned_games(plan)
+    open_sizes = {b - a for c, a, b in chunks.expand(plan) if c not in finished}
+    unfinished = bool(open_sizes)
+    smaller = ra.n_games < planned
+    other_size = chunk_size_given and unfinished and chunk_size not in open_sizes
+    if replan and (smaller or other_size):
+        return chunks.replan(plan, finished, ra.n_games, chunk_size)
+    if unfinished and (smaller or other_size):
+        done = sum(b - a for c, a, b in chunks.expand(plan) if c in finished)
+        what = (f"{planned:,} games per arm, not {ra.n_games:,}" if smaller else
+                f"chunks of {max(open_sizes):,} games, not {chunk_size:,}")
+        raise StoreError(
+            f"experiment '{exp.name}' arm '{ra.name}' was planned with {what} "
+            f"({done:,} games finished). Run it with the earlier --games/--chunk-size to "
+            f"finish it, or add --replan to re-plan it (finished chunks within the new size are "
+            f"kept, the rest is dropped)")
+    return chunks.extend(plan, ra.n_games, chunk_size), finished, []
+
+
+def _check_size(exp: Experiment, name: str, plan: list[dict]) -> None:
+    n = chunks.count(plan)
+    if n > settings.MAX_CHUNKS:
+        raise SpecError(f"experiment '{exp.name}' arm '{name}': {n:,} chunks is above the limit "
+                        f"of {settings.MAX_CHUNKS:,} chunks per arm; use a larger --chunk-size")
+
+
+def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
+                   chunk_size_given: bool = False, replan: bool = False
+                   ) -> tuple[dict, list[str], dict[str, list[int]]]:
+    """The manifest for this run (pure: nothing is written).
+
+    Returns (manifest, notes, chunks to delete per arm (``--replan``)).
+    """
     notes: list[str] = []
+    drop: dict[str, list[int]] = {}
     if old is not None:
         if old.get("master_seed") != exp.seed:
             raise StoreError(
@@ -134,27 +163,37 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int) -> tuple[
         if missing:
             notes.append(f"arms kept from earlier runs, not run now: {', '.join(missing)}")
     else:
-        manifest = {"format": MANIFEST_FORMAT, "name": exp.name, "created_at": now_iso()}
+        manifest = {"name": exp.name, "created_at": now_iso()}
         arms = []
     by_name = {a["name"]: a for a in arms}
     for ra in exp.arms:
         entry = by_name.get(ra.name)
         if entry is None:
             entry = {"name": ra.name, **ra.definition(), "n_games": 0, "chunks": [],
-                     "finished_chunks": []}
+                     "finished": []}
             arms.append(entry)
             by_name[ra.name] = entry
         else:
             entry.update({k: v for k, v in ra.definition().items()
                           if k in ("tweaks", "policies", "components")})
-        if ra.n_games < entry["n_games"]:
+        _check_size(exp, ra.name, chunks.read_arm(entry)[0])
+        plan, finished, dropped = _check_plan(exp, entry, ra, chunk_size, chunk_size_given,
+                                              replan)
+        _check_size(exp, ra.name, plan)
+        if dropped:
+            drop[ra.name] = dropped
+            notes.append(f"arm {ra.name}: re-planned to {ra.n_games:,} games "
+                         f"({len(dropped)} chunk(s) dropped)")
+        elif ra.n_games < chunks.planned_games(plan):
             notes.append(f"arm {ra.name}: already has {entry['n_games']:,} games "
                          f"(more than the {ra.n_games:,} asked); nothing removed")
-        n = max(ra.n_games, entry["n_games"])
-        entry["chunks"] = plan_chunks(entry["chunks"], n, chunk_size)
-        entry["n_games"] = n
+        entry["chunks"] = plan
+        entry["finished"] = chunks.to_ranges(finished)
+        entry.pop("finished_chunks", None)
+        entry["n_games"] = chunks.planned_games(plan)
     code = settings.code_version()
     manifest.update({
+        "format": MANIFEST_FORMAT,
         "status": "running",
         "master_seed": exp.seed,
         "n_games": max(a["n_games"] for a in arms),
@@ -166,12 +205,13 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int) -> tuple[
         "content_hash": exp.content_hash(),
         "arms": arms,
     })
-    return manifest, notes
+    manifest["finished_chunks"] = _finished(manifest)
+    return manifest, notes, drop
 
 
 def _finished(manifest: dict) -> dict:
-    """Finished chunks per arm (top-level summary; the arms hold the authoritative lists)."""
-    return {a["name"]: list(a["finished_chunks"]) for a in manifest["arms"]}
+    """Finished chunk ranges per arm (top-level summary; the arms hold the authoritative ones)."""
+    return {a["name"]: a["finished"] for a in manifest["arms"]}
 
 
 # ---- executors ---------------------------------------------------------------------------
@@ -360,45 +400,56 @@ def check_run_options(workers: int | None, executor: str, scheduler: str | None)
 
 def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int | None = None,
         executor: str = "local", scheduler: str | None = None, quiet: bool = False,
-        dask_processes: bool = True,
+        dask_processes: bool = True, replan: bool = False,
         after_chunk: Callable[[str, int], None] | None = None) -> RunResult:
     """Run (or resume, or grow) ``exp`` into the store. See the module docstring.
 
+    Finished chunks whose parts are missing or damaged (:meth:`Store.check_chunk`) are simulated
+    again, with a note. ``replan`` applies a changed plan (see :func:`_check_plan`).
     ``after_chunk(arm, chunk)`` is called once a chunk is recorded (tests inject failures here).
     """
     t0 = time.perf_counter()
     workers = check_run_options(workers, executor, scheduler)
     store = Store(settings.store_root(store_root))
-    if store.root.exists() and not store.root.is_dir():
-        raise StoreError(f"--store {store.root} is not a directory")
+    store.check_root()
     old = store.read_manifest(exp.name)
     chunk_size = exp.chunk_size or (old or {}).get("chunk_size") or settings.DEFAULT_CHUNK_SIZE
     check_chunk_size(chunk_size)
-    manifest, notes = build_manifest(exp, old, chunk_size)  # raises before anything is written
+    # raises before anything is written
+    manifest, notes, drop = build_manifest(exp, old, chunk_size, exp.chunk_size is not None,
+                                           replan)
 
+    try:
+        return _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
+                         dask_processes, after_chunk, t0)
+    except OSError as e:
+        raise _write_error(store, e) from None
+
+
+def _write_error(store: Store, e: OSError) -> StoreError:
+    """A failed write (read-only store, disk full...) as one message (exit code 2)."""
+    import errno
+
+    what = f"{e.filename}: {e.strerror}" if e.filename else (e.strerror or str(e))
+    hint = ("free some space, then run the same command again to resume"
+            if e.errno == errno.ENOSPC else
+            "check the store's permissions or pick another --store; a re-run resumes")
+    return StoreError(f"cannot write to the store {store.root} ({what}); {hint}")
+
+
+def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
+              dask_processes, after_chunk, t0) -> RunResult:
+    """The writing part of :func:`run`, under the experiment's lock."""
     arms = {ra.name: ra for ra in exp.arms}
-    tasks: list[ChunkTask] = []
-    skipped = 0
-    for entry in manifest["arms"]:
-        if entry["name"] not in arms:
-            continue
-        done = set(entry["finished_chunks"])
-        for c in entry["chunks"]:
-            if c["chunk"] in done:
-                skipped += 1
-            else:
-                tasks.append(make_task(arms[entry["name"]], c["chunk"], c["start"], c["stop"],
-                                       exp.seed))
-    # Interleave arms chunk by chunk so a partial run has comparable arms.
-    tasks.sort(key=lambda t: (t.chunk, list(arms).index(t.arm_name)))
-
     simulated = 0
     load_s = 0.0
     with store.lock(exp.name):
-        mpath = store.write_manifest(manifest)
-        entries = {a["name"]: a for a in manifest["arms"]}
         for ra in exp.arms:
             store.remove_stale_temp(ra.game, exp.name, ra.name)
+            store.remove_parts(ra.game, exp.name, ra.name, drop.get(ra.name, ()))
+        tasks, skipped = _tasks(exp, manifest, store, arms, notes)
+        mpath = store.write_manifest(manifest)
+        entries = {a["name"]: a for a in manifest["arms"]}
         if tasks:
             if executor == "local":
                 load_s = load_kernels((arms[t.arm_name] for t in tasks), quiet)
@@ -413,7 +464,7 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
                     store.write_part("games", ra.game, exp.name, ra.name, t.chunk, gt)
                     store.write_part("seats", ra.game, exp.name, ra.name, t.chunk, st)
                     e = entries[t.arm_name]
-                    e["finished_chunks"] = sorted(set(e["finished_chunks"]) | {t.chunk})
+                    e["finished"] = chunks.to_ranges(chunks.from_ranges(e["finished"]) | {t.chunk})
                     manifest["finished_chunks"] = _finished(manifest)
                     store.write_manifest(manifest)
                     simulated += t.n
@@ -424,7 +475,8 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
                 bar.close()
                 ex.close()
         manifest["finished_chunks"] = _finished(manifest)
-        complete = all(len(a["finished_chunks"]) == len(a["chunks"]) for a in manifest["arms"])
+        complete = all(len(chunks.from_ranges(a["finished"])) == chunks.count(a["chunks"])
+                       for a in manifest["arms"])
         manifest["status"] = "complete" if complete else "running"
         manifest["finished_at"] = now_iso() if complete else None
         store.write_manifest(manifest)
@@ -432,3 +484,32 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
     return RunResult(exp.name, store.root, mpath, list(arms), total_games, simulated,
                      len(tasks), skipped, time.perf_counter() - t0, executor, workers, notes,
                      load_s)
+
+
+def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, ResolvedArm],
+           notes: list[str]) -> tuple[list[ChunkTask], int]:
+    """The chunks to simulate: unfinished ones, and finished ones whose parts are missing or
+    damaged (taken off the finished list, with a note). Returns (tasks, chunks skipped)."""
+    tasks: list[ChunkTask] = []
+    skipped = 0
+    for entry in manifest["arms"]:
+        ra = arms.get(entry["name"])
+        if ra is None:
+            continue
+        done = chunks.from_ranges(entry["finished"])
+        for c, start, stop in chunks.expand(entry["chunks"]):
+            if c in done:
+                problem = store.check_chunk(ra.game, exp.name, ra.name, c, stop - start,
+                                            ra.arm.n_players)
+                if problem is None:
+                    skipped += 1
+                    continue
+                done.discard(c)
+                notes.append(f"arm {ra.name} chunk {c}: {problem}; simulating it again")
+            tasks.append(make_task(ra, c, start, stop, exp.seed))
+        entry["finished"] = chunks.to_ranges(done)
+    manifest["finished_chunks"] = _finished(manifest)
+    # Interleave arms chunk by chunk so a partial run has comparable arms.
+    order = list(arms)
+    tasks.sort(key=lambda t: (t.chunk, order.index(t.arm_name)))
+    return tasks, skipped

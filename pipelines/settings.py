@@ -13,6 +13,12 @@ from pathlib import Path
 #: Games per chunk (one Parquet part per arm and chunk). Peak memory of a run grows with it:
 #: about 480 MB at 50k and 680 MB at 100k for 4-player Flower Shop.
 DEFAULT_CHUNK_SIZE = 50_000
+#: Upper limits, checked before anything is written (exit 2 naming the limit): games per arm
+#: (``--games``, ``--max-games``, TOML ``games``), games per chunk (memory grows with it, see
+#: above) and chunks per arm (the run keeps one task per chunk).
+MAX_GAMES = 1_000_000_000
+MAX_CHUNK_SIZE = 1_000_000
+MAX_CHUNKS = 100_000
 #: Default number of games per arm for ``playtest run``.
 DEFAULT_GAMES = 100_000
 #: Default master seed.

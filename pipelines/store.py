@@ -17,6 +17,12 @@ fsynced and renamed with :func:`os.replace`; the manifest the same way, after th
 Globs ending in ``*.parquet`` / ``*.json`` never match the temporary names, so a killed run never
 leaves a readable half-file. A chunk is finished only once the manifest lists it; a part on disk
 that the manifest does not list is simulated again (same content) on resume.
+
+The manifest keeps each arm's chunk plan as segments and its finished chunks as ranges
+(:mod:`pipelines.chunks`), so it stays a few kilobytes at any size. Trust is checked, not assumed:
+a resume re-reads every finished chunk's Parquet footers (:meth:`Store.check_chunk`) and
+simulates a missing or damaged one again, and the DuckDB views read exactly the finished parts
+(:meth:`Store.finished_files`), refusing a damaged one with the experiment, arm and chunk.
 """
 from __future__ import annotations
 
@@ -33,7 +39,7 @@ import pyarrow.parquet as pq
 
 from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON, SpecError
 
-MANIFEST_FORMAT = 1
+MANIFEST_FORMAT = 2  # 2: chunk plan as segments, finished chunks as ranges (pipelines.chunks)
 TABLES = ("games", "seats")
 GAME_KEYS = ("experiment", "arm", "game", "n_players", "master_seed", "game_index")
 SEAT_KEYS = GAME_KEYS + ("seat",)
@@ -42,6 +48,10 @@ PARQUET_OPTIONS = dict(compression="zstd", compression_level=3)
 
 class StoreError(SpecError):
     """A store conflict the user must resolve (reported like bad input: exit code 2)."""
+
+
+class ManifestError(StoreError):
+    """A manifest file that is not valid JSON or not shaped like a playtest manifest."""
 
 
 def now_iso() -> str:
@@ -78,9 +88,16 @@ class Store:
         if not p.is_file():
             return None
         try:
-            return json.loads(p.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise StoreError(f"manifest {p} is not valid JSON ({e}); move it away to start over") from None
+            m = json.loads(p.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise ManifestError(f"manifest {p} is not valid JSON ({e}); move it away to start over") from None
+        except OSError as e:
+            raise StoreError(f"manifest {p} cannot be read ({e.strerror})") from None
+        problem = manifest_problem(m)
+        if problem:
+            raise ManifestError(f"manifest {p} is not a playtest manifest ({problem}); move it away "
+                             f"to start over")
+        return m
 
     def write_manifest(self, manifest: dict) -> Path:
         manifest["updated_at"] = now_iso()
@@ -88,6 +105,14 @@ class Store:
         data = json.dumps(manifest, indent=2, sort_keys=False, default=_json_default) + "\n"
         atomic_write_bytes(p, data.encode("utf-8"))
         return p
+
+    def check_root(self) -> None:
+        """The store root is a directory, or can become one (raises StoreError)."""
+        for d in (self.root, *self.root.parents):
+            if d.exists():
+                if not d.is_dir():
+                    raise StoreError(f"--store {self.root}: {d} is not a directory")
+                break
 
     def experiments(self) -> list[str]:
         if not self.experiments_dir.is_dir():
@@ -121,6 +146,64 @@ class Store:
         write_parquet_atomic(path, data)
         return path
 
+    def remove_parts(self, game: str, experiment: str, arm: str, chunks) -> None:
+        """Delete the parts of chunks dropped from the plan (``--replan``)."""
+        for c in chunks:
+            for table in TABLES:
+                with contextlib.suppress(FileNotFoundError):
+                    self.part_path(table, game, experiment, arm, c).unlink()
+
+    def check_chunk(self, game: str, experiment: str, arm: str, chunk: int, n_games: int,
+                    n_players: int) -> str | None:
+        """Why a finished chunk's parts are unusable (missing, unreadable footer, wrong row
+        count), or None when both are fine. Reads only the Parquet footers."""
+        for table, rows in (("games", n_games), ("seats", n_games * n_players)):
+            path = self.part_path(table, game, experiment, arm, chunk)
+            try:
+                got = pq.read_metadata(path).num_rows
+            except FileNotFoundError:
+                return f"{table} part {path} is missing"
+            except (OSError, pa.ArrowException) as e:
+                return f"{table} part {path} is damaged ({str(e).splitlines()[0]})"
+            if got != rows:
+                return f"{table} part {path} has {got:,} rows, not {rows:,}"
+        return None
+
+    def finished_parts(self, manifest: dict) -> list[tuple[str, str, int, int, int]]:
+        """``(arm, game, chunk, n_games, n_players)`` of every finished chunk of an experiment."""
+        from . import chunks
+
+        out = []
+        for a in manifest["arms"]:
+            plan, done = chunks.read_arm(a)
+            out += [(a["name"], a["game"], c, stop - start, a["n_players"])
+                    for c, start, stop in chunks.expand(plan) if c in done]
+        return out
+
+    def finished_files(self) -> dict[str, list[str]]:
+        """Every finished part of every experiment, per table, after checking each one.
+
+        Raises
+        ------
+        StoreError
+            A manifest is unreadable, or a finished chunk's part is missing or damaged: the
+            message names the experiment, arm and chunk and how to repair it.
+        """
+        files: dict[str, list[str]] = {t: [] for t in TABLES}
+        for name in self.experiments():
+            m = self.read_manifest(name)
+            for arm, game, c, n, p in self.finished_parts(m):
+                problem = self.check_chunk(game, name, arm, c, n, p)
+                if problem:
+                    raise StoreError(
+                        f"experiment '{name}' arm '{arm}' chunk {c}: {problem}. Repair: run the "
+                        f"command that made the experiment again (`playtest run` re-simulates "
+                        f"damaged chunks), or move {self.manifest_path(name)} and its results "
+                        f"away")
+                for t in TABLES:
+                    files[t].append(str(self.part_path(t, game, name, arm, c)))
+        return files
+
     def remove_stale_temp(self, game: str, experiment: str, arm: str) -> None:
         """Delete temporary files left by a killed run of this arm."""
         for table in TABLES:
@@ -129,6 +212,38 @@ class Store:
                 for p in d.glob(".part-*.tmp"):
                     with contextlib.suppress(OSError):
                         p.unlink()
+
+
+def manifest_problem(m: Any) -> str | None:
+    """What is wrong with the shape of a parsed manifest, or None."""
+    if not isinstance(m, dict):
+        return f"a JSON {type(m).__name__}, not an object"
+    arms = m.get("arms")
+    if not isinstance(arms, list) or not arms:
+        return "no 'arms' list"
+    for i, a in enumerate(arms):
+        if not isinstance(a, dict) or not isinstance(a.get("name"), str) \
+                or not isinstance(a.get("game"), str) or not _is_int(a.get("n_players")):
+            return f"arms[{i}] lacks name, game or n_players"
+        plan = a.get("chunks")
+        if not isinstance(plan, list) or not all(
+                isinstance(c, dict) and all(_is_int(c.get(k)) for k in ("chunk", "start", "stop"))
+                and c["start"] <= c["stop"] and (_is_int(c.get("size", 1)) and c.get("size", 1) > 0)
+                for c in plan):
+            return f"arms[{i}].chunks is not a chunk plan"
+        fin = a.get("finished", a.get("finished_chunks"))
+        if "finished" in a:
+            ok = isinstance(fin, list) and all(isinstance(r, list) and len(r) == 2
+                                               and all(_is_int(x) for x in r) for r in fin)
+        else:
+            ok = isinstance(fin, list) and all(_is_int(x) for x in fin)
+        if not ok:
+            return f"arms[{i}] has no valid list of finished chunks"
+    return None
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _json_default(o: Any):
@@ -258,9 +373,9 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
 
 # ---- DuckDB views ------------------------------------------------------------------------
 
-def connect(root: str | os.PathLike):
+def connect(root: str | os.PathLike, read_only: bool = False):
     """A DuckDB connection with the store views ``games``, ``seats``, ``experiments`` (and the
     analysis marts): :func:`analysis.db.connect`, the one place the views are defined."""
     from analysis import db
 
-    return db.connect(Path(root))
+    return db.connect(Path(root), read_only=read_only)

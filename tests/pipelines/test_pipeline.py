@@ -14,7 +14,7 @@ import pytest
 
 from pipe_helpers import HERE, content, listing
 from pipelines import experiment as ex
-from pipelines import runner, settings, store as store_mod
+from pipelines import chunks, runner, settings, store as store_mod
 from sim.spec import SpecError
 
 GAMES_COLS = ["experiment", "arm", "game", "n_players", "master_seed", "game_index", "rounds",
@@ -84,8 +84,8 @@ def test_store_layout_columns_and_manifest(tmp_path):
     assert a["rule_values"] == {"dice": 2, "solo_target": 8, "reroll": True}
     assert a["components"]["assumed"] is True and a["components"]["digest"]
     assert [p["policy"] for p in a["policies"]] == ["greedy", "greedy"]
-    assert a["finished_chunks"] == [0, 1, 2]
-    assert [(c["start"], c["stop"]) for c in a["chunks"]] == [(0, 100), (100, 200), (200, 250)]
+    assert a["finished"] == [[0, 2]]  # inclusive chunk ranges
+    assert a["chunks"] == [{"chunk": 0, "start": 0, "stop": 250, "size": 100}]  # one segment
 
 
 def test_plain_duckdb_and_polars_read_the_store(tmp_path):
@@ -188,8 +188,8 @@ def test_rerun_reuses_and_games_growth_keeps_old_chunks(tmp_path, cli):
     for p, data in parts.items():
         assert p.read_bytes() == data  # earlier chunks untouched
     man = json.loads(next((store / "experiments").glob("*.json")).read_text())
-    assert [(c["start"], c["stop"]) for c in man["arms"][0]["chunks"]] == [
-        (0, 100), (100, 200), (200, 250), (250, 350), (350, 450), (450, 520)]
+    assert list(chunks.expand(man["arms"][0]["chunks"])) == [
+        (0, 0, 100), (1, 100, 200), (2, 200, 250), (3, 250, 350), (4, 350, 450), (5, 450, 520)]
     assert man["n_games"] == 520 and man["status"] == "complete"
     fresh = tmp_path / "fresh"
     assert cli(*args[:-3], "--store", fresh, "--quiet", "--games", 520).exit_code == 0
@@ -212,7 +212,7 @@ def test_failure_after_chunk_then_resume_is_identical(tmp_path):
         run_fake(store, games=450, chunk=100, players="2-3", after_chunk=boom)
     man = json.loads(next((store / "experiments").glob("*.json")).read_text())
     assert man["status"] == "running"
-    assert man["finished_chunks"] == {"p2": [0, 1], "p3": [0, 1]}
+    assert man["finished_chunks"] == {"p2": [[0, 1]], "p3": [[0, 1]]}
     exp, res = run_fake(store, games=450, chunk=100, players="2-3")
     assert res.simulated == 2 * 250 and res.chunks_skipped == 4
     assert content(store, "games").equals(content(full, "games"))
@@ -259,14 +259,14 @@ def test_sigkill_mid_run_then_rerun_resumes(tmp_path):
         time.sleep(0.05)
         for m in (store / "experiments").glob("*.json") if (store / "experiments").is_dir() else ():
             try:
-                finished = json.loads(m.read_text())["arms"][0]["finished_chunks"]
+                finished = chunks.from_ranges(json.loads(m.read_text())["arms"][0]["finished"])
             except (ValueError, KeyError):
                 pytest.fail("manifest must always be valid JSON")
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     assert len(finished) >= 2, proc.stderr.read().decode()
     man = json.loads(next((store / "experiments").glob("*.json")).read_text())
-    assert man["status"] == "running" and len(man["arms"][0]["finished_chunks"]) < 20
+    assert man["status"] == "running" and len(chunks.from_ranges(man["arms"][0]["finished"])) < 20
     for p in store.rglob("*.parquet"):
         pq.read_table(p)
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=120)

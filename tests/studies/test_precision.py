@@ -94,3 +94,14 @@ def test_precision_bad_input(cli, tmp_path, args, expect):
     r = cli("run", "fakedice", "--players", "2", *args, "--store", tmp_path / "s", "-q")
     assert r.exit_code == 2 and expect in r.stderr
     assert listing(tmp_path / "s") == []
+
+
+def test_run_precision_capped_report_says_not_met(cli, tmp_path):
+    """`playtest report` of a `run --precision` that hit --max-games says so (issue 18)."""
+    r = cli("run", "fakedice", "--players", "2", "--precision", "0.002", "--max-games", "300",
+            "--games", "100", "--seed", "3", "--store", tmp_path / "s", "-q")
+    assert r.exit_code == 0 and "NOT met" in r.stdout, r.output
+    name = json.loads(next((tmp_path / "s" / "experiments").glob("*.json")).read_text())["name"]
+    assert cli("report", name, "--store", tmp_path / "s", "--out", tmp_path / "rep").exit_code == 0
+    text = html_text(tmp_path / "rep" / f"{name}.html")
+    assert "NOT met: the run stopped at the --max-games cap of 300 games per arm" in text
