@@ -1,4 +1,4 @@
-"""Kernel conventions checked by script (style.md §1.9).
+"""Kernel and game-folder conventions checked by script (style.md §1.9, design.md §3).
 
 Over every jitted module of every game (and sim/rng.py, sim/trace.py): each ``@njit`` has
 ``cache=True`` and a docstring, nothing uses ``np.random``, no ``fastmath``, and module-level
@@ -59,3 +59,103 @@ def test_kernel_module_conventions(path):
                 if isinstance(n, ast.Name) and not (n.id.isupper() or n.id.startswith("_") and n.id[1:].isupper()):
                     problems.append(f"line {node.lineno}: module global '{n.id}' is not an UPPER_CASE constant")
     assert not problems, problems
+
+
+# ---- one shape for every game (docs/adding_a_game.md) --------------------------------------
+
+from sim import registry  # noqa: E402
+from sim.spec import layout  # noqa: E402
+
+GAMES = registry.available_games()
+FOLDER_FILES = ("__init__.py", "layout.py", "rules.py", "policies.py", "kernel.py", "replay.py",
+                "README.md", "components")
+
+
+def _game_dir(game):
+    return ROOT / "sim" / "games" / game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_folder_has_the_same_files(game):
+    missing = [f for f in FOLDER_FILES if not (_game_dir(game) / f).exists()]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_offset_is_numbered_by_hand(game):
+    """Every constant of a declared block (rule and policy parameters, state, seat block,
+    output rows, component arrays...) comes from its declaration: no module of the game folder
+    assigns a number literal to a name with a block's prefix, and the blocks cover the packed
+    parameter arrays exactly (Numba freezes these constants into the kernels)."""
+    spec = registry.make(game)
+    prefixes = tuple(sorted({b.prefix for b in spec.layouts}))
+    assert {"R_", "P_"} <= set(prefixes), prefixes
+    by_prefix = {b.prefix: b for b in spec.layouts}
+    assert by_prefix["R_"].offsets == {"R_" + k.upper(): v for k, v in layout(spec.params).items()}
+    assert by_prefix["P_"].offsets == {"P_" + k.upper(): v
+                                       for k, v in layout(spec.policy_params).items()}
+    problems = []
+    for path in sorted(_game_dir(game).glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, int):
+                for t in node.targets:
+                    if isinstance(t, ast.Name) and t.id.startswith(prefixes):
+                        problems.append(f"{path.name}:{node.lineno} {t.id} = {node.value.value}")
+    assert not problems, problems
+
+
+def _sibling_imports(path, siblings):
+    """(module-level imports, imports inside functions) of sibling modules in ``path``."""
+    top, nested = set(), set()
+    tree = ast.parse(path.read_text())
+    top_nodes = set(map(id, tree.body))
+    for node in ast.walk(tree):
+        names = set()
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and ".games." in node.module:
+            names = {node.module.split(".")[3]} if node.module.count(".") >= 3 else set()
+        names &= siblings
+        (top if id(node) in top_nodes else nested).update(names)
+    return top, nested
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_game_folder_imports_go_one_way(game):
+    """The modules of a game folder import each other without a cycle, and never from inside a
+    function (a lazy import that would hide one); ``layout`` imports no sibling at all."""
+    paths = {p.stem: p for p in _game_dir(game).glob("*.py") if p.stem != "__init__"}
+    edges, lazy = {}, []
+    for name, path in paths.items():
+        top, nested = _sibling_imports(path, set(paths))
+        edges[name] = top - {name}
+        lazy += [f"{name} -> {m} (inside a function)" for m in sorted(nested)]
+    assert not lazy, lazy
+    assert not edges["layout"], edges["layout"]
+    state: dict[str, int] = {}
+
+    def visit(m, stack):
+        state[m] = 1
+        for n in sorted(edges[m]):
+            if state.get(n) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(stack + [m, n]))
+            if not state.get(n):
+                visit(n, stack + [m])
+        state[m] = 2
+
+    for m in sorted(edges):
+        if not state.get(m):
+            visit(m, [])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_layout_command_prints_every_block(game):
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+    r = CliRunner().invoke(app, ["layout", game])
+    assert r.exit_code == 0, r.output
+    for block in registry.make(game).layouts:
+        for constant in block.offsets:
+            assert constant in r.output
