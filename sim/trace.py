@@ -22,8 +22,8 @@ def no_log() -> np.ndarray:
 
 
 @njit(cache=True)
-def emit(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
-    """Append one event to ``log`` if tracing is on and there is room."""
+def _append(log, code, a0, a1, a2, a3, a4, a5, a6):
+    """Append one event (all int64) to ``log`` if tracing is on and there is room."""
     if log.shape[0] <= 1:
         return
     n = log[0, 0]
@@ -39,6 +39,15 @@ def emit(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
     log[r, 6] = a5
     log[r, 7] = a6
     log[0, 0] = n + 1
+
+
+@njit(cache=True, inline="always")
+def emit(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
+    """Append one event to ``log`` if tracing is on and there is room. Inlined where it is
+    called, it casts its arguments to int64, so the body (``_append``) is compiled once instead
+    of once per combination of argument types (dozens per game)."""
+    _append(log, np.int64(code), np.int64(a0), np.int64(a1), np.int64(a2), np.int64(a3),
+            np.int64(a4), np.int64(a5), np.int64(a6))
 
 
 def events(log: np.ndarray) -> np.ndarray:
