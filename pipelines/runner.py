@@ -108,7 +108,8 @@ def _check_plan(exp: Experiment, entry: dict, ra: ResolvedArm, chunk_size: int,
     """
     plan, finished = chunks.read_arm(entry)
     planned = chunks.planned_games(plan)
-    open_sizes = {b - a for c, a, b in chunks.expand(plan) if c not in finished}
+    open_sizes = {seg["size"] for seg in plan  # chunk sizes of segments with unfinished chunks
+                  if any(c not in finished for c, _, _ in chunks.expand([seg]))}
     unfinished = bool(open_sizes)
     smaller = ra.n_games < planned
     other_size = chunk_size_given and unfinished and chunk_size not in open_sizes

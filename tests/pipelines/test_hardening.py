@@ -101,6 +101,21 @@ def test_smaller_games_on_an_unfinished_plan_is_refused_unless_replan(tmp_path, 
     assert r.exit_code == 0 and "nothing to simulate" in r.stdout
 
 
+def test_resume_with_the_same_chunk_size_and_a_short_last_chunk(tmp_path, cli):
+    from pipelines import experiment as ex, runner
+
+    store = tmp_path / "store"
+    exp = ex.from_cli("fakedice", "2", games=260, seed=3, experiment="x", chunk_size=100)
+
+    def stop(arm, chunk):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(exp, store, quiet=True, after_chunk=stop)
+    r = cli(*run_args(store, "--games", "260", "--chunk-size", "100"))
+    assert r.exit_code == 0 and "simulated 160 games" in r.stdout, r.output
+
+
 def test_format_1_manifest_still_resumes(tmp_path, cli):
     store = tmp_path / "store"
     assert cli(*run_args(store, "--games", "250", "--chunk-size", "100")).exit_code == 0
