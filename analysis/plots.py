@@ -21,6 +21,7 @@ __all__ = [
     "SOLO_ORDER",
     "variant_order",
     "seat_win_rate_plot",
+    "factor_gap_plot",
     "score_distribution_plot",
     "rounds_distribution_plot",
     "solo_ladder_plot",
@@ -97,6 +98,47 @@ def seat_win_rate_plot(rates: pd.DataFrame, title: str | None = None) -> Figure:
         ax.legend(loc="upper right", fontsize=8)
     if title:
         fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
+    """Win rate minus the fair share 1/N, in points, with 95% intervals: one panel per arm,
+    one row per value of the game's balance factor (seat, initiative die...).
+
+    Points, not 0-based bars, so a one-point gap is visible; the dashed line is "fair".
+
+    Parameters
+    ----------
+    rates : DataFrame
+        Columns ``arm, n_players, label, win_rate, low, high`` (e.g.
+        :func:`analysis.db.win_rate_by` with a ``label`` per value).
+    factor_name : str
+        Axis title of the values ("seat", "initiative die").
+    """
+    arms = list(dict.fromkeys(rates["arm"]))
+    fig, axes = _grid(len(arms), ncols=2, size=(5.2, 0.45 * rates.groupby("arm").size().max()
+                                               + 1.6 if len(rates) else 3.0))
+    colors = sns.color_palette(_PALETTE, 10)
+    for ax, arm in zip(axes, arms):
+        d = rates[rates["arm"] == arm]
+        fair = 1.0 / float(d["n_players"].iloc[0])
+        gap = 100 * (d["win_rate"].to_numpy(float) - fair)
+        lo = 100 * (d["low"].to_numpy(float) - fair)
+        hi = 100 * (d["high"].to_numpy(float) - fair)
+        y = np.arange(len(d))[::-1]
+        off = (lo > 0) | (hi < 0)
+        ax.errorbar(gap, y, xerr=np.vstack([(gap - lo).clip(min=0), (hi - gap).clip(min=0)]),
+                    fmt="none", ecolor="black", capsize=3, lw=1.2)
+        ax.scatter(gap, y, c=[colors[3] if o else colors[0] for o in off], zorder=3, s=36)
+        ax.axvline(0, color="gray", ls="--", lw=1)
+        ax.set_yticks(y, d["label"].astype(str))
+        ax.set_ylim(-0.7, len(d) - 0.3)
+        span = max(1.0, float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.15) if len(d) else 1.0
+        ax.set_xlim(-span, span)
+        ax.set_xlabel(f"win rate − fair share 1/{int(d['n_players'].iloc[0])}, points (95% CI)")
+        ax.set_ylabel(factor_name)
+        ax.set_title(f"{arm} ({int(d['n_players'].iloc[0])} players)", fontsize=10)
     fig.tight_layout()
     return fig
 

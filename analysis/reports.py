@@ -221,45 +221,67 @@ def _arm_rows(manifest: dict, stored: pd.DataFrame, games_stored: dict) -> list[
     return rows
 
 
-def _seat_roles(game: str) -> dict:
-    """``GameSpec.seat_roles`` of ``game`` (empty if the game cannot be loaded)."""
-    try:
-        from sim.registry import make
+def _factor_rates(con, experiment: str, arms: list[str], factor) -> pd.DataFrame:
+    """Win rate by value of the game's balance factor per arm (Wilson 95%), with its label."""
+    d = db.win_rate_by(con, experiment, factor.column)
+    if d.empty:
+        return d
+    d = d[d["arm"].isin(arms)]
+    return d.assign(label=[factor.label(v) for v in d["value"]])
 
-        return dict(make(game).seat_roles)
-    except Exception:
-        return {}
+
+def factor_verdict(rates: pd.DataFrame, factor) -> str:
+    """One arm's balance in plain words: which values of the balance factor win more or less
+    than the fair share 1/N (95% interval excluding it), with numbers and intervals.
+
+    ``rates``: one arm's rows of :func:`_factor_rates` (``n_players, label, win_rate, low,
+    high``)."""
+    n = int(rates["n_players"].iloc[0])
+    fair = 1.0 / n
+    gap = rates["win_rate"] - fair
+    is_off = (rates["low"] > fair) | (rates["high"] < fair)
+    off, rest = rates[is_off], rates[~is_off]
+    parts = [f"{r.label} wins {abs(100 * (r.win_rate - fair)):.1f} points "
+             f"{'above' if r.win_rate > fair else 'below'} its fair share "
+             f"({_pct(r.win_rate)}, 95% CI {_ci(r.low, r.high)})"
+             for r in off.loc[gap[is_off].abs().sort_values(ascending=False).index].itertuples()]
+    if parts:
+        text = "; ".join(parts) + f" (fair share 1/{n} = {_pct(fair)})."
+        if len(rest):
+            text += (f" The others are within {100 * (rest['win_rate'] - fair).abs().max():.1f} "
+                     f"points of it (their intervals include it).")
+        return text
+    w = rates.loc[gap.abs().idxmax()]
+    return (f"No {factor.name} wins significantly more or less than its fair share 1/{n} = "
+            f"{_pct(fair)}: the largest gap is {w['label']}, {_pts(w['win_rate'] - fair)} points "
+            f"(95% CI {_pts(w['low'] - fair)} to {_pts(w['high'] - fair)}).")
 
 
-def _role_tables(con, experiment: str, arm: str, roles: dict) -> list[dict]:
-    """Win rate by each turn-order role column of one arm, with a balance test."""
-    out = []
-    for column, labels in roles.items():
-        d = db.win_rate_by(con, experiment, column)
-        d = d[d["arm"] == arm] if len(d) else d
-        if d.empty:
-            continue
-        n = int(d["n_players"].iloc[0])
-        rows = [{"value": labels[int(r.value)] if 0 <= int(r.value) < len(labels) else int(r.value),
-                 "n_games": _num(r.n_games), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
-                 "vs_fair": _pts(r.win_rate - 1.0 / n)} for r in d.itertuples()]
-        # expected share of each value = its seats' share of all seats, times 1/n
-        seats = d["n_games"].to_numpy(float)
-        test = stats.seat_balance_test(d["win_share_sum"].to_numpy(float), n) \
-            if np.allclose(seats, seats[0]) else None
-        out.append({"column": column, "rows": rows,
-                    "balance": test.describe().replace("Seat win rates", f"Win rates by {column}")
-                    .replace("seat win rates", f"win rates by {column}") if test else ""})
-    return out
+def _factor_block(rates: pd.DataFrame, factor) -> dict:
+    """Table rows, balance test and verdict of one arm's balance factor."""
+    n = int(rates["n_players"].iloc[0])
+    rows = [{"value": r.label, "n_games": _num(r.n_games), "rate": _pct(r.win_rate),
+             "ci": _ci(r.low, r.high), "vs_fair": _pts(r.win_rate - 1.0 / n)}
+            for r in rates.itertuples()]
+    # the chi-square test needs every value held equally often (every seat; all dice at N = 4)
+    held = rates["n_games"].to_numpy(float)
+    test = (stats.seat_balance_test(rates["win_share_sum"].to_numpy(float), n)
+            if len(held) == n and np.allclose(held, held[0]) else None)
+    balance = (test.describe().replace("Seat win rates", f"Win rates by {factor.name}")
+               .replace("seat win rates", f"win rates by {factor.name}") if test else "")
+    return {"name": factor.name, "rows": rows, "balance": balance,
+            "verdict": factor_verdict(rates, factor)}
 
 
 def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str = "") -> dict:
-    roles = _seat_roles(game) if game else {}
+    factor = studies.balance_factor(game)
+    frates = _factor_rates(con, experiment, multi_arms, factor)
     rates = db.seat_win_rates(con, experiment)
     rates = rates[rates["arm"].isin(multi_arms)]
     per_arm = []
     for arm in multi_arms:
         d = rates[rates["arm"] == arm].sort_values("seat")
+        f = frates[frates["arm"] == arm] if len(frates) else frates
         if d.empty:
             continue
         n = int(d["n_players"].iloc[0])
@@ -283,9 +305,9 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str 
         adv_text = (f"Seat 0 (start player) wins {_pct(s0.win_rate)} (95% CI {_ci(s0.low, s0.high)}) "
                     f"against a fair share of {_pct(fair)}: {_pts(adv)} points "
                     f"(95% CI {_pts(lo)} to {_pts(hi)}), {adv_word}.")
-        if roles:
-            adv_text += (" In this game the seat does not fix the turn order: see the win rate by "
-                         + ", ".join(roles) + " above.")
+        if not factor.is_seat:
+            adv_text += (f" In this game the seat does not fix the turn order: see the win rate "
+                         f"by {factor.name} above.")
         need = stats.required_games(fair, 0.02)
         plan = (f"Detecting a 2-point seat advantage (vs {_pct(fair)}) with 95% confidence and "
                 f"80% power needs about {need:,} games; this arm has {n_games:,}.")
@@ -297,14 +319,17 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str 
             "advantage": adv_text, "plan": plan,
             "mixed_note": ("Seats play different policies, so seat differences mix seat order "
                            "and policy strength." if mixed else ""),
-            "roles": _role_tables(con, experiment, arm, roles),
+            "factor": _factor_block(f, factor) if len(f) else None,
         })
-    chart = plots.seat_win_rate_plot(rates) if len(rates) else None
+    seat_rates = rates.assign(label=[f"seat {int(v)}" for v in rates["seat"]])
     hist = db.score_histogram(con, experiment)
     hist = hist[hist["arm"].isin(multi_arms)]
     return {
-        "arms": per_arm,
-        "chart": figure_to_data_uri(chart) if chart is not None else None,
+        "arms": per_arm, "factor_name": factor.name, "factor_is_seat": factor.is_seat,
+        "factor_chart": (figure_to_data_uri(plots.factor_gap_plot(frates, factor.name))
+                         if len(frates) else None),
+        "chart": (figure_to_data_uri(plots.factor_gap_plot(seat_rates, "seat"))
+                  if len(rates) and not factor.is_seat else None),
         "score_chart": (figure_to_data_uri(plots.score_distribution_plot(hist))
                         if len(hist) else None),
     }
@@ -400,8 +425,17 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
                 "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.verdict,
             } for s in res.steps],
         })
+    verdicts = []
+    for pol, d in ladder.groupby("policy", sort=False):
+        d = d.sort_values("win_rate", ascending=False)
+        check = next((c for c in checks if c["policy"] == pol), None)
+        verdicts.append(
+            f"Policy {pol}, easiest to hardest by measured win probability: "
+            + ", ".join(f"{r.label} {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
+                        for r in d.itertuples())
+            + "." + (f" Ladder: {check['verdict']}. {check['text']}" if check else ""))
     out: dict[str, Any] = {
-        "rows": rows, "checks": checks,
+        "rows": rows, "checks": checks, "verdicts": verdicts,
         "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
         "loss": None, "cards": None,
     }

@@ -676,7 +676,7 @@ def report_cmd(
 
 def win_rate_tables(store_root: Path, experiment: str, game: str) -> list[Table]:
     """Win rate (mean win_share, Wilson 95%) by seat and player count, and by each turn-order
-    role column of the game (``GameSpec.seat_roles``, e.g. Flower Shop initiative dice)."""
+    its balance factor (``GameSpec.balance_factor``, e.g. Flower Shop initiative dice) when not the seat."""
     from analysis import db
 
     from .store import connect
@@ -684,8 +684,9 @@ def win_rate_tables(store_root: Path, experiment: str, game: str) -> list[Table]
     con = connect(store_root)
     tables = []
     by = [("seat", db.seat_win_rates(con, experiment).rename(columns={"seat": "value"}), ())]
-    by += [(col, db.win_rate_by(con, experiment, col), labels)
-           for col, labels in _registry().make(game).seat_roles.items()]
+    factor = _registry().make(game).balance_factor
+    if not factor.is_seat:
+        by.append((factor.column, db.win_rate_by(con, experiment, factor.column), factor.labels))
     for col, df, labels in by:
         if df.empty:
             continue

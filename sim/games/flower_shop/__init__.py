@@ -1,5 +1,5 @@
 """The Little Flower Shop Dice Game (1-4 players): rules in ``shared/rules/flower_shop.md``."""
-from sim.spec import Column, GameSpec
+from sim.spec import BalanceFactor, Column, GameSpec
 
 from . import kernel, rules
 from .audit import audit
@@ -58,6 +58,6 @@ SPEC = GameSpec(
     default_variant=lambda n: "solo_base" if n == 1 else "base",
     validate=rules.validate,
     audit=audit,
-    seat_roles={"initiative_die": ("I-A", "I-B", "I-C", "I-D")},
+    balance_factor=BalanceFactor("initiative_die", "initiative die", ("I-A", "I-B", "I-C", "I-D")),
     max_events=20000,
 )
