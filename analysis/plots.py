@@ -164,16 +164,26 @@ def _hist_panels(hist: pd.DataFrame, value: str, hue: str | None, xlabel: str) -
         d = hist[hist["arm"] == arm]
         groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
         vmin, vmax = int(d[value].min()), int(d[value].max())
+        styles = ("-", "--", "-.", ":")
         for i, (key, g) in enumerate(groups):
             xs, share = _frequencies(g, value, vmin, vmax)
             label = None if key is None else f"{hue} {key}"
-            ax.step(xs, share, where="mid", color=colors[i % 10], label=label, lw=1.4)
+            if len(groups) == 1:  # discrete bars: never empty, even when every game has one value
+                ax.bar(xs, share, width=0.8 if vmax - vmin < 80 else (xs[1] - xs[0]) * 0.9,
+                       color=colors[i % 10], alpha=0.8, label=label)
+            else:  # one line per seat, told apart by colour, dash and marker
+                ax.plot(xs, share, drawstyle="steps-mid", color=colors[i % 10],
+                        ls=styles[i % len(styles)], marker="o" if len(xs) <= 40 else None,
+                        ms=3, label=label, lw=1.4)
         ax.set_title(str(arm))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("share of games")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        if vmin == vmax:
+            ax.set_xlim(vmin - 2, vmax + 2)
         _percent_axis(ax)
         if hue is not None and len(groups) > 1:
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
@@ -333,6 +343,12 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         xcol = "_x"
     else:
         xcol = x
+        xs = np.sort(pd.unique(d[x].dropna().to_numpy(float)))
+        if len(xs) and np.all(xs == np.round(xs)):  # an integer parameter: integer ticks only
+            if len(xs) <= 12:
+                ax.set_xticks(xs, [str(int(v)) for v in xs])
+            else:
+                ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
     colors = sns.color_palette(_PALETTE, max(3, len(groups)))
     if band is not None:
@@ -340,7 +356,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
     for i, (key, g) in enumerate(groups):
         g = g.sort_values(xcol)
         label = None if key is None else f"{hue} {key}"
-        ax.plot(g[xcol], g[y], marker="o", color=colors[i], label=label, lw=1.5)
+        ax.plot(g[xcol], g[y], marker="osD^v"[i % 5], ls=("-", "--", "-.", ":")[i % 4],
+                color=colors[i], label=label, lw=1.5)
         ax.fill_between(g[xcol], g[low], g[high], color=colors[i], alpha=0.2, lw=0)
         if mark is not None and mark in g:
             m = g[g[mark].astype(bool)]
@@ -354,8 +371,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
     if title:
         ax.set_title(title)
-    if hue is not None or mark is not None:
-        ax.legend(fontsize=8)
+    if hue is not None or mark is not None:  # outside the axes: never over the data
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 

@@ -639,11 +639,12 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
     pairs = pairs or study_pairs(manifest)
     if not pairs:
         raise SpecError(f"experiment '{experiment}' is not a comparison (no baseline/tweak pairs)")
-    rates = db.seat_win_rates(con, experiment)
+    factor = studies.balance_factor(_game_of(manifest))
+    rates = _factor_rates(con, experiment, [a["name"] for a in ctx["arms"]], factor)
     sections = []
     for pair in pairs:
-        t = db.arm_games(con, experiment, pair["tweak"])
-        b = db.arm_games(con, experiment, pair["baseline"])
+        t = studies.arm_games(con, experiment, pair["tweak"])
+        b = studies.arm_games(con, experiment, pair["baseline"])
         if t.empty or b.empty:
             continue
         tab = studies.compare_frames(t, b)
@@ -664,10 +665,22 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
         prop = tab[(tab["scale"] == "prop") & (tab["half_width"] > 0)]
         ratio = ((prop["unpaired_high"] - prop["unpaired_low"]) / (prop["high"] - prop["low"])
                  ).median() if len(prop) else float("nan")
-        chart_rates = rates[rates["arm"].isin([pair["baseline"], pair["tweak"]])]
+        chart_rates = (rates[rates["arm"].isin([pair["baseline"], pair["tweak"]])]
+                       if len(rates) else rates)
+        question = _question(manifest, pair, ctx["arms"])
+        n_pair = int(tab["n"].max()) if len(tab) else 0
+        if len(same) == len(rows) and rows:
+            verdict = "the tweak changed no game: both arms are identical in every game."
+        elif found:
+            verdict = ("distinguishable from zero (95% interval excludes 0): "
+                       + "; ".join(found) + ".")
+        else:
+            verdict = "no difference is distinguishable from zero at 95% confidence."
+        verdict = (f"{question}, {pair['n_players']} players ({n_pair:,} paired games): "
+                   + verdict)
         sections.append({
             "n_players": pair["n_players"], "baseline": pair["baseline"], "tweak": pair["tweak"],
-            "question": _question(manifest, pair, ctx["arms"]),
+            "question": question, "verdict": verdict, "factor_name": factor.name,
             "n_games": int(tab["n"].max()) if len(tab) else 0, "rows": rows,
             "found": found, "none": none, "same": same,
             "all_same": bool(rows) and len(same) == len(rows),
@@ -676,7 +689,7 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
                         f"(as many as {ratio ** 2:.0f}× the games unpaired)."
                         if np.isfinite(ratio) and ratio > 0 else ""),
             "chart": figure_to_data_uri(plots.difference_plot(tab)),
-            "seat_chart": (figure_to_data_uri(plots.seat_win_rate_plot(chart_rates))
+            "seat_chart": (figure_to_data_uri(plots.factor_gap_plot(chart_rates, factor.name))
                            if len(chart_rates) and pair["n_players"] > 1 else None),
         })
     ctx.update({"kind": "compare", "sections": sections,
@@ -696,7 +709,7 @@ def sweep_long(con, experiment: str, source: dict) -> pd.DataFrame:
     <param columns>, metric, label, scale, estimate, low, high, half_width, n``."""
     frames = []
     for pt in source.get("points") or []:
-        df = db.arm_games(con, experiment, pt["arm"])
+        df = studies.arm_games(con, experiment, pt["arm"])
         if df.empty:
             continue
         t = studies.level_table(df)
@@ -708,12 +721,12 @@ def sweep_long(con, experiment: str, source: dict) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _balance_by_arm(long: pd.DataFrame, tolerance: float) -> dict:
+def _balance_by_arm(long: pd.DataFrame, tolerance: float, factor) -> dict:
     out = {}
     for arm, d in long.groupby("arm", sort=False):
         n = int(d["n_players"].iloc[0])
-        out[arm] = studies.balance_status(d[d["metric"].str.startswith("win_rate_seat")], n,
-                                          tolerance)
+        out[arm] = studies.balance_status(
+            d[d["metric"].str.startswith(studies.factor_prefix(factor))], n, tolerance)
     return out
 
 
@@ -727,13 +740,14 @@ def sweep_table(con, experiment: str, source: dict, long: pd.DataFrame | None = 
         return pd.DataFrame()
     names = [p["name"] for p in source.get("params") or []]
     tol = float(source.get("tolerance") or 0.02)
-    bal = _balance_by_arm(long, tol)
+    factor = studies.balance_factor(source.get("game"))
+    bal = _balance_by_arm(long, tol, factor)
     rows = []
     for arm, d in long.groupby("arm", sort=False):
         d = d.set_index("metric")
         row = {"arm": arm, **{n: d[n].iloc[0] for n in names},
                "players": int(d["n_players"].iloc[0]), "games": f"{int(d['n'].max()):,}"}
-        for key in [k for k in d.index if k.startswith("win_rate_seat")] + [
+        for key in [k for k in d.index if k.startswith(studies.factor_prefix(factor))] + [
                 "first_player_advantage", "solo_win", "mean_score", "rounds"]:
             if key in d.index:
                 r = d.loc[key]
@@ -741,10 +755,10 @@ def sweep_table(con, experiment: str, source: dict, long: pd.DataFrame | None = 
                 if compact:
                     k, dg = (100.0, 1) if r["scale"] == "prop" else (1.0, 2)
                     est, ci = f"{k * r['estimate']:.{dg}f}", f"{k * r['half_width']:.{dg}f}"
-                short = (key.replace("win_rate_seat", "seat ").replace("first_player_advantage",
-                                                                       "first-player adv.")
-                         .replace("solo_win", "solo win").replace("mean_score", "mean score")
-                         .replace("rounds", "rounds"))
+                short = (r["label"].removeprefix("win rate, ")
+                         if key.startswith(studies.factor_prefix(factor)) else
+                         key.replace("first_player_advantage", "first-player adv.")
+                         .replace("solo_win", "solo win").replace("mean_score", "mean score"))
                 row[short] = f"{est}±{ci}" if compact else f"{est} [{ci}]"
         if int(d["n_players"].iloc[0]) > 1:
             row["balance"] = bal[arm]
@@ -760,11 +774,13 @@ def sweep_context(con, store, experiment: str) -> dict:
     params = source.get("params") or []
     names = [p["name"] for p in params]
     tol = float(source.get("tolerance") or 0.02)
+    factor = studies.balance_factor(source.get("game"))
+    prefix = studies.factor_prefix(factor)
     long = sweep_long(con, experiment, source)
     table = sweep_table(con, experiment, source, long)
     charts, verdicts = [], []
     if len(long):
-        bal = _balance_by_arm(long, tol)
+        bal = _balance_by_arm(long, tol, factor)
         long = long.assign(balance=long["arm"].map(bal))
         long["balanced"] = long["balance"] == "balanced"
         x = names[0]
@@ -777,15 +793,16 @@ def sweep_context(con, store, experiment: str) -> dict:
             slices = [(None, dn)] if hue2 is None else list(dn.groupby(hue2, sort=False))
             for key, d in slices:
                 sub = "" if key is None else f", {hue2} = {key}"
-                seats = d[d["metric"].str.startswith("win_rate_seat")].assign(
-                    seat=lambda f: f["metric"].str.replace("win_rate_seat", "").astype(int))
+                seats = d[d["metric"].str.startswith(prefix)]
+                seats = seats.assign(**{factor.name: seats["label"].str.removeprefix(
+                    "win rate, ")})
                 if len(seats):
-                    charts.append({"title": f"Win rate per seat ({n} players{sub})",
+                    charts.append({"title": f"Win rate per {factor.name} ({n} players{sub})",
                                    "img": figure_to_data_uri(plots.metric_curve_plot(
-                                       seats, x, hue="seat", reference=fair, percent=True,
+                                       seats, x, hue=factor.name, reference=fair, percent=True,
                                        band=(fair - tol, fair + tol), order=order,
                                        ylabel="win rate (95% CI)",
-                                       title=f"{n} players{sub}: win rate per seat"))})
+                                       title=f"{n} players{sub}: win rate per {factor.name}"))})
             for metric, ylabel, pct, ref in (
                     ("first_player_advantage", "seat 0 win rate − 1/N (95% CI)", True, 0.0),
                     ("solo_win", "solo win probability (95% CI)", True, None),
@@ -807,20 +824,21 @@ def sweep_context(con, store, experiment: str) -> dict:
                 sure = [label(r) for _, r in pts.iterrows() if r["balance"] == "balanced"]
                 maybe = [label(r) for _, r in pts.iterrows() if r["balance"] == "plausibly balanced"]
                 if sure:
-                    text = (f"{n} players: seats are balanced within ±{100 * tol:g} points of "
-                            f"1/{n} (every seat's 95% interval inside the band) at: "
+                    text = (f"{n} players: every {factor.name} wins within ±{100 * tol:g} points "
+                            f"of 1/{n} (every 95% interval inside the band) at: "
                             + "; ".join(sure) + ".")
                     cls = "ok"
                 else:
-                    text = (f"{n} players: no point balances the seats within ±{100 * tol:g} "
-                            f"points with 95% confidence.")
+                    text = (f"{n} players: no point balances the {factor.name} win rates within "
+                            f"±{100 * tol:g} points with 95% confidence.")
                     cls = "warn"
                 if maybe:
                     text += (" Plausibly balanced (estimates inside the band, intervals reaching "
                              "outside; more games would tell): " + "; ".join(maybe) + ".")
                 verdicts.append({"text": text, "cls": cls})
     ctx.update({
-        "kind": "sweep", "params": [{"name": p["name"], "value_list": ", ".join(
+        "kind": "sweep", "factor_name": factor.name,
+        "params": [{"name": p["name"], "value_list": ", ".join(
             _value_text(v) for v in p["values"])} for p in params],
         "tolerance": f"±{100 * tol:g} points", "verdicts": verdicts, "charts": charts,
         "columns": [c for c in table.columns if c != "arm"],
@@ -828,6 +846,21 @@ def sweep_context(con, store, experiment: str) -> dict:
         "precision": _precision_block(manifest),
     })
     return ctx
+
+
+def _plan_verdict(title: str, tab: pd.DataFrame, delta: float) -> str:
+    """The plan in one sentence: the largest sample any row of ``tab`` needs, per design."""
+    def most(col):
+        v = pd.to_numeric(tab[col], errors="coerce").dropna() if col in tab else pd.Series()
+        return f"{int(v.max()):,}" if len(v) else None
+
+    parts = [f"about {x} games show a {100 * delta:g}-point gap from the fair share"
+             for x in [most("vs_fair")] if x]
+    parts += [f"comparing two arms needs {x} games per arm unpaired" for x in [most("unpaired")]
+              if x]
+    parts += [f"{x} per arm paired (same seeds)" for x in [most("paired")] if x]
+    who = ", ".join(str(x).removeprefix("win rate, ") for x in tab["label"])
+    return f"{title}: " + ", ".join(parts) + f" (the largest over {who})."
 
 
 def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0.8
@@ -843,8 +876,8 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
                               "ORDER BY arm", [experiment])["arm"].tolist()
         items = [(a, a, None) for a in names]
     for title, base, tweak in items:
-        b = db.arm_games(con, experiment, base)
-        t = db.arm_games(con, experiment, tweak) if tweak else None
+        b = studies.arm_games(con, experiment, base)
+        t = studies.arm_games(con, experiment, tweak) if tweak else None
         if b.empty:
             continue
         tab = studies.plan_table(b, delta, t, power=power)
@@ -864,7 +897,8 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
                 "pilot_diff": ("" if r.pilot_diff is None or r.pilot_diff != r.pilot_diff
                                else _pts(r.pilot_diff, 2)),
             })
-        blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows})
+        blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows,
+                       "verdict": _plan_verdict(title, tab, delta)})
     return blocks
 
 
@@ -875,14 +909,15 @@ def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) 
     blocks = plan_rows(con, experiment, manifest.get("spec") or {}, delta, power)
     pilots = []
     for r in ctx["arms"]:
-        df = db.arm_games(con, experiment, r["name"])
+        df = studies.arm_games(con, experiment, r["name"])
         if df.empty:
             continue
         lv = studies.level_table(df)
         pilots.append({"arm": r["name"], "rows": [
             dict(zip(("label", "est", "ci"), (x.label, *_est(x.scale, x.estimate, x.low, x.high))))
             for x in lv.itertuples()]})
-    ctx.update({"kind": "plan", "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
+    ctx.update({"kind": "plan", "factor_name": studies.balance_factor(_game_of(manifest)).name,
+                "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
                 "blocks": blocks, "pilots": pilots, "paired": bool(study_pairs(manifest))})
     return ctx
 
