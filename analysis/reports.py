@@ -478,6 +478,24 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
 # ----------------------------------------------------------------------------------------------
 # public API
 # ----------------------------------------------------------------------------------------------
+_ARM_FIELDS = (("game", "Game"), ("n_players", "Players"), ("variant", "Variant"),
+               ("policies", "Policies per seat"), ("game_version", "Game version"),
+               ("changes", "Rule values differing from defaults"),
+               ("components", "Component data"))
+
+
+def _common_settings(arm_rows: list[dict]) -> dict:
+    """Settings shared by every arm (said once) and the fields that differ (one column each)."""
+    def show(v):
+        return "; ".join(v) if isinstance(v, list) else str(v)
+
+    same = [(k, label) for k, label in _ARM_FIELDS
+            if len(arm_rows) > 1 and len({show(r[k]) for r in arm_rows}) == 1]
+    return {"same": [{"label": label, "value": show(arm_rows[0][k]) or "none"}
+                     for k, label in same],
+            "vary": [k for k, _ in _ARM_FIELDS if (k, dict(_ARM_FIELDS)[k]) not in same]}
+
+
 def _summary_context(con, store, experiment: str) -> dict:
     """What every report states: the experiment, games, versions, seed, arms and settings
     (raises SpecError if the experiment is unknown). Keys starting with ``_`` are for builders."""
@@ -521,6 +539,7 @@ def _summary_context(con, store, experiment: str) -> dict:
                                ("real component data" if manifest.get("arms") and all_assumed_known
                                 else UNKNOWN)),
         "arms": arm_rows,
+        "arms_common": _common_settings(arm_rows),
         "manifest_json": json.dumps(manifest, indent=2, sort_keys=True) if manifest else "",
         "_manifest": manifest,
     }

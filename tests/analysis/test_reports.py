@@ -141,3 +141,15 @@ def test_pipelines_manifest_shape(tiny_store, tmp_path):
     assert "6 of 10 requested" in text
     assert "rattlebones rb-7" in text
     assert "several code versions: abc1234, def5678" in text
+
+
+def test_arms_table_says_common_settings_once(tmp_path):
+    probs = {v: p for v, p in zip(SOLO_VARIANTS, [0.85, 0.6, 0.4, 0.2, 0.05])}
+    store = make_solo_store(tmp_path / "store", "compact", probs, n_games=50)
+    html = write_report(store, "compact", tmp_path / "out").read_text()
+    arms = html[html.index('<section id="arms">'):]
+    arms = arms[:arms.index("</section>")]
+    assert arms.count("d1g3st") == 1  # the component data, said once for the 5 arms
+    assert "Component data (every arm)" in arms and "Players (every arm)" in arms
+    for v in SOLO_VARIANTS:  # what differs stays per arm
+        assert f"<td>{v}</td>" in arms
