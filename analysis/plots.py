@@ -21,6 +21,7 @@ __all__ = [
     "SOLO_ORDER",
     "variant_order",
     "seat_win_rate_plot",
+    "factor_gap_plot",
     "score_distribution_plot",
     "rounds_distribution_plot",
     "solo_ladder_plot",
@@ -101,6 +102,47 @@ def seat_win_rate_plot(rates: pd.DataFrame, title: str | None = None) -> Figure:
     return fig
 
 
+def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
+    """Win rate minus the fair share 1/N, in points, with 95% intervals: one panel per arm,
+    one row per value of the game's balance factor (seat, initiative die...).
+
+    Points, not 0-based bars, so a one-point gap is visible; the dashed line is "fair".
+
+    Parameters
+    ----------
+    rates : DataFrame
+        Columns ``arm, n_players, label, win_rate, low, high`` (e.g.
+        :func:`analysis.db.win_rate_by` with a ``label`` per value).
+    factor_name : str
+        Axis title of the values ("seat", "initiative die").
+    """
+    arms = list(dict.fromkeys(rates["arm"]))
+    fig, axes = _grid(len(arms), ncols=2, size=(5.2, 0.45 * rates.groupby("arm").size().max()
+                                               + 1.6 if len(rates) else 3.0))
+    colors = sns.color_palette(_PALETTE, 10)
+    for ax, arm in zip(axes, arms):
+        d = rates[rates["arm"] == arm]
+        fair = 1.0 / float(d["n_players"].iloc[0])
+        gap = 100 * (d["win_rate"].to_numpy(float) - fair)
+        lo = 100 * (d["low"].to_numpy(float) - fair)
+        hi = 100 * (d["high"].to_numpy(float) - fair)
+        y = np.arange(len(d))[::-1]
+        off = (lo > 0) | (hi < 0)
+        ax.errorbar(gap, y, xerr=np.vstack([(gap - lo).clip(min=0), (hi - gap).clip(min=0)]),
+                    fmt="none", ecolor="black", capsize=3, lw=1.2)
+        ax.scatter(gap, y, c=[colors[3] if o else colors[0] for o in off], zorder=3, s=36)
+        ax.axvline(0, color="gray", ls="--", lw=1)
+        ax.set_yticks(y, d["label"].astype(str))
+        ax.set_ylim(-0.7, len(d) - 0.3)
+        span = max(1.0, float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.15) if len(d) else 1.0
+        ax.set_xlim(-span, span)
+        ax.set_xlabel(f"win rate − fair share 1/{int(d['n_players'].iloc[0])}, points (95% CI)")
+        ax.set_ylabel(factor_name)
+        ax.set_title(f"{arm} ({int(d['n_players'].iloc[0])} players)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
 def _frequencies(g: pd.DataFrame, value: str, vmin: int, vmax: int, max_bins: int = 80):
     """Shares over every integer in [vmin, vmax] (absent values = 0), or over ``max_bins``
     equal bins when the range is wider."""
@@ -122,16 +164,26 @@ def _hist_panels(hist: pd.DataFrame, value: str, hue: str | None, xlabel: str) -
         d = hist[hist["arm"] == arm]
         groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
         vmin, vmax = int(d[value].min()), int(d[value].max())
+        styles = ("-", "--", "-.", ":")
         for i, (key, g) in enumerate(groups):
             xs, share = _frequencies(g, value, vmin, vmax)
             label = None if key is None else f"{hue} {key}"
-            ax.step(xs, share, where="mid", color=colors[i % 10], label=label, lw=1.4)
+            if len(groups) == 1:  # discrete bars: never empty, even when every game has one value
+                ax.bar(xs, share, width=0.8 if vmax - vmin < 80 else (xs[1] - xs[0]) * 0.9,
+                       color=colors[i % 10], alpha=0.8, label=label)
+            else:  # one line per seat, told apart by colour, dash and marker
+                ax.plot(xs, share, drawstyle="steps-mid", color=colors[i % 10],
+                        ls=styles[i % len(styles)], marker="o" if len(xs) <= 40 else None,
+                        ms=3, label=label, lw=1.4)
         ax.set_title(str(arm))
         ax.set_xlabel(xlabel)
         ax.set_ylabel("share of games")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        if vmin == vmax:
+            ax.set_xlim(vmin - 2, vmax + 2)
         _percent_axis(ax)
         if hue is not None and len(groups) > 1:
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 
@@ -291,6 +343,12 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         xcol = "_x"
     else:
         xcol = x
+        xs = np.sort(pd.unique(d[x].dropna().to_numpy(float)))
+        if len(xs) and np.all(xs == np.round(xs)):  # an integer parameter: integer ticks only
+            if len(xs) <= 12:
+                ax.set_xticks(xs, [str(int(v)) for v in xs])
+            else:
+                ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
     colors = sns.color_palette(_PALETTE, max(3, len(groups)))
     if band is not None:
@@ -298,7 +356,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
     for i, (key, g) in enumerate(groups):
         g = g.sort_values(xcol)
         label = None if key is None else f"{hue} {key}"
-        ax.plot(g[xcol], g[y], marker="o", color=colors[i], label=label, lw=1.5)
+        ax.plot(g[xcol], g[y], marker="osD^v"[i % 5], ls=("-", "--", "-.", ":")[i % 4],
+                color=colors[i], label=label, lw=1.5)
         ax.fill_between(g[xcol], g[low], g[high], color=colors[i], alpha=0.2, lw=0)
         if mark is not None and mark in g:
             m = g[g[mark].astype(bool)]
@@ -312,8 +371,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
     if title:
         ax.set_title(title)
-    if hue is not None or mark is not None:
-        ax.legend(fontsize=8)
+    if hue is not None or mark is not None:  # outside the axes: never over the data
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     return fig
 

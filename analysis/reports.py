@@ -221,45 +221,67 @@ def _arm_rows(manifest: dict, stored: pd.DataFrame, games_stored: dict) -> list[
     return rows
 
 
-def _seat_roles(game: str) -> dict:
-    """``GameSpec.seat_roles`` of ``game`` (empty if the game cannot be loaded)."""
-    try:
-        from sim.registry import make
+def _factor_rates(con, experiment: str, arms: list[str], factor) -> pd.DataFrame:
+    """Win rate by value of the game's balance factor per arm (Wilson 95%), with its label."""
+    d = db.win_rate_by(con, experiment, factor.column)
+    if d.empty:
+        return d
+    d = d[d["arm"].isin(arms)]
+    return d.assign(label=[factor.label(v) for v in d["value"]])
 
-        return dict(make(game).seat_roles)
-    except Exception:
-        return {}
+
+def factor_verdict(rates: pd.DataFrame, factor) -> str:
+    """One arm's balance in plain words: which values of the balance factor win more or less
+    than the fair share 1/N (95% interval excluding it), with numbers and intervals.
+
+    ``rates``: one arm's rows of :func:`_factor_rates` (``n_players, label, win_rate, low,
+    high``)."""
+    n = int(rates["n_players"].iloc[0])
+    fair = 1.0 / n
+    gap = rates["win_rate"] - fair
+    is_off = (rates["low"] > fair) | (rates["high"] < fair)
+    off, rest = rates[is_off], rates[~is_off]
+    parts = [f"{r.label} wins {abs(100 * (r.win_rate - fair)):.1f} points "
+             f"{'above' if r.win_rate > fair else 'below'} its fair share "
+             f"({_pct(r.win_rate)}, 95% CI {_ci(r.low, r.high)})"
+             for r in off.loc[gap[is_off].abs().sort_values(ascending=False).index].itertuples()]
+    if parts:
+        text = "; ".join(parts) + f" (fair share 1/{n} = {_pct(fair)})."
+        if len(rest):
+            text += (f" The others are within {100 * (rest['win_rate'] - fair).abs().max():.1f} "
+                     f"points of it (their intervals include it).")
+        return text
+    w = rates.loc[gap.abs().idxmax()]
+    return (f"No {factor.name} wins significantly more or less than its fair share 1/{n} = "
+            f"{_pct(fair)}: the largest gap is {w['label']}, {_pts(w['win_rate'] - fair)} points "
+            f"(95% CI {_pts(w['low'] - fair)} to {_pts(w['high'] - fair)}).")
 
 
-def _role_tables(con, experiment: str, arm: str, roles: dict) -> list[dict]:
-    """Win rate by each turn-order role column of one arm, with a balance test."""
-    out = []
-    for column, labels in roles.items():
-        d = db.win_rate_by(con, experiment, column)
-        d = d[d["arm"] == arm] if len(d) else d
-        if d.empty:
-            continue
-        n = int(d["n_players"].iloc[0])
-        rows = [{"value": labels[int(r.value)] if 0 <= int(r.value) < len(labels) else int(r.value),
-                 "n_games": _num(r.n_games), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
-                 "vs_fair": _pts(r.win_rate - 1.0 / n)} for r in d.itertuples()]
-        # expected share of each value = its seats' share of all seats, times 1/n
-        seats = d["n_games"].to_numpy(float)
-        test = stats.seat_balance_test(d["win_share_sum"].to_numpy(float), n) \
-            if np.allclose(seats, seats[0]) else None
-        out.append({"column": column, "rows": rows,
-                    "balance": test.describe().replace("Seat win rates", f"Win rates by {column}")
-                    .replace("seat win rates", f"win rates by {column}") if test else ""})
-    return out
+def _factor_block(rates: pd.DataFrame, factor) -> dict:
+    """Table rows, balance test and verdict of one arm's balance factor."""
+    n = int(rates["n_players"].iloc[0])
+    rows = [{"value": r.label, "n_games": _num(r.n_games), "rate": _pct(r.win_rate),
+             "ci": _ci(r.low, r.high), "vs_fair": _pts(r.win_rate - 1.0 / n)}
+            for r in rates.itertuples()]
+    # the chi-square test needs every value held equally often (every seat; all dice at N = 4)
+    held = rates["n_games"].to_numpy(float)
+    test = (stats.seat_balance_test(rates["win_share_sum"].to_numpy(float), n)
+            if len(held) == n and np.allclose(held, held[0]) else None)
+    balance = (test.describe().replace("Seat win rates", f"Win rates by {factor.name}")
+               .replace("seat win rates", f"win rates by {factor.name}") if test else "")
+    return {"name": factor.name, "rows": rows, "balance": balance,
+            "verdict": factor_verdict(rates, factor)}
 
 
 def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str = "") -> dict:
-    roles = _seat_roles(game) if game else {}
+    factor = studies.balance_factor(game)
+    frates = _factor_rates(con, experiment, multi_arms, factor)
     rates = db.seat_win_rates(con, experiment)
     rates = rates[rates["arm"].isin(multi_arms)]
     per_arm = []
     for arm in multi_arms:
         d = rates[rates["arm"] == arm].sort_values("seat")
+        f = frates[frates["arm"] == arm] if len(frates) else frates
         if d.empty:
             continue
         n = int(d["n_players"].iloc[0])
@@ -283,9 +305,9 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str 
         adv_text = (f"Seat 0 (start player) wins {_pct(s0.win_rate)} (95% CI {_ci(s0.low, s0.high)}) "
                     f"against a fair share of {_pct(fair)}: {_pts(adv)} points "
                     f"(95% CI {_pts(lo)} to {_pts(hi)}), {adv_word}.")
-        if roles:
-            adv_text += (" In this game the seat does not fix the turn order: see the win rate by "
-                         + ", ".join(roles) + " above.")
+        if not factor.is_seat:
+            adv_text += (f" In this game the seat does not fix the turn order: see the win rate "
+                         f"by {factor.name} above.")
         need = stats.required_games(fair, 0.02)
         plan = (f"Detecting a 2-point seat advantage (vs {_pct(fair)}) with 95% confidence and "
                 f"80% power needs about {need:,} games; this arm has {n_games:,}.")
@@ -297,14 +319,17 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str 
             "advantage": adv_text, "plan": plan,
             "mixed_note": ("Seats play different policies, so seat differences mix seat order "
                            "and policy strength." if mixed else ""),
-            "roles": _role_tables(con, experiment, arm, roles),
+            "factor": _factor_block(f, factor) if len(f) else None,
         })
-    chart = plots.seat_win_rate_plot(rates) if len(rates) else None
+    seat_rates = rates.assign(label=[f"seat {int(v)}" for v in rates["seat"]])
     hist = db.score_histogram(con, experiment)
     hist = hist[hist["arm"].isin(multi_arms)]
     return {
-        "arms": per_arm,
-        "chart": figure_to_data_uri(chart) if chart is not None else None,
+        "arms": per_arm, "factor_name": factor.name, "factor_is_seat": factor.is_seat,
+        "factor_chart": (figure_to_data_uri(plots.factor_gap_plot(frates, factor.name))
+                         if len(frates) else None),
+        "chart": (figure_to_data_uri(plots.factor_gap_plot(seat_rates, "seat"))
+                  if len(rates) and not factor.is_seat else None),
         "score_chart": (figure_to_data_uri(plots.score_distribution_plot(hist))
                         if len(hist) else None),
     }
@@ -400,8 +425,17 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
                 "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.verdict,
             } for s in res.steps],
         })
+    verdicts = []
+    for pol, d in ladder.groupby("policy", sort=False):
+        d = d.sort_values("win_rate", ascending=False)
+        check = next((c for c in checks if c["policy"] == pol), None)
+        verdicts.append(
+            f"Policy {pol}, easiest to hardest by measured win probability: "
+            + ", ".join(f"{r.label} {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
+                        for r in d.itertuples())
+            + "." + (f" Ladder: {check['verdict']}. {check['text']}" if check else ""))
     out: dict[str, Any] = {
-        "rows": rows, "checks": checks,
+        "rows": rows, "checks": checks, "verdicts": verdicts,
         "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
         "loss": None, "cards": None,
     }
@@ -455,6 +489,22 @@ def _partial_text(manifest: dict, stored: int) -> str:
         return ""
     return (f"partial: {stored:,} of {planned:,} games (the run is unfinished; every table "
             f"below uses the same finished chunks; run the same command again to finish it)")
+_ARM_FIELDS = (("game", "Game"), ("n_players", "Players"), ("variant", "Variant"),
+               ("policies", "Policies per seat"), ("game_version", "Game version"),
+               ("changes", "Rule values differing from defaults"),
+               ("components", "Component data"))
+
+
+def _common_settings(arm_rows: list[dict]) -> dict:
+    """Settings shared by every arm (said once) and the fields that differ (one column each)."""
+    def show(v):
+        return "; ".join(v) if isinstance(v, list) else str(v)
+
+    same = [(k, label) for k, label in _ARM_FIELDS
+            if len(arm_rows) > 1 and len({show(r[k]) for r in arm_rows}) == 1]
+    return {"same": [{"label": label, "value": show(arm_rows[0][k]) or "none"}
+                     for k, label in same],
+            "vary": [k for k, _ in _ARM_FIELDS if (k, dict(_ARM_FIELDS)[k]) not in same]}
 
 
 def _summary_context(con, store, experiment: str) -> dict:
@@ -501,6 +551,7 @@ def _summary_context(con, store, experiment: str) -> dict:
                                 else UNKNOWN)),
         "arms": arm_rows,
         "partial": _partial_text(manifest, int(stored["n_games"].sum()) if len(stored) else 0),
+        "arms_common": _common_settings(arm_rows),
         "manifest_json": json.dumps(manifest, indent=2, sort_keys=True) if manifest else "",
         "_manifest": manifest,
     }
@@ -620,11 +671,12 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
     pairs = pairs or study_pairs(manifest)
     if not pairs:
         raise SpecError(f"experiment '{experiment}' is not a comparison (no baseline/tweak pairs)")
-    rates = db.seat_win_rates(con, experiment)
+    factor = studies.balance_factor(_game_of(manifest))
+    rates = _factor_rates(con, experiment, [a["name"] for a in ctx["arms"]], factor)
     sections = []
     for pair in pairs:
-        t = db.arm_games(con, experiment, pair["tweak"])
-        b = db.arm_games(con, experiment, pair["baseline"])
+        t = studies.arm_games(con, experiment, pair["tweak"])
+        b = studies.arm_games(con, experiment, pair["baseline"])
         if t.empty or b.empty:
             continue
         tab = studies.compare_frames(t, b)
@@ -645,10 +697,22 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
         prop = tab[(tab["scale"] == "prop") & (tab["half_width"] > 0)]
         ratio = ((prop["unpaired_high"] - prop["unpaired_low"]) / (prop["high"] - prop["low"])
                  ).median() if len(prop) else float("nan")
-        chart_rates = rates[rates["arm"].isin([pair["baseline"], pair["tweak"]])]
+        chart_rates = (rates[rates["arm"].isin([pair["baseline"], pair["tweak"]])]
+                       if len(rates) else rates)
+        question = _question(manifest, pair, ctx["arms"])
+        n_pair = int(tab["n"].max()) if len(tab) else 0
+        if len(same) == len(rows) and rows:
+            verdict = "the tweak changed no game: both arms are identical in every game."
+        elif found:
+            verdict = ("distinguishable from zero (95% interval excludes 0): "
+                       + "; ".join(found) + ".")
+        else:
+            verdict = "no difference is distinguishable from zero at 95% confidence."
+        verdict = (f"{question}, {pair['n_players']} players ({n_pair:,} paired games): "
+                   + verdict)
         sections.append({
             "n_players": pair["n_players"], "baseline": pair["baseline"], "tweak": pair["tweak"],
-            "question": _question(manifest, pair, ctx["arms"]),
+            "question": question, "verdict": verdict, "factor_name": factor.name,
             "n_games": int(tab["n"].max()) if len(tab) else 0, "rows": rows,
             "found": found, "none": none, "same": same,
             "all_same": bool(rows) and len(same) == len(rows),
@@ -657,7 +721,7 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
                         f"(as many as {ratio ** 2:.0f}× the games unpaired)."
                         if np.isfinite(ratio) and ratio > 0 else ""),
             "chart": figure_to_data_uri(plots.difference_plot(tab)),
-            "seat_chart": (figure_to_data_uri(plots.seat_win_rate_plot(chart_rates))
+            "seat_chart": (figure_to_data_uri(plots.factor_gap_plot(chart_rates, factor.name))
                            if len(chart_rates) and pair["n_players"] > 1 else None),
         })
     ctx.update({"kind": "compare", "sections": sections,
@@ -677,7 +741,7 @@ def sweep_long(con, experiment: str, source: dict) -> pd.DataFrame:
     <param columns>, metric, label, scale, estimate, low, high, half_width, n``."""
     frames = []
     for pt in source.get("points") or []:
-        df = db.arm_games(con, experiment, pt["arm"])
+        df = studies.arm_games(con, experiment, pt["arm"])
         if df.empty:
             continue
         t = studies.level_table(df)
@@ -689,12 +753,12 @@ def sweep_long(con, experiment: str, source: dict) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _balance_by_arm(long: pd.DataFrame, tolerance: float) -> dict:
+def _balance_by_arm(long: pd.DataFrame, tolerance: float, factor) -> dict:
     out = {}
     for arm, d in long.groupby("arm", sort=False):
         n = int(d["n_players"].iloc[0])
-        out[arm] = studies.balance_status(d[d["metric"].str.startswith("win_rate_seat")], n,
-                                          tolerance)
+        out[arm] = studies.balance_status(
+            d[d["metric"].str.startswith(studies.factor_prefix(factor))], n, tolerance)
     return out
 
 
@@ -708,13 +772,14 @@ def sweep_table(con, experiment: str, source: dict, long: pd.DataFrame | None = 
         return pd.DataFrame()
     names = [p["name"] for p in source.get("params") or []]
     tol = float(source.get("tolerance") or 0.02)
-    bal = _balance_by_arm(long, tol)
+    factor = studies.balance_factor(source.get("game"))
+    bal = _balance_by_arm(long, tol, factor)
     rows = []
     for arm, d in long.groupby("arm", sort=False):
         d = d.set_index("metric")
         row = {"arm": arm, **{n: d[n].iloc[0] for n in names},
                "players": int(d["n_players"].iloc[0]), "games": f"{int(d['n'].max()):,}"}
-        for key in [k for k in d.index if k.startswith("win_rate_seat")] + [
+        for key in [k for k in d.index if k.startswith(studies.factor_prefix(factor))] + [
                 "first_player_advantage", "solo_win", "mean_score", "rounds"]:
             if key in d.index:
                 r = d.loc[key]
@@ -722,10 +787,10 @@ def sweep_table(con, experiment: str, source: dict, long: pd.DataFrame | None = 
                 if compact:
                     k, dg = (100.0, 1) if r["scale"] == "prop" else (1.0, 2)
                     est, ci = f"{k * r['estimate']:.{dg}f}", f"{k * r['half_width']:.{dg}f}"
-                short = (key.replace("win_rate_seat", "seat ").replace("first_player_advantage",
-                                                                       "first-player adv.")
-                         .replace("solo_win", "solo win").replace("mean_score", "mean score")
-                         .replace("rounds", "rounds"))
+                short = (r["label"].removeprefix("win rate, ")
+                         if key.startswith(studies.factor_prefix(factor)) else
+                         key.replace("first_player_advantage", "first-player adv.")
+                         .replace("solo_win", "solo win").replace("mean_score", "mean score"))
                 row[short] = f"{est}±{ci}" if compact else f"{est} [{ci}]"
         if int(d["n_players"].iloc[0]) > 1:
             row["balance"] = bal[arm]
@@ -741,11 +806,13 @@ def sweep_context(con, store, experiment: str) -> dict:
     params = source.get("params") or []
     names = [p["name"] for p in params]
     tol = float(source.get("tolerance") or 0.02)
+    factor = studies.balance_factor(source.get("game"))
+    prefix = studies.factor_prefix(factor)
     long = sweep_long(con, experiment, source)
     table = sweep_table(con, experiment, source, long)
     charts, verdicts = [], []
     if len(long):
-        bal = _balance_by_arm(long, tol)
+        bal = _balance_by_arm(long, tol, factor)
         long = long.assign(balance=long["arm"].map(bal))
         long["balanced"] = long["balance"] == "balanced"
         x = names[0]
@@ -758,15 +825,16 @@ def sweep_context(con, store, experiment: str) -> dict:
             slices = [(None, dn)] if hue2 is None else list(dn.groupby(hue2, sort=False))
             for key, d in slices:
                 sub = "" if key is None else f", {hue2} = {key}"
-                seats = d[d["metric"].str.startswith("win_rate_seat")].assign(
-                    seat=lambda f: f["metric"].str.replace("win_rate_seat", "").astype(int))
+                seats = d[d["metric"].str.startswith(prefix)]
+                seats = seats.assign(**{factor.name: seats["label"].str.removeprefix(
+                    "win rate, ")})
                 if len(seats):
-                    charts.append({"title": f"Win rate per seat ({n} players{sub})",
+                    charts.append({"title": f"Win rate per {factor.name} ({n} players{sub})",
                                    "img": figure_to_data_uri(plots.metric_curve_plot(
-                                       seats, x, hue="seat", reference=fair, percent=True,
+                                       seats, x, hue=factor.name, reference=fair, percent=True,
                                        band=(fair - tol, fair + tol), order=order,
                                        ylabel="win rate (95% CI)",
-                                       title=f"{n} players{sub}: win rate per seat"))})
+                                       title=f"{n} players{sub}: win rate per {factor.name}"))})
             for metric, ylabel, pct, ref in (
                     ("first_player_advantage", "seat 0 win rate − 1/N (95% CI)", True, 0.0),
                     ("solo_win", "solo win probability (95% CI)", True, None),
@@ -788,20 +856,21 @@ def sweep_context(con, store, experiment: str) -> dict:
                 sure = [label(r) for _, r in pts.iterrows() if r["balance"] == "balanced"]
                 maybe = [label(r) for _, r in pts.iterrows() if r["balance"] == "plausibly balanced"]
                 if sure:
-                    text = (f"{n} players: seats are balanced within ±{100 * tol:g} points of "
-                            f"1/{n} (every seat's 95% interval inside the band) at: "
+                    text = (f"{n} players: every {factor.name} wins within ±{100 * tol:g} points "
+                            f"of 1/{n} (every 95% interval inside the band) at: "
                             + "; ".join(sure) + ".")
                     cls = "ok"
                 else:
-                    text = (f"{n} players: no point balances the seats within ±{100 * tol:g} "
-                            f"points with 95% confidence.")
+                    text = (f"{n} players: no point balances the {factor.name} win rates within "
+                            f"±{100 * tol:g} points with 95% confidence.")
                     cls = "warn"
                 if maybe:
                     text += (" Plausibly balanced (estimates inside the band, intervals reaching "
                              "outside; more games would tell): " + "; ".join(maybe) + ".")
                 verdicts.append({"text": text, "cls": cls})
     ctx.update({
-        "kind": "sweep", "params": [{"name": p["name"], "value_list": ", ".join(
+        "kind": "sweep", "factor_name": factor.name,
+        "params": [{"name": p["name"], "value_list": ", ".join(
             _value_text(v) for v in p["values"])} for p in params],
         "tolerance": f"±{100 * tol:g} points", "verdicts": verdicts, "charts": charts,
         "columns": [c for c in table.columns if c != "arm"],
@@ -809,6 +878,21 @@ def sweep_context(con, store, experiment: str) -> dict:
         "precision": _precision_block(manifest),
     })
     return ctx
+
+
+def _plan_verdict(title: str, tab: pd.DataFrame, delta: float) -> str:
+    """The plan in one sentence: the largest sample any row of ``tab`` needs, per design."""
+    def most(col):
+        v = pd.to_numeric(tab[col], errors="coerce").dropna() if col in tab else pd.Series()
+        return f"{int(v.max()):,}" if len(v) else None
+
+    parts = [f"about {x} games show a {100 * delta:g}-point gap from the fair share"
+             for x in [most("vs_fair")] if x]
+    parts += [f"comparing two arms needs {x} games per arm unpaired" for x in [most("unpaired")]
+              if x]
+    parts += [f"{x} per arm paired (same seeds)" for x in [most("paired")] if x]
+    who = ", ".join(str(x).removeprefix("win rate, ") for x in tab["label"])
+    return f"{title}: " + ", ".join(parts) + f" (the largest over {who})."
 
 
 def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0.8
@@ -824,8 +908,8 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
                               "ORDER BY arm", [experiment])["arm"].tolist()
         items = [(a, a, None) for a in names]
     for title, base, tweak in items:
-        b = db.arm_games(con, experiment, base)
-        t = db.arm_games(con, experiment, tweak) if tweak else None
+        b = studies.arm_games(con, experiment, base)
+        t = studies.arm_games(con, experiment, tweak) if tweak else None
         if b.empty:
             continue
         tab = studies.plan_table(b, delta, t, power=power)
@@ -845,7 +929,8 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
                 "pilot_diff": ("" if r.pilot_diff is None or r.pilot_diff != r.pilot_diff
                                else _pts(r.pilot_diff, 2)),
             })
-        blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows})
+        blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows,
+                       "verdict": _plan_verdict(title, tab, delta)})
     return blocks
 
 
@@ -856,14 +941,15 @@ def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) 
     blocks = plan_rows(con, experiment, manifest.get("spec") or {}, delta, power)
     pilots = []
     for r in ctx["arms"]:
-        df = db.arm_games(con, experiment, r["name"])
+        df = studies.arm_games(con, experiment, r["name"])
         if df.empty:
             continue
         lv = studies.level_table(df)
         pilots.append({"arm": r["name"], "rows": [
             dict(zip(("label", "est", "ci"), (x.label, *_est(x.scale, x.estimate, x.low, x.high))))
             for x in lv.itertuples()]})
-    ctx.update({"kind": "plan", "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
+    ctx.update({"kind": "plan", "factor_name": studies.balance_factor(_game_of(manifest)).name,
+                "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
                 "blocks": blocks, "pilots": pilots, "paired": bool(study_pairs(manifest))})
     return ctx
 

@@ -15,6 +15,7 @@ pin the results to their reference values and to hand-worked textbook examples.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -284,6 +285,15 @@ def bootstrap_interval(values: Sequence[float], statistic: Callable = np.mean,
 # ----------------------------------------------------------------------------------------------
 # Differences
 # ----------------------------------------------------------------------------------------------
+def _quiet_p(test: Callable, *args, **kw) -> float:
+    """p-value of a scipy test without its precision-loss RuntimeWarning: paired arms that are
+    nearly identical game by game (common random numbers) trigger it, yet the p-value and the
+    statsmodels interval are fine; a library warning must not reach the terminal."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(test(*args, **kw).pvalue)
+
+
 def paired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Difference:
     """Mean of per-game differences ``a - b`` with a t interval (common random numbers).
 
@@ -312,7 +322,7 @@ def paired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.9
     if n == 1 or float(d.std()) == 0.0:
         return Difference(m, m, m, 1.0 if m == 0 else 0.0, n, level, "paired-t")
     lo, hi = DescrStatsW(d).tconfint_mean(alpha=1.0 - level)
-    p = float(_st.ttest_rel(x, y).pvalue)
+    p = _quiet_p(_st.ttest_rel, x, y)
     return Difference(m, float(lo), float(hi), p, n, level, "paired-t")
 
 
@@ -335,7 +345,7 @@ def unpaired_difference(a: Sequence[float], b: Sequence[float], level: float = 0
         return Difference(m, m, m, 1.0 if m == 0 else 0.0, n, level, "welch")
     cm = CompareMeans(DescrStatsW(x), DescrStatsW(y))
     lo, hi = cm.tconfint_diff(alpha=1.0 - level, usevar="unequal")
-    p = float(_st.ttest_ind(x, y, equal_var=False).pvalue)
+    p = _quiet_p(_st.ttest_ind, x, y, equal_var=False)
     return Difference(m, float(lo), float(hi), p, n, level, "welch")
 
 

@@ -2,14 +2,21 @@
 precision checks and sample-size plans. Used by ``playtest compare / sweep / plan / run
 --precision``, by their HTML reports and by the notebooks.
 
-Everything starts from the per-game table of an arm (:func:`analysis.db.arm_games`) and turns it
-into *metrics*: one value per game whose mean is the quantity of interest.
+Everything starts from the per-game table of an arm (:func:`arm_games`) and turns it into
+*metrics*: one value per game whose mean is the quantity of interest. Balance is graded by the
+game's own balance factor (:func:`balance_factor`: the seat, or what the game declares), so
+nothing here names a game's factor.
 
 ============================ ======= ===========================================================
 metric                       scale   per-game value
 ============================ ======= ===========================================================
 ``win_rate_seat<s>``         prop    ``win_share`` of seat s (multiplayer)
-``first_player_advantage``   prop    ``win_share`` of seat 0 minus 1/N (multiplayer)
+``win_rate_<factor><v>``     prop    ``win_share`` of the player holding value v of the game's
+                                     balance factor (``GameSpec.balance_factor``, when it is not
+                                     the seat, e.g. an initiative die); games where nobody holds
+                                     v do not count (NaN)
+``first_player_advantage``   prop    ``win_share`` of seat 0 minus 1/N (multiplayer, when the
+                                     balance factor is the seat)
 ``solo_win``                 prop    the solo win condition (1 player)
 ``mean_score``               mean    mean score over the seats of the game
 ``score_margin``             mean    winner's score minus runner-up's (multiplayer)
@@ -26,15 +33,21 @@ score and length intervals are reported with the precision they reached.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from . import stats
+from sim.spec import BalanceFactor
+
+from . import db, stats
 
 __all__ = [
     "Metric",
+    "balance_factor",
+    "factor_prefix",
+    "arm_games",
     "metrics",
     "level_table",
     "compare_frames",
@@ -62,26 +75,92 @@ def _seats(df: pd.DataFrame, prefix: str) -> list[str]:
     return sorted(cols, key=lambda c: int(c[len(prefix):]))
 
 
+@functools.lru_cache(maxsize=None)
+def balance_factor(game: str | None) -> BalanceFactor:
+    """The balance factor ``game`` declares (``GameSpec.balance_factor``); the seat for a game
+    the registry does not know (e.g. a store written by another version)."""
+    try:
+        from sim.registry import make
+
+        return make(str(game)).balance_factor
+    except Exception:
+        return BalanceFactor()
+
+
+def factor_prefix(factor: BalanceFactor) -> str:
+    """Key prefix of the factor's win-rate metrics: ``win_rate_seat`` or ``win_rate_<column>``."""
+    return f"win_rate_{factor.column}"
+
+
+def _factor_of(df: pd.DataFrame) -> BalanceFactor:
+    game = df["game"].iloc[0] if "game" in df.columns and len(df) else None
+    return balance_factor(game)
+
+
+def arm_games(con, experiment: str, arm: str) -> pd.DataFrame:
+    """The per-game table of one arm (:func:`analysis.db.arm_games`) with its ``game`` and,
+    when the game's balance factor is a seat column other than the seat, each seat's value of
+    it (``<column>_<s>``), so :func:`metrics` can grade balance by that factor."""
+    game = db.query(con, "SELECT any_value(game) AS game FROM stg_games WHERE experiment = ? "
+                         "AND arm = ?", [experiment, arm])["game"].iloc[0]
+    factor = balance_factor(game)
+    cols = ("win_share", "score")
+    if not factor.is_seat and factor.column in db.query(
+            con, "SELECT * FROM stg_seats LIMIT 0").columns:
+        cols += (factor.column,)
+    df = db.arm_games(con, experiment, arm, cols)
+    if len(df):
+        df.insert(0, "game", game)
+    return df
+
+
+def _factor_metrics(df: pd.DataFrame, factor: BalanceFactor, share: np.ndarray) -> list[Metric]:
+    """Win rate of the holder of each value of a non-seat balance factor (NaN where unheld)."""
+    cols = _seats(df, f"{factor.column}_")
+    if len(cols) != share.shape[1]:
+        return []
+    held = df[cols].to_numpy(float)
+    values = range(len(factor.labels)) if factor.labels else sorted(
+        int(v) for v in np.unique(held[np.isfinite(held)]) if v >= 0)
+    out = []
+    for v in values:
+        mask = held == v
+        x = np.where(mask.any(axis=1), (share * mask).sum(axis=1), np.nan)
+        if np.isfinite(x).any():
+            out.append(Metric(f"{factor_prefix(factor)}{v}", f"win rate, {factor.label(v)}",
+                              "prop", x))
+    return out
+
+
+def _finite(x: np.ndarray) -> np.ndarray:
+    return x[np.isfinite(x)]
+
+
 def metrics(df: pd.DataFrame, end_reasons=None) -> list[Metric]:
     """The metrics of one arm's per-game table (:func:`analysis.db.arm_games`), in report order.
 
     ``end_reasons`` fixes the end-reason metrics (e.g. the union over the arms being compared);
-    default: the reasons present in ``df``.
+    default: the reasons present in ``df``. The game's balance factor (from its ``game``
+    column, :func:`arm_games`) comes first when it is not the seat.
     """
     ws = _seats(df, "win_share_")
     sc = _seats(df, "score_")
     n_players = len(ws)
+    factor = _factor_of(df)
     out: list[Metric] = []
     share = df[ws].to_numpy(float) if ws else np.zeros((len(df), 0))
     if n_players == 1:
         out.append(Metric("solo_win", "solo win probability", "prop", share[:, 0]))
     elif n_players >= 2:
+        if not factor.is_seat:
+            out += _factor_metrics(df, factor, share)
         for s in range(n_players):
             out.append(Metric(f"win_rate_seat{s}", f"win rate, seat {s}", "prop", share[:, s]))
-        fair = 1.0 / n_players
-        out.append(Metric("first_player_advantage",
-                          f"first-player advantage (seat 0 win rate − 1/{n_players})", "prop",
-                          share[:, 0] - fair, fair))
+        if factor.is_seat:
+            fair = 1.0 / n_players
+            out.append(Metric("first_player_advantage",
+                              f"first-player advantage (seat 0 win rate − 1/{n_players})",
+                              "prop", share[:, 0] - fair, fair))
     if sc:
         score = df[sc].to_numpy(float)
         out.append(Metric("mean_score", "mean score (all seats)", "mean", score.mean(axis=1)))
@@ -102,7 +181,7 @@ def metrics(df: pd.DataFrame, end_reasons=None) -> list[Metric]:
 
 def _level(m: Metric, level: float) -> stats.Estimate:
     if m.scale == "prop":
-        x = m.values + m.shift
+        x = _finite(m.values) + m.shift
         n = x.size
         lo, hi = stats.wilson_interval(float(x.sum()), n, level)
         est = float(x.mean()) if n else float("nan")
@@ -178,18 +257,23 @@ def compare_frames(tweak: pd.DataFrame, baseline: pd.DataFrame, level: float = 0
             continue
         base = mb[m.key]
         et, eb = _level(m, level), _level(base, level)
+        # a factor value nobody held in a game (NaN) leaves that game out of its difference
+        both = np.isfinite(m.values) & np.isfinite(base.values)
+        x, y = (m.values[both], base.values[both]) if paired else (_finite(m.values),
+                                                                     _finite(base.values))
         if paired:
-            d = stats.paired_difference(m.values, base.values, level)
+            d = stats.paired_difference(x, y, level)
         else:
-            d = stats.unpaired_difference(m.values, base.values, level)
-        u = stats.unpaired_difference(m.values, base.values, level) if paired else d
+            d = stats.unpaired_difference(x, y, level)
+        u = stats.unpaired_difference(_finite(m.values), _finite(base.values), level) \
+            if paired else d
         rows.append({
             "metric": m.key, "label": m.label, "scale": m.scale,
             "baseline": eb.estimate, "baseline_low": eb.low, "baseline_high": eb.high,
             "tweak": et.estimate, "tweak_low": et.low, "tweak_high": et.high,
             "diff": d.estimate, "low": d.low, "high": d.high,
             "half_width": (d.high - d.low) / 2, "p_value": d.p_value,
-            "unpaired_low": u.low, "unpaired_high": u.high, "n": m.values.size,
+            "unpaired_low": u.low, "unpaired_high": u.high, "n": x.size,
             "verdict": verdict(d.low, d.high),
         })
     return pd.DataFrame(rows)
@@ -207,11 +291,12 @@ def max_half_width(table: pd.DataFrame, scale: str = "prop") -> tuple[float, str
 
 
 def balance_status(seat_rows: pd.DataFrame, n_players: int, tolerance: float) -> str:
-    """Are the seats balanced within ``tolerance`` of 1/N?
+    """Are the values of the balance factor (seats, dice...) balanced within ``tolerance`` of 1/N?
 
-    ``seat_rows``: the ``win_rate_seat<s>`` rows of a :func:`level_table`. Returns
+    ``seat_rows``: the factor's rows (``win_rate_<factor><v>``, :func:`factor_prefix`) of a
+    :func:`level_table`. Returns
 
-    * ``"balanced"``: every seat's 95% interval lies within 1/N ± tolerance;
+    * ``"balanced"``: every value's 95% interval lies within 1/N ± tolerance;
     * ``"plausibly balanced"``: every point estimate is within the band, but some interval
       reaches outside it (more games would tell);
     * ``"unbalanced"``: some seat's interval lies entirely outside the band;
@@ -232,9 +317,10 @@ def balance_status(seat_rows: pd.DataFrame, n_players: int, tolerance: float) ->
 
 def plan_table(baseline: pd.DataFrame, delta: float, tweak: pd.DataFrame | None = None,
                alpha: float = 0.05, power: float = 0.8) -> pd.DataFrame:
-    """Games needed to detect a difference ``delta`` in each seat's win rate, from a pilot.
+    """Games needed to detect a difference ``delta`` in the win rate of each value of the
+    game's balance factor (each seat, or e.g. each initiative die), from a pilot.
 
-    Rows per seat (``win_rate_seat<s>``, or ``solo_win``):
+    Rows per value (``win_rate_<factor><v>``, or ``solo_win``):
 
     * ``vs_fair``: games to show that the seat's rate differs from 1/N by ``delta`` (one-sample,
       Cohen's h, :func:`analysis.stats.required_games` at the pilot's rate);
@@ -244,20 +330,21 @@ def plan_table(baseline: pd.DataFrame, delta: float, tweak: pd.DataFrame | None 
       differences (:func:`analysis.stats.required_games_paired`); only with a ``tweak`` pilot.
     """
     rows = []
-    mb = [m for m in metrics(baseline) if m.key.startswith(("win_rate_seat", "solo_win"))]
+    wanted = (factor_prefix(_factor_of(baseline)), "solo_win")
+    mb = [m for m in metrics(baseline) if m.key.startswith(wanted)]
     mt = ({m.key: m for m in metrics(tweak)} if tweak is not None else {})
     if tweak is not None:
         keys = ["master_seed", "game_index"]
         common = baseline.set_index(keys).index.intersection(tweak.set_index(keys).index)
         b = baseline.set_index(keys).loc[common].reset_index()
         t = tweak.set_index(keys).loc[common].reset_index()
-        mb = [m for m in metrics(b) if m.key.startswith(("win_rate_seat", "solo_win"))]
+        mb = [m for m in metrics(b) if m.key.startswith(wanted)]
         mt = {m.key: m for m in metrics(t)}
-    n_players = sum(1 for m in mb if m.key.startswith("win_rate_seat")) or 1
+    n_players = len(_seats(baseline, "win_share_")) or 1
     for m in mb:
-        p = float(m.values.mean())
+        p = float(np.nanmean(m.values))
         ref = 1.0 / n_players if n_players > 1 else p
-        row = {"metric": m.key, "label": m.label, "pilot_games": m.values.size,
+        row = {"metric": m.key, "label": m.label, "pilot_games": int(np.isfinite(m.values).sum()),
                "pilot_rate": p, "delta": delta}
         try:
             row["vs_fair"] = stats.required_games(min(max(ref, 1e-6), 1 - 1e-6), delta,
@@ -266,17 +353,17 @@ def plan_table(baseline: pd.DataFrame, delta: float, tweak: pd.DataFrame | None 
             row["vs_fair"] = None
         other = mt.get(m.key)
         if other is not None:
-            row["unpaired"] = stats.required_games_unpaired(other.values, m.values, delta,
-                                                            alpha, power)
-            row["paired"] = stats.required_games_paired(other.values - m.values, delta,
-                                                        alpha, power)
-            row["pilot_diff"] = float((other.values - m.values).mean())
-            row["correlation"] = (float(np.corrcoef(other.values, m.values)[0, 1])
-                                  if other.values.std() > 0 and m.values.std() > 0 else
-                                  float("nan"))
+            both = np.isfinite(other.values) & np.isfinite(m.values)
+            x, y = other.values[both], m.values[both]
+            row["unpaired"] = stats.required_games_unpaired(_finite(other.values),
+                                                            _finite(m.values), delta, alpha, power)
+            row["paired"] = stats.required_games_paired(x - y, delta, alpha, power)
+            row["pilot_diff"] = float((x - y).mean())
+            row["correlation"] = (float(np.corrcoef(x, y)[0, 1])
+                                  if x.std() > 0 and y.std() > 0 else float("nan"))
         else:
-            row["unpaired"] = stats.required_games_unpaired(m.values, m.values, delta, alpha,
-                                                            power)
+            row["unpaired"] = stats.required_games_unpaired(_finite(m.values), _finite(m.values),
+                                                            delta, alpha, power)
             row["paired"] = None
             row["pilot_diff"] = None
             row["correlation"] = None

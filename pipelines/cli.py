@@ -281,10 +281,10 @@ def run_cmd(
                           settings.DEFAULT_GAMES if games is None else games,
                           settings.DEFAULT_SEED if seed is None else seed,
                           experiment, chunk_size, components)
-    _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games,
-              start_small=games is None and spec is None, replan=replan)
-    if precision is None:
-        return
+    res = _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games,
+                    start_small=games is None and spec is None, replan=replan)
+    for table in win_rate_tables(res.store, exp.name, exp.arms[0].game, factor_only=True):
+        out.print(table)
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
               soft_wrap=True, markup=False)
 
@@ -361,8 +361,9 @@ def _print_compare(res_store, exp):
     con = db.connect(res_store)
     try:
         for pair in exp.source["pairs"]:
-            tab = studies.compare_frames(db.arm_games(con, exp.name, pair["tweak"]),
-                                         db.arm_games(con, exp.name, pair["baseline"]))
+            tab = studies.compare_frames(
+                studies.arm_games(con, exp.name, pair["tweak"]),
+                studies.arm_games(con, exp.name, pair["baseline"]))
             t = Table(title=f"{pair['tweak']} − {pair['baseline']} ({pair['n_players']} players, "
                             f"{int(tab['n'].max()) if len(tab) else 0:,} paired games; rates in %, "
                             f"their differences in points)")
@@ -725,27 +726,118 @@ def report_cmd(
         raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
     known = Store(root).experiments()
     if experiment not in known:
-        raise SpecError(f"unknown experiment '{experiment}' in store {root}; valid: "
-                        + (", ".join(known) if known else "(none yet: run `playtest run` first)"))
+        raise SpecError(f"unknown experiment '{experiment}' in store {root}; "
+                        + (_did_you_mean(experiment, known) if known
+                           else "valid: (none yet: run `playtest run` first)"))
     path = _write_report(root, experiment, out_dir)
     out.print(f"report: {path}")
 
 
+# ---- list / show ---------------------------------------------------------------------------
+
+def _arm_summary(arm: dict) -> dict:
+    """One manifest arm in words: players, variant, tweaks and policies."""
+    tweaks = arm.get("tweaks") or {}
+    pols = [p.get("spec") or p.get("policy") if isinstance(p, dict) else p
+            for p in arm.get("policies") or []]
+    return {"players": str(arm.get("n_players", "?")), "variant": str(arm.get("variant") or ""),
+            "tweaks": ", ".join(f"{k}={v}" for k, v in tweaks.items()) if isinstance(tweaks, dict)
+            else str(tweaks),
+            "policies": ", ".join(dict.fromkeys(map(str, pols)))}
+
+
+@app.command("list")
+@guarded
+def list_cmd(store: Optional[str] = StoreOpt):
+    """Experiments in the store: game, players, variants, tweaks, policies, games, status."""
+    from .store import Store
+
+    root = settings.store_root(store)
+    st = Store(root)
+    names = st.experiments()
+    out.print(f"store: {root}", markup=False, soft_wrap=True)
+    if not names:
+        err.print("note: the store holds no experiments yet (run `playtest run GAME` first)")
+        return
+    t = Table()
+    for c in ("experiment", "game", "players", "variant", "tweaks", "policies", "games/arm",
+              "status"):
+        t.add_column(c, overflow="fold")
+    for name in names:
+        m = st.read_manifest(name) or {}
+        arms = [_arm_summary(a) for a in m.get("arms") or [] if isinstance(a, dict)]
+        col = lambda k: ", ".join(dict.fromkeys(a[k] for a in arms if a[k])) or "-"  # noqa: E731
+        games = ", ".join(dict.fromkeys(str(a.get("game")) for a in m.get("arms") or []
+                                        if isinstance(a, dict))) or "?"
+        n = m.get("n_games")
+        t.add_row(name, games, col("players"), col("variant"), col("tweaks"), col("policies"),
+                  f"{n:,}" if isinstance(n, int) else "?", str(m.get("status", "?")))
+    out.print(t)
+
+
+@app.command("show")
+@guarded
+def show_cmd(experiment: str = typer.Argument(..., help="Experiment name (see `playtest list`)."),
+             store: Optional[str] = StoreOpt):
+    """One experiment: its arms in words, then its result table by the game's balance factor."""
+    from .store import Store
+
+    root = settings.store_root(store)
+    st = Store(root)
+    m = st.read_manifest(experiment)
+    if m is None:
+        raise SpecError(f"unknown experiment '{experiment}' in store {root}; "
+                        + _did_you_mean(experiment, st.experiments()))
+    out.print(f"experiment {experiment} (status {m.get('status', '?')}, master seed "
+              f"{m.get('master_seed', '?')}, {m.get('n_games', '?')} games per arm)",
+              markup=False, soft_wrap=True)
+    t = Table()
+    for c in ("arm", "players", "variant", "tweaks", "policies"):
+        t.add_column(c, overflow="fold")
+    for a in m.get("arms") or []:
+        if isinstance(a, dict):
+            s = _arm_summary(a)
+            t.add_row(str(a.get("name")), s["players"], s["variant"], s["tweaks"] or "-",
+                      s["policies"])
+    out.print(t)
+    game = next((a.get("game") for a in m.get("arms") or [] if isinstance(a, dict)), None)
+    if game in _registry().available_games():
+        for table in win_rate_tables(root, experiment, game, factor_only=True):
+            out.print(table)
+    out.print(f"report: playtest report {experiment}" + (f" --store {store}" if store else ""),
+              soft_wrap=True, markup=False)
+
+
+def _did_you_mean(name: str, valid) -> str:
+    """``did you mean 'x'?`` for the closest valid name (difflib), then the valid names."""
+    import difflib
+
+    valid = list(valid)
+    close = difflib.get_close_matches(name, valid, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return hint + ("valid: " + ", ".join(valid) if valid else "(none yet)")
+
+
 # ---- demo --------------------------------------------------------------------------------
 
-def win_rate_tables(store_root: Path, experiment: str, game: str) -> list[Table]:
-    """Win rate (mean win_share, Wilson 95%) by seat and player count, and by each turn-order
-    role column of the game (``GameSpec.seat_roles``, e.g. Flower Shop initiative dice)."""
+def win_rate_tables(store_root: Path, experiment: str, game: str,
+                    factor_only: bool = False) -> list[Table]:
+    """Win rate (mean win_share, Wilson 95%) by seat and player count, and by the game's balance
+    factor (``GameSpec.balance_factor``, e.g. Flower Shop initiative dice) when not the seat;
+    ``factor_only``: by the balance factor alone (the result table ending ``playtest run``)."""
     from analysis import db
 
     from .store import connect
 
     con = connect(store_root)
     tables = []
-    by = [("seat", db.seat_win_rates(con, experiment).rename(columns={"seat": "value"}), ())]
-    by += [(col, db.win_rate_by(con, experiment, col), labels)
-           for col, labels in _registry().make(game).seat_roles.items()]
+    factor = _registry().make(game).balance_factor
+    by = [] if factor_only and not factor.is_seat else [
+        ("seat", db.seat_win_rates(con, experiment).rename(columns={"seat": "value"}), ())]
+    if not factor.is_seat:
+        by.append((factor.name, db.win_rate_by(con, experiment, factor.column), factor.labels))
     for col, df, labels in by:
+        df = df[df["n_players"] > 1] if len(df) else df
         if df.empty:
             continue
         t = Table(title=f"Win rate by {col} ({experiment})")

@@ -246,7 +246,7 @@ def measure(con, experiment: str, group: list[str], pairs: list[tuple[str, str]]
     arm; paired differences of the ``(baseline, tweak)`` pairs), its label, and games per arm."""
     from analysis import db, studies
 
-    frames = {a: db.arm_games(con, experiment, a) for a in group}
+    frames = {a: studies.arm_games(con, experiment, a) for a in group}
     n = min(len(f) for f in frames.values())
     if n == 0:
         return math.inf, "no games", 0

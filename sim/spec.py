@@ -247,6 +247,30 @@ S_SCORE, S_RANK, S_WON = range(3)
 
 
 @dataclass(frozen=True)
+class BalanceFactor:
+    """The game's balance factor: the seat column whose values a player's advantage depends on.
+
+    Each value is held by at most one player of a game; a fair game gives each value's holder
+    the fair share 1/N of the wins. ``seat`` (0 = start player) unless the game declares
+    another column, such as the Flower Shop's randomly dealt initiative dice, where the seats
+    are symmetric by construction and the dice fix the turn order.
+    """
+
+    column: str = "seat"  # a seats column (``seat`` or one of the game's seat_columns)
+    name: str = "seat"  # what a value is called in words ("initiative die")
+    labels: tuple[str, ...] = ()  # value v -> labels[v] ("I-A"); default "<name> <v>"
+
+    def label(self, value) -> str:
+        """Display name of one value: ``labels[value]``, else ``"<name> <value>"``."""
+        v = int(value)
+        return self.labels[v] if 0 <= v < len(self.labels) else f"{self.name} {v}"
+
+    @property
+    def is_seat(self) -> bool:
+        return self.column == "seat"
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the pipeline needs to know about one game.
 
@@ -281,10 +305,10 @@ class GameSpec:
     format_event: Callable
     default_variant: Callable[[int], str] = lambda n_players: "base"
     validate: Callable[[dict, int], None] | None = None
-    # Seat columns that give a player's place in the turn order where seats alone do not (e.g.
-    # the Flower Shop's randomly dealt initiative dice): column -> labels of its values. Reports
-    # show the win rate by each, next to the win rate by seat.
-    seat_roles: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # What a balance question is about in this game (the turn-order seat unless the game says
+    # otherwise, e.g. the Flower Shop's randomly dealt initiative dice): every balance report,
+    # comparison, sweep and plan grades win rates by it against the fair share 1/N.
+    balance_factor: BalanceFactor = field(default_factory=lambda: BalanceFactor())
     # audit(arm, master_seed, first_index, games, seats) -> list of violated invariants (bounds,
     # die usage, score recomputation...), run by the registry-wide conformance tests.
     audit: Callable | None = None

@@ -25,7 +25,8 @@ def test_histogram_plots(tiny_store):
     fig = plots.score_distribution_plot(db.score_histogram(con, "tiny"))
     assert len([a for a in fig.axes if a.get_visible()]) == 2
     fig = plots.rounds_distribution_plot(db.rounds_histogram(con, "tiny"))
-    assert len(fig.axes[0].lines) == 1
+    heights = [p.get_height() for p in fig.axes[0].patches]  # one bar per value (or bin)
+    assert len(heights) > 1 and abs(sum(heights) - 1.0) < 1e-9
 
 
 def test_solo_plots(tmp_path):
@@ -48,3 +49,78 @@ def test_metric_curve_plot():
     ax = fig.axes[0]
     assert len(ax.collections) == 2  # one band per seat
     assert any(l.get_linestyle() == "--" for l in ax.lines)
+
+
+def _empty_axes(fig) -> list[str]:
+    """Titles of the visible axes that draw no finite data (reference lines and bands, drawn in
+    axes coordinates, do not count)."""
+    import numpy as np
+
+    empty = []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        data = [ln for ln in ax.lines if all(ln.get_transform().contains_branch_seperately(ax.transData))
+                and np.isfinite(np.asarray(ln.get_ydata(), float)).sum()
+                >= (1 if ln.get_marker() not in (None, "None", "") else 2)]
+        data += [p for p in ax.patches if all(p.get_transform().contains_branch_seperately(ax.transData))
+                 and np.isfinite(p.get_height()) and p.get_height() > 0]
+        data += [c for c in ax.collections if np.isfinite(np.asarray(
+            c.get_offsets() if len(c.get_offsets()) and c.get_offsets().size > 2
+            else [v for p in c.get_paths() for v in p.vertices.ravel()], float)).any()]
+        data += ax.images
+        if not data:
+            empty.append(ax.get_title() or "(untitled)")
+    return empty
+
+
+def test_empty_axis_check_fails_on_empty_and_all_nan_axes():
+    fig = Figure()
+    ax, ax2 = fig.subplots(1, 2)
+    ax.axhline(0.5, ls="--")  # a reference line alone is not data
+    ax.set_title("empty")
+    ax2.plot([1, 2], [float("nan")] * 2)
+    ax2.set_title("nan")
+    assert _empty_axes(fig) == ["empty", "nan"]
+
+
+def test_single_value_histogram_is_not_empty_and_has_integer_ticks():
+    """Every game lasts 6 rounds: the game-length chart still shows a bar at 6."""
+    hist = pd.DataFrame({"arm": ["a"], "rounds": [6], "n": [500]})
+    fig = plots.rounds_distribution_plot(hist)
+    assert _empty_axes(fig) == []
+    ticks = fig.axes[0].get_xticks()
+    assert all(float(t).is_integer() for t in ticks) and 6 in ticks
+
+
+def test_integer_parameter_gets_integer_ticks():
+    df = pd.DataFrame({"x": [2, 3, 4], "estimate": [.1, .2, .3], "low": [0, .1, .2],
+                       "high": [.2, .3, .4]})
+    fig = plots.metric_curve_plot(df, "x")
+    assert list(fig.axes[0].get_xticks()) == [2, 3, 4]
+
+
+def test_no_report_chart_has_an_empty_axis(tiny_store, tmp_path, monkeypatch):
+    """Every chart of the run, solo, compare, sweep and plan reports draws data on every axis."""
+    from analysis import reports
+    from test_factor_studies import _compare_store, _sweep_store
+
+    seen = []
+    real = reports.figure_to_data_uri
+
+    def check(fig, *a, **k):
+        seen.append((fig, _empty_axes(fig)))
+        return real(fig, *a, **k)
+
+    monkeypatch.setattr(reports, "figure_to_data_uri", check)
+    solo = make_solo_store(tmp_path / "solo", "solo", dict(zip(SOLO_VARIANTS,
+                                                               [.8, .6, .4, .2, .05])), n_games=60)
+    reports.write_report(tiny_store, "tiny", tmp_path / "o1")
+    reports.write_report(solo, "solo", tmp_path / "o2")
+    store, exp = _compare_store(tmp_path, "flower_shop", handicap_die=3)
+    reports.write_report(store, exp, tmp_path / "o3")
+    reports.write_study_report(store, exp, tmp_path / "o4", plan={"delta": 0.02})
+    store, exp = _sweep_store(tmp_path, "rattlebones", handicap_seat=1)
+    reports.write_report(store, exp, tmp_path / "o5")
+    assert len(seen) >= 10
+    assert [e for _, e in seen if e] == []

@@ -76,9 +76,18 @@ def test_solo_report_flags_swapped_ladder(tmp_path):
     probs = {"solo_easy": 0.8, "solo_base": 0.3, "solo_hard": 0.6, "solo_very_hard": 0.2,
              "solo_hell": 0.02}
     store = make_solo_store(tmp_path / "store", "swapped", probs, n_games=400)
-    text = _text(write_report(store, "swapped", tmp_path / "out").read_text())
+    html = write_report(store, "swapped", tmp_path / "out").read_text()
+    text = _text(html)
     assert "Policy greedy: not monotone" in text
     assert "solo_hard wins more often than solo_base" in text
+    # the verdict opens the report: variants ordered by measured win probability, not by name
+    body = html[html.index("<body>"):]
+    first = _text(body[:body.index("</section>")])
+    ladder = re.search(r"Policy greedy, easiest to hardest by measured win probability: "
+                       r"(.*?)\. Ladder:", first).group(1)
+    assert [x.split()[0] for x in ladder.split(", ")] == [
+        "solo_easy", "solo_hard", "solo_base", "solo_very_hard", "solo_hell"]
+    assert "Ladder: not monotone" in first
 
 
 def test_unknown_experiment_lists_valid_names(tiny_store, tmp_path):
@@ -132,3 +141,15 @@ def test_pipelines_manifest_shape(tiny_store, tmp_path):
     assert "6 of 10 requested" in text
     assert "rattlebones rb-7" in text
     assert "several code versions: abc1234, def5678" in text
+
+
+def test_arms_table_says_common_settings_once(tmp_path):
+    probs = {v: p for v, p in zip(SOLO_VARIANTS, [0.85, 0.6, 0.4, 0.2, 0.05])}
+    store = make_solo_store(tmp_path / "store", "compact", probs, n_games=50)
+    html = write_report(store, "compact", tmp_path / "out").read_text()
+    arms = html[html.index('<section id="arms">'):]
+    arms = arms[:arms.index("</section>")]
+    assert arms.count("d1g3st") == 1  # the component data, said once for the 5 arms
+    assert "Component data (every arm)" in arms and "Players (every arm)" in arms
+    for v in SOLO_VARIANTS:  # what differs stays per arm
+        assert f"<td>{v}</td>" in arms

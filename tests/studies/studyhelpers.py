@@ -10,6 +10,6 @@ def html_text(path: Path) -> str:
     import re
 
     s = Path(path).read_text(encoding="utf-8")
-    s = re.sub(r"<style>.*?</style>", " ", s, flags=re.S)
+    s = re.sub(r"<(style|script)>.*?</\1>", " ", s, flags=re.S)
     s = re.sub(r"<[^>]+>", " ", s)
     return re.sub(r"\s+", " ", html.unescape(s))

@@ -16,11 +16,11 @@ def test_sweep_one_parameter_cli(cli, tmp_path):
     assert man["spec"]["kind"] == "sweep"
     assert [p["arm"] for p in man["spec"]["points"]] == ["dice1-p2", "dice2-p2", "dice3-p2"]
     text = html_text(next((tmp_path / "rep").glob("*.html")))
-    assert "Parameter sweep" in text and "dice : 1, 2, 3" in text
+    assert "Parameter sweep" in text and "dice = 1, 2, 3" in text
     assert "Win rate per seat (2 players)" in text
     assert "first-player advantage" in text.lower()
     # fakedice is symmetric between seats: with ±5 points some point is balanced
-    assert "seats are balanced within ±5 points of 1/2" in text
+    assert "every seat wins within ±5 points of 1/2" in text
     con = db.connect(tmp_path / "s")
     tab = reports.sweep_table(con, man["name"], man["spec"])
     assert list(tab["dice"]) == [1, 2, 3] and set(tab["balance"]) <= {

@@ -1,5 +1,5 @@
 """The Little Flower Shop Dice Game (1-4 players): rules in ``shared/rules/flower_shop.md``."""
-from sim.spec import GameSpec
+from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, rules
 from .audit import audit
@@ -30,6 +30,6 @@ SPEC = GameSpec(
     default_variant=lambda n: "solo_base" if n == 1 else "base",
     validate=rules.validate,
     audit=audit,
-    seat_roles={"initiative_die": DIE_IDS},
+    balance_factor=BalanceFactor("initiative_die", "initiative die", DIE_IDS),
     max_events=20000,
 )

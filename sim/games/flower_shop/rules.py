@@ -126,6 +126,10 @@ VARIANTS: dict[str, Variant] = {
     "solo_very_hard": Variant("solo_very_hard", {"extra_lock_cost_schedule": (1, 2, 3, 4)},
                               "Much harder: extra locks cost $1, $2, $3, $4 within one step (A-10).",
                               players=(1, 1), rule_ids=("FS-V-VHARD-1", "FS-V-VHARD-2")),
+    "solo_very_hard_one_free": Variant("solo_very_hard_one_free", {"free_locks_max": 1},
+                                       "Much harder, second (open) reading of the source's "
+                                       "garbled sentence: one free lock per step.",
+                                       players=(1, 1), rule_ids=("FS-V-VHARD-1",)),
     "solo_hell": Variant("solo_hell", {"solo_task_cards": 2, "solo_require_compatible_tasks": True,
                                        "solo_win_rule": "all"},
                          "Hell: 2 compatible task cards, both must be fully satisfied.",

@@ -1,5 +1,5 @@
 """Rattlebones (Stephen Glenn, 2014): 2-4 players, dice building. Rules: shared/rules/rattlebones.md."""
-from sim.spec import GameSpec
+from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, replay, rules
 from .layout import (BOARD_META, GAME_COLUMNS, GAME_OUT, SEAT, SEAT_COLUMNS, SEAT_OUT, SPACE, STATE,
@@ -26,5 +26,6 @@ SPEC = GameSpec(
     play_one=kernel.play_one,
     format_event=replay.format_event,
     validate=rules.validate,
+    balance_factor=BalanceFactor("seat", "seat"),
     max_events=50000,
 )
