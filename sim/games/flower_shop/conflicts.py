@@ -277,7 +277,7 @@ def _generated_reason(a, b, tasks, rows, cols) -> str:
 
 
 def main(argv=None) -> int:
-    """CLI: ``python -m sim.games.flower_shop.conflicts [COMPONENTS_DIR]`` rewrites the conflicts."""
+    """CLI: ``python -m sim.games.flower_shop.conflicts [DIR]`` rewrites the conflicts file."""
     argv = sys.argv[1:] if argv is None else argv
     dir = Path(argv[0]) if argv else Path(__file__).resolve().parent / "components"
     try:

@@ -17,7 +17,8 @@ DP-7      ``choose_refresh``            bool (solo, between days, while legal)
 Policies never mutate the game state; they read it (plus rules, components and their own
 parameter row) and may use the per-game scratch arrays ``scr``/``fscr`` for caching. Randomness
 only from the SUB_POLICY stream ``rng``. Policy parameters: ``P_*`` offsets, derived in
-``rules.py`` from ``POLICY_PARAMS``; scratch layouts (``SCR_*``, ``FSCR_*``, ``LS_*``): ``layout.py``.
+``rules.py`` from ``POLICY_PARAMS``; scratch layouts (``SCR_*``, ``FSCR_*``, ``LS_*``):
+``layout.py``.
 """
 import numpy as np
 from numba import njit
@@ -277,7 +278,8 @@ def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
         card = state[S_CARDS + k]
         cond, param = _line_condition(tasks, card, is_row)
         g += _line_points(rules, tasks, card, is_row) * (
-            line_potential(cond, param, scr, l0 + line * LS_W, tile) - fscr[bb + line * MAX_CARDS_IN_PLAY + k])
+            line_potential(cond, param, scr, l0 + line * LS_W, tile)
+            - fscr[bb + line * MAX_CARDS_IN_PLAY + k])
     return g
 
 
@@ -291,8 +293,8 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
 
     Returns
     -------
-    int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*MAX_TILES + tile]`` holds the
-    best gain over the empty slots.
+    int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*MAX_TILES + tile]``
+    holds the best gain over the empty slots.
     """
     i = seat * MAX_TILES + tile
     base = FSCR_TG + i * MAX_SLOTS
@@ -309,8 +311,8 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
         for line in range(rows + cols):
             for k in range(nc):
                 cond, param = _line_condition(tasks, state[S_CARDS + k], line < rows)
-                fscr[bb + line * MAX_CARDS_IN_PLAY + k] = line_potential(cond, param, scr, l0 + line * LS_W,
-                                                         np.int64(-1))
+                fscr[bb + line * MAX_CARDS_IN_PLAY + k] = line_potential(
+                    cond, param, scr, l0 + line * LS_W, np.int64(-1))
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
     best = NEG
@@ -634,7 +636,8 @@ def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
             break
         d = scr[SCR_CAND + best]
         fscr[FSCR_CAND + best] = NEG
-        if placement_feasible(state, rules, tiles, tasks, seat, state[S_ROW + d // TILE_MUL], d % TILE_MUL, scr):
+        if placement_feasible(state, rules, tiles, tasks, seat, state[S_ROW + d // TILE_MUL],
+                              d % TILE_MUL, scr):
             return d
     return first
 
@@ -834,7 +837,8 @@ def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
     if pp[P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
         for j in range(nc):
             d = scr[SCR_CAND + j]
-            if placement_feasible(state, rules, tiles, tasks, 0, state[S_ROW + d // TILE_MUL], d % TILE_MUL, scr):
+            if placement_feasible(state, rules, tiles, tasks, 0, state[S_ROW + d // TILE_MUL],
+                                  d % TILE_MUL, scr):
                 return False
         return True
     return False

@@ -1,8 +1,9 @@
 """Readable rendering of Flower Shop kernel events for ``playtest replay``.
 
 ``format_event(event, ctx)``: ``event`` is one row ``(code, a0..a6)`` of the log written by
-``kernel.py`` (codes ``EV_*``, declared in ``layout.py``); ``ctx`` is the ``Components`` (or its ``tables`` dict) used for
-the game, so tiles, cards, flowers, vases and knickknacks are named as in the data files.
+``kernel.py`` (codes ``EV_*``, declared in ``layout.py``); ``ctx`` is the ``Components`` (or its
+``tables`` dict) used for the game, so tiles, cards, flowers, vases and knickknacks are named as
+in the data files.
 """
 from __future__ import annotations
 

@@ -28,8 +28,8 @@ from .layout import (CONDITIONS, DIE_IDS, F_EXTRAS_TODAY, F_LOCKED, F_MONEY, F_T
                      MAX_CARDS_IN_PLAY, MAX_FACES, MAX_FLOWER_DICE, MAX_FLOWER_TYPES, MAX_ROW,
                      MAX_SAL, MAX_SHOP_COLS, MAX_SHOP_ROWS, MAX_SLOTS, MAX_TILES, MAX_VASE_DICE,
                      DIE_INIT, DIE_VASE0, S_CARDS, S_N_CARDS, S_STACK, S_STACK_N, S_STACK_POS,
-                     S_TOKEN_SUPPLY, SALARY_SLOTS, SEAT0, SEAT_LEN, TK_W, TL_ANY, TL_KNICK, TL_STARS, TL_VASE,
-                     TL_W)
+                     S_TOKEN_SUPPLY, SALARY_SLOTS, SEAT0, SEAT_LEN, TK_W, TL_ANY, TL_KNICK,
+                     TL_STARS, TL_VASE, TL_W)
 from .solo import feasible_in
 from .tasks import derive_tile_columns
 
