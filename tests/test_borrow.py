@@ -150,20 +150,23 @@ def test_whole_program_makes_the_callees_private_and_inlines_them():
 
 def test_a_function_compiled_after_a_whole_program_entry_runs():
     """Regression: after a game's entry (``play_game``) is compiled or loaded, a rule function
-    that calls one of its private callees (``min_tokens_to_finish`` calls ``assign_icons``) is
-    compiled or loaded in the same process, and runs (a private copy kept under the exported
-    name crashed it). In a subprocess, as a crash would end the session; the session's JIT
+    that calls one of its private callees (the test helper ``min_tokens_to_finish`` calls
+    ``assign_icons``) is compiled or loaded in the same process, and runs (a private copy kept
+    under the exported name crashed it). In a subprocess, as a crash would end the session; the session's JIT
     cache usually holds both already, and loading them reproduced the crash too."""
     code = (
         "from sim import batch\n"
-        "from sim.games.flower_shop import SPEC, kernel as K\n"
-        "from tests.flower_shop.kernel_helpers import ARR, blank, place, rules_for, set_dice\n"
+        "from sim.games.flower_shop import SPEC\n"
+        "import sys\n"
+        "sys.path.insert(0, 'tests')  # the helpers' module name as pytest imports it (JIT cache)\n"
+        "from flower_shop.kernel_helpers import (ARR, blank, min_tokens_to_finish, place,\n"
+        "                                        rules_for, set_dice)\n"
         "batch.run_games(batch.make_arm(SPEC, 2, policy='greedy'), 1, 0, 5)\n"
         "rules = rules_for(2)\n"
         "st = blank(2, rules)\n"
         "place(st, 0, 0, 'T01')\n"
         "set_dice(st, rules, 0, ['lily', 'lily', 'lily', 'rose'], ['yellow'])\n"
-        "print('tokens', K.min_tokens_to_finish(st, rules, ARR, 0, 0))\n")
+        "print('tokens', min_tokens_to_finish(st, rules, ARR, 0, 0))\n")
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                        timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]

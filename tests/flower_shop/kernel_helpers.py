@@ -11,8 +11,11 @@ from sim.games.flower_shop import kernel as K
 from sim.games.flower_shop import layout as L
 from sim.games.flower_shop import rules as R
 from sim.games.flower_shop.kernel import apply_step4_action_with, finish_tile_with, roll_dice
-from sim.games.flower_shop.layout import K_GREEDY
+from sim.games.flower_shop.layout import F_FIN, F_SHOP, K_GREEDY
 from sim.games.flower_shop.policies import greedy_step4, random_step4
+from sim.games.flower_shop.rules import (R_FLOWER_DICE_PER_PLAYER, R_VASE_DICE_PER_PLAYER,
+                                         seat_base, unused_dice)
+from sim.games.flower_shop.tasks import assign_icons
 from sim.registry import make
 from sim.trace import events, new_log
 
@@ -135,6 +138,20 @@ def apply_step4_action(state, rules, comp, seat, action, log):
 
 
 @njit(cache=True)
+def min_tokens_to_finish(state, rules, comp, seat, slot):
+    """Tokens needed to finish the tile in ``slot`` with the unused dice (FS-U2), or -1 if the
+    slot holds no unfinished tile."""
+    b = seat_base(seat)
+    t = state[b + F_SHOP + slot]
+    if t < 0 or state[b + F_FIN + slot]:
+        return -1
+    tok, u1, u2 = assign_icons(state, comp[0], b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
+                               np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
+                               unused_dice(state, rules, seat), np.int64(0))
+    return tok
+
+
+@njit(cache=True)
 def choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng, scr):
     """DP-3/5/6/8: one Step 4 action of the seat's policy, ``code * A_MUL + argument``
     (A_DONE ends Step 4), dispatched as the game loop does."""
@@ -146,4 +163,4 @@ def choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng, scr):
 __all__ = ["K", "L", "R", "SPEC", "COMP", "ARR", "TB", "FL", "VA", "NOLOG", "tid", "cid", "rules_for",
            "blank", "faces", "set_dice", "place", "set_row", "set_stack", "mask", "seat", "arm",
            "replay_events", "events", "new_log", "np", "draw_faces", "finish_tile",
-           "apply_step4_action", "choose_step4_action"]
+           "apply_step4_action", "choose_step4_action", "min_tokens_to_finish"]

@@ -5,7 +5,7 @@ import pytest
 from sim.games.flower_shop import tasks as T
 
 from .kernel_helpers import (ARR, K, L, NOLOG, R, VA, apply_step4_action, blank, finish_tile, mask,
-                             place, rules_for, seat, set_dice, tid)
+                             min_tokens_to_finish, place, rules_for, seat, set_dice, tid)
 
 V = L.DIE_VASE0
 
@@ -21,7 +21,7 @@ def test_FS_U1_TS04_finish_T01():
     st = blank(2, rules)
     place(st, 0, 0, "T01")
     set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
-    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 0
+    assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 0
     assert _finish(st, rules, 0)
     b = R.seat_base(0)
     assert st[b + L.F_FIN] == 1 and st[b + L.F_USED] == mask(0, 1, 2, V)
@@ -37,7 +37,7 @@ def test_FS_U2_TS06_five_flower_tile_needs_a_token():
     st = blank(2, rules, money=2)
     place(st, 0, 0, "T28")
     set_dice(st, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
-    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 1
+    assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 1
     assert not _finish(st, rules, 0)
     assert not K.buy_token(st, rules, 0, NOLOG)
     st[R.seat_base(0) + L.F_MONEY] = 3
@@ -58,7 +58,7 @@ def test_FS_U2_minimum_token_formula_and_all_tokens():
     place(st, 0, 0, "T31")  # rose, sunflower, tulip, 2 fuchsia, white vase
     set_dice(st, rules, 0, ["iris", "iris", "iris", "iris"], ["yellow"])
     # shortages 1+1+1, fuchsia 2 filled by the 4 surplus irises? only 2 needed -> 0; vase 1
-    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 4
+    assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 4
     st[R.seat_base(0) + L.F_TOKENS] = 4
     assert _finish(st, rules, 0) and seat(st, 0, L.F_TOKENS) == 0
     st3 = blank(2, rules)
@@ -66,12 +66,12 @@ def test_FS_U2_minimum_token_formula_and_all_tokens():
     set_dice(st3, rules, 0, [], [], lock_all=True)
     st3[R.seat_base(0) + L.F_USED] = R.dice_mask(rules)  # no dice left
     st3[R.seat_base(0) + L.F_TOKENS] = 4
-    assert K.min_tokens_to_finish(st3, rules, ARR, 0, 0) == 4 and _finish(st3, rules, 0)
+    assert min_tokens_to_finish(st3, rules, ARR, 0, 0) == 4 and _finish(st3, rules, 0)
     # an `any` face fills the specific shortage first
     st4 = blank(2, rules)
     place(st4, 0, 0, "T07")  # rose, lily, fuchsia, yellow vase
     set_dice(st4, rules, 0, ["any", "rose", "iris", "iris"], ["yellow"])
-    assert K.min_tokens_to_finish(st4, rules, ARR, 0, 0) == 0
+    assert min_tokens_to_finish(st4, rules, ARR, 0, 0) == 0
 
 
 def test_FS_U3_TS08_fuchsia_any_flower_vase_only_for_vase():
@@ -82,17 +82,17 @@ def test_FS_U3_TS08_fuchsia_any_flower_vase_only_for_vase():
     place(st, 0, 0, "T07")
     set_dice(st, rules, 0, ["rose", "lily", "tulip", "iris"], ["yellow"])
     st[R.seat_base(0) + L.F_USED] = mask(3)  # the iris is already used
-    assert K.min_tokens_to_finish(st, rules, ARR, 0, 0) == 0 and _finish(st, rules, 0)
+    assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 0 and _finish(st, rules, 0)
     st2 = blank(2, rules)
     place(st2, 0, 0, "T07")
     set_dice(st2, rules, 0, ["rose", "lily", "iris", "iris"], ["yellow"])
     st2[R.seat_base(0) + L.F_USED] = mask(2, 3)
-    assert K.min_tokens_to_finish(st2, rules, ARR, 0, 0) == 1
+    assert min_tokens_to_finish(st2, rules, ARR, 0, 0) == 1
     # a flower die never fills the vase icon
     st3 = blank(2, rules)
     place(st3, 0, 0, "T13")  # 2 roses, green vase
     set_dice(st3, rules, 0, ["rose", "rose", "rose", "rose"], ["blue"])
-    assert K.min_tokens_to_finish(st3, rules, ARR, 0, 0) == 1
+    assert min_tokens_to_finish(st3, rules, ARR, 0, 0) == 1
 
 
 def test_FS_U4_TS07_ribbon_only_when_finishing():

@@ -623,20 +623,6 @@ def first_empty_slot(state, rules, seat):
 # Step 4: finish, ribbon, tokens, money (FS-U*)
 # =========================================================================================
 @njit(cache=True)
-def min_tokens_to_finish(state, rules, comp, seat, slot):
-    """Tokens needed to finish the tile in ``slot`` with the unused dice (FS-U2), or -1 if the
-    slot holds no unfinished tile."""
-    b = seat_base(seat)
-    t = state[b + F_SHOP + slot]
-    if t < 0 or state[b + F_FIN + slot]:
-        return -1
-    tok, u1, u2 = assign_icons(state, comp[0], b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
-                               np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
-                               unused_dice(state, rules, seat), np.int64(0))
-    return tok
-
-
-@njit(cache=True)
 def finish_tile_with(state, rules, tiles, seat, slot, log):
     """Finish the unfinished tile of ``slot`` with the minimum-token assignment; the dice are
     set aside and the tokens return to the supply (FS-U1, FS-U2, FS-U3, FS-U9, AMB-25, AMB-27).
