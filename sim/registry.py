@@ -1,7 +1,7 @@
 """The one registry of games. Adding a game = one import and one entry here."""
 from __future__ import annotations
 
-from .spec import GameSpec, SpecError
+from .spec import GameSpec, SpecError, unknown_name
 from .games.flower_shop import SPEC as _flower_shop
 from .games.rattlebones import SPEC as _rattlebones
 
@@ -21,6 +21,4 @@ def make(game_id: str) -> GameSpec:
     try:
         return _GAMES[game_id]
     except KeyError:
-        raise SpecError(
-            f"unknown game '{game_id}'; valid: {', '.join(available_games())}"
-        ) from None
+        raise SpecError(unknown_name("game", game_id, available_games())) from None

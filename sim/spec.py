@@ -20,6 +20,7 @@ list   1..``length`` numbers, each in [lo, hi] ``[n, v0, ..., v_{length-1}]``, p
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -33,6 +34,18 @@ KINDS = ("int", "float", "bool", "choice", "list")
 
 class SpecError(ValueError):
     """Bad user input about a game: unknown name, value out of range, malformed data."""
+
+
+def unknown_name(what: str, name: str, valid) -> str:
+    """``unknown <what> '<name>'``, with the closest valid name when one is near (a typo), else
+    every valid name."""
+    valid = list(valid)
+    near = difflib.get_close_matches(str(name), valid, n=1, cutoff=0.75)
+    if near:
+        return f"unknown {what} '{name}'; did you mean '{near[0]}'? ({len(valid)} valid names: see `playtest rules`)" \
+            if len(valid) > 12 else \
+            f"unknown {what} '{name}'; did you mean '{near[0]}'? valid: {', '.join(valid)}"
+    return f"unknown {what} '{name}'; valid: {', '.join(valid)}"
 
 
 @dataclass(frozen=True)
@@ -174,7 +187,7 @@ def resolve(params: tuple[ParamSpec, ...], overrides: Mapping[str, Any] | None =
     values = {p.name: p.default for p in params}
     for name, value in (overrides or {}).items():
         if name not in by_name:
-            raise SpecError(f"unknown {what} '{name}'; valid: {', '.join(sorted(by_name))}")
+            raise SpecError(unknown_name(what, name, sorted(by_name)))
         p = by_name[name]
         values[name] = p.parse(value) if isinstance(value, str) and p.kind != "choice" else p.check(value)
     return values
@@ -330,7 +343,7 @@ class GameSpec:
         name = name or self.default_variant(n_players)
         if name not in self.variants:
             raise SpecError(
-                f"{self.id}: unknown variant '{name}'; valid: {', '.join(self.variants)}"
+                f"{self.id}: " + unknown_name("variant", name, self.variants)
             )
         v = self.variants[name]
         if v.players and not v.players[0] <= n_players <= v.players[1]:
@@ -368,7 +381,7 @@ class GameSpec:
         name = name.strip()
         if name not in self.policies:
             raise SpecError(
-                f"{self.id}: unknown policy '{name}'; valid: {', '.join(self.policies)}"
+                f"{self.id}: " + unknown_name("policy", name, self.policies)
             )
         tweaks: dict[str, Any] = {}
         for item in filter(None, (s.strip() for s in rest.split(","))):

@@ -31,8 +31,21 @@ def test_bad_values_name_the_parameter_and_the_valid_range(name, text):
 
 
 def test_unknown_parameter_lists_valid_names():
-    with pytest.raises(SpecError, match="unknown parameter 'dayz'; valid: cost, days, flag, sched, tie"):
+    with pytest.raises(SpecError, match="unknown parameter 'zzz'; valid: cost, days, flag, sched, tie"):
+        resolve(PARAMS, {"zzz": 3})
+
+
+def test_a_typo_gets_the_near_name():
+    """A near miss names the parameter meant (and, from a long table, not every name)."""
+    with pytest.raises(SpecError, match="unknown parameter 'dayz'; did you mean 'days'\\? valid: "
+                                        "cost, days, flag, sched, tie"):
         resolve(PARAMS, {"dayz": 3})
+    many = tuple(ParamSpec(f"param_{i:02d}", "int", 1, "a number", 0, 9) for i in range(40)) + (
+        ParamSpec("starting_money", "int", 5, "money", 0, 20),)
+    with pytest.raises(SpecError) as e:
+        resolve(many, {"strating_money": 3})
+    assert str(e.value) == ("unknown parameter 'strating_money'; did you mean 'starting_money'? "
+                            "(41 valid names: see `playtest rules`)")
 
 
 def test_parse_accepts_cli_text():
