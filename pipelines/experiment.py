@@ -418,11 +418,13 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
             ps = "_".join(map(str, counts)) + "p"
         vs = {a.arm.variant for a in arms}
         vname = variant or (vs.pop() if len(vs) == 1 else "default")
-        pol = policy.partition(":")[0]
+        pol = slug(policy) if ":" in policy else policy
         if sp:
             pol += "-mixed"
-        experiment = "-".join(
-            [spec.id, ps, slug(vname), slug(pol), f"s{seed}", content_hash(seed, arms)])
+        changes = "-".join(slug(f"{k}={v}") for k, v in tw)  # the tweak, readable in the name
+        head = "-".join(x for x in (spec.id, ps, slug(vname), changes, slug(pol)) if x)
+        tail = f"-s{seed}-{content_hash(seed, arms)}"
+        experiment = head[:120 - len(tail)].rstrip("-_.") + tail
     check_name(experiment, "experiment")
     source = {"kind": "cli", "game": spec.id, "players": players, "variant": variant,
               "set": [f"{k}={v}" for k, v in tw], "policy": policy,

@@ -88,6 +88,19 @@ def test_store_layout_columns_and_manifest(tmp_path):
     assert a["chunks"] == [{"chunk": 0, "start": 0, "stop": 250, "size": 100}]  # one segment
 
 
+def test_derived_names_say_the_tweak():
+    """A tweaked run is named after its tweak and policy options, not only a different hash;
+    names stay valid hive partition values within the length limit."""
+    plain = ex.from_cli("fakedice", players="2", games=10, seed=1).name
+    tweaked = ex.from_cli("fakedice", players="2", tweaks=["dice=3", "reroll=false"],
+                          policy="greedy:threshold=9", games=10, seed=1).name
+    assert plain.startswith("fakedice-2p-base-greedy-s1-")
+    assert tweaked.startswith("fakedice-2p-base-dice_3-reroll_false-greedy_threshold_9-s1-")
+    long = ex.from_cli("fakedice", players="2", games=10, seed=1,
+                       tweaks=[f"solo_target={v}" for v in (20,)] + ["dice=5"] * 30).name
+    assert len(long) <= 120 and ex.check_name(long, "experiment") == long
+
+
 def test_plain_duckdb_and_polars_read_the_store(tmp_path):
     store = tmp_path / "store"
     exp, _ = run_fake(store, players="2-3")
@@ -487,6 +500,18 @@ def test_sql_formats(tmp_path, cli):
     assert r.exit_code == 2 and "nope" in r.stderr
     r = cli("sql", "SELECT 1", "--store", store, "--format", "xml")
     assert r.exit_code == 2 and "table, csv, parquet" in r.stderr
+
+
+def test_sql_says_which_store_it_read(tmp_path, cli):
+    """The store read is named on stderr (so CSV on stdout stays clean); an empty one is said."""
+    store = tmp_path / "store"
+    r = cli("sql", "SELECT count(*) AS n FROM games", "--store", store)
+    assert r.exit_code == 0 and f"store: {store} (0 experiments); nothing to query yet" in \
+        " ".join(r.stderr.split())
+    run_fake(store, games=20, chunk=10, players="2")
+    r = cli("sql", "SELECT count(*) AS n FROM games", "--store", store, "--format", "csv")
+    assert r.exit_code == 0 and f"store: {store} (1 experiment)" in " ".join(r.stderr.split())
+    assert r.stdout.replace('"', "").split() == ["n", "20"]
 
 
 def test_report_command(tmp_path, cli):
