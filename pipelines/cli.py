@@ -629,6 +629,10 @@ def sql_cmd(
     if out_file is not None:
         _check_out_file(out_file, root)
     con = connect(root, read_only=True)
+    n_exp = len(list((Path(root) / "experiments").glob("*.json")))
+    err.print(f"store: {root} ({n_exp} experiment{'' if n_exp == 1 else 's'})"
+              + ("" if n_exp else "; nothing to query yet: run `playtest run GAME` or give "
+                 "--store DIR"), markup=False, soft_wrap=True)
     try:
         _check_read_only_query(con, query)
         rel = con.sql(query)
