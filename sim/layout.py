@@ -100,3 +100,9 @@ def columns_block(prefix: str, common: Iterable[str], columns, title: str = "") 
     """The indices of an output row: the ``common`` columns, then the game's ``Column`` list."""
     return Block(prefix, [Field(name, 1, "common column") for name in common]
                  + [Field(c.name, 1, c.doc) for c in columns], title=title)
+
+
+def choice_code(params, name: str, value: str) -> int:
+    """The packed code of ``value`` of the choice parameter ``name`` in ``params`` (its index in
+    the choices), for kernel constants such as ``STACK_ADD``."""
+    return next(p for p in params if p.name == name).choices.index(value)

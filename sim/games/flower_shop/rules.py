@@ -19,7 +19,7 @@ from numba import njit
 from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.components import (cell_choice, cell_int, cell_str, check_toml_provenance, digest_dir,
                             read_csv, read_toml, toml_list)
-from sim.layout import params_block
+from sim.layout import choice_code, params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
 from .conflicts import load_conflicts
@@ -185,30 +185,25 @@ globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
 
-def _choice(name: str, choice: str, table=PARAMS) -> int:
-    """The code of ``choice`` of the choice parameter ``name``: its index in the choices."""
-    return next(p for p in table if p.name == name).choices.index(choice)
-
-
-SCOPE_STEP = _choice("extra_lock_cost_scope", "step")
-SCOPE_DAY = _choice("extra_lock_cost_scope", "day")
-TIE_SEAT = _choice("initiative_tie_break", "seat")
-TIE_RANDOM = _choice("initiative_tie_break", "random")
-ASSIGN_RANDOM = _choice("initiative_assignment", "random")
-ASSIGN_FIXED = _choice("initiative_assignment", "fixed")
+SCOPE_STEP = choice_code(PARAMS, "extra_lock_cost_scope", "step")
+SCOPE_DAY = choice_code(PARAMS, "extra_lock_cost_scope", "day")
+TIE_SEAT = choice_code(PARAMS, "initiative_tie_break", "seat")
+TIE_RANDOM = choice_code(PARAMS, "initiative_tie_break", "random")
+ASSIGN_RANDOM = choice_code(PARAMS, "initiative_assignment", "random")
+ASSIGN_FIXED = choice_code(PARAMS, "initiative_assignment", "fixed")
 # salary card removed by the opponent die (also the card a player takes: the lowest)
-SAL_LOWEST = _choice("solo_salary_remove_on_lower", "lowest")
-SAL_HIGHEST = _choice("solo_salary_remove_on_lower", "highest")
-SAL_NONE = _choice("solo_salary_remove_on_lower", "none")
-STIE_NONE = _choice("solo_tie_rule", "none")
-STIE_AS_LOWER = _choice("solo_tie_rule", "as_lower")
-STIE_AS_HIGHER = _choice("solo_tie_rule", "as_higher")
-SIDE_LEFT = _choice("solo_odd_side", "left")
-WIN_ALL = _choice("solo_win_rule", "all")
-WIN_ANY = _choice("solo_win_rule", "any")
+SAL_LOWEST = choice_code(PARAMS, "solo_salary_remove_on_lower", "lowest")
+SAL_HIGHEST = choice_code(PARAMS, "solo_salary_remove_on_lower", "highest")
+SAL_NONE = choice_code(PARAMS, "solo_salary_remove_on_lower", "none")
+STIE_NONE = choice_code(PARAMS, "solo_tie_rule", "none")
+STIE_AS_LOWER = choice_code(PARAMS, "solo_tie_rule", "as_lower")
+STIE_AS_HIGHER = choice_code(PARAMS, "solo_tie_rule", "as_higher")
+SIDE_LEFT = choice_code(PARAMS, "solo_odd_side", "left")
+WIN_ALL = choice_code(PARAMS, "solo_win_rule", "all")
+WIN_ANY = choice_code(PARAMS, "solo_win_rule", "any")
 TB_MONEY, TB_TOKENS, TB_RIBBONS = (_TB_ITEMS.index(x) for x in ("money", "wild_tokens", "ribbons"))
-PRIORITY_STARS = _choice("finish_priority", "stars", POLICY_PARAMS)
-PREF_WILD = _choice("leftover_pref", "wild", POLICY_PARAMS)
+PRIORITY_STARS = choice_code(POLICY_PARAMS, "finish_priority", "stars")
+PREF_WILD = choice_code(POLICY_PARAMS, "leftover_pref", "wild")
 
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options of every decision point."),

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from sim import components as cf
-from sim.layout import Block, params_block
+from sim.layout import Block, choice_code, params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
 from .layout import (BM_LEN, BM_START, BM_TRACK_LEN, FC_ARROW, FC_RINGMASTER, GB_NINE,
@@ -184,19 +184,14 @@ globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
 
-def _choice(name: str, value: str, table: tuple[ParamSpec, ...] = PARAMS) -> int:
-    """The packed code of ``value`` of the choice parameter ``name`` (its index in choices)."""
-    return next(p for p in table if p.name == name).choices.index(value)
-
-
-STACK_ADD = _choice("double_stacking", "add")
-STACK_FORBID = _choice("double_stacking", "forbid")
-SCOPE_REROLL_ONLY = _choice("reroll_second_scope", "reroll_only")
-ARROW_ANY = _choice("arrow_targets", "any")
-ARROWNUM_NONE = _choice("arrow_number_mode", "none")
-MODE_NEVER = _choice("extra_dice_mode", "never", POLICY_PARAMS)
-MODE_MAX = _choice("extra_dice_mode", "max", POLICY_PARAMS)
-TIE_REARMOST = _choice("monkey_tiebreak", "rearmost", POLICY_PARAMS)
+STACK_ADD = choice_code(PARAMS, "double_stacking", "add")
+STACK_FORBID = choice_code(PARAMS, "double_stacking", "forbid")
+SCOPE_REROLL_ONLY = choice_code(PARAMS, "reroll_second_scope", "reroll_only")
+ARROW_ANY = choice_code(PARAMS, "arrow_targets", "any")
+ARROWNUM_NONE = choice_code(PARAMS, "arrow_number_mode", "none")
+MODE_NEVER = choice_code(POLICY_PARAMS, "extra_dice_mode", "never")
+MODE_MAX = choice_code(POLICY_PARAMS, "extra_dice_mode", "max")
+TIE_REARMOST = choice_code(POLICY_PARAMS, "monkey_tiebreak", "rearmost")
 
 # The policy configuration array ``cfg`` (float64, one per game, filled by policies.fill_cfg):
 # passing one array instead of rules + kinds + policy parameters keeps the calls of the hot
