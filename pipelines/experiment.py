@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from sim.spec import SpecError, short_hash
+from sim.spec import SpecError, short_hash, unknown_name
 
 from . import settings
 
@@ -173,7 +173,7 @@ def resolve_arm(cfg: ArmConfig, default_games: int) -> ResolvedArm:
     for k, v in cfg.tweaks:  # pin errors on the key before the combined check
         loc = _prefix(w, f"set.{k}") if w else f"--set {k}"
         if k not in by_name:
-            raise _err(loc, f"unknown parameter '{k}' of {spec.id}; valid: {', '.join(sorted(by_name))}")
+            raise _err(loc, unknown_name("parameter", k, sorted(by_name), f" of {spec.id}"))
         p = by_name[k]
         try:
             p.parse(v) if isinstance(v, str) and p.kind != "choice" else p.check(v)

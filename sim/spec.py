@@ -36,16 +36,17 @@ class SpecError(ValueError):
     """Bad user input about a game: unknown name, value out of range, malformed data."""
 
 
-def unknown_name(what: str, name: str, valid) -> str:
-    """``unknown <what> '<name>'``, with the closest valid name when one is near (a typo), else
-    every valid name."""
+def unknown_name(what: str, name: str, valid, where: str = "") -> str:
+    """``unknown <what> '<name>'<where>``, with the closest valid name when one is near (a
+    typo), else every valid name."""
     valid = list(valid)
+    head = f"unknown {what} '{name}'{where}"
     near = difflib.get_close_matches(str(name), valid, n=1, cutoff=0.75)
+    if near and len(valid) > 12:
+        return f"{head}; did you mean '{near[0]}'? ({len(valid)} valid names: see `playtest rules`)"
     if near:
-        return f"unknown {what} '{name}'; did you mean '{near[0]}'? ({len(valid)} valid names: see `playtest rules`)" \
-            if len(valid) > 12 else \
-            f"unknown {what} '{name}'; did you mean '{near[0]}'? valid: {', '.join(valid)}"
-    return f"unknown {what} '{name}'; valid: {', '.join(valid)}"
+        return f"{head}; did you mean '{near[0]}'? valid: {', '.join(valid)}"
+    return f"{head}; valid: {', '.join(valid)}"
 
 
 @dataclass(frozen=True)

@@ -299,6 +299,7 @@ BAD = [
     (["run", "fakedice", "--variant", "nope"], ["unknown variant 'nope'", "base, many, hard"]),
     (["run", "fakedice", "--players", "2", "--variant", "hard"], ["hard", "1-1", "base, many"]),
     (["run", "fakedice", "--set", "foo=1"], ["unknown parameter 'foo'", "dice, reroll, solo_target"]),
+    (["run", "fakedice", "--set", "dicee=1"], ["unknown parameter 'dicee'", "did you mean 'dice'?"]),
     (["run", "fakedice", "--set", "dice=9"], ["dice", "out of range", "1..5"]),
     (["run", "fakedice", "--set", "reroll=maybe"], ["reroll", "true, false"]),
     (["run", "fakedice", "--set", "dice"], ["NAME=VALUE"]),
