@@ -138,6 +138,10 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
     for p in spec.params:
         t.add_row(p.name, p.kind, _fmt(p.default), p.range_text(), p.doc, p.source)
     out.print(t)
+    used = sorted({p.source for p in spec.params})
+    if spec.provenance:
+        out.print("source: " + "; ".join(f"{tag} {spec.provenance.get(tag, '(no meaning given)')}"
+                                         for tag in used), markup=False, soft_wrap=True)
 
     t = Table(title="Variants (--variant NAME)")
     for c in ("variant", "players", "overrides", "meaning", "rules"):

@@ -330,6 +330,8 @@ class GameSpec:
     # The game's declared array layouts (sim.layout.Block: rule and policy parameters, state,
     # seat block, output rows), printed by ``playtest layout GAME``.
     layouts: tuple = ()
+    # Provenance tag -> meaning (the spec's legend), printed under `playtest rules GAME`.
+    provenance: Mapping[str, str] = field(default_factory=dict)
 
     # ---- names and validation -------------------------------------------------------
     def check_players(self, n: int) -> int:

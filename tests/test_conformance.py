@@ -107,3 +107,20 @@ def test_every_spec_rule_id_has_a_status(game):
     listed = {r.rule_id for r in registry.make(game).rules}
     assert ids, "no rule ids parsed"
     assert ids <= listed, sorted(ids - listed)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_provenance_tag_is_explained(game):
+    """Each tag a parameter carries has a meaning in the game's legend, and `playtest rules`
+    prints the legend under the parameter table."""
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+    spec = registry.make(game)
+    used = {p.source for p in spec.params}
+    assert used <= set(spec.provenance), used - set(spec.provenance)
+    r = CliRunner().invoke(app, ["rules", game], env={"COLUMNS": "400"})
+    assert r.exit_code == 0, r.output
+    legend = " ".join(ln for ln in r.output.splitlines() if ln.startswith("source:"))
+    for tag in used:
+        assert f"{tag} {spec.provenance[tag]}" in legend

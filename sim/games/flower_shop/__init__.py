@@ -17,6 +17,7 @@ SPEC = GameSpec(
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
+    provenance=rules.PROVENANCE,
     rules=rules.RULES,
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,

@@ -113,6 +113,15 @@ PARAMS: tuple[ParamSpec, ...] = (
       "Reshuffle discarded tiles into the stack when it is empty (FS-SOLO-N4, AMB-21)", source="[A]"),
 )
 
+# What the provenance tags of the parameters and component data mean (spec, head of the file).
+PROVENANCE = {
+    "[R]": "stated in the rulebook (English, multiplayer rules)",
+    "[RV]": "stated in the rules review (full rules, including the solo mode and its variants)",
+    "[P]": "stated in public previews of a prototype: weaker than [R] and [RV]",
+    "[D]": "derived from [R], [RV] or [P] by arithmetic or consistency",
+    "[A]": "assumption: a documented default, not a fact; data or a parameter you can change",
+}
+
 VARIANTS: dict[str, Variant] = {
     "base": Variant("base", {}, "The rulebook game for 2-4 players.", players=(2, 4)),
     "solo_base": Variant("solo_base", {}, "Solo mode as in the rules review (§6).", players=(1, 1),

@@ -15,6 +15,7 @@ SPEC = GameSpec(
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
+    provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
              rules.CFG_BLOCK, SPACE, BOARD_META, TOKENS, TRAIN_DATA),

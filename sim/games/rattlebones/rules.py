@@ -102,6 +102,14 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("max_turns", "int", 1000, "Safety cap in player turns; reaching it flags the game truncated (RB-E5)", 100, 10000, source="[A]"),
 )
 
+# What the provenance tags of the parameters and component data mean (spec, head of the file).
+PROVENANCE = {
+    "[R]": "stated in the rules summary of the 2014 rules ([S] in the spec): the primary source",
+    "[P]": "public information on the English edition (rulebook component list, reviews)",
+    "[D]": "derived from the rules summary by logic",
+    "[A]": "assumption: a documented default, not a fact; data or a parameter you can change",
+}
+
 VARIANTS: dict[str, Variant] = {
     "base": Variant("base", {}, "Spec defaults: score must exceed R, base board, 5/4/3/2/1 point faces."),
     "end_inclusive": Variant("end_inclusive", {"end_inclusive": True},
