@@ -15,6 +15,8 @@ the day of loss per variant, the win probability per task card and the exact set
 from __future__ import annotations
 
 import base64
+import csv
+import html as html_lib
 import datetime as _dt
 import functools
 import io
@@ -22,6 +24,7 @@ import itertools
 import json
 import os
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -979,7 +982,59 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
     return _write_html(out_dir, f"{_safe_name(experiment)}{suffix}.html", html)
 
 
+class _TableText(HTMLParser):
+    """The rows of cell texts of one HTML table."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[str]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None and self.rows:
+            self.rows[-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+_TABLE = re.compile(r"<table[\s>].*?</table>", re.S)
+_HEADING = re.compile(r"<h[23][^>]*>(.*?)</h[23]>", re.S)
+
+
+def with_csv_links(html: str) -> str:
+    """Every table of a report followed by a link that downloads it as CSV (a ``data:`` URI,
+    so the report stays one self-contained file without scripts)."""
+    parts, last = [], 0
+    for k, m in enumerate(_TABLE.finditer(html), 1):
+        parser = _TableText()
+        parser.feed(m.group(0))
+        rows = [r for r in parser.rows if r]
+        if not rows:
+            continue
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        headings = _HEADING.findall(html, 0, m.start())
+        title = html_lib.unescape(re.sub(r"<[^>]+>", "", headings[-1])) if headings else "table"
+        name = f"{k:02d}-{re.sub(r'[^A-Za-z0-9]+', '_', title).strip('_').lower()[:40]}.csv"
+        data = base64.b64encode(buf.getvalue().encode("utf-8")).decode("ascii")
+        parts += [html[last:m.end()],
+                  f'\n<p class="csv"><a download="{name}" href="data:text/csv;base64,{data}">'
+                  f"download this table (CSV)</a></p>"]
+        last = m.end()
+    return "".join(parts) + html[last:]
+
+
 def _write_html(out_dir, name: str, html: str) -> Path:
+    html = with_csv_links(html)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / name

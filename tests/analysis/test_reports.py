@@ -153,3 +153,20 @@ def test_arms_table_says_common_settings_once(tmp_path):
     assert "Component data (every arm)" in arms and "Players (every arm)" in arms
     for v in SOLO_VARIANTS:  # what differs stays per arm
         assert f"<td>{v}</td>" in arms
+
+
+def test_every_table_downloads_as_csv(tiny_store, tmp_path):
+    """Each table of a report is followed by a data-URI link holding the same cells as CSV."""
+    import base64
+    import csv
+    import io
+
+    page = write_report(tiny_store, "tiny", tmp_path / "o").read_text()
+    tables = re.findall(r"<table[\s>].*?</table>\s*<p class=\"csv\"><a download=\"([^\"]+)\" "
+                        r"href=\"data:text/csv;base64,([^\"]+)\">", page, re.S)
+    assert len(tables) == page.count("<table") > 3
+    first = re.search(r"<table[\s>].*?</table>", page, re.S).group(0)
+    header = [_text(c).strip() for c in re.findall(r"<th[^>]*>(.*?)</th>", first, re.S)]
+    name, data = tables[0]
+    rows = list(csv.reader(io.StringIO(base64.b64decode(data).decode("utf-8"))))
+    assert name.endswith(".csv") and rows[0] == header[:len(rows[0])] and len(rows) > 1
