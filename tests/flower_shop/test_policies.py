@@ -174,7 +174,8 @@ def test_replay_text_names_components():
     assert "Solo result" in text
     ev, _, _ = batch.replay(arm(2, "greedy"), 1, 0)
     text = "\n".join(format_event(e, COMP.tables) for e in ev)
-    assert "P1" in text and "scores" in text and "event" not in text
+    assert "seat 1" in text and "Turn order: seat " in text and "scores" in text
+    assert "P1" not in text and "event" not in text  # one numbering: seats as in the store
 
 
 def test_runs_without_jit():

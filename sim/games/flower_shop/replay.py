@@ -92,7 +92,7 @@ def format_event(event, ctx) -> str:
     tb = _tables(ctx)
     code = int(event[0])
     a = [int(x) for x in event[1:8]]
-    p = f"P{a[0] + 1}"
+    p = f"seat {a[0]}"  # the numbering of the store and the reports (0 = first seat)
     if code == L.EV_SETUP:
         cards = card_name(a[3], tb) + (f" + {card_name(a[4], tb)}" if a[4] >= 0 else "")
         solo = f"; opponent die {DIE_IDS[a[5]]}" if a[5] >= 0 else ""
@@ -114,8 +114,8 @@ def format_event(event, ctx) -> str:
                 else "; no tile discarded")
         return f"Opponent die rolls {a[0]} vs player {a[1]}: {OUTCOMES[a[2]]}; {sal}{tile}"
     if code == L.EV_TURN_ORDER:
-        seats = [((a[1] >> (4 * i)) & 15) + 1 for i in range(a[0])]
-        return "Turn order: " + ", ".join(f"P{s}" for s in seats)
+        seats = [(a[1] >> (4 * i)) & 15 for i in range(a[0])]
+        return "Turn order: " + ", ".join(f"seat {s}" for s in seats)
     if code == L.EV_LOCK:
         if a[2] == 0:
             return f"{p} locks no dice, pays ${a[3]} (money ${a[4]})"
