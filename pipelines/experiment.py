@@ -418,10 +418,14 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
             ps = "_".join(map(str, counts)) + "p"
         vs = {a.arm.variant for a in arms}
         vname = variant or (vs.pop() if len(vs) == 1 else "default")
-        pol = slug(policy) if ":" in policy else policy
+        name_only, _, _ = policy.partition(":")
+        pol = name_only if spec.policy_values(policy) == spec.policy_values(name_only) \
+            else slug(policy)  # policy options that change the policy, readable in the name
         if sp:
             pol += "-mixed"
-        changes = "-".join(slug(f"{k}={v}") for k, v in tw)  # the tweak, readable in the name
+        changes = "-".join(slug(f"{k}={v}") for k, v in tw if any(  # tweaks that change a rule
+            a.arm.rule_values[k] != spec.rule_values(a.arm.n_players, a.arm.variant)[k]
+            for a in arms))
         head = "-".join(x for x in (spec.id, ps, slug(vname), changes, slug(pol)) if x)
         tail = f"-s{seed}-{content_hash(seed, arms)}"
         experiment = head[:120 - len(tail)].rstrip("-_.") + tail
