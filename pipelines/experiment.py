@@ -423,9 +423,10 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
             else slug(policy)  # policy options that change the policy, readable in the name
         if sp:
             pol += "-mixed"
-        changes = "-".join(slug(f"{k}={v}") for k, v in tw if any(  # tweaks that change a rule
-            a.arm.rule_values[k] != spec.rule_values(a.arm.n_players, a.arm.variant)[k]
-            for a in arms))
+        untweaked = [(a.arm.rule_values, spec.rule_values(a.arm.n_players, a.arm.variant))
+                     for a in arms]
+        changes = "-".join(slug(f"{k}={v}") for k, v in tw  # tweaks that change a rule
+                           if any(vals[k] != base[k] for vals, base in untweaked))
         head = "-".join(x for x in (spec.id, ps, slug(vname), changes, slug(pol)) if x)
         tail = f"-s{seed}-{content_hash(seed, arms)}"
         experiment = head[:120 - len(tail)].rstrip("-_.") + tail

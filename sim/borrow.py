@@ -59,6 +59,7 @@ lists are checked against its module's source when declared, so a renamed functi
 silently fall out of an ``exclude`` list.
 """
 import ast
+import functools
 import os
 import sys
 import warnings
@@ -114,13 +115,10 @@ def _mangled_prefix(module_name: str) -> str:
     return "_ZN" + "".join(f"{len(p)}{p}" for p in module_name.split("."))
 
 
-def _check_names(module_name: str, names, what: str) -> None:
-    """Raise ValueError if a name is not defined at the top level of the module's source (a
-    module without a source file, such as ``__main__`` of ``python -c``, is not checked)."""
-    module = sys.modules.get(module_name)
-    path = getattr(module, "__file__", None)
-    if not names or not path or not path.endswith(".py"):
-        return
+@functools.lru_cache(maxsize=None)
+def _top_level_names(path: str) -> frozenset:
+    """Functions, classes and assigned names at the top level of the source file ``path``
+    (parsed once per file: a module makes several declarations)."""
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     defined = set()
@@ -129,7 +127,17 @@ def _check_names(module_name: str, names, what: str) -> None:
             defined.add(node.name)
         elif isinstance(node, ast.Assign):
             defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    unknown = sorted(set(names) - defined)
+    return frozenset(defined)
+
+
+def _check_names(module_name: str, names, what: str) -> None:
+    """Raise ValueError if a name is not defined at the top level of the module's source (a
+    module without a source file, such as ``__main__`` of ``python -c``, is not checked)."""
+    module = sys.modules.get(module_name)
+    path = getattr(module, "__file__", None)
+    if not names or not path or not path.endswith(".py"):
+        return
+    unknown = sorted(set(names) - _top_level_names(path))
     if unknown:
         raise ValueError(f"{what} of {module_name} names {', '.join(unknown)}, not defined in "
                          f"{path}")
