@@ -99,3 +99,41 @@ def shuffle(state, arr):
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
+
+
+# ---- streams kept in a game's int64 state array -------------------------------------------
+# A resumable game keeps its streams inside its state (sim.decide), so that a copy of the state
+# carries them. The same splitmix64 counter is stored there as its int64 bit pattern; these
+# give exactly the draws of the uint64[1] functions above.
+
+
+@njit(cache=True, inline='always')
+def start_in(state, field, master_seed, game_index, sub):
+    """Store the start of the stream for (master_seed, game_index, sub) in ``state[field]``."""
+    state[field] = np.int64(stream_start(master_seed, game_index, sub))
+
+
+@njit(cache=True, inline='always')
+def draw(state, field, n):
+    """``randint`` on the stream kept in ``state[field]``: uniform integer in [0, n)."""
+    u = np.uint64(state[field]) + _GOLDEN
+    state[field] = np.int64(u)
+    x = mix64(u) >> np.uint64(11)
+    return np.int64((x * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True, inline='always')
+def substream_in(state, field, base, key):
+    """``substream`` on the stream kept in ``state[field]``; ``base`` is the stream's start as
+    kept in the state (int64 bits)."""
+    state[field] = np.int64(mix64(np.uint64(base) ^ mix64(np.uint64(key) * _M1 + _GOLDEN)))
+
+
+@njit(cache=True)
+def shuffle_in(state, field, arr):
+    """``shuffle`` of ``arr`` with the stream kept in ``state[field]``."""
+    for i in range(arr.shape[0] - 1, 0, -1):
+        j = draw(state, field, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t

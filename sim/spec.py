@@ -332,6 +332,9 @@ class GameSpec:
     layouts: tuple = ()
     # Provenance tag -> meaning (the spec's legend), printed under `playtest rules GAME`.
     provenance: Mapping[str, str] = field(default_factory=dict)
+    # The game's step machine (sim.decide.Steps): the one decision interface, used by the
+    # scripted and search policies and the registry-wide decision tests.
+    steps: Any = None
 
     # ---- names and validation -------------------------------------------------------
     def check_players(self, n: int) -> int:

@@ -1,0 +1,198 @@
+"""The one decision interface every game implements (``shared/design.md`` §3).
+
+A game is a **resumable step machine over its state array**. The int64 state holds the whole
+position: the rule state, the control position (phase, current seat, step: where play goes on)
+and the random streams (int64 bits, ``sim.rng.draw``). Nothing about a game in progress lives
+on the Python or Numba call stack between two decisions, so ``state.copy()`` taken at any
+decision plays on exactly like the original (a search policy does this, after re-sampling the
+hidden information in the copy).
+
+Each game declares, inside its ``STATE`` block, the options block :func:`option_fields`: the
+pending decision point (the game's ``D_*`` code), the deciding seat, the number ``n`` of legal
+options and their codes. Its kernel provides four jitted functions with these signatures:
+
+``advance(state, rules, comp, log) -> int``
+    Plays the forced steps (dice, scoring, decisions with a single legal option) up to the next
+    decision with two or more legal options, writes it into the options block and returns 1;
+    returns 0 when the game is over. With a decision already pending it returns 1 and changes
+    nothing, so it may be called again.
+``apply(state, rules, comp, index, log) -> bool``
+    Carries out option ``index`` (0 <= index < n) of the pending decision; False (and no
+    change) if ``index`` is out of range. Every listed option is legal: applying it never
+    trips a rule check.
+``choose(state, rules, comp, kinds, pparams, work) -> int``
+    The deciding seat's policy: an option index. Policies read the state, the options and their
+    parameters and never change the state (apart from drawing from the policy stream).
+    ``kinds[seat] == K_RANDOM`` (0 in every game) is :func:`random_index`; the game adds its
+    heuristics (``greedy`` and presets), which read the same options. ``work`` is a tuple of
+    arrays the heuristics cache per game (derived from the setup, so a copy may share them).
+``finish(state, rules, comp, games_row, seats_rows)``
+    Writes the result rows of a finished game (``GO_*`` / ``SO_*``).
+
+The kernel's own loop is ``while advance(...): apply(..., choose(...), log)``; ``play_one``
+and ``play_many`` are that loop. :class:`Steps` bundles the functions for Python callers
+(``GameSpec.steps``); :func:`play` drives a game from Python with a **scripted policy** (a list
+of option indices, then the seats' own policies), which the rule scenario tests use instead of
+hooks in the kernel.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+from numba import njit
+
+from .rng import draw
+
+K_RANDOM = 0   # policy kind 0 is the generic uniform policy in every game
+
+
+def option_fields(max_options: int) -> tuple:
+    """The fields of the options block, for a game's ``STATE`` declaration (``sim.layout``):
+    ``S_POINT``, ``S_DECIDER``, ``S_N_OPTIONS``, ``S_OPTIONS`` (``max_options`` codes)."""
+    return (("point", 1, "pending decision point D_* (0 = none)"),
+            ("decider", 1, "seat that takes the pending decision"),
+            ("n_options", 1, "number of legal options of the pending decision"),
+            ("options", max_options, "option codes of the pending decision (see D_*)"))
+
+
+@njit(cache=True, inline='always')
+def random_index(state, rng_field, n):
+    """The generic ``random`` policy: uniform over the ``n`` legal options, drawn from the
+    stream kept in ``state[rng_field]``."""
+    return draw(state, rng_field, n)
+
+
+@njit(cache=True)
+def index_of(state, options_at, n, code):
+    """Index of option ``code`` among the ``n`` codes at ``state[options_at:]``; -1 if absent.
+    A heuristic that computes the code it wants returns its index with this."""
+    for i in range(n):
+        if state[options_at + i] == code:
+            return i
+    return -1
+
+
+class ScriptError(ValueError):
+    """A scripted decision that the game does not offer."""
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A game's step machine for Python callers (tests, search policies, replay tools).
+
+    ``new(rules, comp, n_players, kinds, pparams, master_seed, game_index, log) -> (state,
+    work)`` sets a game up (nothing decided yet); the other four are the kernel functions of
+    the module docstring. ``point``, ``decider``, ``n_options`` and ``options`` are the state
+    offsets of the options block; ``points`` names the decision points by code.
+    """
+
+    new: Callable
+    advance: Callable
+    apply: Callable
+    choose: Callable
+    finish: Callable
+    point: int
+    decider: int
+    n_options: int
+    options: int
+    points: dict
+
+    def pending(self, state: np.ndarray) -> tuple[int, int, list[int]]:
+        """(decision point, seat, option codes) of the pending decision."""
+        n = int(state[self.n_options])
+        return (int(state[self.point]), int(state[self.decider]),
+                [int(x) for x in state[self.options:self.options + n]])
+
+    def describe(self, state: np.ndarray) -> str:
+        point, seat, codes = self.pending(state)
+        return f"{self.points.get(point, point)} of seat {seat}, options {codes}"
+
+
+@dataclass
+class Game:
+    """A game in progress driven from Python (see :func:`play`)."""
+
+    steps: Steps
+    state: np.ndarray
+    work: tuple
+    rules: np.ndarray
+    comp: tuple
+    kinds: np.ndarray
+    pparams: np.ndarray
+    log: np.ndarray
+    decisions: int = 0       # decisions taken so far
+    over: bool = False
+
+    def copy(self, log: np.ndarray | None = None) -> "Game":
+        """An independent copy that plays on from here (work caches are shared)."""
+        return Game(self.steps, self.state.copy(), self.work, self.rules, self.comp, self.kinds,
+                    self.pparams, self.log.copy() if log is None else log, self.decisions,
+                    self.over)
+
+    def advance(self) -> bool:
+        """Play to the next decision; False when the game is over."""
+        self.over = not self.steps.advance(self.state, self.rules, self.comp, self.log)
+        return not self.over
+
+    def apply(self, index: int) -> None:
+        if not self.steps.apply(self.state, self.rules, self.comp, np.int64(index), self.log):
+            raise ScriptError(f"option {index} is not offered at {self.steps.describe(self.state)}")
+        self.decisions += 1
+
+    def take(self, code: int) -> None:
+        """Apply the pending option whose code is ``code`` (tests name options by code)."""
+        point, seat, codes = self.steps.pending(self.state)
+        if code not in codes:
+            raise ScriptError(f"option code {code} is not offered at {self.steps.describe(self.state)}")
+        self.apply(codes.index(code))
+
+    def choose(self) -> int:
+        return int(self.steps.choose(self.state, self.rules, self.comp, self.kinds, self.pparams,
+                                     self.work))
+
+    def play_on(self, max_decisions: int | None = None) -> "Game":
+        """Let the seats' policies decide until the end (or ``max_decisions`` more decisions)."""
+        k = 0
+        while (max_decisions is None or k < max_decisions) and self.advance():
+            self.apply(self.choose())
+            k += 1
+        return self
+
+    def results(self, n_players: int, n_game_cols: int, n_seat_cols: int):
+        g = np.zeros(n_game_cols, dtype=np.int64)
+        s = np.zeros((n_players, n_seat_cols), dtype=np.int64)
+        self.steps.finish(self.state, self.rules, self.comp, g, s)
+        return g, s
+
+
+def start(steps: Steps, rules, comp, n_players: int, kinds, pparams, master_seed: int,
+          game_index: int, log: np.ndarray | None = None) -> Game:
+    """Set a game up for stepping from Python (no decision taken yet)."""
+    log = np.zeros((1, 8), dtype=np.int64) if log is None else log
+    state, work = steps.new(rules, comp, np.int64(n_players), kinds, pparams,
+                            np.uint64(master_seed), np.int64(game_index), log)
+    return Game(steps, state, work, rules, comp, kinds, pparams, log)
+
+
+def play_script(game: Game, script: Sequence[int], strict: bool = False) -> Game:
+    """The scripted policy: take the pending decisions with the option indices of ``script``
+    in order, then (unless ``strict``) let the seats' policies play on to the end.
+
+    ``strict`` stops after the script with the next decision pending (or the game over), so a
+    test can check the state there. An index the game does not offer raises ScriptError naming
+    the decision.
+    """
+    for i, index in enumerate(script):
+        if not game.advance():
+            raise ScriptError(f"the game ended before scripted decision {i} ({index})")
+        n = int(game.state[game.steps.n_options])
+        if not 0 <= index < n:
+            raise ScriptError(f"scripted decision {i}: index {index} is out of range at "
+                              f"{game.steps.describe(game.state)}")
+        game.apply(index)
+    if strict:
+        game.advance()
+        return game
+    return game.play_on()
