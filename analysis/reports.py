@@ -425,7 +425,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
                 "easier": s.easier, "harder": s.harder,
                 "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
                 "diff": _pts(s.diff), "ci": f"{_pts(s.low)} to {_pts(s.high)}",
-                "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.verdict,
+                "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.label,
             } for s in res.steps],
         })
     verdicts = []

@@ -136,6 +136,46 @@ class LadderStep:
     p_expected: float  # one-sided p-value for "easier wins more often", Holm-adjusted
     p_reversed: float  # one-sided p-value for "harder wins more often", Holm-adjusted
     verdict: str  # "harder", "easier", "no clear difference"
+    n_steps: int = 1  # steps of the ladder = comparisons the Holm correction is over
+
+    @property
+    def label(self) -> str:
+        """The step in a few words, for a table: the verdict, refined where the unadjusted 95%
+        interval and the Holm-adjusted tests disagree or the estimate goes the wrong way."""
+        if self.verdict == "harder":
+            return "harder" if self.low > 0 else "harder (one-sided; the 95% interval reaches 0)"
+        if self.verdict == "easier":
+            return "easier: goes the wrong way"
+        if self.low > 0:
+            return "harder by the interval; not significant after Holm"
+        if self.high < 0:
+            return "goes the wrong way by the interval; not significant after Holm"
+        if self.diff < 0:
+            return "goes the wrong way in the estimate; no clear difference"
+        return "no clear difference"
+
+    def describe(self) -> str:
+        """One plain clause for a step without a significant verdict. It never says "no
+        significant difference" next to a 95% interval that excludes 0: that interval is
+        unadjusted, the tests are Holm-corrected over the ladder's steps, so such a step is
+        "harder by the interval, but not significant after correcting", or goes the wrong way."""
+        rates = f"{100 * self.p_easier:.1f}% vs {100 * self.p_harder:.1f}%"
+        ev = (f"difference {100 * self.diff:+.1f} points, 95% CI {100 * self.low:+.1f} to "
+              f"{100 * self.high:+.1f}")
+        after = f"after correcting for {self.n_steps} comparisons"
+        if self.low > 0:
+            return (f"{self.harder} is harder than {self.easier} by the interval ({rates}, {ev}), "
+                    f"but not significant {after} (Holm-adjusted one-sided {_p_eq(self.p_expected)})")
+        if self.high < 0:
+            return (f"the step goes the wrong way: {self.harder} is easier than {self.easier} "
+                    f"by the interval ({rates}, {ev}), though not significant {after} "
+                    f"(Holm-adjusted one-sided {_p_eq(self.p_reversed)})")
+        if self.diff < 0:
+            return (f"the step goes the wrong way in the estimate: {self.harder} wins more often "
+                    f"than {self.easier} ({rates}, {ev}), but the interval includes 0 "
+                    f"(Holm-adjusted one-sided {_p_eq(self.p_reversed)})")
+        return (f"no significant difference between {self.easier} and {self.harder} ({rates}, "
+                f"{ev}, Holm-adjusted one-sided {_p_eq(self.p_expected)})")
 
 
 @dataclass(frozen=True)
@@ -566,7 +606,7 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
             v = "no clear difference"
         steps.append(LadderStep(names[i], names[i + 1], float(s[i] / m[i]),
                                 float(s[i + 1] / m[i + 1]), diffs[i], lows[i], highs[i],
-                                float(adj_exp[i]), float(adj_rev[i]), v))
+                                float(adj_exp[i]), float(adj_rev[i]), v, k - 1))
     easier = [st for st in steps if st.verdict == "easier"]
     unclear = [st for st in steps if st.verdict == "no clear difference"]
     order = " > ".join(f"{nm} {100 * st:.1f}%" for nm, st in zip(names, s / m))
@@ -580,12 +620,8 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
         text = f"The ladder is NOT monotone: {bad}."
     elif unclear:
         verdict = "inconclusive"
-        bad = "; ".join(
-            f"{st.easier} vs {st.harder} ({100 * st.p_easier:.1f}% vs {100 * st.p_harder:.1f}%, "
-            f"difference {100 * st.diff:+.1f} points, 95% CI {100 * st.low:+.1f} to "
-            f"{100 * st.high:+.1f}, Holm-adjusted one-sided {_p_eq(st.p_expected)})" for st in unclear)
-        text = (f"Monotonicity is not established: no significant difference between {bad}. "
-                f"More games would settle it.")
+        bad = "; ".join(st.describe() for st in unclear)
+        text = f"Monotonicity is not established: {bad}. More games would settle it."
     else:
         verdict = "monotone"
         worst = max(steps, key=lambda st: st.p_expected)

@@ -89,12 +89,14 @@ def arm_manifest(name, game, n_players, variant="base", policies=None, rule_valu
 
 
 def make_solo_store(store: Path, experiment: str, win_probs: dict, n_games: int = 400,
-                    policies=("greedy",), seed: int = 11, game_version="fs-1.2") -> Path:
+                    policies=("greedy",), seed: int = 11, game_version="fs-1.2",
+                    exact: bool = False) -> Path:
     """Solo Flower Shop store: one arm per variant x policy with planted win probabilities.
 
-    ``win_probs[(variant, policy)]`` (or ``win_probs[variant]``) is the planted probability.
-    Losses end on days 1..6 (more on later days), wins on day 7; task cards 0..5, a second card
-    for the easy and hell variants.
+    ``win_probs[(variant, policy)]`` (or ``win_probs[variant]``) is the planted probability;
+    with ``exact`` every arm wins exactly ``round(p * n_games)`` games (in random order), so a
+    test can plant counts whose statistics it knows. Losses end on days 1..6 (more on later
+    days), wins on day 7; task cards 0..5, a second card for the easy and hell variants.
     """
     rng = np.random.default_rng(seed)
     arms = []
@@ -103,7 +105,8 @@ def make_solo_store(store: Path, experiment: str, win_probs: dict, n_games: int 
         for pol in policies:
             p = win_probs.get((variant, pol), win_probs.get(variant))
             arm = f"{variant}-{pol}"
-            won = rng.random(n_games) < p
+            won = (rng.permutation(n_games) < round(p * n_games)) if exact else \
+                rng.random(n_games) < p
             loss_day = np.where(won, 7, rng.choice([2, 3, 4, 5, 6, 7], n_games,
                                                    p=[.05, .1, .15, .2, .25, .25]))
             card = rng.integers(0, 6, n_games)

@@ -90,6 +90,33 @@ def test_solo_report_flags_swapped_ladder(tmp_path):
     assert "Ladder: not monotone" in first
 
 
+def test_solo_report_says_harder_by_the_interval_but_not_after_holm(tmp_path):
+    """Steps of 3.3 points on 2,000 games: each unadjusted 95% interval excludes 0 but no
+    Holm-adjusted test is significant; the verdict, the evidence and the step table say so
+    plainly instead of "no significant difference" next to an interval excluding 0."""
+    probs = dict(zip(SOLO_VARIANTS, [0.5, 0.467, 0.434, 0.401, 0.1]))
+    store = make_solo_store(tmp_path / "store", "close", probs, n_games=2000, exact=True)
+    html = write_report(store, "close", tmp_path / "out").read_text()
+    text = _text(html)
+    assert "Policy greedy: inconclusive" in text
+    assert "no significant difference" not in text
+    for easier, harder in zip(SOLO_VARIANTS[:3], SOLO_VARIANTS[1:4]):
+        assert re.search(f"{harder} is harder than {easier} by the interval " + r"\([^)]*95% CI "
+                         r"\+0\.\d to \+6\.\d\), but not significant after correcting for 4 "
+                         r"comparisons", text), (easier, harder)
+    mono = html[html.index('<section id="monotonicity">'):]
+    assert mono.count("<td>harder by the interval; not significant after Holm</td>") == 3
+
+
+def test_solo_report_says_the_step_goes_the_wrong_way(tmp_path):
+    probs = dict(zip(SOLO_VARIANTS, [0.5, 0.533, 0.5, 0.467, 0.1]))
+    store = make_solo_store(tmp_path / "store", "wrong", probs, n_games=2000, exact=True)
+    text = _text(write_report(store, "wrong", tmp_path / "out").read_text())
+    assert ("the step goes the wrong way: solo_base is easier than solo_easy by the interval "
+            "(50.0% vs 53.3%") in text
+    assert "goes the wrong way by the interval; not significant after Holm" in text
+
+
 def test_unknown_experiment_lists_valid_names(tiny_store, tmp_path):
     with pytest.raises(SpecError, match=r"unknown experiment 'nope'; valid: tiny"):
         write_report(tiny_store, "nope", tmp_path)
