@@ -64,6 +64,13 @@ def _percent_axis(ax, top: float | None = None):
     ax.set_ylim(0, top if top is not None else ax.get_ylim()[1])
 
 
+def _data_top(high: pd.Series) -> float:
+    """Top of a 0-based probability axis scaled to the data: above the highest 95% interval
+    bound (with a margin), so small rates are not squashed at the bottom of a 0-100% axis."""
+    h = float(np.nanmax(high.to_numpy(float))) if len(high) and high.notna().any() else 1.0
+    return min(1.0, max(0.02, h * 1.15 + 0.01))
+
+
 def variant_order(variants: Sequence[str]) -> list[str]:
     """Known solo variants in ladder order (easiest first), then the others as given."""
     seen = list(dict.fromkeys(variants))
@@ -230,7 +237,7 @@ def solo_ladder_plot(ladder: pd.DataFrame) -> Figure:
     ax.set_xticks(x0, order, rotation=15)
     ax.set_xlabel("variant (easiest first)")
     ax.set_ylabel("win probability (95% CI)")
-    _percent_axis(ax, min(1.0, float(ladder["high"].max()) * 1.15 + 0.02) if len(ladder) else 1)
+    _percent_axis(ax, _data_top(ladder["high"]))
     ax.legend(title="policy", fontsize=8)
     ax.set_title("Solo difficulty ladder")
     fig.tight_layout()
@@ -274,13 +281,18 @@ def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
     return fig
 
 
-def task_card_plot(cards: pd.DataFrame) -> Figure:
+def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = ()) -> Figure:
     """Solo win probability per task card and variant (one panel per policy).
+
+    The y axis runs from 0 to just above the highest 95% interval bound (not to 100%), so
+    win probabilities of a few percent and their intervals stay readable.
 
     Parameters
     ----------
     cards : DataFrame
         Columns ``variant, policy, card, win_rate, low, high`` (:func:`analysis.db.solo_task_cards`).
+    names : sequence of str, optional
+        Card names by id (``T1``, ``T2``...); ids without a name are shown as numbers.
     """
     policies = list(dict.fromkeys(cards["policy"]))
     order = variant_order(cards["variant"])
@@ -295,11 +307,12 @@ def task_card_plot(cards: pd.DataFrame) -> Figure:
             x = np.array([ids.index(int(c)) for c in d.index]) + (i - (len(order) - 1) / 2) * width
             ax.errorbar(x, d["win_rate"], yerr=_yerr(d), fmt="o", capsize=3, color=colors[i],
                         label=v, ms=5)
-        ax.set_xticks(np.arange(len(ids)), [str(c) for c in ids])
+        ax.set_xticks(np.arange(len(ids)), [names[c] if 0 <= c < len(names) else str(c)
+                                            for c in ids])
         ax.set_xlabel("task card")
         ax.set_ylabel("win probability (95% CI)")
         ax.set_title(f"policy {pol}")
-        _percent_axis(ax, 1.0)
+        _percent_axis(ax, _data_top(cards["high"]))
         ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -474,7 +474,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
                     for v in variants]})
             tables.append({"policy": pol, "rows": rows_c})
         out["cards"] = {"variants": variants, "tables": tables,
-                        "chart": figure_to_data_uri(plots.task_card_plot(cards))}
+                        "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names))}
     return out
 
 

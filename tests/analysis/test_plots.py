@@ -41,6 +41,20 @@ def test_solo_plots(tmp_path):
     assert isinstance(plots.task_card_plot(db.solo_task_cards(con, "solo")), Figure)
 
 
+def test_task_card_axis_is_scaled_to_the_data(tmp_path):
+    """Win probabilities under 25% get an axis just above the highest 95% bound, not 0-100%,
+    every interval stays inside it, and the cards are named."""
+    store = make_solo_store(tmp_path / "s", "low", dict(zip(SOLO_VARIANTS,
+                                                            [.1, .06, .04, .02, .01])), n_games=600)
+    cards = db.solo_task_cards(db.connect(store), "low")
+    assert cards["high"].max() < 0.25
+    fig = plots.task_card_plot(cards, ["T1", "T2", "T3", "T4", "T5", "T6"])
+    assert _empty_axes(fig) == []
+    bottom, top = fig.axes[0].get_ylim()
+    assert bottom == 0 and cards["high"].max() < top < 0.35
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == [f"T{i}" for i in range(1, 7)]
+
+
 def test_metric_curve_plot():
     df = pd.DataFrame({"x": [1, 2, 3] * 2, "estimate": [.5, .55, .6, .5, .45, .4],
                        "low": [.45, .5, .55, .45, .4, .35], "high": [.55, .6, .65, .55, .5, .45],
