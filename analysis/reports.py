@@ -390,55 +390,95 @@ def _card_names(manifest: dict) -> list[str]:
         return []
 
 
+def _tag(variant: str) -> str:
+    """`` ('very hard', reading 1 of 2)`` after a variant that is one reading of a rung."""
+    t = plots.reading_tag(variant)
+    return f" ({t})" if t else ""
+
+
+def _readings_text(variants) -> list[str]:
+    """For each garbled rung with a variant in the experiment: its readings in plain words,
+    which ones were played, and that they are alternatives for one rung, not two rungs."""
+    seen = set(variants)
+    out = []
+    for rung, readings in plots.SOLO_READINGS.items():
+        played = [v for v, _ in readings if v in seen]
+        if not played:
+            continue
+        name = rung.removeprefix("solo_").replace("_", " ")
+        text = (f"'{name.capitalize()}' is one garbled sentence in the source "
+                f"({plots.SOLO_READINGS_SOURCE[rung]}), read {len(readings)} ways: "
+                + "; ".join(f"{v} = reading {k}, {meaning}"
+                            for k, (v, meaning) in enumerate(readings, 1)) + ". ")
+        missing = [v for v, _ in readings if v not in seen]
+        if missing:
+            text += (f"This experiment plays only {', '.join(played)}: its figures hold under "
+                     f"that reading; {', '.join(missing)} is not played.")
+        else:
+            text += (f"The readings are alternatives for the one '{name}' rung, not two rungs: "
+                     f"the ladder is checked once with each reading.")
+        out.append(text)
+    return out
+
+
 def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> dict:
     ladder = db.solo_ladder(con, experiment)
     ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
     order = plots.variant_order(ladder["variant"])
     ladder = ladder.assign(_o=ladder["variant"].map(order.index)).sort_values(["policy", "_o"])
     rows = [{"variant": r.label, "policy": r.policy, "n_games": _num(r.n_games),
-             "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high)}
+             "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
+             "reading": plots.reading_note(r.variant) if r.label == r.variant else ""}
             for r in ladder.itertuples()]
     checks = []
     prints = db.arm_fingerprints(con, experiment, ladder["arm"])
     for pol, d in ladder.groupby("policy", sort=False):
-        known = d[d["variant"].isin(plots.SOLO_ORDER) & (d["label"] == d["variant"])]
-        if len(known) >= 2:
-            use, assumption = known, ("expected order, easiest first: "
-                                      + " < ".join(known["variant"]) + " in difficulty")
-            left_out = sorted(set(d["label"]) - set(known["label"]))
-            if left_out:
-                assumption += f"; not in the standard ladder, left out: {', '.join(left_out)}"
+        known = d[(d["label"] == d["variant"])]
+        ladders = plots.solo_ladders(known["variant"])
+        ladders = [(note, rungs) for note, rungs in ladders if len(rungs) >= 2]
+        if ladders:
+            in_any = {v for _, rungs in ladders for v in rungs}
+            left_out = sorted(set(d["label"]) - in_any)
+            uses = [(note, known.set_index("variant").loc[rungs].reset_index(),
+                     "expected order, easiest first: " + " < ".join(rungs) + " in difficulty"
+                     + (f"; not in the standard ladder, left out: {', '.join(left_out)}"
+                        if left_out else "")) for note, rungs in ladders]
         elif len(d) >= 2:
-            use, assumption = d, ("no standard solo variant names; order assumed as listed: "
-                                  + " < ".join(d["label"]))
+            uses = [("", d, "no standard solo variant names; order assumed as listed: "
+                     + " < ".join(d["label"]))]
         else:
             continue
-        res = stats.ladder_monotonicity(use["wins"].to_numpy(float), use["n_games"].to_numpy(float),
-                                        labels=list(use["label"]))
         label = dict(zip(d["arm"], d["label"]))
         same = [f"{label[a]} and {label[b]}" for a, b in itertools.combinations(d["arm"], 2)
                 if a in prints and prints[a] == prints.get(b)]
-        checks.append({
-            "policy": pol, "verdict": res.verdict, "text": res.text, "assumption": assumption,
-            "identical": same,
-            "steps": [{
-                "easier": s.easier, "harder": s.harder,
-                "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
-                "diff": _pts(s.diff), "ci": f"{_pts(s.low)} to {_pts(s.high)}",
-                "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.label,
-            } for s in res.steps],
-        })
+        for k, (note, use, assumption) in enumerate(uses):
+            res = stats.ladder_monotonicity(use["wins"].to_numpy(float),
+                                            use["n_games"].to_numpy(float),
+                                            labels=list(use["label"]))
+            checks.append({
+                "policy": pol, "reading": note, "verdict": res.verdict, "text": res.text,
+                "assumption": assumption, "identical": same if k == 0 else [],
+                "steps": [{
+                    "easier": s.easier, "harder": s.harder,
+                    "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
+                    "diff": _pts(s.diff), "ci": f"{_pts(s.low)} to {_pts(s.high)}",
+                    "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.label,
+                } for s in res.steps],
+            })
     verdicts = []
     for pol, d in ladder.groupby("policy", sort=False):
         d = d.sort_values("win_rate", ascending=False)
-        check = next((c for c in checks if c["policy"] == pol), None)
+        ladder_text = " ".join(
+            f"Ladder{' with ' + c['reading'] if c['reading'] else ''}: {c['verdict']}. {c['text']}"
+            for c in checks if c["policy"] == pol)
         verdicts.append(
             f"Policy {pol}, easiest to hardest by measured win probability: "
-            + ", ".join(f"{r.label} {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
-                        for r in d.itertuples())
-            + "." + (f" Ladder: {check['verdict']}. {check['text']}" if check else ""))
+            + ", ".join(f"{r.label}{_tag(r.variant) if r.label == r.variant else ''} "
+                        f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})" for r in d.itertuples())
+            + "." + (f" {ladder_text}" if ladder_text else ""))
     out: dict[str, Any] = {
         "rows": rows, "checks": checks, "verdicts": verdicts,
+        "readings": _readings_text(ladder["variant"]),
         "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
         "loss": None, "cards": None,
     }
@@ -450,12 +490,12 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
         for (arm, pol), d in loss.groupby(["arm", "policy"], sort=False):
             d = d.set_index("loss_day")
             variant = d["variant"].iloc[0]
-            table.append({"variant": variant, "arm": arm, "policy": pol,
-                          "n_games": _num(d["n_games"].sum()),
+            table.append({"variant": variant + _tag(variant), "arm": arm, "policy": pol,
+                          "sort": variant, "n_games": _num(d["n_games"].sum()),
                           "cells": [(_pct(d.loc[x, "share"]) if x in d.index else "0.0%")
                                     for x in days]})
-        table.sort(key=lambda r: (r["policy"], order.index(r["variant"])
-                                  if r["variant"] in order else 99))
+        table.sort(key=lambda r: (r["policy"], order.index(r["sort"])
+                                  if r["sort"] in order else 99))
         out["loss"] = {"days": [("end (7)" if x == 7 else str(x)) for x in days], "rows": table,
                        "chart": figure_to_data_uri(plots.loss_day_plot(loss))}
     cards = db.solo_task_cards(con, experiment)
@@ -473,7 +513,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
                      f"n = {_num(dc.loc[v, 'n_games'])})") if v in dc.index else "–"
                     for v in variants]})
             tables.append({"policy": pol, "rows": rows_c})
-        out["cards"] = {"variants": variants, "tables": tables,
+        out["cards"] = {"variants": [v + _tag(v) for v in variants], "tables": tables,
                         "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names))}
     return out
 

@@ -70,6 +70,43 @@ def test_solo_report(tmp_path):
     assert "end (7)" in text
     assert "fs-1.2" in text and "Master seed 11" in text and ASSUMED_COMPONENTS_TEXT in text
     assert '"solo_row_size": 4' in text
+    # 'very hard' is one reading of a garbled sentence, even when the other one is not played
+    assert ("This experiment plays only solo_very_hard: its figures hold under that reading; "
+            "solo_very_hard_one_free is not played.") in text
+    assert re.search(r"solo_very_hard \('very hard' reading 1 of 2\) \d+\.\d%", text)
+
+
+def test_solo_report_labels_the_two_readings_of_very_hard(tmp_path):
+    """solo_very_hard and solo_very_hard_one_free are two readings of one garbled sentence
+    (FS-V-VHARD-1): the summary and the ladder table say so, and the ladder is checked once
+    with each reading in the 'very hard' place, never with one reading as a rung above the
+    other."""
+    probs = dict(zip(SOLO_VARIANTS[:4] + ("solo_very_hard_one_free", "solo_hell"),
+                     [0.85, 0.6, 0.4, 0.6, 0.2, 0.05]))
+    store = make_solo_store(tmp_path / "store", "readings", probs, n_games=400)
+    html = write_report(store, "readings", tmp_path / "out").read_text()
+    body = html[html.index("<body>"):]
+    summary = _text(body[:body.index("</section>")])
+    assert ("'Very hard' is one garbled sentence in the source (FS-V-VHARD-1), read 2 ways: "
+            "solo_very_hard = reading 1, the spec's reading") in summary
+    assert "solo_very_hard_one_free = reading 2, the other reading" in summary
+    assert "alternatives for the one 'very hard' rung, not two rungs" in summary
+    assert re.search(r"solo_very_hard_one_free \('very hard' reading 2 of 2\) \d+\.\d%", summary)
+    assert ("Ladder with 'very hard' reading 1 of 2 (solo_very_hard): not monotone" in summary
+            and "Ladder with 'very hard' reading 2 of 2 (solo_very_hard_one_free): monotone"
+            in summary)
+    table = html[html.index('<section id="solo-ladder">'):]
+    table = table[:table.index("</table>")]
+    row = html_lib.unescape(re.search(r"<tr><td>solo_very_hard_one_free<br>(.*?)</tr>",
+                                      table).group(1))
+    assert "'very hard' reading 2 of 2 of a garbled source sentence (FS-V-VHARD-1)" in row
+    row = html_lib.unescape(re.search(r"<tr><td>solo_very_hard<br>(.*?)</tr>",
+                                      table).group(1))
+    assert "'very hard' reading 1 of 2 of a garbled source sentence (FS-V-VHARD-1)" in row
+    mono = _text(html[html.index('<section id="monotonicity">'):html.index('id="loss-day"')])
+    assert "solo_very_hard solo_very_hard_one_free" not in mono  # never a step between them
+    assert "solo_very_hard_one_free solo_hell" in mono and "solo_very_hard solo_hell" in mono
+    assert "left out" not in mono
 
 
 def test_solo_report_flags_swapped_ladder(tmp_path):
