@@ -9,8 +9,11 @@ Multiplayer arms get: win rate by seat with Wilson 95% intervals (table and char
 first-player advantage (seat 0 minus 1/N, with interval), a chi-square goodness-of-fit test of
 seat balance in plain words, score distributions, game length, end reasons and truncated games.
 Solo arms (``n_players == 1``, e.g. Flower Shop solo variants) get the difficulty report: the
-ladder (win probability per variant and skill level), a monotonicity verdict with its evidence,
-the day of loss per variant, the win probability per task card and the exact settings.
+ladder (win probability per variant and skill level), a monotonicity verdict with its evidence
+(once per reading of a rung whose source sentence is garbled: ``plots.SOLO_READINGS``), the day
+of loss per variant, "what the assumed components do" (win probability per task card by name
+and provenance, whether the verdict holds on the documented card alone, and the assumed
+component data the experiment does not vary) and the exact settings.
 """
 from __future__ import annotations
 
@@ -377,17 +380,63 @@ def _game_of(manifest: dict) -> str:
     return arms[0].get("game", "")
 
 
-def _card_names(manifest: dict) -> list[str]:
-    """Task-card names of the experiment's component data (``tables["task_ids"]``), if any."""
+# Alternatives the rules spec documents for assumed component data (shared/rules/flower_shop.md
+# §2.3-2.4), by assumption ID: named in the report while no arm plays them.
+COMPONENT_ALTERNATIVES = {
+    "A-02": "a flower die with 5 flower types + 1 wild face (spec §2.3)",
+    "A-03": "a vase die with 3 colours x 2 faces (spec §2.4)",
+}
+
+
+def _components_info(manifest: dict) -> dict:
+    """The experiment's component data as the report describes it: task-card names, each card's
+    rule and provenance, and the assumptions (``assumption_id``) the data rest on. Empty if the
+    game or its data cannot be loaded (ids are then shown as stored)."""
     try:
+        import tomllib
+
         from sim.registry import make
 
         arm = manifest["arms"][0]
         d = (arm.get("components") or {}).get("dir")
         comps = make(arm["game"]).load_components(d if d and os.path.isdir(d) else None)
-        return list(comps.tables.get("task_ids", []))
-    except Exception:  # an unknown game or unreadable data: show ids as stored
-        return []
+    except Exception:  # an unknown game or unreadable data
+        return {"names": [], "tasks": [], "assumptions": [], "digests": []}
+    assumptions: dict[str, list[str]] = {}
+    toml = Path(comps.source_dir) / "components.toml"
+    prov = tomllib.loads(toml.read_text()).get("provenance", {}) if toml.is_file() else {}
+    for key, p in prov.items():
+        if isinstance(p, dict) and p.get("assumption_id"):
+            assumptions.setdefault(p["assumption_id"], []).append(
+                f"{key} ({p['note']})" if p.get("note") else key)
+    for table, what in (("tiles", "tiles.csv"), ("tasks", "tasks.csv")):
+        rows = comps.tables.get(table) or []
+        ids = sorted({r.get("assumption_id") for r in rows if r.get("assumption_id")})
+        for a in ids:
+            n = sum(r.get("assumption_id") == a for r in rows)
+            assumptions.setdefault(a, []).append(f"{what}: {n} of {len(rows)} rows")
+    raw = Path(comps.source_dir) / "tasks.csv"  # the cards as written (condition names)
+    tasks = (list(csv.DictReader(raw.read_text().splitlines())) if raw.is_file()
+             else list(comps.tables.get("tasks") or []))
+    return {"names": list(comps.tables.get("task_ids", [])), "tasks": tasks,
+            "assumptions": sorted(assumptions.items()),
+            "digests": sorted({str((a.get("components") or {}).get("digest")) for a in
+                               manifest.get("arms") or [] if isinstance(a, dict)})}
+
+
+def _card_source(row: dict) -> str:
+    """``documented [D]`` or ``assumed (A-07)`` for one row of tasks.csv."""
+    if row.get("provenance") == "A" or row.get("assumption_id"):
+        return f"assumed ({row.get('assumption_id') or 'A'})"
+    return f"documented [{row.get('provenance') or '?'}]"
+
+
+def _card_rule(row: dict) -> str:
+    def cond(kind):
+        c, prm = row.get(f"{kind}_condition"), row.get(f"{kind}_param")
+        return f"{c} {prm}" if prm not in (None, "", 0, "0") else str(c)
+
+    return f"rows: {cond('row')}; columns: {cond('col')}"
 
 
 def _tag(variant: str) -> str:
@@ -421,7 +470,10 @@ def _readings_text(variants) -> list[str]:
     return out
 
 
-def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> dict:
+def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None = None
+                  ) -> dict:
+    comp = comp or {}
+    card_names = comp.get("names") or []
     ladder = db.solo_ladder(con, experiment)
     ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
     order = plots.variant_order(ladder["variant"])
@@ -480,7 +532,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
         "rows": rows, "checks": checks, "verdicts": verdicts,
         "readings": _readings_text(ladder["variant"]),
         "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
-        "loss": None, "cards": None,
+        "loss": None, "cards": None, "assumed": None,
     }
     loss = db.solo_loss_day(con, experiment)
     if len(loss):
@@ -508,14 +560,79 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
             for card, dc in dp.groupby("card", sort=True):
                 dc = dc.set_index("variant")
                 label = card_names[int(card)] if 0 <= int(card) < len(card_names) else int(card)
-                rows_c.append({"card": label, "cells": [
+                src = (_card_source(comp["tasks"][int(card)])
+                       if 0 <= int(card) < len(comp.get("tasks") or []) else "")
+                rows_c.append({"card": label, "source": src, "cells": [
                     (f"{_pct(dc.loc[v, 'win_rate'])} ({_ci(dc.loc[v, 'low'], dc.loc[v, 'high'])}; "
                      f"n = {_num(dc.loc[v, 'n_games'])})") if v in dc.index else "–"
                     for v in variants]})
             tables.append({"policy": pol, "rows": rows_c})
         out["cards"] = {"variants": [v + _tag(v) for v in variants], "tables": tables,
                         "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names))}
+        out["assumed"] = _assumed_components(cards, checks, order, comp)
     return out
+
+
+def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str], comp: dict
+                        ) -> dict:
+    """"What the assumed components do": how far the win probability moves between task cards
+    (per variant and policy), whether the ladder verdict holds on the games dealt only
+    documented cards, and which assumed component data this experiment does not vary."""
+    names, tasks = comp.get("names") or [], comp.get("tasks") or []
+
+    def name(c):
+        return names[int(c)] if 0 <= int(c) < len(names) else str(int(c))
+
+    documented = [i for i, r in enumerate(tasks) if not _card_source(r).startswith("assumed")]
+    spread = []
+    for (pol, v), d in cards.groupby(["policy", "variant"], sort=False):
+        lo, hi = d.loc[d["win_rate"].idxmin()], d.loc[d["win_rate"].idxmax()]
+        doc = d[d["card"].isin(documented)]
+        spread.append({
+            "variant": v + _tag(v), "policy": pol, "_o": order.index(v) if v in order else 99,
+            "low": f"{name(lo.card)}: {_pct(lo.win_rate)} ({_ci(lo.low, lo.high)})",
+            "high": f"{name(hi.card)}: {_pct(hi.win_rate)} ({_ci(hi.low, hi.high)})",
+            "doc": "; ".join(f"{name(r.card)}: {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
+                             for r in doc.itertuples()) or "–",
+            "differ": ("yes: the intervals do not overlap" if hi.low > lo.high
+                       else "not clearly (the intervals overlap)"),
+        })
+    spread.sort(key=lambda r: (r["policy"], r["_o"]))
+    doc_names = ", ".join(name(i) for i in documented)
+    ladders = []
+    for c in checks if documented else []:
+        rungs = [s["easier"] for s in c["steps"]] + [c["steps"][-1]["harder"]] if c["steps"] else []
+        d = cards[(cards["policy"] == c["policy"]) & cards["card"].isin(documented)]
+        d = d.groupby("variant")[["wins", "n_games"]].sum()
+        if len(rungs) < 2 or not set(rungs) <= set(d.index):
+            continue
+        res = stats.ladder_monotonicity(d.loc[rungs, "wins"].to_numpy(float),
+                                        d.loc[rungs, "n_games"].to_numpy(float), labels=rungs)
+        same = res.verdict == c["verdict"]
+        ladders.append({
+            "cls": "ok" if same else "warn",
+            "text": (f"Policy {c['policy']}{', ' + c['reading'] if c['reading'] else ''}: with "
+                     f"every card the ladder is {c['verdict']}; on the games dealt {doc_names} "
+                     f"({_num(d.loc[rungs, 'n_games'].min())}–{_num(d.loc[rungs, 'n_games'].max())} "
+                     f"per variant) it is {res.verdict}"
+                     + (". The assumed cards do not change the verdict." if same else
+                        ". The verdict rests on the assumed cards (or on the games they add).")),
+            "detail": res.text,
+        })
+    not_varied = [{"id": a, "what": "; ".join(what),
+                   "alternative": COMPONENT_ALTERNATIVES.get(a, "")}
+                  for a, what in comp.get("assumptions") or []]
+    sets = comp.get("digests") or []
+    varied = (f"This experiment plays {len(sets)} component data sets ({', '.join(sets)}); the "
+              f"assumptions below are varied only where those data differ." if len(sets) > 1 else
+              "This experiment plays one component data set, so none of the assumptions below is "
+              "varied: their effect on the verdict is not measured yet. To vary one, copy the "
+              "game's components folder, edit it and add arms with components = DIR to the spec "
+              "(or run with --components DIR).")
+    return {"spread": spread, "ladders": ladders, "not_varied": not_varied, "varied": varied,
+            "documented": doc_names,
+            "cards": [{"card": name(i), "source": _card_source(r), "rule": _card_rule(r)}
+                      for i, r in enumerate(tasks)]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -613,7 +730,8 @@ def build_context(con, store, experiment: str) -> dict:
         "is_solo": bool(solo) and not multi,
         "multi": (_multiplayer_section(con, experiment, multi, _game_of(manifest))
                   if multi else None),
-        "solo": _solo_section(con, experiment, solo, _card_names(manifest)) if solo else None,
+        "solo": _solo_section(con, experiment, solo, _components_info(manifest))
+                 if solo else None,
         "scores": _score_rows(con, experiment) if multi else [],
         "length": length_rows,
         "rounds_chart": None,

@@ -90,13 +90,15 @@ def arm_manifest(name, game, n_players, variant="base", policies=None, rule_valu
 
 def make_solo_store(store: Path, experiment: str, win_probs: dict, n_games: int = 400,
                     policies=("greedy",), seed: int = 11, game_version="fs-1.2",
-                    exact: bool = False) -> Path:
+                    exact: bool = False, card_probs: dict | None = None) -> Path:
     """Solo Flower Shop store: one arm per variant x policy with planted win probabilities.
 
     ``win_probs[(variant, policy)]`` (or ``win_probs[variant]``) is the planted probability;
     with ``exact`` every arm wins exactly ``round(p * n_games)`` games (in random order), so a
-    test can plant counts whose statistics it knows. Losses end on days 1..6 (more on later
-    days), wins on day 7; task cards 0..5, a second card for the easy and hell variants.
+    test can plant counts whose statistics it knows. ``card_probs[(variant, card)]`` replaces
+    the planted probability of that variant's games whose first card is ``card``. Losses end on
+    days 1..6 (more on later days), wins on day 7; task cards 0..5, a second card for the easy
+    and hell variants.
     """
     rng = np.random.default_rng(seed)
     arms = []
@@ -112,6 +114,10 @@ def make_solo_store(store: Path, experiment: str, win_probs: dict, n_games: int 
             card = rng.integers(0, 6, n_games)
             two = variant in ("solo_easy", "solo_hell")
             card2 = np.where(two, (card + 1 + rng.integers(0, 5, n_games)) % 6, -1)
+            for (v, c), pc in (card_probs or {}).items():
+                if v == variant:
+                    won[card == c] = rng.random(int((card == c).sum())) < pc
+                    loss_day[won] = 7
             games = pl.DataFrame({
                 "experiment": experiment, "arm": arm, "game": "flower_shop", "n_players": 1,
                 "master_seed": seed, "game_index": np.arange(n_games),

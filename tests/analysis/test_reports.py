@@ -134,7 +134,7 @@ def test_solo_report_says_harder_by_the_interval_but_not_after_holm(tmp_path):
     probs = dict(zip(SOLO_VARIANTS, [0.5, 0.467, 0.434, 0.401, 0.1]))
     store = make_solo_store(tmp_path / "store", "close", probs, n_games=2000, exact=True)
     html = write_report(store, "close", tmp_path / "out").read_text()
-    text = _text(html)
+    text = _text(html[:html.index('<section id="assumed-components">')])  # all cards' games
     assert "Policy greedy: inconclusive" in text
     assert "no significant difference" not in text
     for easier, harder in zip(SOLO_VARIANTS[:3], SOLO_VARIANTS[1:4]):
@@ -152,6 +152,33 @@ def test_solo_report_says_the_step_goes_the_wrong_way(tmp_path):
     assert ("the step goes the wrong way: solo_base is easier than solo_easy by the interval "
             "(50.0% vs 53.3%") in text
     assert "goes the wrong way by the interval; not significant after Holm" in text
+
+
+def test_solo_report_shows_what_the_assumed_components_do(tmp_path):
+    """The task card dealt is the one assumed component a solo game varies: T1 (the documented
+    card) is planted much easier in solo_hard, so the ladder is monotone over every card but not
+    on the games dealt T1; the section says so, names the cards and their provenance, and lists
+    the assumptions the experiment does not vary with the spec's documented alternatives."""
+    probs = dict(zip(SOLO_VARIANTS, [0.8, 0.5, 0.3, 0.15, 0.05]))
+    store = make_solo_store(tmp_path / "store", "cards", probs, n_games=1500,
+                            card_probs={("solo_hard", 0): 0.75})
+    html = write_report(store, "cards", tmp_path / "out").read_text()
+    sec = html[html.index('<section id="assumed-components">'):]
+    sec = sec[:sec.index("</section>")]
+    text = _text(sec)
+    assert "What the assumed components do" in text and 'id="task-cards"' in sec
+    assert "T1 documented [D] rows: SUM_FLOWERS_EQ 10; columns: SAME_KNICK" in text
+    assert "T2 assumed (A-07) rows: DIFF_VASE; columns: SAME_VASE" in text
+    assert re.search(r"solo_hard greedy T\d: [\d.]+% \([^)]*\) T1: 7\d\.\d% \([^)]*\) T1: "
+                     r"7\d\.\d% \([^)]*\) yes: the intervals do not overlap", text)
+    assert re.search(r"Policy greedy: with every card the ladder is monotone; on the games dealt "
+                     r"T1 \([\d,]+–[\d,]+ per variant\) it is not monotone\. The verdict rests "
+                     r"on the assumed cards", text)
+    assert "solo_hard wins more often than solo_base" in text
+    assert "none of the assumptions below is varied" in text
+    assert re.search(r"A-02 flower_die_faces \(6 distinct types, no wild face\) a flower die "
+                     r"with 5 flower types \+ 1 wild face", text)
+    assert "A-07 tasks.csv: 5 of 6 rows" in text
 
 
 def test_unknown_experiment_lists_valid_names(tiny_store, tmp_path):
