@@ -238,6 +238,7 @@ def test_arms_table_says_common_settings_once(tmp_path):
     probs = {v: p for v, p in zip(SOLO_VARIANTS, [0.85, 0.6, 0.4, 0.2, 0.05])}
     store = make_solo_store(tmp_path / "store", "compact", probs, n_games=50)
     html = write_report(store, "compact", tmp_path / "out").read_text()
+    assert html.count('<section id="arms">') == 1  # the settings once, not twice
     arms = html[html.index('<section id="arms">'):]
     arms = arms[:arms.index("</section>")]
     assert arms.count("d1g3st") == 1  # the component data, said once for the 5 arms
