@@ -398,7 +398,7 @@ def proportion_difference(s1: float, n1: int, s2: float, n2: int,
     p-value: two-sided Agresti-Caffo test (``test_proportions_2indep``).
     """
     lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", alpha=1.0 - level)
-    p = float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo").pvalue)
+    p = _quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo")
     return Difference(float(s1 / n1 - s2 / n2), float(lo), float(hi), p, int(n1 + n2), level,
                       "newcombe")
 
@@ -590,10 +590,10 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
         diffs.append(d.estimate)
         lows.append(d.low)
         highs.append(d.high)
-        p_exp.append(float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo",
-                                                   alternative="larger").pvalue))
-        p_rev.append(float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo",
-                                                   alternative="smaller").pvalue))
+        p_exp.append(_quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo",
+                              alternative="larger"))
+        p_rev.append(_quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo",
+                              alternative="smaller"))
     adj_exp = multipletests(p_exp, alpha=alpha, method="holm")[1]
     adj_rev = multipletests(p_rev, alpha=alpha, method="holm")[1]
     steps = []

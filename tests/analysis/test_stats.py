@@ -218,3 +218,13 @@ def test_ladder_holm_adjustment():
            for i in range(2)]
     assert [st_.p_expected for st_ in res.steps] == pytest.approx(
         list(multipletests(raw, method="holm")[1]))
+
+
+def test_ladder_with_zero_wins_warns_nothing():
+    """A rung nobody wins (hell with a weak policy) made statsmodels warn on the terminal."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = stats.ladder_monotonicity([10, 0, 0], [100, 100, 100], LABELS[:3])
+    assert res.steps[1].diff == 0 and res.steps[1].verdict == "no clear difference"
