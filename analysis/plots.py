@@ -351,8 +351,8 @@ def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
 def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = ()) -> Figure:
     """Solo win probability per task card and variant (one panel per policy).
 
-    The y axis runs from 0 to just above the highest 95% interval bound (not to 100%), so
-    win probabilities of a few percent and their intervals stay readable.
+    The y axis of each panel runs from 0 to just above its highest 95% interval bound (not to
+    100%), so win probabilities of a few percent and their intervals stay readable.
 
     Parameters
     ----------
@@ -379,7 +379,7 @@ def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = ()) -> Figure:
         ax.set_xlabel("task card")
         ax.set_ylabel("win probability (95% CI)")
         ax.set_title(f"policy {pol}")
-        _percent_axis(ax, _data_top(cards["high"]))
+        _percent_axis(ax, _data_top(dp["high"]))  # per panel: a weak policy stays readable
         ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

@@ -75,7 +75,7 @@ def _ci(lo, hi, digits: int = 1) -> str:
 
 
 def _pts(x, digits: int = 1) -> str:
-    return f"{100 * float(x):+.{digits}f}"
+    return stats.points(x, digits)
 
 
 def _num(x, digits: int = 2) -> str:
@@ -520,14 +520,13 @@ def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None 
     verdicts = []
     for pol, d in ladder.groupby("policy", sort=False):
         d = d.sort_values("win_rate", ascending=False)
-        ladder_text = " ".join(
-            f"Ladder{' with ' + c['reading'] if c['reading'] else ''}: {c['verdict']}. {c['text']}"
-            for c in checks if c["policy"] == pol)
-        verdicts.append(
-            f"Policy {pol}, easiest to hardest by measured win probability: "
-            + ", ".join(f"{r.label}{_tag(r.variant) if r.label == r.variant else ''} "
-                        f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})" for r in d.itertuples())
-            + "." + (f" {ladder_text}" if ladder_text else ""))
+        verdicts.append({
+            "order": (f"Policy {pol}, easiest to hardest by measured win probability: "
+                      + ", ".join(f"{r.label}{_tag(r.variant) if r.label == r.variant else ''} "
+                                  f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})"
+                                  for r in d.itertuples()) + "."),
+            "ladders": [f"Ladder{' with ' + c['reading'] if c['reading'] else ''}: "
+                        f"{c['verdict']}. {c['text']}" for c in checks if c["policy"] == pol]})
     out: dict[str, Any] = {
         "rows": rows, "checks": checks, "verdicts": verdicts,
         "readings": _readings_text(ladder["variant"]),

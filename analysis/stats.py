@@ -49,6 +49,7 @@ __all__ = [
     "required_games_paired",
     "required_games_unpaired",
     "ladder_monotonicity",
+    "points",
 ]
 
 
@@ -160,8 +161,8 @@ class LadderStep:
         unadjusted, the tests are Holm-corrected over the ladder's steps, so such a step is
         "harder by the interval, but not significant after correcting", or goes the wrong way."""
         rates = f"{100 * self.p_easier:.1f}% vs {100 * self.p_harder:.1f}%"
-        ev = (f"difference {100 * self.diff:+.1f} points, 95% CI {100 * self.low:+.1f} to "
-              f"{100 * self.high:+.1f}")
+        ev = (f"difference {points(self.diff)} points, 95% CI {points(self.low)} to "
+              f"{points(self.high)}")
         after = f"after correcting for {self.n_steps} comparisons"
         if self.low > 0:
             return (f"{self.harder} is harder than {self.easier} by the interval ({rates}, {ev}), "
@@ -196,6 +197,16 @@ def _fmt_p(p: float) -> str:
     if not np.isfinite(p):
         return "n/a"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def points(x: float, digits: int = 1) -> str:
+    """A proportion as signed percentage points, ``+3.3``. A non-zero value that would round to
+    zero gets more decimals (``-0.04``), so an interval bound never reads ``-0.0`` or ``+0.0``
+    on the wrong side of 0; zero is ``+0.0``."""
+    v = 100 * float(x)
+    while v != 0 and round(v, digits) == 0 and digits < 4:
+        digits += 1
+    return f"{round(v, digits) + 0.0:+.{digits}f}"
 
 
 def _p_eq(p: float) -> str:
@@ -615,7 +626,7 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
         bad = "; ".join(
             f"{st.harder} wins more often than {st.easier} "
             f"({100 * st.p_harder:.1f}% vs {100 * st.p_easier:.1f}%, difference "
-            f"{100 * -st.diff:+.1f} points, 95% CI {100 * -st.high:+.1f} to {100 * -st.low:+.1f}, "
+            f"{points(-st.diff)} points, 95% CI {points(-st.high)} to {points(-st.low)}, "
             f"Holm-adjusted one-sided {_p_eq(st.p_reversed)})" for st in easier)
         text = f"The ladder is NOT monotone: {bad}."
     elif unclear:

@@ -228,3 +228,9 @@ def test_ladder_with_zero_wins_warns_nothing():
         warnings.simplefilter("error")
         res = stats.ladder_monotonicity([10, 0, 0], [100, 100, 100], LABELS[:3])
     assert res.steps[1].diff == 0 and res.steps[1].verdict == "no clear difference"
+
+
+def test_points_never_hides_the_sign_of_a_tiny_bound():
+    assert stats.points(0.0331) == "+3.3" and stats.points(-0.033) == "-3.3"
+    assert stats.points(-0.0004) == "-0.04" and stats.points(0.00004) == "+0.004"
+    assert stats.points(0.0) == "+0.0" and stats.points(-0.0) == "+0.0"
