@@ -401,7 +401,7 @@ def _components_info(manifest: dict) -> dict:
         d = (arm.get("components") or {}).get("dir")
         comps = make(arm["game"]).load_components(d if d and os.path.isdir(d) else None)
     except Exception:  # an unknown game or unreadable data
-        return {"names": [], "tasks": [], "assumptions": [], "digests": []}
+        return {"names": [], "tasks": [], "assumptions": []}
     assumptions: dict[str, list[str]] = {}
     toml = Path(comps.source_dir) / "components.toml"
     prov = tomllib.loads(toml.read_text()).get("provenance", {}) if toml.is_file() else {}
@@ -419,9 +419,67 @@ def _components_info(manifest: dict) -> dict:
     tasks = (list(csv.DictReader(raw.read_text().splitlines())) if raw.is_file()
              else list(comps.tables.get("tasks") or []))
     return {"names": list(comps.tables.get("task_ids", [])), "tasks": tasks,
-            "assumptions": sorted(assumptions.items()),
-            "digests": sorted({str((a.get("components") or {}).get("digest")) for a in
-                               manifest.get("arms") or [] if isinstance(a, dict)})}
+            "assumptions": sorted(assumptions.items())}
+
+
+def _component_sets(manifest: dict, arms: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Split ``arms`` by component data (manifest ``components.digest``): the main set (that of
+    the first arm) and the alternatives, ``{"<folder> [digest d]": arms}``, so that arms
+    differing only in their component data are compared, not taken for extra rungs."""
+    comp = {str(a.get("name")): (a.get("components") or {}) for a in manifest.get("arms") or []
+            if isinstance(a, dict)}
+    digest = {a: comp.get(a, {}).get("digest") for a in arms}
+    main_digest = digest[arms[0]] if arms else None
+    main, alts = [], {}
+    for a in arms:
+        if digest[a] == main_digest or digest[a] is None:
+            main.append(a)
+        else:
+            name = f"{Path(str(comp[a].get('dir') or UNKNOWN)).name} [digest {digest[a]}]"
+            alts.setdefault(name, []).append(a)
+    return main, alts
+
+
+def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: pd.DataFrame,
+                        checks: list[dict], order: list[str]) -> list[dict]:
+    """Per alternative component data set: each arm's win probability next to the same variant
+    and policy on the main data (difference with a Newcombe 95% interval, which ignores the
+    shared seeds and so is conservative), and the ladder verdict under the alternative."""
+    full = db.solo_ladder(con, experiment)
+    blocks = []
+    for name, arms in alts.items():
+        alt = _ladder_label(full[full["arm"].isin(arms)])
+        alt = alt.assign(_o=alt["variant"].map(lambda v: order.index(v) if v in order else 99)
+                         ).sort_values(["policy", "_o"])
+        rows = []
+        for r in alt.itertuples():
+            b = main[(main["variant"] == r.variant) & (main["policy"] == r.policy)]
+            row = {"variant": r.variant + _tag(r.variant), "policy": r.policy,
+                   "alt": f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})", "main": "–", "diff": "–"}
+            if len(b) == 1:
+                b = b.iloc[0]
+                d = stats.proportion_difference(r.wins, r.n_games, b["wins"], b["n_games"])
+                row.update(main=f"{_pct(b['win_rate'])} ({_ci(b['low'], b['high'])})",
+                           diff=f"{_pts(d.estimate)} ({_pts(d.low)} to {_pts(d.high)})")
+            rows.append(row)
+        ladders = []
+        for pol, d in alt[alt["label"] == alt["variant"]].groupby("policy", sort=False):
+            for note, rungs in plots.solo_ladders(d["variant"]):
+                if len(rungs) < 2:
+                    continue
+                u = d.set_index("variant").loc[rungs]
+                res = stats.ladder_monotonicity(u["wins"].to_numpy(float),
+                                                u["n_games"].to_numpy(float), labels=rungs)
+                ref = next((c["verdict"] for c in checks
+                            if c["policy"] == pol and c["reading"] == note), None)
+                ladders.append({
+                    "cls": "ok" if res.verdict == ref else "warn",
+                    "text": (f"Policy {pol}{', ' + note if note else ''}: the ladder is "
+                             f"{res.verdict} with these data"
+                             + (f" ({ref} with the main data)" if ref else "") + "."),
+                    "detail": res.text})
+        blocks.append({"name": name, "rows": rows, "ladders": ladders})
+    return blocks
 
 
 def _card_source(row: dict) -> str:
@@ -470,8 +528,8 @@ def _readings_text(variants) -> list[str]:
     return out
 
 
-def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None = None
-                  ) -> dict:
+def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None = None,
+                  alts: dict[str, list[str]] | None = None) -> dict:
     comp = comp or {}
     card_names = comp.get("names") or []
     ladder = db.solo_ladder(con, experiment)
@@ -568,12 +626,13 @@ def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None 
             tables.append({"policy": pol, "rows": rows_c})
         out["cards"] = {"variants": [v + _tag(v) for v in variants], "tables": tables,
                         "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names))}
-        out["assumed"] = _assumed_components(cards, checks, order, comp)
+        out["assumed"] = _assumed_components(cards, checks, order, comp, _alternative_blocks(
+            con, experiment, alts, ladder, checks, order) if alts else [])
     return out
 
 
-def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str], comp: dict
-                        ) -> dict:
+def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str], comp: dict,
+                        alternatives: list[dict]) -> dict:
     """"What the assumed components do": how far the win probability moves between task cards
     (per variant and policy), whether the ladder verdict holds on the games dealt only
     documented cards, and which assumed component data this experiment does not vary."""
@@ -621,14 +680,16 @@ def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str
     not_varied = [{"id": a, "what": "; ".join(what),
                    "alternative": COMPONENT_ALTERNATIVES.get(a, "")}
                   for a, what in comp.get("assumptions") or []]
-    sets = comp.get("digests") or []
-    varied = (f"This experiment plays {len(sets)} component data sets ({', '.join(sets)}); the "
-              f"assumptions below are varied only where those data differ." if len(sets) > 1 else
+    varied = (f"Besides the main component data, this experiment plays {len(alternatives)} "
+              f"alternative set(s) ({', '.join(a['name'] for a in alternatives)}; compared "
+              f"above): only the assumptions those data change are varied; the others below are "
+              f"not." if alternatives else
               "This experiment plays one component data set, so none of the assumptions below is "
               "varied: their effect on the verdict is not measured yet. To vary one, copy the "
               "game's components folder, edit it and add arms with components = DIR to the spec "
               "(or run with --components DIR).")
     return {"spread": spread, "ladders": ladders, "not_varied": not_varied, "varied": varied,
+            "alternatives": alternatives,
             "documented": doc_names,
             "cards": [{"card": name(i), "source": _card_source(r), "rule": _card_rule(r)}
                       for i, r in enumerate(tasks)]}
@@ -724,13 +785,14 @@ def build_context(con, store, experiment: str) -> dict:
     multi = [r["name"] for r in arm_rows
              if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
     solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
+    main, alts = _component_sets(manifest, solo)  # arms on other component data: compared
     length_rows, n_truncated = _length_rows(con, experiment)
     ctx.update({
         "is_solo": bool(solo) and not multi,
         "multi": (_multiplayer_section(con, experiment, multi, _game_of(manifest))
                   if multi else None),
-        "solo": _solo_section(con, experiment, solo, _components_info(manifest))
-                 if solo else None,
+        "solo": (_solo_section(con, experiment, main, _components_info(manifest), alts)
+                 if solo else None),
         "scores": _score_rows(con, experiment) if multi else [],
         "length": length_rows,
         "rounds_chart": None,

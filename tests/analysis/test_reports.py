@@ -181,6 +181,26 @@ def test_solo_report_shows_what_the_assumed_components_do(tmp_path):
     assert "A-07 tasks.csv: 5 of 6 rows" in text
 
 
+def test_solo_report_compares_alternative_component_data(tmp_path):
+    """Arms that differ only in their component data are not extra rungs: the ladder uses the
+    main data, and each alternative set is compared with it variant by variant and by its own
+    ladder verdict (here the wild-face die makes solo_hard easier than solo_base)."""
+    probs = dict(zip(SOLO_VARIANTS, [0.8, 0.5, 0.3, 0.15, 0.05]))
+    wild = dict(zip(SOLO_VARIANTS, [0.8, 0.5, 0.7, 0.15, 0.05]))
+    store = make_solo_store(tmp_path / "store", "alt", probs, n_games=1000,
+                            alt_components={"wild_face": wild})
+    html = write_report(store, "alt", tmp_path / "out").read_text()
+    text = _text(html)
+    assert "Policy greedy: monotone" in text and "left out" not in text
+    sec = _text(html[html.index('<section id="assumed-components">'):])
+    assert "plays 1 alternative set(s) (wild_face [digest wild_face]" in sec
+    assert "Alternative component data: wild_face [digest wild_face]" in sec
+    assert re.search(r"solo_hard greedy 3\d\.\d% \([^)]*\) 7\d\.\d% \([^)]*\) \+[34]\d\.\d "
+                     r"\(\+\d+\.\d to \+\d+\.\d\)", sec)
+    assert ("Policy greedy: the ladder is not monotone with these data (monotone with the main "
+            "data).") in sec
+
+
 def test_unknown_experiment_lists_valid_names(tiny_store, tmp_path):
     with pytest.raises(SpecError, match=r"unknown experiment 'nope'; valid: tiny"):
         write_report(tiny_store, "nope", tmp_path)
