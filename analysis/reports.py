@@ -498,7 +498,7 @@ def _card_rule(row: dict) -> str:
 
 
 def _tag(variant: str) -> str:
-    """`` ('very hard', reading 1 of 2)`` after a variant that is one reading of a rung."""
+    """`` ('very hard' reading 1 of 2)`` after a variant that is one reading of a rung."""
     t = plots.reading_tag(variant)
     return f" ({t})" if t else ""
 
@@ -635,7 +635,8 @@ def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str
                         alternatives: list[dict]) -> dict:
     """"What the assumed components do": how far the win probability moves between task cards
     (per variant and policy), whether the ladder verdict holds on the games dealt only
-    documented cards, and which assumed component data this experiment does not vary."""
+    documented cards, the ``alternatives`` (:func:`_alternative_blocks`) and which assumed
+    component data this experiment does not vary."""
     names, tasks = comp.get("names") or [], comp.get("tasks") or []
 
     def name(c):
