@@ -72,7 +72,9 @@ from .layout import (BM_START, BM_TRACK_LEN, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA,
                      S_TRAIN_LEN, S_TRAIN_MOVES, S_TRAIN_POS, S_TRAIN_TRACK, S_TRUNCATED, S_TURN,
                      S_UP_SLOT, TK_GOLD, TK_STAR, TOK_GOLD, TOK_STAR, TOK_STOCK, TRD_N, TRD_START,
                      TRD_VALUES)
-from .policies import fill_cfg, greedy
+from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
+                       greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
+                       greedy_thief, shop_k)
 from .rules import (ARROWNUM_NONE, ARROW_ANY, C_LEN, R_ACTION_FACE_SUPPLY, R_ARROW_NUMBER_MODE,
                     R_ARROW_TARGETS, R_BOARD_PRESET, R_DOUBLE_AFFECTS_THIEF, R_DOUBLE_STACKING,
                     R_END_INCLUSIVE, R_GAMBLE_FACES, R_GOLD_PER_EXTRA_DIE, R_GOLD_SUPPLY,
@@ -758,27 +760,19 @@ def _move(state, rules, seat, a, log):
         state[S_PHASE] = PH_LAND
 
 
-@njit(cache=True)
-def _list_land(state, rules, seat):
-    """RB-T7 FACE(x) (D08): replace slot 2..6 of the moving die with x (supply >= 1) or not
-    (0); RB-P3 +1 (D10, ``_plus1_options``). Returns (n, decision point)."""
-    to = state[S_LAND]
-    state[S_LAND] = -1
-    kind = state[S_SPACE_KIND + to]
-    if kind == SP_FACE:
-        face = state[S_SPACE_FACE + to]
-        if state[S_FACE_SUPPLY + face] < 1:
-            state[S_PHASE] = PH_ORDER
-            return 0, 0
-        state[S_CTX_FACE] = face
-        state[S_OPTIONS] = 0
-        for s in range(2, N_SLOTS + 1):
-            state[S_OPTIONS + s - 1] = s
-        return N_SLOTS, D_INSTALL
-    if kind == SP_PLUS1:
-        return _plus1_options(state, rules, seat, state[S_CTX_DIE]), D_PLUS1
-    state[S_PHASE] = PH_ORDER
-    return 0, 0
+@njit(cache=True, inline='always')
+def _list_face(state, to):
+    """RB-T7 FACE(x) (D08) on space ``to``: replace slot 2..6 of the moving die with x
+    (supply >= 1) or not (0)."""
+    face = state[S_SPACE_FACE + to]
+    if state[S_FACE_SUPPLY + face] < 1:
+        state[S_PHASE] = PH_ORDER
+        return 0
+    state[S_CTX_FACE] = face
+    state[S_OPTIONS] = 0
+    for s in range(2, N_SLOTS + 1):
+        state[S_OPTIONS + s - 1] = s
+    return N_SLOTS
 
 
 @njit(cache=True, inline='always')
@@ -1008,7 +1002,7 @@ def gamble(state, cfg, seat, die, log):
         gain_points(state, cfg, seat, g, FC_GAMBLE, F_PTS_GAMBLE, log)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def resolve_die(state, cfg, seat, die, log):
     """RB-T5b: resolve one rolled die completely; the face is read now (arrows followed,
     RB-F3), with the Doubles assigned to it (RB-F5). Then its result face applies (RB-T6,
@@ -1066,12 +1060,28 @@ def resolve_die(state, cfg, seat, die, log):
 
 
 # ---- the steps ------------------------------------------------------------------------------
+@njit(cache=True, inline='always')
+def _resolve(state, rules, seat, die, log):
+    """RB-T5b (D05): ``die`` is resolved next."""
+    state[S_RESOLVED] |= 1 << die
+    resolve_die(state, rules, seat, die, log)
+
+
+@njit(cache=True, inline='always')
+def _arrow(state, seat, t, log):
+    """D09: the ARROW goes into slot index S_CTX_SLOT of the moving die, targeting slot
+    number ``t``."""
+    install_face(state, seat, state[S_CTX_DIE], state[S_CTX_SLOT], np.int64(FC_ARROW), t - 1,
+                 log)
+    state[S_PHASE] = PH_ORDER
+
+
 @njit(cache=True)
 def _apply(state, rules, seat, dp, code, log):
-    """Carry out option ``code`` of decision ``dp`` of ``seat`` and set where play goes on."""
+    """Carry out option ``code`` of decision ``dp`` of ``seat`` and set where play goes on
+    (``apply_option``; the game loop of ``_steps`` calls each effect at its own place)."""
     if dp == D_ORDER:
-        state[S_RESOLVED] |= 1 << code
-        resolve_die(state, rules, seat, code, log)
+        _resolve(state, rules, seat, code, log)
     elif dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
         _move(state, rules, seat, code, log)
     elif dp == D_EXTRA:
@@ -1085,9 +1095,7 @@ def _apply(state, rules, seat, dp, code, log):
     elif dp == D_PLUS1:
         _plus1(state, seat, code, log)
     elif dp == D_ARROW:
-        install_face(state, seat, state[S_CTX_DIE], state[S_CTX_SLOT], np.int64(FC_ARROW),
-                     code - 1, log)
-        state[S_PHASE] = PH_ORDER
+        _arrow(state, seat, code, log)
     elif dp == D_THIEF:
         _steal(state, seat, code, log)
     elif dp == D_REROLL:
@@ -1097,11 +1105,28 @@ def _apply(state, rules, seat, dp, code, log):
 
 
 @njit(cache=True, inline='always')
-def _advance(state, rules, log, turn_stop):
-    """``advance``; with ``turn_stop`` it also stops (returning 2) when the active seat's turn
-    is over (RB-T12), before the next one begins."""
-    if state[S_POINT] != 0:
-        return 1
+def _post(state, seat, dp, n):
+    """Post decision ``dp`` of ``seat`` with the ``n`` options listed (the options block of
+    ``sim.decide``); returns 1, ``advance``'s answer."""
+    state[S_POINT] = dp
+    state[S_DECIDER] = seat
+    state[S_N_OPTIONS] = n
+    return 1
+
+
+@njit(cache=True, inline='always')
+def _steps(state, rules, kinds, work, log, turn_stop, self_play):
+    """The step machine from the control position S_PHASE: play the forced steps up to the
+    next decision with two or more options, post it and return 1; 0 once the game is over.
+    A single option is taken at once. With ``turn_stop`` it also stops (returning 2) when the
+    active seat's turn is over (RB-T12), before the next one begins.
+
+    With ``self_play`` (the game loop of ``play_many``) the seats' policies take the
+    decisions where they arise, so ``while advance: apply_option(choose)`` runs in this one
+    call to the end of the game; each decision point then calls its own heuristic and effect
+    (the same functions as ``choose`` / ``apply_option``), which the compiler inlines there.
+    K_RANDOM: ``sim.decide.random_index``; K_GREEDY: the ``policies.greedy_*`` heuristic of
+    the point with ``work = (cfg,)``."""
     while True:
         ph = state[S_PHASE]
         if ph == PH_OVER:
@@ -1110,11 +1135,10 @@ def _advance(state, rules, log, turn_stop):
             _game_over(state, log)
             return 0
         seat = state[S_ACTIVE]
-        dp = 0
-        n = 0
+        greedy_seat = self_play and kinds[seat] == K_GREEDY
+        i = 0
         if ph == PH_ORDER:
             n = _list_order(state)
-            dp = D_ORDER
             if n == 0:
                 # RB-T12: every rolled die is resolved: the turn passes clockwise
                 state[S_ACTIVE] = (seat + 1) % state[S_N_PLAYERS]
@@ -1122,9 +1146,25 @@ def _advance(state, rules, log, turn_stop):
                 if turn_stop:
                     return 2
                 continue
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_ORDER, n)
+                if greedy_seat:
+                    i = greedy_order(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _resolve(state, rules, seat, state[S_OPTIONS + i], log)
         elif ph == PH_MOVE:
             n = _list_move(state, rules, seat)
-            dp = state[S_MOVE_POINT]
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, state[S_MOVE_POINT], n)
+                if greedy_seat:
+                    i = greedy_move(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _move(state, rules, seat, state[S_OPTIONS + i], log)
         elif ph == PH_TURN:
             # RB-E5: a game is cut at max_turns player turns (flagged truncated)
             if state[S_TURN] >= int(rules[R_MAX_TURNS]):
@@ -1135,34 +1175,106 @@ def _advance(state, rules, log, turn_stop):
                 return 0
             begin_turn(state, seat, log)
             n = _list_extra(state, rules, seat)
-            dp = D_EXTRA
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_EXTRA, n)
+                if greedy_seat:
+                    i = greedy_extra_dice(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _pay_extra(state, rules, seat, state[S_OPTIONS + i], log)
         elif ph == PH_DICE:
             n = _list_dice(state)
-            dp = D_DICE
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_DICE, n)
+                if greedy_seat:
+                    i = greedy_dice(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _roll_chosen(state, rules, seat, state[S_OPTIONS + i], log)
         elif ph == PH_LAND:
-            n, dp = _list_land(state, rules, seat)
+            # RB-T7 / RB-P3: the FACE or +1 effect of the space reached
+            to = state[S_LAND]
+            state[S_LAND] = -1
+            kind = state[S_SPACE_KIND + to]
+            if kind == SP_FACE:
+                n = _list_face(state, to)
+                if n >= 2:
+                    if not self_play:
+                        return _post(state, seat, D_INSTALL, n)
+                    if greedy_seat:
+                        i = greedy_install(state, work[0], seat, n)
+                    else:
+                        i = random_index(state, S_RNG_P, n)
+                if n > 0:
+                    _install(state, seat, state[S_OPTIONS + i], log)
+            elif kind == SP_PLUS1:
+                n = _plus1_options(state, rules, seat, state[S_CTX_DIE])
+                if n >= 2:
+                    if not self_play:
+                        return _post(state, seat, D_PLUS1, n)
+                    if greedy_seat:
+                        i = greedy_plus1(state, work[0], seat, n)
+                    else:
+                        i = random_index(state, S_RNG_P, n)
+                _plus1(state, seat, state[S_OPTIONS + i], log)
+            else:
+                state[S_PHASE] = PH_ORDER
         elif ph == PH_SHOP:
             n = _list_shop(state, rules, seat)
-            dp = D_SHOP
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_SHOP, n)
+                if greedy_seat:   # options k = 0..kmax: k is the index
+                    i = shop_k(state, work[0], seat, state[S_OPTIONS + n - 1])
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _exchange(state, rules, seat, state[S_OPTIONS + i], log)
         elif ph == PH_ARROW:
             n = _arrow_target_options(state, rules, state[S_CTX_SLOT])
-            dp = D_ARROW
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_ARROW, n)
+                if greedy_seat:
+                    i = greedy_arrow(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _arrow(state, seat, state[S_OPTIONS + i], log)
         elif ph == PH_THIEF:
             n = _list_thief(state, seat, log)
-            dp = D_THIEF
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_THIEF, n)
+                if greedy_seat:
+                    i = greedy_thief(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _steal(state, seat, state[S_OPTIONS + i], log)
         elif ph == PH_REROLL:
             n = _list_reroll(state, rules, seat)
-            dp = D_REROLL
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_REROLL, n)
+                if greedy_seat:
+                    i = greedy_reroll(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _reroll(state, rules, seat, state[S_OPTIONS + i], log)
         elif ph == PH_DOUBLES:
             n = _list_double(state, rules, seat, log)
-            dp = D_DOUBLE
-        if n >= 2:
-            state[S_POINT] = dp
-            state[S_DECIDER] = seat
-            state[S_N_OPTIONS] = n
-            return 1
-        if n == 1:
-            _apply(state, rules, seat, dp, state[S_OPTIONS], log)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_DOUBLE, n)
+                if greedy_seat:
+                    i = greedy_double(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _declare_double(state, seat, state[S_OPTIONS + i], log)
 
 
 @njit(cache=True)
@@ -1171,14 +1283,18 @@ def advance(state, rules, comp, log):
     in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
     with one legal option is taken here. With a decision pending: 1, nothing changes.
     ``rules`` is the rules array (float64[R_LEN]; a ``cfg`` array works too)."""
-    return _advance(state, rules, log, False)
+    if state[S_POINT] != 0:
+        return 1
+    return _steps(state, rules, state, (rules,), log, False, False)
 
 
 @njit(cache=True)
 def advance_turn(state, rules, comp, log):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
     call begins the next turn): tests and tools that look at one turn."""
-    return _advance(state, rules, log, True)
+    if state[S_POINT] != 0:
+        return 1
+    return _steps(state, rules, state, (rules,), log, True, False)
 
 
 @njit(cache=True)
@@ -1198,7 +1314,8 @@ def apply_option(state, rules, comp, index, log):
 def choose(state, rules, comp, kinds, pparams, work):
     """The deciding seat's policy: an index into the pending options (``sim.decide``).
     K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
-    ``policies.greedy`` with ``work = (cfg,)`` (``policies.fill_cfg``, made by ``new_game``)."""
+    ``policies.greedy`` with ``work = (cfg,)`` (``policies.fill_cfg``, made by
+    ``new_game``)."""
     seat = state[S_DECIDER]
     if kinds[seat] == K_GREEDY:
         return greedy(state, work[0], seat, state[S_POINT], state[S_N_OPTIONS])
@@ -1346,13 +1463,11 @@ def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state
 @njit(cache=True)
 def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
                scratch, games_row, seats_rows, log):
-    """The body of ``_play``: the loop of ``sim.decide``,
-    ``while advance: apply_option(choose)``."""
+    """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``,
+    run by ``_steps`` in one call (``self_play``)."""
     _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
            scratch, log)
-    work = (cfg,)
-    while _advance(state, rules, log, False):
-        apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
+    _steps(state, rules, kinds, (cfg,), log, False, True)
     finish(state, rules, comp, games_row, seats_rows)
 
 

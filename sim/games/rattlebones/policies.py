@@ -524,7 +524,10 @@ def greedy_thief(state, cfg, seat, n):
 @njit(cache=True)
 def greedy(state, cfg, seat, dp, n):
     """The greedy policy: the index of the option that the D_* heuristic of decision point
-    ``dp`` picks among the ``n`` pending options (``kernel.choose``)."""
+    ``dp`` picks among the ``n`` pending options (``kernel.choose``; the game loop of the
+    kernel calls each heuristic at its own decision point)."""
+    if dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
+        return greedy_move(state, cfg, seat, n)
     if dp == D_EXTRA:
         return greedy_extra_dice(state, cfg, seat, n)
     if dp == D_DICE:
@@ -535,8 +538,6 @@ def greedy(state, cfg, seat, dp, n):
         return greedy_double(state, cfg, seat, n)
     if dp == D_ORDER:
         return greedy_order(state, cfg, seat, n)
-    if dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
-        return greedy_move(state, cfg, seat, n)
     if dp == D_INSTALL:
         return greedy_install(state, cfg, seat, n)
     if dp == D_ARROW:
