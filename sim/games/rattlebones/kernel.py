@@ -23,6 +23,12 @@ game column ``start_chair``: the physical chair that starts. Seat k = chair (sta
 State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``, declared field by field
 in ``layout.py`` (``playtest layout rattlebones`` prints the tables), as are the decision points
 and their option encodings.
+
+The game is a resumable step machine (``sim.decide``): the state holds the whole position,
+with the control position ``S_PHASE`` and the options block, so ``advance`` / ``apply_option``
+/ ``choose`` / ``finish`` (and ``new_game``) can stop and resume at any decision, and a copy of
+the state plays on like the original. ``play_many`` runs the same steps with the policies
+deciding in place (``_steps``).
 """
 import numpy as np
 from numba import njit, prange
