@@ -449,8 +449,7 @@ def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: 
     blocks = []
     for name, arms in alts.items():
         alt = _ladder_label(full[full["arm"].isin(arms)])
-        alt = alt.assign(_o=alt["variant"].map(lambda v: order.index(v) if v in order else 99)
-                         ).sort_values(["policy", "_o"])
+        alt = alt.assign(_o=alt["variant"].map(lambda v: _place(order, v))).sort_values(["policy", "_o"])
         rows = []
         for r in alt.itertuples():
             b = main[(main["variant"] == r.variant) & (main["policy"] == r.policy)]
@@ -495,6 +494,11 @@ def _card_rule(row: dict) -> str:
         return f"{c} {prm}" if prm not in (None, "", 0, "0") else str(c)
 
     return f"rows: {cond('row')}; columns: {cond('col')}"
+
+
+def _place(order: list[str], variant: str) -> int:
+    """Sort key of ``variant`` in the ladder ``order`` (unknown variants last)."""
+    return order.index(variant) if variant in order else len(order)
 
 
 def _tag(variant: str) -> str:
@@ -603,8 +607,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None 
                           "sort": variant, "n_games": _num(d["n_games"].sum()),
                           "cells": [(_pct(d.loc[x, "share"]) if x in d.index else "0.0%")
                                     for x in days]})
-        table.sort(key=lambda r: (r["policy"], order.index(r["sort"])
-                                  if r["sort"] in order else 99))
+        table.sort(key=lambda r: (r["policy"], _place(order, r["sort"])))
         out["loss"] = {"days": [("end (7)" if x == 7 else str(x)) for x in days], "rows": table,
                        "chart": figure_to_data_uri(plots.loss_day_plot(loss))}
     cards = db.solo_task_cards(con, experiment)
@@ -648,7 +651,7 @@ def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str
         lo, hi = d.loc[d["win_rate"].idxmin()], d.loc[d["win_rate"].idxmax()]
         doc = d[d["card"].isin(documented)]
         spread.append({
-            "variant": v + _tag(v), "policy": pol, "_o": order.index(v) if v in order else 99,
+            "variant": v + _tag(v), "policy": pol, "_o": _place(order, v),
             "low": f"{name(lo.card)}: {_pct(lo.win_rate)} ({_ci(lo.low, lo.high)})",
             "high": f"{name(hi.card)}: {_pct(hi.win_rate)} ({_ci(hi.low, hi.high)})",
             "doc": "; ".join(f"{name(r.card)}: {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
