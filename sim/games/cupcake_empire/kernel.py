@@ -1368,9 +1368,10 @@ def _decider(state, ph):
 
 
 @njit(cache=True)
-def _steps(state, rules, comp, log):
+def _steps(state, rules, comp, log, turn_stop):
     """The step machine from the control position S_PHASE: play the forced steps up to the
-    next decision with two or more options, post it and return 1; 0 once the game is over."""
+    next decision with two or more options, post it and return 1; 0 once the game is over.
+    With ``turn_stop`` it also returns 2 when a turn is over (CE-T8), before the next begins."""
     while True:
         if state[S_OVER] == 1:
             if state[S_PHASE] != PH_OVER:
@@ -1396,6 +1397,8 @@ def _steps(state, rules, comp, log):
             continue
         if ph == PH_END_TURN:
             end_turn(state, rules, seat)
+            if turn_stop and state[S_OVER] == 0:
+                return 2
             continue
         if ph == PH_TASK:
             if state[S_TASK_POS] >= state[S_N_TASKS]:
@@ -1427,7 +1430,16 @@ def advance(state, rules, comp, log):
     pending: 1, nothing changes."""
     if state[S_POINT] != 0:
         return 1
-    return _steps(state, rules, comp, log)
+    return _steps(state, rules, comp, log, False)
+
+
+@njit(cache=True)
+def advance_turn(state, rules, comp, log):
+    """``advance`` that also stops when the active seat's turn is over (returns 2; the next
+    call begins the next turn): tests and tools that look at one turn."""
+    if state[S_POINT] != 0:
+        return 1
+    return _steps(state, rules, comp, log, True)
 
 
 @njit(cache=True)
@@ -1595,7 +1607,7 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
     """The loop of ``sim.decide``: ``while advance: apply_option(choose)``."""
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
     work = (pparams[0],)
-    while _steps(state, rules, comp, log):
+    while _steps(state, rules, comp, log, False):
         apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
     finish(state, rules, comp, games_row, seats_rows)
 
