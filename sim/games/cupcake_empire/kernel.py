@@ -1108,7 +1108,7 @@ def s3_roll(state, seat, log):
                 f = _roll_face(state)
                 state[S_ROLLED + (f - 1) * N_COLOURS + c] += 1
                 if log.shape[0] > 1:
-                    emit(log, EV_ROLL, seat, c, f)
+                    emit(log, EV_ROLL, seat, c, f, loc + 1)
     s = 0
     for c in range(N_COLOURS):
         m = state[S_ROLLED + 5 * N_COLOURS + c]
@@ -1116,7 +1116,7 @@ def s3_roll(state, seat, log):
         state[b + F_DICE + LOC_REST * N_COLOURS + c] += m
         state[S_ROLLED + 5 * N_COLOURS + c] = 0
         if log.shape[0] > 1 and m > 0:
-            emit(log, EV_PLACE, seat, c, LOC_REST + 1, m)
+            emit(log, EV_PLACE, seat, c, LOC_REST + 1, m, 6)
     state[S_SIXES] = s
     state[S_CURSOR] = 0
     state[S_PHASE] = PH_OVERFLOW
@@ -1162,7 +1162,7 @@ def overflow(state, seat, c, log):
     state[S_ROLLED + f * N_COLOURS + c] -= 1
     state[b + F_DICE + LOC_REST * N_COLOURS + c] += 1
     if log.shape[0] > 1:
-        emit(log, EV_PLACE, seat, c, LOC_REST + 1, 1)
+        emit(log, EV_PLACE, seat, c, LOC_REST + 1, 1, f + 1)
 
 
 @njit(cache=True)

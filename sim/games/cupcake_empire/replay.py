@@ -92,9 +92,10 @@ def format_event(event, ctx=None) -> str:
     if code == L.EV_MOVE:
         return f"{p}: moves a {_name(COLOURS, a[3], 'colour')} die from column {a[1]} to column {a[2]}"
     if code == L.EV_ROLL:
-        return f"{p}: {_name(COLOURS, a[1], 'colour')} die rolls {a[2]}"
+        return f"{p}: {_name(COLOURS, a[1], 'colour')} die from {_loc(a[3])} rolls {a[2]}"
     if code == L.EV_PLACE:
-        return f"{p}: {a[3]} {_name(COLOURS, a[1], 'colour')} die(s) to the rest area"
+        why = "6" if a[4] == 6 else f"{a[4]}, column full"
+        return f"{p}: {a[3]} {_name(COLOURS, a[1], 'colour')} die(s) showing {why} to the rest area"
     if code == L.EV_GOAL:
         return f"{p}: claims goal {_name(GOAL_NAMES, a[1], 'goal')}; income {a[2]}"
     if code == L.EV_PAY:
