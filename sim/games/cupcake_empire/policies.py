@@ -26,7 +26,8 @@ from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_
                      L4_OTHER, LOC_REST, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
                      N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_END, S1_MAIN,
                      S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SP_MOVEN, SRC_RESERVE, STOP,
-                     S_ACTIVE, S_COL, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC, S_OPTIONS, S_REST_COL,
+                     S_ACTIVE, S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
+                     S_OPTIONS, S_REST_COL,
                      S_REST_METHOD, S_REST_MOVED, S_RNG_P, S_WINDOW, F_DISC, F_GOALS, N_STACKS)
 from .rules import (P_BUY_IDEA_MAX_HELD, P_BUY_IDEA_MIN_INCOME, P_CUSTOMER_W_GOAL, P_CUSTOMER_W_VALUE,
                     P_ENDGAME_TURNS, P_EPSILON, P_H_CAP, P_L4_BAKERY_BIAS,
@@ -349,8 +350,11 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         return track_value(state, rules, pp, b, int(g), int(g)) + pp[P_L4_BAKERY_BIAS] + \
             pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
     if dp == D_OVERFLOW:
+        # the die sent to rest: a grey one first, then one that is no expert in this column
         if pp[P_OVERFLOW_KEEP_EXPERTS] > 0.5:
-            return 2.0 if code == GREY else (0.0 if code == PINK else 1.0)
+            if code == GREY:
+                return 2.0
+            return 0.0 if is_expert(cols, state[S_CURSOR], code) else 1.0
         return 0.0
     return 0.0
 
