@@ -8,8 +8,6 @@ code (``sim.decide.Game.take``); the step machine stops at the end of the turn
 """
 from __future__ import annotations
 
-import numpy as np
-
 from sim import batch, decide
 from sim.trace import events, new_log
 from sim.games.cupcake_empire import SPEC

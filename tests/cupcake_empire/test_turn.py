@@ -5,7 +5,7 @@ import pytest
 from sim.games.cupcake_empire import layout as L
 from sim.games.cupcake_empire.board import l_avail
 
-from .helpers import CHOC, FL, Game, act, ctype, free, house, shop
+from .helpers import CHOC, FL, Game, act, ctype, free, house
 
 T4 = [  # column, dice, L_avail (spec §12 T4)
     (1, ("grey", "grey"), 0),

@@ -25,15 +25,15 @@ from sim.decide import random_index
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
 from sim.trace import emit
 
-from .board import (column_of_colour, customers, dice_at, experts, free_space, goal_met,
+from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
                     has_building, l_avail, menu_mask, room, seat_base, serves, shops_on_board)
-from .layout import (CD_CAPACITY, CD_MAX_LEVEL, CD_SPACES, D_ACTIVATE, D_BAKERY_Y, D_BASE,
+from .layout import (CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE,
                      D_DISC, D_FREE, D_FROST, D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE,
                      D_MOVE_TO, D_OVERFLOW, D_PAIR, D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP,
                      D_SPECIAL, D_START_DISC, EV_ACTIVATE, EV_BAKERY, EV_CUSTOMER, EV_DISC,
                      EV_DISC_USE, EV_END, EV_GOAL, EV_GREY, EV_HIRE, EV_IDEA, EV_INCOME, EV_MENU,
                      EV_MOVE, EV_PAY, EV_PLACE, EV_REST, EV_ROLL, EV_SALE, EV_SETUP, EV_SHOP,
-                     EV_SPECIAL, EV_START_DISC, EV_TILE, EV_TRUNCATED, EV_TURN, FA_DONE, FA_MENU,
+                     EV_SPECIAL, EV_TILE, EV_TRUNCATED, EV_TURN, FA_DONE, FA_MENU,
                      FA_REST, FA_SPECIAL, FR_SIMPLE, F_ACTIVATIONS, F_BAKERIES_RESERVE, F_CUST,
                      F_CUST_VAL, F_DICE, F_DISC, F_DISCS_USED, F_DISPLACED, F_GOALS,
                      F_GOAL_INCOME, F_IDEAS, F_IDEAS_GAINED, F_IDEA_POS, F_INCOME, F_INCOME_PAID,
@@ -42,8 +42,8 @@ from .layout import (CD_CAPACITY, CD_MAX_LEVEL, CD_SPACES, D_ACTIVATE, D_BAKERY_
                      F_STOCK_BASE, F_STOCK_FROST, F_TURNS, GO_CUSTOMERS_LEFT, GO_END_REASON,
                      GO_END_TRIGGER_SEAT, GO_GOALS_CLAIMED, GO_GOAL_A, GO_N_WINNERS, GO_ROUNDS,
                      GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, GREY, IN_DISC, IN_GOAL, IN_S2,
-                     IN_SALE, KIND_BEIGE, KIND_GREY, KIND_YELLOW, K_GREEDY, L4_BAKERY, L4_OTHER,
-                     LOC_REST, MAX_OPTS, MAX_PLAYERS, MAX_SLOTS, MAX_SPACES, MAX_TASKS, MI_PER_TYPE, MORE,
+                     KIND_BEIGE, KIND_GREY, KIND_YELLOW, K_GREEDY, L4_BAKERY, L4_OTHER,
+                     LOC_REST, MAX_PLAYERS, MAX_SLOTS, MAX_SPACES, MI_PER_TYPE, MORE,
                      N_BASE, N_COLOURS, N_COLS, N_CUST, N_DISC_TYPES, N_FROST, N_HOUSES, N_LOCS,
                      N_REGIONS, N_STACKS, PH_ACTIVATE, PH_END_TURN, PH_FREE, PH_INIT_MENU,
                      PH_MENU, PH_MORE, PH_MOVE_DIE, PH_MOVE_TO, PH_OVER, PH_OVERFLOW, PH_REST, PH_REST_DIE,
@@ -67,7 +67,7 @@ from .layout import (CD_CAPACITY, CD_MAX_LEVEL, CD_SPACES, D_ACTIVATE, D_BAKERY_
                      S_SUP_IDEAS, S_TASK, S_TASKS, S_TASK_POS, S_TRIGGER_SEAT, S_TRUNCATED,
                      S_TURNS, S_WINDOW, TASK_CODE, T_BAKERY_Y, T_BASE_MIXED, T_BASE_SIMPLE,
                      T_DISC_GAIN, T_FROST_MIXED, T_FROST_SIMPLE, T_HIRE, T_IDEA_STEPS, T_INCOME,
-                     T_L4, T_SELL, T_SHOP, X_BASE, X_FROST, X_IDEA2, X_INCOME3, X_SELL2,
+                     T_L4, T_SELL, T_SHOP, X_BASE, X_FROST, X_INCOME3, X_SELL2,
                      X_SHOP_Y)
 from .policies import greedy
 from .rules import (R_ALLOW_LEVEL0_ACTIVATION, R_BAKERIES_PER_PLAYER, R_BAKERY_BEIGE_GAIN,
@@ -1022,7 +1022,6 @@ def _list_task(state, rules, comp, seat, task):
         return n, D_L4
     state[S_OPTIONS] = 0
     return 1, D_BASE     # T_INCOME, T_IDEA_STEPS: nothing to choose
-    
 
 @njit(cache=True)
 def do_task(state, rules, comp, seat, task, code, log):

@@ -173,7 +173,6 @@ PH_MORE = 18       # CE-F2 / SP4: one more die or stop (then S_MORE_PHASE)
 EV_SETUP = 1        # n, goal ids A, B, C, D (-1 = none)
 EV_CUSTOMER = 2     # house, customer type
 EV_GREY = 3         # seat, face (column 1..5)
-EV_START_DISC = 4   # seat, type, column
 EV_MENU = 5         # seat, base kind, frost kind, production gain, production, initial (1)
 EV_TURN = 6         # seat, round, income, production, sales
 EV_ACTIVATE = 7     # seat, column, L_avail, L_exec

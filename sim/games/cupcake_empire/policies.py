@@ -20,13 +20,13 @@ from .board import (customer_goal, dice_at, experts, free_space, has_building, i
                     l_avail, level_of, menu_mask, room, seat_base, serves)
 from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_FROST,
                      D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE, D_MOVE_TO, D_OVERFLOW, D_PAIR,
-                     D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC, FA_DONE,
+                     D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC,
                      FA_MENU, FA_REST, FA_SPECIAL, FR_SIMPLE, F_DICE, F_IDEAS, F_INCOME,
                      F_PRODUCTION, F_SALES, F_SERVED, F_STOCK_BASE, F_STOCK_FROST, GREY,
                      L4_OTHER, LOC_REST, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
-                     N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_END, S1_MAIN,
-                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SP_MOVEN, SRC_RESERVE, STOP,
-                     S_ACTIVE, S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
+                     N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_MAIN,
+                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE,
+                     S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
                      S_OPTIONS, S_REST_COL,
                      S_REST_METHOD, S_REST_MOVED, S_RNG_P, S_WINDOW, F_DISC, F_GOALS, N_STACKS)
 from .rules import (P_BUY_IDEA_MAX_HELD, P_BUY_IDEA_MIN_INCOME, P_CUSTOMER_W_GOAL, P_CUSTOMER_W_VALUE,
