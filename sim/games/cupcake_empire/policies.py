@@ -1,0 +1,399 @@
+"""Cupcake Empire policies: ``random`` and the parameterized ``greedy`` heuristic (§10).
+
+A policy reads the state, the rules, the components and its seat's policy parameters and
+returns the index of one of the ``n`` legal options of the pending decision, listed at
+``state[S_OPTIONS:]`` (encodings in ``layout.py``). It never changes the state (the random
+draws come from the policy stream kept in the state).
+
+``greedy`` scores every listed option with a one-ply estimate (``option_value``) and takes the
+best (the first on ties); with probability ``epsilon`` it takes a uniform option instead. The
+estimate values a track point by how much it raises ``min(production, sales)`` times the own
+turns left ``H`` (§10.2), immediate income at ``w_income``, and goods (tiles, dice, discs,
+ideas, buildings) by the §10.2 weights. Presets (``rules.POLICIES``) only change parameters.
+"""
+from numba import njit
+
+from sim.borrow import no_refcount_module, no_wraparound_module
+from sim.decide import random_index
+
+from .board import (customer_goal, dice_at, experts, free_space, has_building, is_expert,
+                    l_avail, level_of, menu_mask, room, seat_base, serves)
+from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_FROST,
+                     D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE, D_MOVE_TO, D_OVERFLOW, D_PAIR,
+                     D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC,
+                     FA_MENU, FA_REST, FA_SPECIAL, FR_SIMPLE, F_DICE, F_IDEAS, F_INCOME,
+                     F_PRODUCTION, F_SALES, F_SERVED, F_STOCK_BASE, F_STOCK_FROST, GREY,
+                     L4_OTHER, LOC_REST, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
+                     N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_MAIN,
+                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE,
+                     S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
+                     S_OPTIONS, S_REST_COL,
+                     S_REST_METHOD, S_REST_MOVED, S_RNG_P, S_WINDOW, F_DISC, F_GOALS, N_STACKS)
+from .rules import (P_BUY_IDEA_MAX_HELD, P_BUY_IDEA_MIN_INCOME, P_CUSTOMER_W_GOAL, P_CUSTOMER_W_VALUE,
+                    P_ENDGAME_TURNS, P_EPSILON, P_H_CAP, P_L4_BAKERY_BIAS,
+                    P_OVERFLOW_KEEP_EXPERTS, P_PREFER_MIXED, P_RECALL_MAX_INCOME,
+                    P_RECALL_MIN_DICE_IDEA, P_REGION_W_CUSTOMERS, P_REGION_W_EMPTY_SLOT,
+                    P_USE_FREE_ACTIONS, P_W_DENIAL, P_W_DIE, P_W_DISC, P_W_DISC_COLUMN,
+                    P_W_EXCESS_TRACK, P_W_EXPERT_KEEP, P_W_GOAL, P_W_IDEA, P_W_INCOME,
+                    P_W_MIN_TRACK, P_W_REACH, R_BAKERY_BEIGE_GAIN, R_BAKERY_YELLOW_GAIN,
+                    R_DISC_INCOME_GAIN, R_END_THRESHOLD, R_GOAL_BONUS, R_SELL_REACH_L1,
+                    R_SHOP_DISPLACED_SALES_LOSS)
+
+no_refcount_module(__name__)
+no_wraparound_module(__name__)
+
+NEG = -1.0e18
+
+
+@njit(cache=True)
+def turns_left(state, rules, pp, b):
+    """H = clamp((end_threshold - income) / max(1, min(P, S)), 0, h_cap) (§10.2)."""
+    m = max(1, min(state[b + F_PRODUCTION], state[b + F_SALES]))
+    h = (rules[R_END_THRESHOLD] - state[b + F_INCOME]) / m
+    return max(0.0, min(pp[P_H_CAP], h))
+
+
+@njit(cache=True)
+def track_value(state, rules, pp, b, dp, ds):
+    """Value of production += dp and sales += ds: the rise of min(P, S) times w_min_track * H,
+    the rise of the larger track times w_excess_track; 0 in the endgame (H <= endgame_turns)."""
+    h = turns_left(state, rules, pp, b)
+    if h <= pp[P_ENDGAME_TURNS]:
+        return 0.0
+    p, s = state[b + F_PRODUCTION], state[b + F_SALES]
+    lo = min(p + dp, s + ds) - min(p, s)
+    hi = max(p + dp, s + ds) - max(p, s)
+    return lo * pp[P_W_MIN_TRACK] * h + hi * pp[P_W_EXCESS_TRACK]
+
+
+@njit(cache=True)
+def reach_value(state, comp, seat, r, reach):
+    """Sale values of the customers within ``reach`` of region ``r`` that ``seat`` serves."""
+    b = seat_base(seat)
+    v = 0.0
+    for d in range(min(reach, 4)):
+        t = state[S_HOUSE + r * 4 + d]
+        if t >= 0 and serves(state, b, t):
+            v += comp[1][r, RD_VALUE + d]
+    return v
+
+
+@njit(cache=True)
+def tile_value(state, rules, pp, b, base, mixed):
+    """A base (``base``) or frosting tile, simple or ``mixed``: about half the production of
+    the menu it completes (all of it if a partner tile is in stock), plus prefer_mixed."""
+    partner = 0
+    if base:
+        for f in range(N_FROST):
+            partner += state[b + F_STOCK_FROST + f]
+    else:
+        for f in range(N_BASE):
+            partner += state[b + F_STOCK_BASE + f]
+    prod = 2.0 if mixed else 1.0
+    if partner > 0:
+        prod += 1.0
+    v = track_value(state, rules, pp, b, int(prod + 0.5), 0)
+    return v + (pp[P_PREFER_MIXED] if mixed else 0.0)
+
+
+@njit(cache=True)
+def best_sale(state, comp, seat, reach):
+    """Highest sale value ``seat`` can take within ``reach`` (0 if none)."""
+    best = 0
+    for r in range(N_REGIONS):
+        if has_building(state, seat, r):
+            for d in range(min(reach, 4)):
+                t = state[S_HOUSE + r * 4 + d]
+                if t >= 0 and serves(state, seat_base(seat), t):
+                    best = max(best, comp[1][r, RD_VALUE + d])
+    return best
+
+
+@njit(cache=True)
+def shop_value(state, rules, comp, pp, seat, kind):
+    """A shop in the best region of ``kind``: +1 sales and the reach it opens."""
+    b = seat_base(seat)
+    best = 0.0
+    for r in range(N_REGIONS):
+        if comp[1][r, RD_KIND] == kind and not has_building(state, seat, r):
+            best = max(best, reach_value(state, comp, seat, r, 4))
+    return track_value(state, rules, pp, b, 0, 1) + pp[P_W_REACH] * best
+
+
+@njit(cache=True)
+def sale_value(state, rules, comp, pp, seat, v):
+    """A sale of value v: v income now and v sales."""
+    b = seat_base(seat)
+    return v * pp[P_W_INCOME] * pp[P_CUSTOMER_W_VALUE] + track_value(state, rules, pp, b, 0, v)
+
+
+@njit(cache=True)
+def disc_value(state, rules, comp, pp, seat, t):
+    """Value of resolving a disc of type ``t`` now (§2.7)."""
+    b = seat_base(seat)
+    if t == 0:
+        return tile_value(state, rules, pp, b, True, False)
+    if t == 1:
+        return tile_value(state, rules, pp, b, False, False)
+    if t == 2:
+        return shop_value(state, rules, comp, pp, seat, 1)
+    if t == 3:
+        return sale_value(state, rules, comp, pp, seat, best_sale(state, comp, seat, 2))
+    if t == 4:
+        return rules[R_DISC_INCOME_GAIN] * pp[P_W_INCOME]
+    return pp[P_W_IDEA] * 0.67
+
+
+@njit(cache=True)
+def action_value(state, rules, comp, pp, seat, k, lv):
+    """Estimated value of column ``k``'s action at level ``lv`` (CE-A1 .. CE-A5)."""
+    b = seat_base(seat)
+    if lv == 0:
+        return 0.0
+    if k == 0 or k == 1:
+        v = 0.0
+        if lv != 2:
+            v += tile_value(state, rules, pp, b, k == 0, False)
+        if lv >= 2:
+            v += tile_value(state, rules, pp, b, k == 0, True)
+        return v
+    if k == 2:
+        v = 0.0
+        if lv != 2:
+            v += shop_value(state, rules, comp, pp, seat, 1)
+        if lv >= 2:
+            v += shop_value(state, rules, comp, pp, seat, 2)
+        return v
+    if k == 3:
+        reach = int(rules[R_SELL_REACH_L1 + lv - 1])
+        return sale_value(state, rules, comp, pp, seat, best_sale(state, comp, seat, reach))
+    wdisc = 0.0
+    for t in range(6):
+        wdisc = max(wdisc, pp[P_W_DISC + 1 + t])
+    if lv == 1:
+        return pp[P_W_DIE]
+    if lv == 2:
+        return pp[P_W_DIE] + wdisc
+    g = rules[R_BAKERY_YELLOW_GAIN]
+    if lv == 3:
+        return track_value(state, rules, pp, b, int(g), int(g)) + wdisc
+    g = rules[R_BAKERY_BEIGE_GAIN]
+    other = 0.0
+    for j in range(4):
+        other = max(other, action_value(state, rules, comp, pp, seat, j, comp[0][j, CD_MAX_LEVEL]))
+    return max(track_value(state, rules, pp, b, int(g), int(g)) + pp[P_L4_BAKERY_BIAS], other)
+
+
+@njit(cache=True)
+def activation_value(state, rules, comp, pp, seat, code):
+    """D10: the action at the level, its discs (spaces <= level), minus w_expert_keep per
+    expert die rerolled."""
+    b = seat_base(seat)
+    k, lv = code // 8, code % 8
+    v = action_value(state, rules, comp, pp, seat, k, lv)
+    for p in range(lv):
+        t = state[b + F_DISC + k * MAX_SPACES + p]
+        if t >= 0:
+            v += disc_value(state, rules, comp, pp, seat, t)
+    return v - pp[P_W_EXPERT_KEEP] * experts(state, comp[0], b, k) - 0.01 * lv
+
+
+@njit(cache=True)
+def recall_gain(state, comp, b, k):
+    """Levels column ``k`` would gain if the rest dice that fit moved in, experts first (CE-F2)."""
+    cols = comp[0]
+    free = room(state, cols, b, k)
+    ex = 0
+    other = 0
+    for c in range(N_COLOURS):
+        if is_expert(cols, k, c):
+            ex += state[b + F_DICE + LOC_REST * N_COLOURS + c]
+        else:
+            other += state[b + F_DICE + LOC_REST * N_COLOURS + c]
+    me = min(free, ex)
+    mo = min(free - me, other)
+    return level_of(cols, k, dice_at(state, b, k) + me + mo, experts(state, cols, b, k) + me) - \
+        l_avail(state, cols, b, k)
+
+
+@njit(cache=True)
+def option_value(state, rules, comp, pp, seat, dp, code):
+    """The greedy score of option ``code`` of decision ``dp``."""
+    b = seat_base(seat)
+    cols = comp[0]
+    free = pp[P_USE_FREE_ACTIONS] > 0.5
+    if dp == D_START_DISC:
+        return pp[P_W_DISC_COLUMN + 1 + code] + l_avail(state, cols, b, code)
+    if dp == D_INIT_MENU:
+        m = menu_mask(code // 4, code % 4)
+        v = 0.0
+        for h in range(24):
+            t = state[S_HOUSE + h]
+            if t >= 0 and (m >> t) & 1:
+                v += 1.0 + (1.0 if h < 4 else 0.0)
+        return v
+    if dp == D_FREE:
+        if code == FA_MENU:
+            return 3.0
+        if code == FA_REST:
+            if not free or state[S_WINDOW] != 1:
+                return NEG
+            best = 0
+            for k in range(N_COLS):
+                best = max(best, recall_gain(state, comp, b, k))
+            rest = dice_at(state, b, LOC_REST)
+            ok = (state[b + F_IDEAS] >= 1 and rest >= pp[P_RECALL_MIN_DICE_IDEA]) or \
+                (pp[P_RECALL_MAX_INCOME] >= 1 and state[b + F_INCOME] >= 1)
+            return 2.0 if ok and best >= 1 else NEG
+        if code == FA_SPECIAL:
+            if not free:
+                return NEG
+            ideas = state[b + F_IDEAS]
+            if ideas >= 1:
+                return 1.0
+            if state[b + F_INCOME] >= pp[P_BUY_IDEA_MIN_INCOME] and ideas < pp[P_BUY_IDEA_MAX_HELD]:
+                return 1.0
+            return NEG
+        return 0.0
+    if dp == D_MENU:
+        bk, fk = code // 10, code % 10
+        mixed = (1 if bk == 2 else 0) + (1 if fk >= FR_SIMPLE else 0)
+        new = menu_mask(bk, fk) & ~state[b + F_SERVED]
+        c = 0
+        while new:
+            c += new & 1
+            new >>= 1
+        return mixed + 0.3 * c
+    if dp == D_REST:
+        method, k = code // 8, code % 8
+        g = recall_gain(state, comp, b, k)
+        use_idea = dice_at(state, b, LOC_REST) >= pp[P_RECALL_MIN_DICE_IDEA]
+        return g * 10.0 + (1.0 if (method == 0) == use_idea else 0.0)
+    if dp == D_REST_DIE:
+        return 2.0 if is_expert(cols, state[S_REST_COL], code) else 1.0
+    if dp == D_MORE:
+        more = state[S_MORE_PHASE] == PH_REST_DIE and (
+            state[S_REST_METHOD] == 0 or state[S_REST_MOVED] < pp[P_RECALL_MAX_INCOME])
+        return 1.0 if (code == MORE) == more else 0.0
+    if dp == D_SPECIAL:
+        if code < SP_MOVE1:
+            t, k = (code - SP_DISC) // 8, (code - SP_DISC) % 8
+            v = pp[P_W_DISC + 1 + t] * pp[P_W_DISC_COLUMN + 1 + k]
+            return v - pp[P_W_IDEA] * 0.5
+        if code == SP_IDEA:
+            if state[b + F_INCOME] >= pp[P_BUY_IDEA_MIN_INCOME] and \
+                    state[b + F_IDEAS] < pp[P_BUY_IDEA_MAX_HELD]:
+                return pp[P_W_IDEA]
+            return NEG
+        return NEG + 1.0      # SP2 / SP4: only when nothing else is listed
+    if dp == D_MOVE_DIE:
+        a, c = code // 8, code % 8
+        return 0.5 if not is_expert(cols, a, c) else 0.0
+    if dp == D_MOVE_TO:
+        return 1.0 if is_expert(cols, code, 0) else 0.5
+    if dp == D_ACTIVATE:
+        return activation_value(state, rules, comp, pp, seat, code)
+    if dp == D_S1:
+        if code >= S1_DISC:
+            return 4.0 - 0.1 * (code - S1_DISC)
+        if code == S1_MAIN:
+            return 3.0
+        if code == S1_MENU:
+            return 2.0
+        return 1.0
+    if dp == D_BASE:
+        return _flavour_value(state, b, code, True)
+    if dp == D_FROST or dp == D_PAIR:
+        return _flavour_value(state, b, code, False)
+    if dp == D_SHOP:
+        src, r, victim = code // 64, (code // 8) % 8, code % 8
+        v = pp[P_REGION_W_CUSTOMERS] * pp[P_W_REACH] * reach_value(state, comp, seat, r, 4)
+        if victim == 0:
+            v += pp[P_REGION_W_EMPTY_SLOT]
+        else:
+            v += pp[P_W_DENIAL] * rules[R_SHOP_DISPLACED_SALES_LOSS]
+        if src != SRC_RESERVE:
+            v -= pp[P_W_REACH] * reach_value(state, comp, seat, src, 4)
+        return v
+    if dp == D_SELL:
+        v = comp[1][code // 4, RD_VALUE + code % 4]
+        goal = 0.0
+        for s in range(N_STACKS):
+            gid = state[S_GOAL + s]
+            if gid // 5 == 1 and (state[b + F_GOALS] >> s) & 1 == 0 and \
+                    customer_goal(state, comp, b, gid, state[S_HOUSE + code], v):
+                goal += rules[R_GOAL_BONUS]
+        return v * pp[P_CUSTOMER_W_VALUE] + goal * pp[P_W_GOAL] * pp[P_CUSTOMER_W_GOAL] - \
+            0.01 * (code % 4)
+    if dp == D_HIRE:
+        if code == PINK:
+            return 3.0
+        k = 0
+        for j in range(N_COLS):
+            if cols[j, CD_COLOUR] == code:
+                k = j
+        return 1.0 + pp[P_W_DISC_COLUMN + 1 + k] - 0.1 * l_avail(state, cols, b, k)
+    if dp == D_DISC:
+        t, k = code // 8, code % 8
+        v = pp[P_W_DISC + 1 + t] * pp[P_W_DISC_COLUMN + 1 + k]
+        p = free_space(state, cols, b, k, t)
+        if k == state[S_COL] and p + 1 <= state[S_L_EXEC]:
+            v += disc_value(state, rules, comp, pp, seat, t)
+        return v
+    if dp == D_BAKERY_Y:
+        return pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
+    if dp == D_L4:
+        if code >= L4_OTHER:
+            j, lv = (code - L4_OTHER) // 8, (code - L4_OTHER) % 8
+            return action_value(state, rules, comp, pp, seat, j, lv) - 0.01 * (3 - lv)
+        g = rules[R_BAKERY_BEIGE_GAIN]
+        return track_value(state, rules, pp, b, int(g), int(g)) + pp[P_L4_BAKERY_BIAS] + \
+            pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
+    if dp == D_OVERFLOW:
+        # the die sent to rest: a grey one first, then one that is no expert in this column
+        if pp[P_OVERFLOW_KEEP_EXPERTS] > 0.5:
+            if code == GREY:
+                return 2.0
+            return 0.0 if is_expert(cols, state[S_CURSOR], code) else 1.0
+        return 0.0
+    return 0.0
+
+
+@njit(cache=True)
+def _flavour_value(state, b, code, base):
+    """D12 / D13 / D14: customers on the board whose type a menu with this tile would add."""
+    v = 0.0
+    for h in range(24):
+        t = state[S_HOUSE + h]
+        if t < 0 or (state[b + F_SERVED] >> t) & 1:
+            continue
+        pants, shirt = t // 4, t % 4
+        if base:
+            if code == 2 or code == pants:
+                v += 1.0
+        elif (menu_mask(0, code) >> shirt) & 1:
+            v += 1.0
+    return v
+
+
+@njit(cache=True)
+def greedy(state, rules, comp, pp, seat, dp, n):
+    """The greedy policy: the listed option with the highest ``option_value`` (first on ties);
+    with probability ``epsilon`` a uniform option (SUB_POLICY stream)."""
+    if pp[P_EPSILON] > 0.0:
+        if uniform_in(state) < pp[P_EPSILON]:
+            return random_index(state, S_RNG_P, n)
+    best = 0
+    bv = NEG - 1.0e17
+    for i in range(n):
+        v = option_value(state, rules, comp, pp, seat, dp, state[S_OPTIONS + i])
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
+def uniform_in(state):
+    """A uniform float in [0, 1) from the policy stream kept in the state."""
+    return random_index(state, S_RNG_P, 1 << 20) / float(1 << 20)

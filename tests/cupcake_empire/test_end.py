@@ -1,0 +1,75 @@
+"""The end (CE-T8, CE-E1 .. CE-E4): T16 of spec §12 and the max_rounds guard."""
+import numpy as np
+
+from sim import batch
+from sim.games.cupcake_empire import SPEC
+from sim.games.cupcake_empire import layout as L
+
+from .helpers import Game, act
+
+COLS = {c: i for i, c in enumerate(SPEC.game_column_names)}
+SCOLS = {c: i for i, c in enumerate(SPEC.seat_column_names)}
+
+
+def _three(incomes):
+    g = Game(3)
+    g.clear()
+    for s, inc in enumerate(incomes):
+        g.set_seat(s, L.F_INCOME, inc)
+        g.set_seat(s, L.F_PRODUCTION, 0)
+    return g
+
+
+def test_t16_end_of_game_ce_e1_e2_e3():
+    """T16: seat 1 ends its turn at 72 (trigger); seat 2 plays once more, ending at 74; seat 0
+    does not play again. Seat 2 wins; a tie on income and customers goes to the most shops on
+    the board; a trigger by seat N-1 ends the game at once."""
+    g = _three((68, 72, 70))
+    turns = g.g(L.S_TURNS)
+    assert g.turn(1, act(1, 0)) == 2
+    assert g.g(L.S_END_TRIGGERED) == 1 and g.g(L.S_TRIGGER_SEAT) == 1
+    g.set_seat(2, L.F_INCOME, 74)
+    g.script(act(1, 0))
+    assert g.run() == 0                                             # seat 2's turn ends the game
+    assert g.g(L.S_TURNS) == turns + 2
+    row, seats = g.results()
+    assert row[COLS["winner_seat"]] == 2 and row[COLS["end_trigger_seat"]] == 1
+    assert list(seats[:, SCOLS["rank"]]) == [3, 2, 1]
+    # tie on income (74) and customers (6): seat 1 has 4 shops on the board, seat 2 three
+    g.set_seat(1, L.F_INCOME, 74)
+    for s in (1, 2):
+        g.set_seat(s, L.F_CUST_VAL, 6)
+    for i, region in enumerate(("YEL1", "YEL2", "BEI1", "BEI2")):
+        g.building("shop", region, 0, 1)
+        if i < 3:
+            g.building("shop", region, 1, 2)
+    row, seats = g.results()
+    assert row[COLS["winner_seat"]] == 1 and row[COLS["n_winners"]] == 1
+    g.building("shop", "BEI2", 1, 2)                                # 4 shops each: shared win
+    row, seats = g.results()
+    assert row[COLS["winner_seat"]] == -1 and row[COLS["n_winners"]] == 2
+    assert list(seats[:, SCOLS["won"]]) == [0, 1, 1]
+    g = _three((60, 60, 71))
+    assert g.turn(2, act(1, 0)) == 0                                # seat N-1 triggers: over
+    assert g.g(L.S_TRIGGER_SEAT) == 2
+
+
+def test_ce_e2_finish_round_off():
+    """CE-E2 with ``finish_round`` off: the game ends right after the triggering turn."""
+    g = Game(3, {"finish_round": False})
+    g.clear()
+    g.set_seat(0, L.F_INCOME, 75)
+    assert g.turn(0, act(1, 0)) == 0
+
+
+def test_ce_e4_truncation():
+    """CE-E4: a game that reaches max_rounds stops, is flagged truncated (end reason
+    'truncated', no trigger seat) and is still scored."""
+    arm = batch.make_arm(SPEC, 2, tweaks={"end_threshold": 200, "max_rounds": 20}, policy="random")
+    games, seats = batch.run_games(arm, 3, 0, 20)
+    assert np.all(games[:, COLS["truncated"]] == 1)
+    assert np.all(games[:, COLS["end_reason"]] == SPEC.end_reasons.index("truncated"))
+    assert np.all(games[:, COLS["end_trigger_seat"]] == -1)
+    assert np.all(games[:, COLS["rounds"]] == 20)
+    assert np.all(seats[:, :, SCOLS["turns_taken"]] == 20)
+    assert np.all(games[:, COLS["n_winners"]] >= 1)

@@ -1,0 +1,215 @@
+"""The turn (CE-T1 .. CE-T9): levels (T4), level 0 (T18), used dice, S2 income and goals
+(T11), the S3 roll with overflow (T8) and ideas (T3, T15)."""
+import pytest
+
+from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire.board import l_avail
+
+from .helpers import CHOC, FL, Game, act, ctype, free, house
+
+T4 = [  # column, dice, L_avail (spec §12 T4)
+    (1, ("grey", "grey"), 0),
+    (1, ("grey", "grey", "grey"), 1),
+    (1, ("purple",), 1),
+    (1, ("purple", "pink", "grey", "grey"), 3),
+    (2, ("yellow",) + ("grey",) * 5, 3),
+    (3, ("green", "purple"), 0),
+    (5, ("pink", "grey"), 1),
+    (5, ("pink", "pink", "grey", "grey"), 4),
+]
+
+
+@pytest.mark.parametrize("column,dice,level", T4)
+def test_t4_level_table_ce_t1(column, dice, level):
+    """T4: L_avail = min(M, thresholds reached + experts), from the column data."""
+    g = Game(2)
+    g.clear()
+    g.put(0, column, *dice)
+    assert l_avail(g.state, g.comp[0], g.b(0), column - 1) == level
+
+
+def test_ce_t1_level_frozen_at_activation():
+    """CE-T1: a pink die hired at column 5 level 1 joins column 5 but L_avail stays 1."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 5, "pink")
+    g.force(1, 1)
+    g.start_turn(0)
+    g.script(act(5, 1), 5)
+    assert g.run() == 2
+    assert g.g(L.S_L_AVAIL) == 1
+    hires = [e for e in g.events() if e[0] == L.EV_HIRE]
+    assert [(int(e[2]), int(e[3])) for e in hires] == [(5, 5)]       # pink into column 5
+
+
+def test_t18_level0_ce_t1_1():
+    """T18: no column has a level, no payment is possible: column 1 at level 0 does nothing,
+    S2 still pays min(P, S), S3 rolls its two dice. Without level-0 activation nothing is
+    activated and nothing rolls (CE-AMB-13)."""
+    for allow in (True, False):
+        g = Game(2, {"allow_level0_activation": allow})
+        g.clear()
+        g.put(0, 1, "grey", "grey")
+        g.put(0, 3, "grey")
+        g.put(0, "rest", "grey", "grey", "grey")
+        g.set_seat(0, L.F_INCOME, 0)
+        g.set_seat(0, L.F_PRODUCTION, 2)
+        g.set_seat(0, L.F_SALES, 1)
+        if allow:
+            g.force(2, 3)
+            g.start_turn(0)
+            g.script(act(1, 0))
+            assert g.run(until=()) == 2
+            assert g.dice(0, 1) == {} and g.dice(0, 2) == {"grey": 1} and g.dice(0, 3) == {"grey": 2}
+        else:
+            assert g.turn(0) == 2
+            assert g.dice(0, 1) == {"grey": 2} and g.g(L.S_COL) == -1
+        assert g.seat(0, L.F_INCOME) == 1 and g.dice(0, "rest") == {"grey": 3}
+
+
+def test_ce_t1_2_used_dice_only():
+    """CE-T1.2: only the dice in the column at activation roll: a die moved in afterwards (SP4
+    in W2) stays; a used die moved out still rolls."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 1, "purple")
+    g.put(0, 2, "grey")
+    g.set_seat(0, L.F_INCOME, 10)
+    g.force(3)
+    g.start_turn(0)
+    g.script(act(1, 1), 0, free(L.FA_SPECIAL), L.SP_MOVEN, 1 * 8 + 0, 0, L.STOP)
+    assert g.run() == 2
+    assert g.dice(0, 1) == {"grey": 1} and g.dice(0, 3) == {"purple": 1}
+    g = Game(2)
+    g.clear()
+    g.put(0, 1, "purple")
+    g.put(0, 2, "grey")
+    g.set_seat(0, L.F_INCOME, 10)
+    g.force(4)
+    g.start_turn(0)
+    g.script(act(1, 1), 0, free(L.FA_SPECIAL), L.SP_MOVEN, 0 * 8 + 1, 4, L.STOP)
+    assert g.run() == 2
+    assert g.dice(0, 5) == {} and g.dice(0, 4) == {"purple": 1}
+
+
+def test_t11_income_and_goal_ce_t5_t6():
+    """T11: B1 revealed; a value-2 sale (sales 5 -> 7, income 40 -> 42), S2 + min(7, 7) = 49,
+    B1 claimed: 55. The goal is never claimed twice."""
+    g = Game(2)
+    g.clear()
+    g.goal("B1")
+    g.put(0, 4, "green")
+    g.building("shop", "YEL1", 0, 0)
+    g.state[L.S_HOUSE + house("YEL1", 2)] = ctype(CHOC, "mint")
+    g.serve(0, CHOC, FL["mint"])
+    g.set_seat(0, L.F_CUST + ctype(CHOC, "lemon"), 4)
+    g.set_seat(0, L.F_CUST_VAL, 4)
+    g.set_seat(0, L.F_PRODUCTION, 7)
+    g.set_seat(0, L.F_SALES, 5)
+    g.set_seat(0, L.F_INCOME, 40)
+    g.force(4)
+    g.start_turn(0)
+    g.script(act(4, 1))
+    assert g.run() == 2
+    incomes = [int(e[3]) for e in g.events() if e[0] == L.EV_INCOME and e[1] == 0]
+    assert incomes[-2:] == [49, 55]
+    assert g.seat(0, L.F_SALES) == 7 and g.seat(0, L.F_INCOME) == 55
+    assert g.seat(0, L.F_GOALS) == 1 << 1 and g.g(L.S_GOALS_CLAIMED) == 1
+    g.force(4)
+    g.start_turn(0)
+    g.script(act(4, 1))
+    assert g.run() == 2
+    assert g.seat(0, L.F_INCOME) == 62 and g.g(L.S_GOALS_CLAIMED) == 1
+
+
+def test_ce_t6_goal_stays_claimed():
+    """CE-T6: a C goal claimed stays claimed when its condition fails later (a displaced
+    shop), and another player may claim the same goal."""
+    g = Game(2)
+    g.clear()
+    g.goal("C2")                                                    # shops in >= 4 regions
+    for region in ("YEL1", "YEL2", "BEI1", "BEI2"):
+        g.building("shop", region, 0, 0)
+    assert g.turn(0, act(1, 0)) == 2
+    assert g.seat(0, L.F_GOALS) == 1 << 2
+    g.building("shop", "BEI2", 0, L.SLOT_EMPTY)
+    for region in ("YEL1", "YEL2", "BEI1", "BEI2"):
+        g.building("shop", region, 1, 1)
+    assert g.turn(1, act(1, 0)) == 2
+    assert g.seat(0, L.F_GOALS) == 1 << 2 and g.seat(1, L.F_GOALS) == 1 << 2
+    assert g.g(L.S_GOALS_CLAIMED) == 2
+
+
+def test_t8_overflow_to_rest_ce_t7_1():
+    """T8: column 2 holds 5 dice; column 4 [grey x3, green] rolls 2, 2, 2, 5: one die joins
+    column 2, two go to rest, green to column 5. With two colours the player chooses."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 2, *("grey",) * 5)
+    g.put(0, 4, "grey", "grey", "grey", "green")
+    g.force(2, 2, 2, 5)
+    assert g.turn(0, act(4, 2)) == 2
+    assert g.dice(0, 2) == {"grey": 6} and g.dice(0, "rest") == {"grey": 2}
+    assert g.dice(0, 5) == {"green": 1} and g.dice(0, 4) == {}
+    assert g.seat(0, L.F_IDEAS) == 0
+    g = Game(2)
+    g.clear()
+    g.put(0, 2, *("grey",) * 5)
+    g.put(0, 4, "grey", "grey", "grey", "green")
+    g.force(2, 2, 5, 2)                                              # greys 2, 2, 5; green 2
+    g.start_turn(0)
+    g.script(act(4, 2))
+    assert g.run(until=(L.D_OVERFLOW,)) == 1
+    assert g.options() == [0, 4]
+    g.script(4)                                                      # green to rest, then grey
+    assert g.run() == 2
+    assert g.dice(0, 2) == {"grey": 6} and g.dice(0, "rest") == {"grey": 1, "green": 1}
+    assert g.dice(0, 5) == {"grey": 1}
+
+
+def test_t3_two_sixes_and_ideas_ce_t7_3():
+    """T3: P (1 idea, pos 2) rolls 1, 3, 4, 6, 6: two dice to rest, P gains an idea for the
+    first 6 and one more stepping 2 -> 0; Q (pos 1) steps twice to 0 and gains one; R (3 ideas,
+    pos 0) steps to 2 and gains none; the idea supply 8 -> 5."""
+    g = Game(3)
+    g.clear()
+    g.put(0, 1, *("grey",) * 5)
+    for s, (ideas, pos) in enumerate(((1, 2), (0, 1), (3, 0))):
+        g.set_seat(s, L.F_IDEAS, ideas)
+        g.set_seat(s, L.F_IDEA_POS, pos)
+    g.set(L.S_SUP_IDEAS, 8)
+    g.force(1, 3, 4, 6, 6)
+    assert g.turn(0, act(1, 0)) == 2
+    assert g.dice(0, 1) == {"grey": 1} and g.dice(0, 3) == {"grey": 1}
+    assert g.dice(0, 4) == {"grey": 1} and g.dice(0, "rest") == {"grey": 2}
+    assert [(g.seat(s, L.F_IDEAS), g.seat(s, L.F_IDEA_POS)) for s in range(3)] == [(3, 0), (1, 0), (3, 2)]
+    assert g.g(L.S_SUP_IDEAS) == 5
+
+
+def test_t15_idea_cap_ce_t7_4():
+    """T15: P at the cap gains nothing for the first 6 and steps 1 -> 2; Q steps 2 -> 0 (+1
+    idea) -> 1."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 1, "grey", "grey")
+    g.set_seat(0, L.F_IDEAS, 3)
+    g.set_seat(0, L.F_IDEA_POS, 1)
+    g.set_seat(1, L.F_IDEAS, 1)
+    g.set_seat(1, L.F_IDEA_POS, 2)
+    g.force(6, 6)
+    assert g.turn(0, act(1, 0)) == 2
+    assert (g.seat(0, L.F_IDEAS), g.seat(0, L.F_IDEA_POS)) == (3, 2)
+    assert (g.seat(1, L.F_IDEAS), g.seat(1, L.F_IDEA_POS)) == (2, 1)
+
+
+def test_ce_t9_rest_dice_stay():
+    """CE-T9: rest dice never roll and never come back by themselves."""
+    g = Game(2)
+    g.clear()
+    g.put(0, "rest", "pink", "green")
+    g.put(0, 1, "grey")
+    g.set_seat(0, L.F_INCOME, 0)
+    g.force(2)
+    assert g.turn(0, act(1, 0)) == 2
+    assert g.dice(0, "rest") == {"green": 1, "pink": 1}
+    assert len([e for e in g.events() if e[0] == L.EV_ROLL]) == 1
