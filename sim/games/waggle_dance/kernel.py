@@ -264,6 +264,10 @@ def list_placements(state, rules, seat):
     b = seat_base(seat)
     cap = int(rules[R_MAX_DICE_PER_HIVE_TILE])
     n = 0
+    skip = 0                                # bit t: tile t is not offered
+    for t in range(state[b + F_N_TILES]):
+        if state[b + F_TILE_HONEY + t] or same_as_earlier(state, b, t):
+            skip |= 1 << t
     for v in range(1, N_VAL + 1):
         if state[b + F_UNPLACED + v - 1] == 0:
             continue
@@ -275,7 +279,7 @@ def list_placements(state, rules, seat):
         state[S_OPTIONS + n] = v * PLACE_CODE + DEST_FLOWER
         n += 1
         for t in range(state[b + F_N_TILES]):
-            if state[b + F_TILE_HONEY + t] or same_as_earlier(state, b, t):
+            if (skip >> t) & 1:
                 continue
             if cap > 0:
                 d = 0
@@ -539,9 +543,9 @@ def place_cubes(state, rules, seat, code, log):
     t = code % MAX_HIVE
     k = min(state[b + F_GAINED + c], room(state, rules, b, t))
     state[b + F_GAINED + c] -= k
-    state[b + F_CUBES + t * N_COL + c] += k
-    if log.shape[0] > 1:
-        for _ in range(k):
+    for _ in range(k):
+        state[b + F_CUBES + t * N_COL + c] += 1
+        if log.shape[0] > 1:
             emit(log, EV_CUBE, seat, c, t, tile_cubes(state, b, t))
 
 

@@ -112,9 +112,10 @@ def _place_value(state, rules, pp, seat, code):
     if spare:                                # first die of a pair to come
         if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
             best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
-        for u in range(state[b + F_N_TILES]):
-            if u != t and holds_pollen(state, b, u):
-                best = max(best, 0.3 * pp[P_W_PAIR] * _link_value(state, rules, b, t, u))
+        if holds_pollen(state, b, t) and bc > 0:
+            for u in range(state[b + F_N_TILES]):
+                if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
+                    best = max(best, 0.3 * pp[P_W_PAIR] * _link_value(state, rules, b, t, u))
     return best
 
 

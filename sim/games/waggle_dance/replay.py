@@ -61,7 +61,7 @@ def format_event(event, ctx=None) -> str:
         what = "takes no egg" if a[2] < 0 else f"puts an egg on tile {a[2]}"
         return f"C{a[1]}: seat {a[0]} {what} (egg supply {a[3]})"
     if code == L.EV_MAJORITY:
-        return (f"D{a[0]}: seat {a[1]} with {a[2]} dice is owed {a[3]}, takes {a[4]} "
+        return (f"D{a[0]}: seat {a[1]} with {a[2]} {'die' if a[2] == 1 else 'dice'} is owed {a[3]}, takes {a[4]} "
                 f"{colour(a[0] - 1)} ({a[5]} left)")
     if code == L.EV_CUBE:
         if a[2] < 0:
