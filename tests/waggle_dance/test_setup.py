@@ -121,3 +121,15 @@ def test_wd_s11_reroll_mode_refused():
     """WD-I25: the later edition's rerolled blocking is refused with a clear message."""
     with pytest.raises(SpecError, match="reroll_each_round"):
         SPEC.rule_values(3, tweaks={"blocking_mode": "reroll_each_round"})
+
+
+def test_bad_parameters_are_refused():
+    """Cross-parameter checks name the parameter and the valid range."""
+    with pytest.raises(SpecError, match="start_player_fixed_seat"):
+        SPEC.rule_values(2, tweaks={"start_player_mode": "fixed", "start_player_fixed_seat": 3})
+    with pytest.raises(SpecError, match="pollen_per_honey"):
+        SPEC.rule_values(4, tweaks={"pollen_per_honey": 5})
+    with pytest.raises(SpecError, match="blocking_marker_sets"):
+        SPEC.rule_values(2, tweaks={"blocking_marker_sets": 2})
+    with pytest.raises(SpecError, match="hive_tile_supply"):
+        SPEC.rule_values(4, tweaks={"hive_tile_supply": 10})

@@ -187,7 +187,7 @@ def setup_game(state, rules, comp, n_players, rng, log):
     state[:] = 0
     state[S_N_PLAYERS] = n_players
     if int(rules[R_START_PLAYER_MODE]) == START_FIXED:
-        state[S_START_CHAIR] = int(rules[R_START_PLAYER_FIXED_SEAT]) % n_players
+        state[S_START_CHAIR] = int(rules[R_START_PLAYER_FIXED_SEAT])
     else:
         state[S_START_CHAIR] = randint(rng, n_players)
     place_blocking_markers(state, rules, meta, rng, log)

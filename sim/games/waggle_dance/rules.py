@@ -309,9 +309,9 @@ def validate(values: dict, n_players: int) -> None:
     if tiles != -1 and tiles < n_players * values["start_hive_tiles"]:
         raise SpecError(f"parameter 'hive_tile_supply' = {tiles} must be >= players x "
                         f"start_hive_tiles = {n_players * values['start_hive_tiles']}")
-    for name in ("egg_supply", "pollen_per_colour"):
-        if values[name] == -1:
-            continue
+    if values["start_player_mode"] == "fixed" and values["start_player_fixed_seat"] >= n_players:
+        raise SpecError(f"parameter 'start_player_fixed_seat' = {values['start_player_fixed_seat']} "
+                        f"is out of range for {n_players} players (valid: 0..{n_players - 1})")
     cards = values["blocked_cards"]
     if len(set(cards)) != len(cards):
         raise SpecError(f"parameter 'blocked_cards' = {cards} has duplicates (0 = A, 1 = C, 2 = E, 3 = G)")
