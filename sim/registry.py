@@ -5,11 +5,13 @@ from .spec import GameSpec, SpecError, unknown_name
 from .games.flower_shop import SPEC as _flower_shop
 from .games.rattlebones import SPEC as _rattlebones
 from .games.cupcake_empire import SPEC as _cupcake_empire
+from .games.waggle_dance import SPEC as _waggle_dance
 
 _GAMES: dict[str, GameSpec] = {
     _flower_shop.id: _flower_shop,
     _rattlebones.id: _rattlebones,
     _cupcake_empire.id: _cupcake_empire,
+    _waggle_dance.id: _waggle_dance,
 }
 
 

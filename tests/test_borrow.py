@@ -210,7 +210,8 @@ def test_games_free_every_array_they_allocate():
     cases = [("flower_shop", 1, "greedy"), ("flower_shop", 1, "random"),
              ("flower_shop", 4, "greedy"), ("flower_shop", 3, "random"),
              ("rattlebones", 2, "greedy"), ("rattlebones", 4, "random"),
-             ("cupcake_empire", 2, "random"), ("cupcake_empire", 4, "greedy")]
+             ("cupcake_empire", 2, "random"), ("cupcake_empire", 4, "greedy"),
+             ("waggle_dance", 2, "greedy"), ("waggle_dance", 4, "random")]
     env = dict(os.environ, NUMBA_NRT_STATS="1", NUMBA_NUM_THREADS="1")
     res = subprocess.run([sys.executable, "-c", _LEAK_CHECK % (cases,)], env=env,
                          capture_output=True, text=True, check=True, timeout=1800)
@@ -254,7 +255,9 @@ BOUNDS_CHECK_CASES = [
     ("flower_shop", 3, "random", None), ("flower_shop", 2, "thrifty", None),
     ("rattlebones", 2, "greedy", None), ("rattlebones", 3, "aggressive", None),
     ("rattlebones", 4, "random", None), ("cupcake_empire", 2, "greedy", None),
-    ("cupcake_empire", 3, "random", None), ("cupcake_empire", 4, "salesman", None)]
+    ("cupcake_empire", 3, "random", None), ("cupcake_empire", 4, "salesman", None),
+    ("rattlebones", 4, "random", None), ("waggle_dance", 2, "greedy", None),
+    ("waggle_dance", 3, "builder", None), ("waggle_dance", 4, "random", None)]
 
 
 def start_bounds_check():
@@ -370,7 +373,8 @@ PATCH_CASES = [("flower_shop", 1, "greedy", "solo_base"), ("flower_shop", 1, "ex
                ("flower_shop", 2, "greedy", None), ("flower_shop", 3, "random", None),
                ("flower_shop", 4, "greedy", None), ("rattlebones", 2, "greedy", None),
                ("rattlebones", 3, "random", None), ("rattlebones", 4, "greedy", None),
-               ("cupcake_empire", 2, "random", None), ("cupcake_empire", 4, "greedy", None)]
+               ("cupcake_empire", 2, "random", None), ("cupcake_empire", 4, "greedy", None),
+               ("waggle_dance", 2, "random", None), ("waggle_dance", 4, "greedy", None)]
 
 
 def start_unpatched_run():

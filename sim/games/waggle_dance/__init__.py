@@ -1,0 +1,44 @@
+"""Waggle Dance (Mike Nudd, 2014): 2-4 players, dice placement and pollen majorities.
+Rules: shared/rules/waggle_dance.md."""
+from sim.decide import Steps
+from sim.spec import BalanceFactor, GameSpec
+
+from . import audit, kernel, replay, rules
+from .layout import (D_CUBE, D_EGG, D_FLIP, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE,
+                     GAME_COLUMNS, GAME_OUT, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE, S_DECIDER,
+                     S_N_OPTIONS, S_OPTIONS, S_POINT)
+
+SPEC = GameSpec(
+    id="waggle_dance",
+    title="Waggle Dance",
+    version="0.1.0",
+    min_players=2,
+    max_players=4,
+    params=rules.PARAMS,
+    variants=rules.VARIANTS,
+    policy_params=rules.POLICY_PARAMS,
+    policies=rules.POLICIES,
+    provenance=rules.PROVENANCE,
+    rules=rules.RULES,
+    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
+             rules.COMP_META),
+    game_columns=GAME_COLUMNS,
+    seat_columns=SEAT_COLUMNS,
+    end_reasons=("honey", "truncated"),
+    load_components=rules.load_components,
+    play_many=kernel.play_many,
+    play_one=kernel.play_one,
+    format_event=replay.format_event,
+    validate=rules.validate,
+    balance_factor=BalanceFactor("seat", "seat"),
+    audit=audit.audit,
+    max_events=60000,
+    steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
+                choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,
+                n_options=S_N_OPTIONS, options=S_OPTIONS,
+                points={D_PLACE: "DP-04 placement", D_EGG: "DP-14 take egg",
+                        D_CUBE: "DP-16 cube placement", D_TRADE: "DP-17 trade",
+                        D_PAY: "DP-17 trade payment", D_GAIN: "DP-17 received cube",
+                        D_PAIR: "DP-18 pairing", D_MOVE: "DP-19 move",
+                        D_FLIP: "DP-19 flip"}),
+)

@@ -1,0 +1,158 @@
+"""Waggle Dance log audit: re-check a game's invariants from its event log (``GameSpec.audit``).
+
+Replays games with tracing on and re-derives, from the events alone, the cube supply and the
+cubes on every tile, the eggs, the hive tiles, the dice pools and the honey of every seat, then
+compares them with the game's result rows (§1.3 invariants: every colour sums to its supply,
+eggs and tiles are conserved, pool + personal supply stays the dice per player, honey only
+from flips of single-colour tiles).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import batch
+
+from . import layout as L
+
+AUDIT_GAMES = 12
+
+
+def audit_events(arm, events, g_row, s_rows) -> list[str]:
+    """Problems found in one game's events and result rows (empty when all invariants hold)."""
+    n = arm.n_players
+    comp = arm.components
+    values = arm.rule_values
+    cubes0 = comp.arrays[1] if values["pollen_per_colour"] < 0 else np.full(L.N_COL, values["pollen_per_colour"])
+    supply = np.array(cubes0, dtype=np.int64)
+    total = supply.copy()
+    cap = values["tile_pollen_capacity"]
+    tiles = {}          # (seat, tile) -> cube counts
+    eggs_on = set()
+    honey = np.zeros(n, dtype=np.int64)
+    hive = np.full(n, values["start_hive_tiles"], dtype=np.int64)
+    pool = np.zeros(n, dtype=np.int64)
+    egg_supply = None
+    problems = []
+
+    def cubes(seat, t):
+        return tiles.setdefault((seat, t), np.zeros(L.N_COL, dtype=np.int64))
+
+    def check_tile(seat, t, what):
+        c = cubes(seat, t)
+        if c.sum() > cap or (c < 0).any():
+            problems.append(f"{what}: seat {seat} tile {t} holds {c.tolist()}")
+        if c.sum() and (seat, t) in eggs_on:
+            problems.append(f"{what}: seat {seat} tile {t} holds an egg and cubes")
+
+    for ev in events:
+        code, a = int(ev[0]), [int(x) for x in ev[1:]]
+        if code == L.EV_SETUP:
+            egg_supply = a[3]
+        elif code == L.EV_ROLL:
+            pool[a[0]] = a[1]
+        elif code == L.EV_BUILD:
+            hive[a[0]] += a[2]
+            if hive[a[0]] != a[3]:
+                problems.append(f"build: seat {a[0]} hive {hive[a[0]]} != {a[3]}")
+        elif code == L.EV_HATCH:
+            if a[2] > 0:
+                eggs_on.discard((a[0], a[1]))
+                egg_supply += 1
+                pool[a[0]] += 1 if a[2] == 1 else 0
+        elif code == L.EV_EGG and a[2] >= 0:
+            if cubes(a[0], a[2]).sum():
+                problems.append(f"egg on tile {a[2]} of seat {a[0]} that holds cubes")
+            eggs_on.add((a[0], a[2]))
+            egg_supply -= 1
+            if egg_supply != a[3]:
+                problems.append(f"egg supply {egg_supply} != {a[3]}")
+        elif code == L.EV_MAJORITY:
+            supply[a[0] - 1] -= a[4]
+            if supply[a[0] - 1] != a[5] or a[4] > a[3]:
+                problems.append(f"D{a[0]}: supply {supply[a[0] - 1]} != {a[5]}")
+        elif code == L.EV_CUBE:
+            if a[2] < 0:
+                supply[a[1]] += a[3]
+            else:
+                cubes(a[0], a[2])[a[1]] += 1
+                check_tile(a[0], a[2], "D")
+        elif code == L.EV_PAY:
+            if a[2] < 0:
+                eggs_on.discard((a[0], a[1]))
+                egg_supply += 1
+            else:
+                cubes(a[0], a[1])[a[2]] -= 1
+                supply[a[2]] += 1
+                check_tile(a[0], a[1], "E pay")
+        elif code == L.EV_GAIN:
+            supply[a[1]] -= 1
+            if a[2] >= 0:
+                cubes(a[0], a[2])[a[1]] += 1
+                check_tile(a[0], a[2], "E gain")
+            else:
+                supply[a[1]] += 1
+        elif code == L.EV_MOVE and a[3] != L.MV_NONE:
+            x, y = cubes(a[0], a[1]), cubes(a[0], a[2])
+            c, side = divmod(a[3] - L.MV_GATHER, 2)
+            if side:
+                x, y = y, x
+            both = x + y
+            xc = min(cap, both[c])
+            room = cap - (both[c] - xc)
+            ny = np.zeros(L.N_COL, dtype=np.int64)
+            ny[c] = both[c] - xc
+            for d in range(L.N_COL):
+                if d != c:
+                    keep = min(y[d], room)
+                    ny[d] += keep
+                    room -= keep
+            for d in range(L.N_COL):
+                if d != c:
+                    mv = min(both[d] - ny[d], room)
+                    ny[d] += mv
+                    room -= mv
+            x[:] = both - ny
+            y[:] = ny
+            check_tile(a[0], a[1], "F move")
+            check_tile(a[0], a[2], "F move")
+        elif code == L.EV_FLIP:
+            c = cubes(a[0], a[1])
+            if c.sum() < values["pollen_per_honey"] or np.count_nonzero(c) != 1 or c[a[2]] != c.sum():
+                problems.append(f"flip of seat {a[0]} tile {a[1]} holding {c.tolist()}")
+            supply += c
+            c[:] = 0
+            honey[a[0]] += 1
+            if honey[a[0]] != a[3]:
+                problems.append(f"honey of seat {a[0]}: {honey[a[0]]} != {a[3]}")
+        if (supply < 0).any():
+            problems.append(f"negative cube supply {supply.tolist()}")
+    on_tiles = np.zeros(L.N_COL, dtype=np.int64)
+    for c in tiles.values():
+        on_tiles += c
+    if not (supply + on_tiles == total).all():
+        problems.append(f"cubes not conserved: supply {supply.tolist()} + tiles "
+                        f"{on_tiles.tolist()} != {total.tolist()}")
+    for seat in range(n):
+        row = s_rows[seat]
+        seat_cubes = sum(int(c.sum()) for (s, _), c in tiles.items() if s == seat)
+        names = arm.spec.seat_column_names
+        for name, want in (("honey", honey[seat]), ("cubes", seat_cubes), ("hive_tiles", hive[seat])):
+            if int(row[names.index(name)]) != int(want):
+                problems.append(f"seat {seat} {name}: log {want} != row {int(row[names.index(name)])}")
+        if int(row[names.index("pool")]) < pool[seat]:
+            problems.append(f"seat {seat}: pool shrank")
+    gnames = arm.spec.game_column_names
+    if egg_supply is not None and int(g_row[gnames.index("eggs_left")]) != egg_supply:
+        problems.append(f"egg supply: log {egg_supply} != row {int(g_row[gnames.index('eggs_left')])}")
+    return problems
+
+
+def audit(arm, master_seed, first_index, games, seats) -> list[str]:
+    """Re-check the first AUDIT_GAMES games of a batch from their event logs."""
+    problems = []
+    for i in range(min(AUDIT_GAMES, len(games))):
+        events, g_row, s_rows = batch.replay(arm, master_seed, first_index + i)
+        if not (np.array_equal(g_row, games[i]) and np.array_equal(s_rows, seats[i])):
+            problems.append(f"game {first_index + i}: replay differs from the batch")
+        problems += [f"game {first_index + i}: {p}" for p in audit_events(arm, events, g_row, s_rows)]
+    return problems

@@ -1,0 +1,154 @@
+"""Waggle Dance hive queries shared by the rules (``kernel.py``) and the policies.
+
+Read-only questions about one player's hive tiles (§1.2 tile states) and the pure arithmetic
+of an F move (WD-F3); nothing here changes the state.
+"""
+from numba import njit
+
+from sim.borrow import no_refcount_module, no_wraparound_module
+
+from .layout import (F_CUBES, F_EGG, F_N_TILES, F_TDICE, F_TILE_HONEY, N_COL, N_VAL, SEAT0,
+                     SEAT_LEN)
+from .rules import R_POLLEN_PER_HONEY, R_TILE_POLLEN_CAPACITY
+
+no_refcount_module(__name__)
+no_wraparound_module(__name__)
+
+
+@njit(cache=True)
+def seat_base(seat):
+    """Offset of ``seat``'s block in the state (``SEAT0 + seat * SEAT_LEN``)."""
+    return SEAT0 + seat * SEAT_LEN
+
+
+@njit(cache=True)
+def tile_cubes(state, b, t):
+    """Cubes on tile ``t`` of the seat at ``b`` (all colours)."""
+    s = 0
+    for c in range(N_COL):
+        s += state[b + F_CUBES + t * N_COL + c]
+    return s
+
+
+@njit(cache=True)
+def tile_dice(state, b, t):
+    """Dice on tile ``t`` this round (all values)."""
+    s = 0
+    for v in range(N_VAL):
+        s += state[b + F_TDICE + t * N_VAL + v]
+    return s
+
+
+@njit(cache=True)
+def holds_pollen(state, b, t):
+    """True if tile ``t`` may hold cubes: not HONEY and no egg (§1.2, WD-QA5)."""
+    return state[b + F_TILE_HONEY + t] == 0 and state[b + F_EGG + t] == 0
+
+
+@njit(cache=True)
+def room(state, rules, b, t):
+    """Free cube space on tile ``t``: 0 unless it is an eligible pollen tile (§1.2, WD-D7)."""
+    if not holds_pollen(state, b, t):
+        return 0
+    return int(rules[R_TILE_POLLEN_CAPACITY]) - tile_cubes(state, b, t)
+
+
+@njit(cache=True)
+def free_capacity(state, rules, b):
+    """Free cube space over the whole hive (WD-D7)."""
+    s = 0
+    for t in range(state[b + F_N_TILES]):
+        s += room(state, rules, b, t)
+    return s
+
+
+@njit(cache=True)
+def is_empty_tile(state, b, t):
+    """EMPTY: no egg, no cubes, not honey (WD-C1); dice on it do not matter."""
+    return holds_pollen(state, b, t) and tile_cubes(state, b, t) == 0
+
+
+@njit(cache=True)
+def hive_cubes(state, b):
+    """Cubes in the whole hive (the WD-V3 tie-break)."""
+    s = 0
+    for t in range(state[b + F_N_TILES]):
+        s += tile_cubes(state, b, t)
+    return s
+
+
+@njit(cache=True)
+def colour_in_hive(state, b, c):
+    """Cubes of colour ``c`` in the whole hive."""
+    s = 0
+    for t in range(state[b + F_N_TILES]):
+        s += state[b + F_CUBES + t * N_COL + c]
+    return s
+
+
+@njit(cache=True)
+def eggs_in_hive(state, b):
+    """Eggs on the seat's tiles."""
+    s = 0
+    for t in range(state[b + F_N_TILES]):
+        s += state[b + F_EGG + t]
+    return s
+
+
+@njit(cache=True)
+def honey_colour(state, rules, b, t):
+    """WD-F4: the colour tile ``t`` can turn into honey (>= pollen_per_honey cubes of one
+    colour and no other cube), else -1."""
+    if not holds_pollen(state, b, t):
+        return -1
+    best = -1
+    for c in range(N_COL):
+        k = state[b + F_CUBES + t * N_COL + c]
+        if k > 0:
+            if best >= 0:
+                return -1
+            best = c
+    if best >= 0 and state[b + F_CUBES + t * N_COL + best] >= int(rules[R_POLLEN_PER_HONEY]):
+        return best
+    return -1
+
+
+@njit(cache=True)
+def gather_split(state, rules, b, x, y, c):
+    """WD-F3 canonical split "gather colour ``c`` on tile ``x``" of the cubes of x and y:
+    x takes as many ``c`` as fit, y keeps the rest of ``c`` and takes the other colours as far
+    as its room allows, the rest of them stays on x.
+
+    Returns
+    -------
+    (xc, yc, others_to_y, others_on_x): cubes of ``c`` on x and y, and other-colour cubes on
+    y and x afterwards.
+    """
+    cap = int(rules[R_TILE_POLLEN_CAPACITY])
+    tc = state[b + F_CUBES + x * N_COL + c] + state[b + F_CUBES + y * N_COL + c]
+    o = tile_cubes(state, b, x) + tile_cubes(state, b, y) - tc
+    xc = min(cap, tc)
+    yc = tc - xc
+    oy = min(o, cap - yc)
+    return xc, yc, oy, o - oy
+
+
+@njit(cache=True)
+def same_as_earlier(state, b, t):
+    """True if an earlier tile u < t of the seat is identical to t (cubes, egg, honey and
+    this round's dice): a choice between identical tiles is listed once (§9.1: options that
+    lead to the same position up to the order of the tiles)."""
+    for u in range(t):
+        same = (state[b + F_EGG + u] == state[b + F_EGG + t]
+                and state[b + F_TILE_HONEY + u] == state[b + F_TILE_HONEY + t])
+        for c in range(N_COL):
+            if not same:
+                break
+            same = state[b + F_CUBES + u * N_COL + c] == state[b + F_CUBES + t * N_COL + c]
+        for v in range(N_VAL):
+            if not same:
+                break
+            same = state[b + F_TDICE + u * N_VAL + v] == state[b + F_TDICE + t * N_VAL + v]
+        if same:
+            return True
+    return False

@@ -1,0 +1,1259 @@
+"""Waggle Dance (Mike Nudd, 2014) simulation kernel.
+
+Rule source: ``shared/rules/waggle_dance.md`` (rules summary v1.7.5); rule IDs WD-S*, WD-R*,
+WD-A*..WD-G*, WD-X*, WD-V* are cited in each function's docstring. Parameters
+(``rules.PARAMS``, defaults in brackets): honey_to_win [7], max_rounds [100],
+start_player_mode [random], start_player_fixed_seat [0], dice_per_player [data: 18],
+start_pool_dice [6], dice_per_hatch [1], hatch_without_supply [no_hatch],
+max_dice_per_hive_tile [0 = unlimited], start_hive_tiles [3], hive_tile_supply [data: 48],
+tiles_per_build_die [1], tile_pollen_capacity [4], pollen_per_honey [4], egg_supply
+[data: 12], eggs_per_egg_die [1], pollen_per_colour [data: 15], majority payouts [2/1/1/0],
+pay_second_when_first_tied [true], d_payout_order [turn], trade costs and gains [2/1, 1/1],
+trade_requires_different_colour [true], blocked_cards [A,C,E,G], blocked slots per card
+[0/1/3 for 4/3/2 players], blocking_marker_sets [data: 3], use_mini_expansion [false],
+hand_limit [0], cards_per_draw_die [1]. Queen card play (WD-Q*, windows WD-R3/R9/R12) is not
+implemented: cards drawn at G stay in the hand.
+
+Seats: seat 0 is the first start player; the WD-S5 draw is the game column ``start_chair``.
+The start player S passes clockwise every round (WD-R15); every "turn order" is from S.
+
+The game is a resumable step machine (``sim.decide``): ``S_PHASE`` and the cursor fields say
+where play goes on, the options block holds the pending decision, so ``advance`` /
+``apply_option`` / ``choose`` / ``finish`` (and ``new_game``) stop and resume at any decision
+and a copy of the state plays on like the original. ``play_many`` is the loop
+``while advance: apply_option(choose)``.
+"""
+import numpy as np
+from numba import njit, prange
+
+from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
+from sim.decide import random_index
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
+from sim.trace import emit
+
+from .hive import (free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile, room,
+                   same_as_earlier, seat_base, tile_cubes)
+from .layout import (D_CUBE, D_EGG, D_FLIP, D_GAIN,
+                     D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_FLOWER, DEST_TILE, ET_HONEY,
+                     EV_BLOCK, EV_BUILD, EV_CUBE, EV_DRAW, EV_EGG, EV_END, EV_FLIP, EV_GAIN,
+                     EV_HATCH, EV_MAJORITY, EV_MOVE, EV_PAIR, EV_PAY, EV_PLACE, EV_ROLL,
+                     EV_ROUND, EV_SETUP, EV_TRADE, EV_TRUNCATED, F_BUILDS, F_CUBES,
+                     F_CUBES_GAINED, F_CUBES_LOST, F_DRAWN, F_EGG, F_EGGS_HATCHED,
+                     F_EGGS_TAKEN, F_GAINED, F_HAND, F_HONEY, F_MAJORITIES, F_N_TILES,
+                     F_PERSONAL, F_POOL, F_TDICE, F_TILE_HONEY, F_TRADES, F_UNPLACED,
+                     GO_DECK_LEFT, GO_EGGS_LEFT, GO_END_REASON, GO_END_TRIGGER, GO_N_WINNERS,
+                     GO_QUEEN_DRAWN, GO_QUEEN_PLAYED, GO_ROUNDS, GO_START_CHAIR, GO_TILES_LEFT,
+                     GO_TRUNCATED, GO_WINNER_SEAT, K_GREEDY, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
+                     MV_NONE, N_COL, N_QUEEN, N_SLOTCARDS, N_VAL, PAIR_CODE, PAIR_DONE,
+                     PH_C, PH_D, PH_D_PLACE, PH_DAY, PH_E, PH_E_GAIN, PH_E_PAY, PH_F,
+                     PH_F_FLIP, PH_F_MOVE, PH_G, PH_NIGHT_A, PH_OVER, PH_PLACE, PLACE_CODE,
+                     S_BLOCKED, S_CTX_COLOUR, S_CTX_GAIN, S_CTX_LEFT, S_CTX_SEAT, S_CTX_SLOT,
+                     S_CTX_X, S_CTX_Y, S_CUBE_SUPPLY, S_CURSOR, S_DECIDER, S_DECK, S_DECK_N,
+                     S_DECK_POS, S_EGG_SUPPLY, S_ENDED, S_END_TRIGGER, S_FLOWER, S_FORCE,
+                     S_FORCE_N, S_FORCE_POS, S_N_OPTIONS, S_N_PLAYERS, S_OPTIONS, S_PHASE,
+                     S_POINT, S_QUEEN_PLAYED, S_RNG_D, S_RNG_P, S_ROUND, S_SLOT_OWNER, S_START,
+                     S_START_CHAIR, S_TILE_SUPPLY, S_TRUNCATED, SEAT0, SEAT_LEN, SO_BUILDS,
+                     SO_CARDS_DRAWN, SO_CARDS_HELD, SO_CUBES, SO_CUBES_GAINED, SO_CUBES_LOST,
+                     SO_EGGS_HATCHED, SO_EGGS_TAKEN, SO_HIVE_TILES, SO_HONEY,
+                     SO_MAJORITIES_WON, SO_POOL, SO_RANK, SO_SCORE, SO_TRADES, SO_WON,
+                     TR_EGG, TR_POLLEN, TR_SKIP, CARD_A, CARD_C, CARD_E, CARD_G)
+from .policies import greedy
+from .rules import (CM_DICE, CM_EGGS, CM_MARKER_SETS, CM_TILES, PAYOUT_RANK, RETURN_EGG, START_FIXED, R_BLOCKED_CARDS,
+                    R_BLOCKED_SLOTS_PER_CARD_2P, R_BLOCKED_SLOTS_PER_CARD_3P,
+                    R_BLOCKED_SLOTS_PER_CARD_4P, R_BLOCKING_MARKER_SETS, R_CARDS_PER_DRAW_DIE,
+                    R_DICE_PER_HATCH, R_DICE_PER_PLAYER, R_D_PAYOUT_ORDER, R_EGGS_PER_EGG_DIE,
+                    R_EGG_SUPPLY, R_HAND_LIMIT, R_HATCH_WITHOUT_SUPPLY, R_HIVE_TILE_SUPPLY,
+                    R_HONEY_TO_WIN, R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
+                    R_MAJORITY_TIED_FIRST_PAYOUT, R_MAJORITY_TIED_SECOND_PAYOUT,
+                    R_MAX_DICE_PER_HIVE_TILE, R_MAX_ROUNDS, R_PAY_SECOND_WHEN_FIRST_TIED,
+                    R_POLLEN_PER_COLOUR, R_START_HIVE_TILES, R_START_PLAYER_FIXED_SEAT,
+                    R_START_PLAYER_MODE, R_START_POOL_DICE, R_TILES_PER_BUILD_DIE,
+                    R_TILE_POLLEN_CAPACITY,
+                    R_TRADE_EGG_COST, R_TRADE_EGG_GAIN, R_TRADE_POLLEN_COST,
+                    R_TRADE_POLLEN_GAIN, R_TRADE_REQUIRES_DIFFERENT_COLOUR,
+                    R_USE_MINI_EXPANSION)
+
+# The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
+# a callee allocated: the set-up of a new game and the batch entry points.
+no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
+no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
+
+BLOCK_GAMES = 32   # games per prange block of play_many
+
+
+# ==== small helpers =========================================================================
+@njit(cache=True)
+def state_size(n_players):
+    """Length of the state array for ``n_players`` seats."""
+    return SEAT0 + n_players * SEAT_LEN
+
+
+@njit(cache=True)
+def _param_or(value, data):
+    """A rule parameter that defaults to a component datum: -1 means the data file."""
+    return data if value < 0 else int(value)
+
+
+@njit(cache=True)
+def turn_seat(state, k):
+    """The k-th seat in turn order from the start player S (§0)."""
+    return (state[S_START] + k) % state[S_N_PLAYERS]
+
+
+@njit(cache=True)
+def roll_die(state):
+    """WD-R2: one die, uniform on 1..6 (or the next forced value of the test hook)."""
+    p = state[S_FORCE_POS]
+    if p < state[S_FORCE_N]:
+        state[S_FORCE_POS] = p + 1
+        return state[S_FORCE + p]
+    return 1 + draw(state, S_RNG_D, N_VAL)
+
+
+@njit(cache=True)
+def _clear_tile_dice(state, b, t):
+    """WD-R14: the dice on tile ``t`` go back to the pool."""
+    for v in range(N_VAL):
+        state[b + F_TDICE + t * N_VAL + v] = 0
+
+
+# ==== setup (WD-S1 .. WD-S11) =================================================================
+@njit(cache=True)
+def block_marker(state, card, number, marker_set, log):
+    """WD-S8/S9: put a marker of ``number`` (1..6) on slot card ``card`` (0..3 = A, C, E, G)."""
+    state[S_BLOCKED + card * N_VAL + number - 1] = 1
+    if log.shape[0] > 1:
+        emit(log, EV_BLOCK, card, number, marker_set + 1)
+
+
+@njit(cache=True)
+def place_blocking_markers(state, rules, meta, rng, log):
+    """WD-S7 .. WD-S10: with k markers per card (0 / 1 / 3 for 4 / 3 / 2 players), draw from
+    k marker sets in turn; from each set, one marker per card of ``blocked_cards`` in order
+    (A, C, E, G), uniformly among the set's remaining markers whose number is not yet blocked
+    on that card (the WD-S9 redraw, WD-I2). Leftover markers go back to the box."""
+    n = state[S_N_PLAYERS]
+    if n == 2:
+        k = int(rules[R_BLOCKED_SLOTS_PER_CARD_2P])
+    elif n == 3:
+        k = int(rules[R_BLOCKED_SLOTS_PER_CARD_3P])
+    else:
+        k = int(rules[R_BLOCKED_SLOTS_PER_CARD_4P])
+    k = min(k, _param_or(rules[R_BLOCKING_MARKER_SETS], meta[CM_MARKER_SETS]))
+    n_cards = int(rules[R_BLOCKED_CARDS])
+    for s in range(k):
+        left = (1 << N_VAL) - 1          # bit v-1: marker v still in this set
+        for j in range(n_cards):
+            card = int(rules[R_BLOCKED_CARDS + 1 + j])
+            m = 0
+            for v in range(N_VAL):
+                if (left >> v) & 1 and state[S_BLOCKED + card * N_VAL + v] == 0:
+                    m += 1
+            if m == 0:
+                continue                 # impossible under rules.validate
+            pick = randint(rng, m)
+            for v in range(N_VAL):
+                if (left >> v) & 1 and state[S_BLOCKED + card * N_VAL + v] == 0:
+                    if pick == 0:
+                        left &= ~(1 << v)
+                        block_marker(state, card, v + 1, s, log)
+                        break
+                    pick -= 1
+
+
+@njit(cache=True)
+def build_queen_deck(state, rules, queen, rng):
+    """WD-S2: the queen deck of ``queen_cards.csv`` (plus the mini-expansion cards when
+    ``use_mini_expansion``), shuffled; the discard pile starts empty."""
+    m = 0
+    for q in range(N_QUEEN):
+        c = queen[0, q]
+        if rules[R_USE_MINI_EXPANSION] > 0.5:
+            c += queen[1, q]
+        for _ in range(c):
+            state[S_DECK + m] = q
+            m += 1
+    state[S_DECK_N] = m
+    state[S_DECK_POS] = 0
+    shuffle(rng, state[S_DECK:S_DECK + m])
+
+
+@njit(cache=True)
+def setup_game(state, rules, comp, n_players, rng, log):
+    """Set a game up (WD-S1 .. WD-S11), drawing from the setup stream: the start chair
+    (WD-S5), the blocking markers (WD-S8/S9), then the queen deck shuffle (WD-S2)."""
+    queen, cubes, meta = comp
+    state[:] = 0
+    state[S_N_PLAYERS] = n_players
+    if int(rules[R_START_PLAYER_MODE]) == START_FIXED:
+        state[S_START_CHAIR] = int(rules[R_START_PLAYER_FIXED_SEAT])
+    else:
+        state[S_START_CHAIR] = randint(rng, n_players)
+    place_blocking_markers(state, rules, meta, rng, log)
+    build_queen_deck(state, rules, queen, rng)
+    tiles = _param_or(rules[R_HIVE_TILE_SUPPLY], meta[CM_TILES])
+    state[S_EGG_SUPPLY] = _param_or(rules[R_EGG_SUPPLY], meta[CM_EGGS])
+    for c in range(N_COL):
+        state[S_CUBE_SUPPLY + c] = _param_or(rules[R_POLLEN_PER_COLOUR], cubes[c])
+    dice = _param_or(rules[R_DICE_PER_PLAYER], meta[CM_DICE])
+    start_tiles = int(rules[R_START_HIVE_TILES])
+    for p in range(n_players):
+        b = seat_base(p)
+        state[b + F_POOL] = min(int(rules[R_START_POOL_DICE]), dice)
+        state[b + F_PERSONAL] = dice - state[b + F_POOL]
+        state[b + F_N_TILES] = start_tiles
+    state[S_TILE_SUPPLY] = tiles - n_players * start_tiles
+    state[S_PHASE] = PH_DAY
+    if log.shape[0] > 1:
+        emit(log, EV_SETUP, n_players, state[S_START_CHAIR], state[S_TILE_SUPPLY],
+             state[S_EGG_SUPPLY], state[S_DECK_N])
+
+
+# ==== day (WD-R1 .. WD-R10) ===================================================================
+@njit(cache=True)
+def begin_round(state, rules, log):
+    """WD-R1/R2 (and the WD-V6 guard): a new round starts and every player rolls their whole
+    pool. Returns False when ``max_rounds`` rounds were played (the game is truncated)."""
+    if state[S_ROUND] >= int(rules[R_MAX_ROUNDS]):
+        state[S_TRUNCATED] = 1
+        if log.shape[0] > 1:
+            emit(log, EV_TRUNCATED, state[S_ROUND])
+        return False
+    state[S_ROUND] += 1
+    n = state[S_N_PLAYERS]
+    if log.shape[0] > 1:
+        emit(log, EV_ROUND, state[S_ROUND], state[S_START])
+    for k in range(n):
+        seat = turn_seat(state, k)
+        b = seat_base(seat)
+        packed = 0
+        for _ in range(state[b + F_POOL]):
+            v = roll_die(state)
+            state[b + F_UNPLACED + v - 1] += 1
+        if log.shape[0] > 1:
+            for v in range(N_VAL):
+                packed = packed * 32 + state[b + F_UNPLACED + v]
+            emit(log, EV_ROLL, seat, state[b + F_POOL], packed)
+    state[S_CURSOR] = 0
+    state[S_PHASE] = PH_PLACE
+    return True
+
+
+@njit(cache=True)
+def next_placer(state):
+    """WD-R4: the next seat in turn order (from the cursor) that still has unplaced dice;
+    -1 when nobody has (the day is over)."""
+    n = state[S_N_PLAYERS]
+    for j in range(n):
+        k = (state[S_CURSOR] + j) % n
+        seat = turn_seat(state, k)
+        b = seat_base(seat)
+        for v in range(N_VAL):
+            if state[b + F_UNPLACED + v] > 0:
+                state[S_CURSOR] = k
+                return seat
+    return -1
+
+
+@njit(cache=True)
+def list_placements(state, rules, seat):
+    """WD-R6 (DP-04): every (value, destination) for an unplaced die: a free unblocked slot v
+    of A, C, E, G; flower Dv (always legal, WD-QA7); any own tile that is not HONEY (any value,
+    below ``max_dice_per_hive_tile``; WD-I4, WD-I22). Returns the number of options."""
+    b = seat_base(seat)
+    cap = int(rules[R_MAX_DICE_PER_HIVE_TILE])
+    n = 0
+    skip = 0                                # bit t: tile t is not offered
+    for t in range(state[b + F_N_TILES]):
+        if state[b + F_TILE_HONEY + t] or same_as_earlier(state, b, t):
+            skip |= 1 << t
+    for v in range(1, N_VAL + 1):
+        if state[b + F_UNPLACED + v - 1] == 0:
+            continue
+        for card in range(N_SLOTCARDS):
+            i = S_BLOCKED + card * N_VAL + v - 1
+            if state[i] == 0 and state[S_SLOT_OWNER + card * N_VAL + v - 1] == 0:
+                state[S_OPTIONS + n] = v * PLACE_CODE + card
+                n += 1
+        state[S_OPTIONS + n] = v * PLACE_CODE + DEST_FLOWER
+        n += 1
+        for t in range(state[b + F_N_TILES]):
+            if (skip >> t) & 1:
+                continue
+            if cap > 0:
+                d = 0
+                for w in range(N_VAL):
+                    d += state[b + F_TDICE + t * N_VAL + w]
+                if d >= cap:
+                    continue
+            state[S_OPTIONS + n] = v * PLACE_CODE + DEST_TILE + t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def place_die(state, seat, code, log):
+    """WD-R4/R6: place one die of value v (``code // PLACE_CODE``) where ``code`` says; the
+    turn passes to the next seat in turn order."""
+    b = seat_base(seat)
+    v = code // PLACE_CODE
+    dest = code % PLACE_CODE
+    state[b + F_UNPLACED + v - 1] -= 1
+    if dest < DEST_FLOWER:
+        state[S_SLOT_OWNER + dest * N_VAL + v - 1] = seat + 1
+    elif dest == DEST_FLOWER:
+        state[S_FLOWER + (v - 1) * MAX_PLAYERS + seat] += 1
+    else:
+        state[b + F_TDICE + (dest - DEST_TILE) * N_VAL + v - 1] += 1
+    state[S_CURSOR] = (state[S_CURSOR] + 1) % state[S_N_PLAYERS]
+    if log.shape[0] > 1:
+        emit(log, EV_PLACE, seat, v, min(dest, DEST_TILE), dest - DEST_TILE if dest >= DEST_TILE else -1)
+
+
+# ==== night A, B (WD-A*, WD-B*) ================================================================
+@njit(cache=True)
+def build_hive(state, rules, log):
+    """WD-A1 .. WD-A4 (WD-R13): in turn order, each die on A takes ``tiles_per_build_die``
+    tiles from the supply at once, as EMPTY (always taken, WD-I24); none left: no effect."""
+    for k in range(state[S_N_PLAYERS]):
+        seat = turn_seat(state, k)
+        b = seat_base(seat)
+        for v in range(N_VAL):
+            if state[S_SLOT_OWNER + CARD_A * N_VAL + v] != seat + 1:
+                continue
+            state[S_SLOT_OWNER + CARD_A * N_VAL + v] = 0
+            got = 0
+            for _ in range(int(rules[R_TILES_PER_BUILD_DIE])):
+                if state[S_TILE_SUPPLY] > 0 and state[b + F_N_TILES] < MAX_HIVE:
+                    state[S_TILE_SUPPLY] -= 1
+                    t = state[b + F_N_TILES]
+                    state[b + F_N_TILES] = t + 1
+                    got += 1
+            state[b + F_BUILDS] += got
+            if log.shape[0] > 1:
+                emit(log, EV_BUILD, seat, v + 1, got, state[b + F_N_TILES], state[S_TILE_SUPPLY])
+
+
+@njit(cache=True)
+def hatch(state, rules, log):
+    """WD-B1 .. WD-B6: in turn order, each tile holding an egg at the start of B with two dice
+    of equal value returns the egg and moves ``dice_per_hatch`` dice from the personal supply
+    to the pool (rolled from the next round, WD-B4). An empty personal supply: no hatch
+    (``return_egg``: the egg goes back without a die, WD-B3). Every die on an egg tile goes
+    back to the pool after B (WD-B6); the other tile dice are the F-dice (WD-I5)."""
+    for k in range(state[S_N_PLAYERS]):
+        seat = turn_seat(state, k)
+        b = seat_base(seat)
+        for t in range(state[b + F_N_TILES]):
+            if state[b + F_EGG + t] == 0:
+                continue
+            pair = False
+            for v in range(N_VAL):
+                if state[b + F_TDICE + t * N_VAL + v] >= 2:
+                    pair = True
+            _clear_tile_dice(state, b, t)
+            if not pair:
+                continue
+            got = min(int(rules[R_DICE_PER_HATCH]), state[b + F_PERSONAL])
+            result = 0
+            if got > 0 or int(rules[R_HATCH_WITHOUT_SUPPLY]) == RETURN_EGG:
+                state[b + F_EGG + t] = 0
+                state[S_EGG_SUPPLY] += 1
+                state[b + F_PERSONAL] -= got
+                state[b + F_POOL] += got
+                result = 1 if got > 0 else 2
+                if got > 0:
+                    state[b + F_EGGS_HATCHED] += 1
+            if log.shape[0] > 1:
+                emit(log, EV_HATCH, seat, t, result, state[b + F_POOL])
+
+
+# ==== night C (WD-C*) ==========================================================================
+@njit(cache=True)
+def next_slot_die(state, card):
+    """The next die on slot card ``card`` in resolution order (WD-R13: start player first,
+    slots 1..6): sets S_CTX_SEAT / S_CTX_SLOT and returns the seat, or -1."""
+    for k in range(state[S_N_PLAYERS]):
+        seat = turn_seat(state, k)
+        for v in range(N_VAL):
+            if state[S_SLOT_OWNER + card * N_VAL + v] == seat + 1:
+                state[S_CTX_SEAT] = seat
+                state[S_CTX_SLOT] = v
+                return seat
+    return -1
+
+
+@njit(cache=True)
+def list_eggs(state, seat):
+    """WD-C1 .. WD-C4 (DP-14): decline (-1) or an EMPTY tile for the egg; 0 options when the
+    egg supply is empty or the player has no EMPTY tile (the die does nothing)."""
+    if state[S_EGG_SUPPLY] == 0 or state[S_CTX_LEFT] == 0:
+        return 0
+    b = seat_base(seat)
+    n = 1
+    state[S_OPTIONS] = -1
+    for t in range(state[b + F_N_TILES]):
+        if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
+            state[S_OPTIONS + n] = t
+            n += 1
+    return n if n > 1 else 0
+
+
+@njit(cache=True)
+def take_egg(state, seat, code, log):
+    """WD-C1: put one egg from the supply on EMPTY tile ``code`` (-1: decline, the die is
+    done); a die takes up to ``eggs_per_egg_die`` eggs."""
+    b = seat_base(seat)
+    if code < 0:
+        state[S_CTX_LEFT] = 0
+    else:
+        state[b + F_EGG + code] = 1
+        state[S_EGG_SUPPLY] -= 1
+        state[b + F_EGGS_TAKEN] += 1
+        state[S_CTX_LEFT] -= 1
+    if log.shape[0] > 1:
+        emit(log, EV_EGG, seat, state[S_CTX_SLOT] + 1, code, state[S_EGG_SUPPLY])
+
+
+# ==== night D (WD-D*) ==========================================================================
+@njit(cache=True)
+def majority_owed(state, rules, f, seat):
+    """WD-D1 .. WD-D4: cubes ``seat`` is owed on flower ``f`` (before the supply cap), and its
+    place (1 first, 2 second, 0 none)."""
+    n = state[S_N_PLAYERS]
+    mine = state[S_FLOWER + f * MAX_PLAYERS + seat]
+    if mine == 0:
+        return 0, 0
+    m1 = 0
+    for p in range(n):
+        m1 = max(m1, state[S_FLOWER + f * MAX_PLAYERS + p])
+    m2 = 0
+    t1 = 0
+    t2 = 0
+    for p in range(n):
+        x = state[S_FLOWER + f * MAX_PLAYERS + p]
+        if x == m1:
+            t1 += 1
+        elif x > m2:
+            m2 = x
+    for p in range(n):
+        if m2 > 0 and state[S_FLOWER + f * MAX_PLAYERS + p] == m2:
+            t2 += 1
+    if mine == m1:
+        if t1 == 1:
+            return int(rules[R_MAJORITY_FIRST_PAYOUT]), 1
+        return int(rules[R_MAJORITY_TIED_FIRST_PAYOUT]), 1
+    if mine == m2:
+        if t1 > 1 and rules[R_PAY_SECOND_WHEN_FIRST_TIED] < 0.5:
+            return 0, 2
+        if t2 == 1:
+            return int(rules[R_MAJORITY_SECOND_PAYOUT]), 2
+        return int(rules[R_MAJORITY_TIED_SECOND_PAYOUT]), 2
+    return 0, 0
+
+
+@njit(cache=True)
+def pay_flower(state, rules, f, seat, log):
+    """WD-D5: ``seat`` takes what it is owed on flower ``f``, capped by the colour's supply."""
+    owed, place = majority_owed(state, rules, f, seat)
+    if place == 0:
+        return
+    b = seat_base(seat)
+    got = min(owed, state[S_CUBE_SUPPLY + f])
+    state[S_CUBE_SUPPLY + f] -= got
+    state[b + F_GAINED + f] += got
+    state[b + F_CUBES_GAINED] += got
+    if place == 1:
+        state[b + F_MAJORITIES] += 1
+    if log.shape[0] > 1:
+        emit(log, EV_MAJORITY, f + 1, seat, state[S_FLOWER + f * MAX_PLAYERS + seat], owed, got,
+             state[S_CUBE_SUPPLY + f])
+
+
+@njit(cache=True)
+def resolve_flowers(state, rules, log):
+    """WD-D1 .. WD-D5, WD-R11 (D1 to D6): every flower pays its majorities, in turn order
+    from S (``d_payout_order = rank``: first places before second places, each in turn
+    order); the dice go back to the pools. The cubes are placed afterwards (WD-D7, WD-I9)."""
+    n = state[S_N_PLAYERS]
+    rank = int(rules[R_D_PAYOUT_ORDER]) == PAYOUT_RANK
+    for f in range(N_COL):
+        for want in range(1, 3):
+            for k in range(n):
+                seat = turn_seat(state, k)
+                if rank:
+                    _, place = majority_owed(state, rules, f, seat)
+                    if place != want:
+                        continue
+                elif want == 2:
+                    continue
+                pay_flower(state, rules, f, seat, log)
+        for p in range(n):
+            state[S_FLOWER + f * MAX_PLAYERS + p] = 0
+
+
+@njit(cache=True)
+def next_cube_owner(state, rules, log):
+    """WD-D7: the first seat in turn order with gained cubes to place, or -1. A seat with no
+    room left returns the rest of its cubes to the supply (the player kept as many as fit)."""
+    for k in range(state[S_N_PLAYERS]):
+        seat = turn_seat(state, k)
+        b = seat_base(seat)
+        left = 0
+        for c in range(N_COL):
+            left += state[b + F_GAINED + c]
+        if left == 0:
+            continue
+        if free_capacity(state, rules, b) > 0:
+            return seat
+        for c in range(N_COL):
+            g = state[b + F_GAINED + c]
+            if g > 0:
+                state[S_CUBE_SUPPLY + c] += g
+                state[b + F_CUBES_LOST] += g
+                state[b + F_GAINED + c] = 0
+                if log.shape[0] > 1:
+                    emit(log, EV_CUBE, seat, c, -1, g)
+    return -1
+
+
+@njit(cache=True)
+def list_cube_places(state, rules, seat):
+    """WD-D7 (DP-16): a colour of the gained cubes and a tile with room for it (identical tiles
+    listed once); the cubes of that colour go there as far as they fit (``place_cubes``)."""
+    b = seat_base(seat)
+    n = 0
+    for c in range(N_COL):
+        if state[b + F_GAINED + c] == 0:
+            continue
+        for t in range(state[b + F_N_TILES]):
+            if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
+                state[S_OPTIONS + n] = c * MAX_HIVE + t
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def place_cubes(state, rules, seat, code, log):
+    """WD-D7: put the gained cubes of colour ``code // MAX_HIVE`` on tile ``code % MAX_HIVE``,
+    as many as fit there; the rest of that colour waits for the next choice."""
+    b = seat_base(seat)
+    c = code // MAX_HIVE
+    t = code % MAX_HIVE
+    k = min(state[b + F_GAINED + c], room(state, rules, b, t))
+    state[b + F_GAINED + c] -= k
+    for _ in range(k):
+        state[b + F_CUBES + t * N_COL + c] += 1
+        if log.shape[0] > 1:
+            emit(log, EV_CUBE, seat, c, t, tile_cubes(state, b, t))
+
+
+# ==== night E (WD-E*) ==========================================================================
+@njit(cache=True)
+def list_trades(state, rules, seat):
+    """WD-E1 .. WD-E5 (DP-17): skip; trade 1 (``trade_pollen_cost`` cubes of c from any tiles
+    for a colour c2 != c still in the supply); trade 2 (``trade_egg_cost`` eggs for any
+    colour in the supply). Returns 0 when no trade is possible (the die does nothing)."""
+    b = seat_base(seat)
+    cost = int(rules[R_TRADE_POLLEN_COST])
+    diff = rules[R_TRADE_REQUIRES_DIFFERENT_COLOUR] > 0.5
+    n = 1
+    state[S_OPTIONS] = TR_SKIP
+    for c in range(N_COL):
+        have = 0
+        for t in range(state[b + F_N_TILES]):
+            have += state[b + F_CUBES + t * N_COL + c]
+        if have < cost:
+            continue
+        for c2 in range(N_COL):
+            if (c2 == c and diff) or state[S_CUBE_SUPPLY + c2] + (cost if c2 == c else 0) == 0:
+                continue
+            state[S_OPTIONS + n] = TR_POLLEN + c * N_COL + c2
+            n += 1
+    eggs = 0
+    for t in range(state[b + F_N_TILES]):
+        eggs += state[b + F_EGG + t]
+    if eggs >= int(rules[R_TRADE_EGG_COST]):
+        for c2 in range(N_COL):
+            if state[S_CUBE_SUPPLY + c2] > 0:
+                state[S_OPTIONS + n] = TR_EGG + c2
+                n += 1
+    return n if n > 1 else 0
+
+
+@njit(cache=True)
+def start_trade(state, rules, seat, code, log):
+    """WD-E1: the die's trade choice; paying follows (S_CTX_*), or the die is done."""
+    if log.shape[0] > 1:
+        emit(log, EV_TRADE, seat, state[S_CTX_SLOT] + 1, code)
+    if code == TR_SKIP:
+        _end_trade(state)
+        return
+    if code >= TR_EGG:
+        state[S_CTX_COLOUR] = -1
+        state[S_CTX_GAIN] = code - TR_EGG
+        state[S_CTX_LEFT] = int(rules[R_TRADE_EGG_COST])
+    else:
+        state[S_CTX_COLOUR] = (code - TR_POLLEN) // N_COL
+        state[S_CTX_GAIN] = (code - TR_POLLEN) % N_COL
+        state[S_CTX_LEFT] = int(rules[R_TRADE_POLLEN_COST])
+    state[seat_base(seat) + F_TRADES] += 1
+    state[S_PHASE] = PH_E_PAY
+
+
+@njit(cache=True)
+def _end_trade(state):
+    """The E die is done: it goes back to the pool (WD-R14)."""
+    state[S_SLOT_OWNER + CARD_E * N_VAL + state[S_CTX_SLOT]] = 0
+    state[S_CTX_LEFT] = 0
+    state[S_PHASE] = PH_E
+
+
+@njit(cache=True)
+def list_payments(state, seat):
+    """WD-E2/E3: the tiles one paid cube of S_CTX_COLOUR (or one egg) can come from."""
+    b = seat_base(seat)
+    c = state[S_CTX_COLOUR]
+    n = 0
+    for t in range(state[b + F_N_TILES]):
+        if same_as_earlier(state, b, t):
+            continue
+        if (c < 0 and state[b + F_EGG + t]) or (c >= 0 and state[b + F_CUBES + t * N_COL + c] > 0):
+            state[S_OPTIONS + n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def pay_item(state, rules, seat, t, log):
+    """WD-E2/E3/E6: one paid cube (or egg) from tile ``t`` goes back to the supply at once;
+    once paid in full, the received cubes are taken from the supply (WD-E5)."""
+    b = seat_base(seat)
+    c = state[S_CTX_COLOUR]
+    if c < 0:
+        state[b + F_EGG + t] = 0
+        state[S_EGG_SUPPLY] += 1
+    else:
+        state[b + F_CUBES + t * N_COL + c] -= 1
+        state[S_CUBE_SUPPLY + c] += 1
+    if log.shape[0] > 1:
+        emit(log, EV_PAY, seat, t, c)
+    state[S_CTX_LEFT] -= 1
+    if state[S_CTX_LEFT] == 0:
+        g = state[S_CTX_GAIN]
+        want = int(rules[R_TRADE_EGG_GAIN]) if c < 0 else int(rules[R_TRADE_POLLEN_GAIN])
+        got = min(want, state[S_CUBE_SUPPLY + g])
+        state[S_CUBE_SUPPLY + g] -= got
+        state[S_CTX_LEFT] = got
+        state[S_PHASE] = PH_E_GAIN
+
+
+@njit(cache=True)
+def list_gain_tiles(state, rules, seat):
+    """WD-E4: the tiles with room for a received cube."""
+    b = seat_base(seat)
+    n = 0
+    for t in range(state[b + F_N_TILES]):
+        if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
+            state[S_OPTIONS + n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def gain_cube(state, seat, t, log):
+    """WD-E4: place one received cube on tile ``t`` (-1: no room, it goes back)."""
+    b = seat_base(seat)
+    g = state[S_CTX_GAIN]
+    if t >= 0:
+        state[b + F_CUBES + t * N_COL + g] += 1
+    else:
+        state[S_CUBE_SUPPLY + g] += 1
+    if log.shape[0] > 1:
+        emit(log, EV_GAIN, seat, g, t)
+    state[S_CTX_LEFT] -= 1
+
+
+# ==== night F (WD-F*) ==========================================================================
+@njit(cache=True)
+def has_tile_dice(state, b):
+    """True if the seat still has F-dice on its tiles."""
+    for t in range(state[b + F_N_TILES]):
+        for v in range(N_VAL):
+            if state[b + F_TDICE + t * N_VAL + v] > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def list_pairs(state, seat):
+    """WD-F2 (DP-18): a pair of equal-value F-dice on tiles x <= y (x == y needs two dice
+    there). Stopping early is not offered while a pair can be formed: a pair's moves are
+    optional and an unpaired die does nothing, so leaving dice unpaired never helps. Returns
+    0 when no pair is left (the rest of the seat's F-dice then go back unpaired)."""
+    b = seat_base(seat)
+    nt = state[b + F_N_TILES]
+    n = 0
+    for v in range(N_VAL):
+        for x in range(nt):
+            dx = state[b + F_TDICE + x * N_VAL + v]
+            if dx == 0:
+                continue
+            if dx >= 2:
+                state[S_OPTIONS + n] = (x * MAX_HIVE + x) * PAIR_CODE + v + 1
+                n += 1
+            for y in range(x + 1, nt):
+                if state[b + F_TDICE + y * N_VAL + v] > 0:
+                    state[S_OPTIONS + n] = (x * MAX_HIVE + y) * PAIR_CODE + v + 1
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def take_pair(state, seat, code, log):
+    """WD-F2: form the pair ``code`` (its two dice are used up); PAIR_DONE returns the
+    seat's other F-dice to the pool unpaired (they do nothing)."""
+    b = seat_base(seat)
+    if code == PAIR_DONE:
+        for t in range(state[b + F_N_TILES]):
+            _clear_tile_dice(state, b, t)
+        return
+    v = code % PAIR_CODE - 1
+    xy = code // PAIR_CODE
+    x = xy // MAX_HIVE
+    y = xy % MAX_HIVE
+    state[b + F_TDICE + x * N_VAL + v] -= 1
+    state[b + F_TDICE + y * N_VAL + v] -= 1
+    state[S_CTX_SEAT] = seat
+    state[S_CTX_X] = x
+    state[S_CTX_Y] = y
+    if log.shape[0] > 1:
+        emit(log, EV_PAIR, seat, x, y, v + 1)
+    linked = x != y and holds_pollen(state, b, x) and holds_pollen(state, b, y)
+    state[S_PHASE] = PH_F_MOVE if linked else PH_F_FLIP
+
+
+@njit(cache=True)
+def list_moves(state, rules, seat):
+    """WD-F3 (DP-19): no move, or gather one colour on x or y (``hive.gather_split``); only
+    the gathers that change the tiles are listed."""
+    b = seat_base(seat)
+    x = state[S_CTX_X]
+    y = state[S_CTX_Y]
+    n = 1
+    state[S_OPTIONS] = MV_NONE
+    for c in range(N_COL):
+        if state[b + F_CUBES + x * N_COL + c] + state[b + F_CUBES + y * N_COL + c] == 0:
+            continue
+        for side in range(2):
+            tx = x if side == 0 else y
+            ty = y if side == 0 else x
+            if _gather_changes(state, rules, b, tx, ty, c):
+                state[S_OPTIONS + n] = MV_GATHER + c * 2 + side
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _gather_changes(state, rules, b, x, y, c):
+    """True if gathering ``c`` on x (``apply_gather``) changes the cubes of x and y."""
+    cap = int(rules[R_TILE_POLLEN_CAPACITY])
+    cx = state[b + F_CUBES + x * N_COL + c]
+    cy = state[b + F_CUBES + y * N_COL + c]
+    ox = tile_cubes(state, b, x) - cx
+    tc = cx + cy
+    xc = min(cap, tc)
+    if xc != cx:
+        return True
+    # x already holds its share of c: others move off x if y has room
+    oy_room = cap - (tc - xc) - (tile_cubes(state, b, y) - cy)
+    return ox > 0 and oy_room > 0
+
+
+@njit(cache=True)
+def apply_gather(state, rules, b, x, y, c):
+    """WD-F3: share the cubes of x and y out so that x holds as many ``c`` as fit and y the
+    rest of ``c``; the other colours go to y as far as its room allows (y's own first, then
+    x's by colour), the rest stays on x. Both tiles end with at most their capacity."""
+    cap = int(rules[R_TILE_POLLEN_CAPACITY])
+    tc = state[b + F_CUBES + x * N_COL + c] + state[b + F_CUBES + y * N_COL + c]
+    xc = min(cap, tc)
+    yroom = cap - (tc - xc)
+    state[b + F_CUBES + x * N_COL + c] = xc
+    state[b + F_CUBES + y * N_COL + c] = tc - xc
+    for d in range(N_COL):       # y keeps its own other colours first
+        if d == c:
+            continue
+        k = state[b + F_CUBES + y * N_COL + d]
+        keep = min(k, yroom)
+        yroom -= keep
+        state[b + F_CUBES + y * N_COL + d] = keep
+        state[b + F_CUBES + x * N_COL + d] += k - keep
+    for d in range(N_COL):       # then x's other colours move to y while it has room
+        if d == c:
+            continue
+        k = state[b + F_CUBES + x * N_COL + d]
+        mv = min(k, yroom)
+        yroom -= mv
+        state[b + F_CUBES + x * N_COL + d] = k - mv
+        state[b + F_CUBES + y * N_COL + d] += mv
+
+
+@njit(cache=True)
+def move_pollen(state, rules, seat, code, log):
+    """WD-F3/F5: carry out the chosen move of the pending pair; its flip follows."""
+    if code != MV_NONE:
+        b = seat_base(seat)
+        k = code - MV_GATHER
+        x = state[S_CTX_X]
+        y = state[S_CTX_Y]
+        if k % 2 == 1:
+            x, y = y, x
+        apply_gather(state, rules, b, x, y, k // 2)
+    if log.shape[0] > 1:
+        emit(log, EV_MOVE, seat, state[S_CTX_X], state[S_CTX_Y], code)
+    state[S_PHASE] = PH_F_FLIP
+
+
+@njit(cache=True)
+def list_flips(state, rules, seat):
+    """WD-F4 (DP-19): the pair's tiles that can turn into honey (x, and y if different)."""
+    b = seat_base(seat)
+    x = state[S_CTX_X]
+    y = state[S_CTX_Y]
+    n = 0
+    if honey_colour(state, rules, b, x) >= 0:
+        state[S_OPTIONS] = x
+        n = 1
+    if y != x and honey_colour(state, rules, b, y) >= 0:
+        state[S_OPTIONS + n] = y
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def flip_tile(state, rules, seat, t, log):
+    """WD-F4/F8: the pair flips tile ``t``: all its cubes go back to the supply at once and the
+    tile is HONEY for good (the kernel always flips a qualifying tile: honey is the goal)."""
+    b = seat_base(seat)
+    c = honey_colour(state, rules, b, t)
+    for d in range(N_COL):
+        state[S_CUBE_SUPPLY + d] += state[b + F_CUBES + t * N_COL + d]
+        state[b + F_CUBES + t * N_COL + d] = 0
+    state[b + F_TILE_HONEY + t] = 1
+    state[b + F_HONEY] += 1
+    if log.shape[0] > 1:
+        emit(log, EV_FLIP, seat, t, c, state[b + F_HONEY])
+    state[S_PHASE] = PH_F
+
+
+# ==== night G and the end of the round (WD-G*, WD-R15, WD-V*) ===================================
+@njit(cache=True)
+def draw_queen_cards(state, rules, log):
+    """WD-G1 .. WD-G3 (WD-R13): in turn order, each die on G draws ``cards_per_draw_die``
+    cards into its owner's hand; an empty deck (no reshuffle: no card is ever discarded while
+    card play is not implemented, WD-I12) or a full hand (``hand_limit``) draws nothing."""
+    limit = int(rules[R_HAND_LIMIT])
+    for k in range(state[S_N_PLAYERS]):
+        seat = turn_seat(state, k)
+        b = seat_base(seat)
+        for v in range(N_VAL):
+            if state[S_SLOT_OWNER + CARD_G * N_VAL + v] != seat + 1:
+                continue
+            state[S_SLOT_OWNER + CARD_G * N_VAL + v] = 0
+            for _ in range(int(rules[R_CARDS_PER_DRAW_DIE])):
+                held = 0
+                for q in range(N_QUEEN):
+                    held += state[b + F_HAND + q]
+                card = -1
+                if state[S_DECK_POS] < state[S_DECK_N] and (limit == 0 or held < limit):
+                    card = state[S_DECK + state[S_DECK_POS]]
+                    state[S_DECK_POS] += 1
+                    state[b + F_HAND + card] += 1
+                    state[b + F_DRAWN] += 1
+                if log.shape[0] > 1:
+                    emit(log, EV_DRAW, seat, v + 1, card, state[S_DECK_N] - state[S_DECK_POS])
+
+
+@njit(cache=True)
+def end_of_round(state, rules, log):
+    """WD-R15, WD-V1, WD-V2: after G, the game ends if a player has ``honey_to_win`` honey;
+    otherwise the start player passes clockwise and the next day begins."""
+    for p in range(state[S_N_PLAYERS]):
+        if state[seat_base(p) + F_HONEY] >= int(rules[R_HONEY_TO_WIN]):
+            state[S_ENDED] = 1
+            state[S_END_TRIGGER] = ET_HONEY
+    if state[S_ENDED] == 0:
+        state[S_START] = (state[S_START] + 1) % state[S_N_PLAYERS]
+        state[S_PHASE] = PH_DAY
+
+
+@njit(cache=True)
+def final_rank(state, p):
+    """WD-V3/V4: rank of seat ``p`` by honey, then cubes in the hive; ties share the rank."""
+    bp = seat_base(p)
+    hp = state[bp + F_HONEY]
+    cp = hive_cubes(state, bp)
+    r = 1
+    for q in range(state[S_N_PLAYERS]):
+        bq = seat_base(q)
+        hq = state[bq + F_HONEY]
+        if hq > hp or (hq == hp and hive_cubes(state, bq) > cp):
+            r += 1
+    return r
+
+
+@njit(cache=True)
+def winners(state):
+    """(n_winners, winner_seat) of WD-V3/V4: winner_seat = -1 when the win is shared."""
+    nw = 0
+    ws = -1
+    for p in range(state[S_N_PLAYERS]):
+        if final_rank(state, p) == 1:
+            nw += 1
+            ws = p
+    return nw, ws if nw == 1 else -1
+
+
+@njit(cache=True)
+def _game_over(state, log):
+    """The game is over (WD-V2, or truncated WD-V6): no decision is pending any more."""
+    state[S_PHASE] = PH_OVER
+    state[S_POINT] = 0
+    state[S_N_OPTIONS] = 0
+    if log.shape[0] > 1:
+        nw, ws = winners(state)
+        emit(log, EV_END, state[S_END_TRIGGER], state[S_ROUND], ws, nw)
+
+
+# ==== the step machine (sim.decide) ============================================================
+@njit(cache=True)
+def _step(state, rules, log):
+    """One step from the control position S_PHASE. Returns the number of options of the
+    decision listed there (S_DECIDER set), 0 when the step moved on by itself, -1 at the end."""
+    ph = state[S_PHASE]
+    if ph == PH_DAY:
+        if not begin_round(state, rules, log):
+            return -1
+    elif ph == PH_PLACE:
+        seat = next_placer(state)
+        if seat < 0:
+            state[S_PHASE] = PH_NIGHT_A
+            return 0
+        state[S_DECIDER] = seat
+        return list_placements(state, rules, seat)
+    elif ph == PH_NIGHT_A:
+        build_hive(state, rules, log)
+        hatch(state, rules, log)
+        state[S_CTX_LEFT] = 0
+        state[S_PHASE] = PH_C
+    elif ph == PH_C:
+        if state[S_CTX_LEFT] == 0:
+            if next_slot_die(state, CARD_C) < 0:
+                state[S_PHASE] = PH_D
+                return 0
+            state[S_CTX_LEFT] = int(rules[R_EGGS_PER_EGG_DIE])
+        seat = state[S_CTX_SEAT]
+        state[S_DECIDER] = seat
+        n = list_eggs(state, seat)
+        if n == 0:
+            state[S_CTX_LEFT] = 0
+        if state[S_CTX_LEFT] == 0 and n == 0:
+            state[S_SLOT_OWNER + CARD_C * N_VAL + state[S_CTX_SLOT]] = 0
+            if log.shape[0] > 1:
+                emit(log, EV_EGG, seat, state[S_CTX_SLOT] + 1, -1, state[S_EGG_SUPPLY])
+        return n
+    elif ph == PH_D:
+        resolve_flowers(state, rules, log)
+        state[S_PHASE] = PH_D_PLACE
+    elif ph == PH_D_PLACE:
+        seat = next_cube_owner(state, rules, log)
+        if seat < 0:
+            state[S_PHASE] = PH_E
+            return 0
+        state[S_DECIDER] = seat
+        return list_cube_places(state, rules, seat)
+    elif ph == PH_E:
+        seat = next_slot_die(state, CARD_E)
+        if seat < 0:
+            state[S_PHASE] = PH_F
+            state[S_CURSOR] = 0
+            return 0
+        state[S_DECIDER] = seat
+        n = list_trades(state, rules, seat)
+        if n == 0:
+            if log.shape[0] > 1:
+                emit(log, EV_TRADE, seat, state[S_CTX_SLOT] + 1, TR_SKIP)
+            _end_trade(state)
+        return n
+    elif ph == PH_E_PAY:
+        state[S_DECIDER] = state[S_CTX_SEAT]
+        return list_payments(state, state[S_CTX_SEAT])
+    elif ph == PH_E_GAIN:
+        seat = state[S_CTX_SEAT]
+        state[S_DECIDER] = seat
+        if state[S_CTX_LEFT] == 0:
+            _end_trade(state)
+            return 0
+        n = list_gain_tiles(state, rules, seat)
+        if n == 0:
+            gain_cube(state, seat, -1, log)
+        return n
+    elif ph == PH_F:
+        for k in range(state[S_N_PLAYERS]):
+            seat = turn_seat(state, k)
+            if has_tile_dice(state, seat_base(seat)):
+                state[S_DECIDER] = seat
+                n = list_pairs(state, seat)
+                if n == 0:
+                    take_pair(state, seat, PAIR_DONE, log)
+                return n
+        state[S_PHASE] = PH_G
+    elif ph == PH_F_MOVE:
+        seat = state[S_CTX_SEAT]
+        state[S_DECIDER] = seat
+        return list_moves(state, rules, seat)
+    elif ph == PH_F_FLIP:
+        seat = state[S_CTX_SEAT]
+        state[S_DECIDER] = seat
+        n = list_flips(state, rules, seat)
+        if n == 0:
+            state[S_PHASE] = PH_F
+        return n
+    elif ph == PH_G:
+        draw_queen_cards(state, rules, log)
+        end_of_round(state, rules, log)
+        if state[S_ENDED]:
+            return -1
+    else:
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def _apply(state, rules, seat, code, log):
+    """Carry out option ``code`` of the decision at the current control position."""
+    ph = state[S_PHASE]
+    if ph == PH_PLACE:
+        place_die(state, seat, code, log)
+    elif ph == PH_C:
+        take_egg(state, seat, code, log)
+        if state[S_CTX_LEFT] == 0:
+            state[S_SLOT_OWNER + CARD_C * N_VAL + state[S_CTX_SLOT]] = 0
+    elif ph == PH_D_PLACE:
+        place_cubes(state, rules, seat, code, log)
+    elif ph == PH_E:
+        start_trade(state, rules, seat, code, log)
+    elif ph == PH_E_PAY:
+        pay_item(state, rules, seat, code, log)
+    elif ph == PH_E_GAIN:
+        gain_cube(state, seat, code, log)
+    elif ph == PH_F:
+        take_pair(state, seat, code, log)
+    elif ph == PH_F_MOVE:
+        move_pollen(state, rules, seat, code, log)
+    elif ph == PH_F_FLIP:
+        flip_tile(state, rules, seat, code, log)
+
+
+@njit(cache=True)
+def decision_point(phase):
+    """The decision point D_* posted at control position ``phase``."""
+    if phase == PH_PLACE:
+        return D_PLACE
+    if phase == PH_C:
+        return D_EGG
+    if phase == PH_D_PLACE:
+        return D_CUBE
+    if phase == PH_E:
+        return D_TRADE
+    if phase == PH_E_PAY:
+        return D_PAY
+    if phase == PH_E_GAIN:
+        return D_GAIN
+    if phase == PH_F:
+        return D_PAIR
+    if phase == PH_F_MOVE:
+        return D_MOVE
+    return D_FLIP
+
+
+@njit(cache=True)
+def advance(state, rules, comp, log):
+    """Play the forced steps up to the next decision with two or more legal options (listed
+    in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
+    with one legal option is taken here. With a decision pending: 1, nothing changes."""
+    if state[S_POINT] != 0:
+        return 1
+    while True:
+        if state[S_PHASE] == PH_OVER:
+            return 0
+        n = _step(state, rules, log)
+        if n < 0:
+            _game_over(state, log)
+            return 0
+        if n >= 2:
+            state[S_POINT] = decision_point(state[S_PHASE])
+            state[S_N_OPTIONS] = n
+            return 1
+        if n == 1:
+            _apply(state, rules, state[S_DECIDER], state[S_OPTIONS], log)
+
+
+@njit(cache=True)
+def apply_option(state, rules, comp, index, log):
+    """Carry out option ``index`` of the pending decision (``sim.decide``); False (and no
+    change) when no decision is pending or ``index`` is out of range."""
+    if state[S_POINT] == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+        return False
+    state[S_POINT] = 0
+    n = state[S_N_OPTIONS]
+    state[S_N_OPTIONS] = 0
+    _apply(state, rules, state[S_DECIDER], state[S_OPTIONS + index], log)
+    return n > 0
+
+
+@njit(cache=True)
+def choose(state, rules, comp, kinds, pparams, work):
+    """The deciding seat's policy: an index into the pending options (``sim.decide``).
+    K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
+    ``policies.greedy``. ``work`` is unused (an empty cache)."""
+    seat = state[S_DECIDER]
+    if kinds[seat] == K_GREEDY:
+        return greedy(state, rules, pparams, seat, state[S_POINT], state[S_N_OPTIONS])
+    return random_index(state, S_RNG_P, state[S_N_OPTIONS])
+
+
+# ==== results and entry points ===================================================================
+@njit(cache=True)
+def finish(state, rules, comp, games_row, seats_rows):
+    """Fill the output row and the seat rows of a finished game through their declared
+    indices (``GO_*``, ``SO_*``)."""
+    n = state[S_N_PLAYERS]
+    nw, ws = winners(state)
+    games_row[GO_ROUNDS] = state[S_ROUND]
+    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
+    games_row[GO_N_WINNERS] = nw
+    games_row[GO_WINNER_SEAT] = ws
+    games_row[GO_END_REASON] = 1 if state[S_TRUNCATED] else 0   # SPEC.end_reasons
+    games_row[GO_END_TRIGGER] = state[S_END_TRIGGER]
+    games_row[GO_START_CHAIR] = state[S_START_CHAIR]
+    games_row[GO_QUEEN_PLAYED] = state[S_QUEEN_PLAYED]
+    games_row[GO_QUEEN_DRAWN] = state[S_DECK_POS]
+    games_row[GO_DECK_LEFT] = state[S_DECK_N] - state[S_DECK_POS]
+    games_row[GO_TILES_LEFT] = state[S_TILE_SUPPLY]
+    games_row[GO_EGGS_LEFT] = state[S_EGG_SUPPLY]
+    for p in range(n):
+        b = seat_base(p)
+        row = seats_rows[p]
+        rank = final_rank(state, p)
+        held = 0
+        for q in range(N_QUEEN):
+            held += state[b + F_HAND + q]
+        row[SO_SCORE] = state[b + F_HONEY]
+        row[SO_RANK] = rank
+        row[SO_WON] = 1 if rank == 1 else 0
+        row[SO_HONEY] = state[b + F_HONEY]
+        row[SO_CUBES] = hive_cubes(state, b)
+        row[SO_POOL] = state[b + F_POOL]
+        row[SO_HIVE_TILES] = state[b + F_N_TILES]
+        row[SO_EGGS_HATCHED] = state[b + F_EGGS_HATCHED]
+        row[SO_EGGS_TAKEN] = state[b + F_EGGS_TAKEN]
+        row[SO_MAJORITIES_WON] = state[b + F_MAJORITIES]
+        row[SO_CUBES_GAINED] = state[b + F_CUBES_GAINED]
+        row[SO_CUBES_LOST] = state[b + F_CUBES_LOST]
+        row[SO_TRADES] = state[b + F_TRADES]
+        row[SO_BUILDS] = state[b + F_BUILDS]
+        row[SO_CARDS_DRAWN] = state[b + F_DRAWN]
+        row[SO_CARDS_HELD] = held
+
+
+@njit(cache=True)
+def _begin(rules, comp, n_players, master_seed, game_index, state, log):
+    """Set game ``game_index`` of the run ``master_seed`` up in the caller's ``state`` (its
+    streams included); nothing decided yet."""
+    rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
+    setup_game(state, rules, comp, n_players, rng_s, log)
+    start_in(state, S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
+    start_in(state, S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
+
+
+@njit(cache=True)
+def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
+    """A new game set up for stepping (``sim.decide``): ``(state, work)``; ``work`` holds an
+    unused scratch array (the policies need no per-game cache)."""
+    state = np.zeros(state_size(n_players), dtype=np.int64)
+    _begin(rules, comp, n_players, master_seed, game_index, state, log)
+    return state, (np.zeros(1, dtype=np.int64),)
+
+
+@njit(cache=True)
+def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, games_row,
+          seats_rows, log):
+    """Set up and play one game in the caller's ``state`` and write its result rows, on
+    borrowed views of the arguments (``sim.borrow``)."""
+    _play_game(borrowed(rules), borrowed(comp), n_players, borrowed(kinds), borrowed(pparams),
+               master_seed, game_index, borrowed(state), borrowed(games_row),
+               borrowed(seats_rows), borrowed(log))
+
+
+@njit(cache=True)
+def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state,
+               games_row, seats_rows, log):
+    """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``."""
+    _begin(rules, comp, n_players, master_seed, game_index, state, log)
+    while advance(state, rules, comp, log):
+        apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, comp), log)
+    finish(state, rules, comp, games_row, seats_rows)
+
+
+@njit(cache=True)
+def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index,
+             games_row, seats_rows, log):
+    """Play game ``game_index`` of the run ``master_seed`` with an event log (replay).
+
+    Parameters
+    ----------
+    rules : float64[R_LEN]
+    comp : tuple of component arrays (rules.load_components)
+    n_players : int
+    policy_kind : int64[n_players]
+    policy_params : float64[n_players, P_LEN]
+    master_seed : uint64
+    game_index : int64
+    games_row : int64[len(game_column_names)]   (output)
+    seats_rows : int64[n_players, len(seat_column_names)]   (output)
+    log : int64[capacity + 1, EV_WIDTH]
+    """
+    state = np.zeros(state_size(n_players), dtype=np.int64)
+    _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
+          games_row, seats_rows, log)
+
+
+@njit(cache=True, parallel=True)
+def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
+              games_out, seats_out):
+    """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
+
+    Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) reuses its
+    state. A game is a pure function of (seed, index): results do not depend on the blocks or
+    the threads.
+    """
+    n_games = games_out.shape[0]
+    n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
+    for blk in prange(n_blocks):
+        state = np.zeros(state_size(n_players), dtype=np.int64)
+        grow = np.zeros(games_out.shape[1], dtype=np.int64)
+        srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
+        log = np.zeros((1, 8), dtype=np.int64)
+        lo = blk * BLOCK_GAMES
+        hi = min(lo + BLOCK_GAMES, n_games)
+        for i in range(lo, hi):
+            _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
+                  first_index + i, state, grow, srows, log)
+            for j in range(grow.shape[0]):
+                games_out[i, j] = grow[j]
+            for p in range(n_players):
+                for j in range(srows.shape[1]):
+                    seats_out[i, p, j] = srows[p, j]

@@ -1,0 +1,224 @@
+"""Waggle Dance declarations: limits, enum codes, output columns and the declared array blocks.
+
+Declarations only (no Numba, nothing imported from the game folder): ``rules.py``,
+``policies.py``, ``kernel.py``, ``replay.py`` and ``audit.py`` import their constants from here.
+Every offset is derived from one ``(name, size, meaning)`` declaration by
+:class:`sim.layout.Block`; ``playtest layout waggle_dance`` prints the tables.
+
+State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``: the global block
+``STATE`` (``S_*``), then one ``SEAT`` block (``F_*``) per seat at ``SEAT0 + seat * SEAT_LEN``.
+Seat 0 is the first start player (the WD-S5 draw is reported as the game column
+``start_chair``); the start player S rotates clockwise every round (WD-R15).
+
+The game is a resumable step machine (``sim.decide``): ``S_PHASE`` (``PH_*``) and the cursor
+fields below it say where play goes on; the options block holds the pending decision with its
+legal option codes. A decision with a single legal option is taken without asking.
+
+Option encodings (decision points of spec §9):
+
+- ``D_PLACE`` (DP-04): ``value * PLACE_CODE + dest``; ``dest`` = ``DEST_A``/``DEST_C``/
+  ``DEST_E``/``DEST_G`` (slot ``value`` of that card), ``DEST_FLOWER`` (flower D``value``) or
+  ``DEST_TILE + t`` (own tile t). Values are 1..6.
+- ``D_EGG`` (DP-14): -1 = do not take the egg, else the ``EMPTY`` tile t.
+- ``D_CUBE`` (DP-16): ``colour * MAX_HIVE + t``: place one gained cube of ``colour`` on tile t.
+- ``D_TRADE`` (DP-17): ``TR_SKIP``; ``TR_POLLEN + c * N_COL + c2`` (pay colour c, take c2);
+  ``TR_EGG + c2`` (pay eggs, take c2).
+- ``D_PAY``: tile t to take one paid cube / egg from.
+- ``D_GAIN``: tile t for one cube received in a trade.
+- ``D_PAIR`` (DP-18): ``PAIR_DONE`` (-1: leave the other F-dice unpaired), else
+  ``(x * MAX_HIVE + y) * PAIR_CODE + value``: a pair of equal ``value`` dice on tiles x <= y.
+- ``D_MOVE`` (DP-19): ``MV_NONE`` or ``MV_GATHER + colour * 2 + side``: gather ``colour`` on
+  the pair's tile x (side 0) or y (side 1), the other colours going to the other tile as far
+  as room allows (the kernel's canonical splits, see the README).
+- ``D_FLIP`` (DP-19): the tile to flip when both tiles of the pair qualify.
+"""
+from sim.decide import option_fields
+from sim.layout import Block, columns_block
+from sim.spec import GAME_COMMON, SEAT_COMMON, Column
+
+# ---- limits -----------------------------------------------------------------------------------
+MAX_PLAYERS = 4
+MAX_HIVE = 64       # hive tiles of one player (hive_tile_supply is capped at this)
+N_COL = 6           # pollen colours = flower cards (structural, WD-S2)
+N_VAL = 6           # die values 1..6
+N_SLOTCARDS = 4     # A, C, E, G
+N_QUEEN = 14        # queen card types of components/queen_cards.csv
+MAX_DECK = 120      # queen deck size limit (counts of queen_cards.csv)
+MAX_FORCE = 64      # test hook: forced die values
+MAX_OPTS = 512      # most options of one decision (6 values x (5 + MAX_HIVE) placements)
+
+# ---- policy kinds ------------------------------------------------------------------------------
+K_RANDOM = 0
+K_GREEDY = 1
+
+# ---- slot cards (index into the blocked / slot_owner arrays) ---------------------------------
+CARD_A = 0
+CARD_C = 1
+CARD_E = 2
+CARD_G = 3
+
+# ---- placement destinations (D_PLACE codes) ---------------------------------------------------
+DEST_A = 0
+DEST_C = 1
+DEST_E = 2
+DEST_G = 3
+DEST_FLOWER = 4
+DEST_TILE = 5
+PLACE_CODE = 128    # > DEST_TILE + MAX_HIVE
+
+# ---- trade, pair and move codes -------------------------------------------------------------
+TR_SKIP = 0
+TR_POLLEN = 1       # + c * N_COL + c2  (< 1 + 36)
+TR_EGG = 64         # + c2
+PAIR_DONE = -1
+PAIR_CODE = 8
+MV_NONE = 0
+MV_GATHER = 1
+
+# ---- end triggers (game column end_trigger) ------------------------------------------------------
+ET_NONE = 0         # truncated at max_rounds (WD-V6)
+ET_HONEY = 1        # a player reached honey_to_win at the end of a night (WD-V2)
+
+# ---- decision points (§9) ----------------------------------------------------------------------
+D_PLACE = 1
+D_EGG = 2
+D_CUBE = 3
+D_TRADE = 4
+D_PAY = 5
+D_GAIN = 6
+D_PAIR = 7
+D_MOVE = 8
+D_FLIP = 9
+
+# ---- control positions of the step machine (S_PHASE) ----------------------------------------
+PH_DAY = 0          # a round starts: max_rounds guard, roll (WD-R2)
+PH_PLACE = 1        # placement turns (WD-R4 .. WD-R6), D_PLACE
+PH_NIGHT_A = 2      # A, B forced (WD-A*, WD-B*)
+PH_C = 3            # C die by die (WD-C*), D_EGG
+PH_D = 4            # D majorities (WD-D1 .. WD-D6), forced
+PH_D_PLACE = 5      # D cube placing (WD-D7), D_CUBE
+PH_E = 6            # E die by die (WD-E*), D_TRADE
+PH_E_PAY = 7        # paying a trade, D_PAY
+PH_E_GAIN = 8       # placing the received cubes, D_GAIN
+PH_F = 9            # F pairs (WD-F*), D_PAIR
+PH_F_MOVE = 10      # moves of the chosen pair, D_MOVE
+PH_F_FLIP = 11      # the pair's flip, D_FLIP when both tiles qualify
+PH_G = 12           # G and the end of the round (WD-G*, WD-R15, WD-V*)
+PH_OVER = 13
+
+# ---- trace events (text in replay.py) ------------------------------------------------------------
+EV_SETUP = 1        # n, start_chair, tiles supply, egg supply, deck size
+EV_BLOCK = 2        # card index (A,C,E,G), slot number, marker set
+EV_ROUND = 3        # round, start seat
+EV_ROLL = 4         # seat, dice rolled, counts of values 1..6 packed as base-32 digits
+EV_PLACE = 5        # seat, value, dest (DEST_*), tile
+EV_BUILD = 6        # seat, slot, got (0/1), tiles now, tile supply
+EV_HATCH = 7        # seat, tile, hatched (1) / egg returned without die (2) / no supply (0), pool
+EV_EGG = 8          # seat, slot, tile (-1 = not taken), egg supply
+EV_MAJORITY = 9     # flower, seat, dice, owed, paid, supply left
+EV_CUBE = 10        # seat, colour, tile (-1 = returned to the supply), cubes on tile
+EV_TRADE = 11       # seat, slot, code (TR_*)
+EV_PAY = 12         # seat, tile, colour (-1 = egg)
+EV_GAIN = 13        # seat, colour, tile (-1 = no room, returned)
+EV_PAIR = 14        # seat, tile x, tile y, value
+EV_MOVE = 15        # seat, tile x, tile y, move code
+EV_FLIP = 16        # seat, tile, colour, honey now
+EV_DRAW = 17        # seat, slot, card type (-1 = deck empty), deck left
+EV_END = 18         # trigger, round, winner seat, n winners
+EV_TRUNCATED = 19   # rounds
+
+# ---- output columns (after sim.spec.GAME_COMMON / SEAT_COMMON) -----------------------------------
+GAME_COLUMNS = (
+    Column("end_trigger", "0 truncated at max_rounds (WD-V6), 1 honey_to_win reached (WD-V2)"),
+    Column("start_chair", "WD-S5 random start-player draw: the physical chair of seat 0"),
+    Column("queen_played", "queen cards played (card play is not implemented yet: always 0)"),
+    Column("queen_drawn", "queen cards drawn at G (WD-G1)"),
+    Column("deck_left", "queen cards left in the deck at the end (WD-G2)"),
+    Column("tiles_left", "hive tiles left in the supply at the end (WD-A2)"),
+    Column("eggs_left", "eggs left in the supply at the end (WD-C3)"),
+)
+
+SEAT_COLUMNS = (
+    Column("honey", "honey tiles at the end (the score, WD-V3)"),
+    Column("cubes", "pollen cubes in the hive at the end (the WD-V3 tie-break)"),
+    Column("pool", "worker pool dice at the end (WD-R16)"),
+    Column("hive_tiles", "hive tiles at the end"),
+    Column("eggs_hatched", "hatches (WD-B1)"),
+    Column("eggs_taken", "eggs taken at C (WD-C1)"),
+    Column("majorities_won", "flowers where the seat was paid as first, sole or tied (WD-D2)"),
+    Column("cubes_gained", "cubes received at D (WD-D5)"),
+    Column("cubes_lost", "gained cubes returned for lack of room (WD-D7)"),
+    Column("trades", "trades made at E (WD-E1)"),
+    Column("builds", "tiles built at A (WD-A1)"),
+    Column("cards_drawn", "queen cards drawn at G (WD-G1)"),
+    Column("cards_held", "queen cards in hand at the end"),
+)
+
+# ---- the game state ------------------------------------------------------------------------------
+STATE = Block("S_", (
+    ("n_players", 1, "N"),
+    ("round", 1, "rounds started (1 in the first round)"),
+    ("start", 1, "current start player S (WD-R15)"),
+    ("start_chair", 1, "WD-S5 draw: chair of seat 0"),
+    ("phase", 1, "control position PH_*"),
+    ("cursor", 1, "turn offset from S of the seat to act next (day turns, night cards)"),
+    ("ended", 1, "1 once the victory check fired (WD-V2)"),
+    ("truncated", 1, "1 if max_rounds was reached (WD-V6)"),
+    ("end_trigger", 1, "ET_*"),
+    ("ctx_seat", 1, "seat of the pending trade / pair"),
+    ("ctx_slot", 1, "E slot of the pending trade"),
+    ("ctx_colour", 1, "trade: colour paid (-1 = eggs)"),
+    ("ctx_gain", 1, "trade: colour received"),
+    ("ctx_left", 1, "trade: items still to pay; then cubes still to place"),
+    ("ctx_x", 1, "F: tile x of the pending pair"),
+    ("ctx_y", 1, "F: tile y of the pending pair"),
+    ("tile_supply", 1, "hive tiles in the supply (WD-S2)"),
+    ("egg_supply", 1, "eggs in the supply"),
+    ("cube_supply", N_COL, "cubes of each colour in the supply"),
+    ("deck", MAX_DECK, "queen deck: card types, top at S_DECK_POS"),
+    ("deck_n", 1, "cards in the shuffled deck"),
+    ("deck_pos", 1, "next card to draw (WD-G1)"),
+    ("discard", 1, "played queen cards (WD-Q3)"),
+    ("queen_played", 1, "queen cards played"),
+    ("blocked", N_SLOTCARDS * N_VAL, "1 = slot card k, slot v+1 blocked (k * 6 + v, WD-S8/S9)"),
+    ("slot_owner", N_SLOTCARDS * N_VAL, "seat + 1 of the die on slot card k, slot v+1; 0 = free"),
+    ("flower", N_COL * MAX_PLAYERS, "dice of seat p on flower f at f * MAX_PLAYERS + p"),
+    ("force_n", 1, "test hook: number of forced die values"),
+    ("force_pos", 1, "test hook: next forced value"),
+    ("force", MAX_FORCE, "test hook: forced die values 1..6, consumed in roll order"),
+    ("rng_d", 1, "SUB_DICE stream state (uint64 bits as int64, sim.rng.draw)"),
+    ("rng_p", 1, "SUB_POLICY stream state (same)"),
+) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")
+globals().update(STATE.offsets)
+S_LEN = STATE.end
+SEAT0 = STATE.end
+
+SEAT = Block("F_", (
+    ("pool", 1, "worker pool dice (WD-S4)"),
+    ("personal", 1, "personal supply dice (dice_per_player - pool)"),
+    ("n_tiles", 1, "hive tiles"),
+    ("honey", 1, "tiles honey side up"),
+    ("unplaced", N_VAL, "this round's unplaced dice by value (1..6 at index v-1)"),
+    ("gained", N_COL, "cubes gained at D still to place (WD-D7)"),
+    ("hand", N_QUEEN, "queen cards in hand by type"),
+    ("eggs_hatched", 1, "statistic: hatches"),
+    ("eggs_taken", 1, "statistic: eggs taken at C"),
+    ("majorities", 1, "statistic: flowers paid as first"),
+    ("cubes_gained", 1, "statistic: cubes received at D"),
+    ("cubes_lost", 1, "statistic: gained cubes returned for lack of room"),
+    ("trades", 1, "statistic: trades"),
+    ("builds", 1, "statistic: tiles built"),
+    ("drawn", 1, "statistic: queen cards drawn"),
+    ("cubes", MAX_HIVE * N_COL, "cubes of colour c on tile t at t * N_COL + c"),
+    ("tdice", MAX_HIVE * N_VAL, "this round's dice of value v+1 on tile t at t * N_VAL + v"),
+    ("egg", MAX_HIVE, "1 = tile holds an egg"),
+    ("tile_honey", MAX_HIVE, "1 = tile is honey side up"),
+), title="state: seat block at SEAT0 + seat * SEAT_LEN")
+globals().update(SEAT.offsets)
+SEAT_LEN = SEAT.length
+
+# ---- output rows ---------------------------------------------------------------------------------
+GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
+globals().update(GAME_OUT.offsets)
+SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
+globals().update(SEAT_OUT.offsets)

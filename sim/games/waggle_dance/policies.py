@@ -1,0 +1,286 @@
+"""Waggle Dance policies on the one decision interface (``sim.decide``).
+
+``K_RANDOM`` (kind 0) is ``sim.decide.random_index``, in ``kernel.choose``. ``K_GREEDY`` (the
+``greedy`` and ``honey_rush`` presets) scores every listed option of the pending decision with
+a one-step heuristic of spec §9.3 and takes the best (the first on ties): placement by action
+value (DP-04), eggs (DP-14), cube routing toward single-colour tiles (DP-16, DP-17), and pairs,
+moves and flips that make honey (DP-18, DP-19). Policies never change the state.
+"""
+from numba import njit
+
+from sim.borrow import no_refcount_module, no_wraparound_module
+
+from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
+                   honey_colour, is_empty_tile, room, seat_base, tile_cubes)
+from .layout import (D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
+                     DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
+                     F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
+                     N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
+                     S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
+                     TR_SKIP)
+from .rules import (P_BLOCK_WEIGHT, P_BUILD_IF_FREE_CAPACITY_BELOW, P_EGG_IF_POOL_BELOW,
+                    P_ENDGAME_HONEY_THRESHOLD, P_HONEY_PAIR_MIN_SAME_COLOUR, P_MAX_EGGS_WAITING,
+                    P_TARGET_HIVE_SIZE, P_TRADE_EGG_WHEN_POOL_GE, P_W_BUILD, P_W_DRAW, P_W_EGG,
+                    P_W_FLOWER, P_W_HATCH, P_W_PAIR, P_W_TRADE, R_MAJORITY_FIRST_PAYOUT,
+                    R_MAJORITY_SECOND_PAYOUT, R_MAJORITY_TIED_FIRST_PAYOUT,
+                    R_POLLEN_PER_HONEY, R_TRADE_POLLEN_COST)
+
+no_refcount_module(__name__)  # policies never own an array (sim.borrow)
+no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+
+
+@njit(cache=True)
+def _max_pure(state, b, t):
+    """(colour, count) of the biggest colour on tile ``t`` and the cubes of other colours."""
+    best, bc, tot = -1, 0, 0
+    for c in range(N_COL):
+        k = state[b + F_CUBES + t * N_COL + c]
+        tot += k
+        if k > bc:
+            best, bc = c, k
+    return best, bc, tot - bc
+
+
+@njit(cache=True)
+def _flower_gain(state, rules, seat, f):
+    """DP-04: cubes one more die on flower ``f`` would add to ``seat``'s payout (WD-D2/D3),
+    counting the dice placed so far."""
+    n = state[S_N_PLAYERS]
+    mine = state[S_FLOWER + f * MAX_PLAYERS + seat]
+    top = 0
+    for p in range(n):
+        if p != seat:
+            top = max(top, state[S_FLOWER + f * MAX_PLAYERS + p])
+    if mine + 1 > top:
+        after = rules[R_MAJORITY_FIRST_PAYOUT]
+    elif mine + 1 == top:
+        after = rules[R_MAJORITY_TIED_FIRST_PAYOUT]
+    else:
+        after = rules[R_MAJORITY_SECOND_PAYOUT] * 0.5
+    if mine == 0:
+        return after
+    if mine > top:
+        before = rules[R_MAJORITY_FIRST_PAYOUT]
+    elif mine == top:
+        before = rules[R_MAJORITY_TIED_FIRST_PAYOUT]
+    else:
+        before = rules[R_MAJORITY_SECOND_PAYOUT] * 0.5
+    return after - before
+
+
+@njit(cache=True)
+def _wants_eggs(state, pp, b):
+    """DP-04 / DP-14: eggs are wanted (pool small, supply of dice left, few eggs waiting)."""
+    return (state[b + F_POOL] < pp[P_EGG_IF_POOL_BELOW] and state[b + F_PERSONAL] > 0
+            and eggs_in_hive(state, b) < pp[P_MAX_EGGS_WAITING]
+            and state[b + F_HONEY] < pp[P_ENDGAME_HONEY_THRESHOLD])
+
+
+@njit(cache=True)
+def _place_value(state, rules, pp, seat, code):
+    """DP-04: value of placing a die of value v at a destination (§9.3 weights)."""
+    b = seat_base(seat)
+    v = code // PLACE_CODE
+    dest = code % PLACE_CODE
+    if dest < DEST_FLOWER:
+        return _slot_value(state, rules, pp, seat, v, dest) + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
+    if dest == DEST_FLOWER:
+        g = _flower_gain(state, rules, seat, v - 1)
+        if free_capacity(state, rules, b) == 0:
+            g *= 0.2
+        return pp[P_W_FLOWER] * g
+    t = dest - DEST_TILE
+    d = state[b + F_TDICE + t * N_VAL + v - 1]
+    spare = state[b + F_UNPLACED + v - 1] >= 2
+    if state[b + F_EGG + t]:
+        if state[b + F_PERSONAL] == 0:
+            return -0.5
+        if d % 2 == 1:
+            return pp[P_W_HATCH]
+        return 0.3 * pp[P_W_HATCH] if spare and d == 0 else -0.2
+    _, bc, other = _max_pure(state, b, t)
+    ripe = bc / rules[R_POLLEN_PER_HONEY] - 0.25 * other
+    if d % 2 == 1:                       # completes a pair on this tile (WD-F6)
+        if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
+            return pp[P_W_PAIR] * ripe
+        return 0.2 * pp[P_W_PAIR] * ripe
+    best = -0.3
+    for u in range(state[b + F_N_TILES]):   # completes a split pair with a waiting die (WD-F3)
+        if u == t or state[b + F_TDICE + u * N_VAL + v - 1] % 2 == 0:
+            continue
+        best = max(best, 0.9 * pp[P_W_PAIR] * _link_value(state, rules, b, t, u))
+    if spare:                                # first die of a pair to come
+        if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
+            best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
+        if holds_pollen(state, b, t) and bc > 0:
+            for u in range(state[b + F_N_TILES]):
+                if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
+                    best = max(best, 0.3 * pp[P_W_PAIR] * _link_value(state, rules, b, t, u))
+    return best
+
+
+@njit(cache=True)
+def _link_value(state, rules, b, t, u):
+    """DP-04/DP-18: 1 if a pair linking tiles t and u can gather a flip, else the best
+    fraction of a honey tile a gather reaches (0 if the tiles cannot hold cubes)."""
+    if not holds_pollen(state, b, t) or not holds_pollen(state, b, u):
+        return 0.0
+    best = 0.0
+    for c in range(N_COL):
+        xc, yc, oy, ox = gather_split(state, rules, b, t, u, c)
+        if ox == 0 and xc >= rules[R_POLLEN_PER_HONEY]:
+            return 1.0
+        best = max(best, xc / rules[R_POLLEN_PER_HONEY] - 0.25 * ox)
+    return 0.5 * best
+
+
+@njit(cache=True)
+def _rivals(state, seat, v):
+    """Opponents that still hold an unplaced die of value ``v`` (block_weight, §9.3)."""
+    k = 0
+    for p in range(state[S_N_PLAYERS]):
+        if p != seat and state[seat_base(p) + F_UNPLACED + v - 1] > 0:
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _slot_value(state, rules, pp, seat, v, dest):
+    """DP-04: value of slot ``v`` of A, C, E or G for ``seat``."""
+    b = seat_base(seat)
+    if dest == DEST_A:
+        if (state[b + F_N_TILES] < pp[P_TARGET_HIVE_SIZE]
+                and free_capacity(state, rules, b) < pp[P_BUILD_IF_FREE_CAPACITY_BELOW]
+                and state[b + F_HONEY] < pp[P_ENDGAME_HONEY_THRESHOLD]):
+            return pp[P_W_BUILD]
+        return 0.1 * pp[P_W_BUILD]
+    if dest == DEST_C:
+        return pp[P_W_EGG] if _wants_eggs(state, pp, b) else -0.1
+    if dest == DEST_E:
+        for c in range(N_COL):
+            if colour_in_hive(state, b, c) >= rules[R_TRADE_POLLEN_COST]:
+                return pp[P_W_TRADE]
+        return 0.0
+    return pp[P_W_DRAW]
+
+
+@njit(cache=True)
+def _cube_value(state, rules, b, c, t):
+    """DP-16 / DP-17: value of one cube of colour ``c`` on tile ``t``: single-colour tiles
+    first, the colours the hive holds most of kept first."""
+    same = state[b + F_CUBES + t * N_COL + c]
+    other = tile_cubes(state, b, t) - same
+    return 3.0 * same - 2.0 * other + 0.3 * colour_in_hive(state, b, c) + (
+        0.5 if other == 0 and same == 0 else 0.0)
+
+
+@njit(cache=True)
+def _completion(state, rules, b, c, extra):
+    """DP-17: 3 if ``extra`` cubes of ``c`` complete a single-colour tile, else the best
+    fraction of one filled."""
+    best = 0.0
+    for t in range(state[b + F_N_TILES]):
+        if room(state, rules, b, t) <= 0:
+            continue
+        same = state[b + F_CUBES + t * N_COL + c]
+        if tile_cubes(state, b, t) != same:
+            continue
+        if same + extra >= rules[R_POLLEN_PER_HONEY]:
+            return 3.0
+        best = max(best, (same + extra) / rules[R_POLLEN_PER_HONEY])
+    return best
+
+
+@njit(cache=True)
+def _trade_value(state, rules, pp, seat, code):
+    """DP-17: trade only when the cube bought completes or nearly completes a tile."""
+    b = seat_base(seat)
+    if code == TR_SKIP:
+        return 0.5
+    if code >= TR_EGG:
+        c2 = code - TR_EGG
+        keen = state[b + F_POOL] >= pp[P_TRADE_EGG_WHEN_POOL_GE] or state[b + F_PERSONAL] == 0
+        return _completion(state, rules, b, c2, 1) + (1.0 if keen else -2.0)
+    c = (code - TR_POLLEN) // N_COL
+    c2 = (code - TR_POLLEN) % N_COL
+    return _completion(state, rules, b, c2, 1) - 0.3 * colour_in_hive(state, b, c)
+
+
+@njit(cache=True)
+def _pair_value(state, rules, b, code):
+    """DP-18: a pair that makes honey at once, else one that links tiles for a useful move."""
+    if code == PAIR_DONE:
+        return -1.0
+    xy = code // PAIR_CODE
+    x = xy // MAX_HIVE
+    y = xy % MAX_HIVE
+    if honey_colour(state, rules, b, x) >= 0 or honey_colour(state, rules, b, y) >= 0:
+        return 10.0
+    if x == y or not holds_pollen(state, b, x) or not holds_pollen(state, b, y):
+        return 0.0
+    best = 0.0
+    for c in range(N_COL):
+        for side in range(2):
+            best = max(best, _gather_value(state, rules, b, x, y, c, side))
+    return best
+
+
+@njit(cache=True)
+def _gather_value(state, rules, b, x, y, c, side):
+    """DP-19: value of gathering ``c`` on x (side 0) or y (side 1): 10 for a flip, else the
+    gain of the target's count of ``c``, less the other colours left on it."""
+    if side == 1:
+        x, y = y, x
+    xc, yc, oy, ox = gather_split(state, rules, b, x, y, c)
+    if ox == 0 and xc >= rules[R_POLLEN_PER_HONEY]:
+        return 10.0
+    before = max(state[b + F_CUBES + x * N_COL + c], state[b + F_CUBES + y * N_COL + c])
+    return (xc - before) - 0.5 * ox
+
+
+@njit(cache=True)
+def greedy_value(state, rules, pp, seat, point, code):
+    """The greedy score of option ``code`` at decision ``point`` of ``seat``."""
+    b = seat_base(seat)
+    if point == D_PLACE:
+        return _place_value(state, rules, pp, seat, code)
+    if point == D_EGG:
+        if code < 0:
+            return 0.0
+        if not _wants_eggs(state, pp, b):
+            return -1.0
+        return 1.0 - 0.1 * state[b + F_TDICE + code * N_VAL]
+    if point == D_CUBE:
+        return _cube_value(state, rules, b, code // MAX_HIVE, code % MAX_HIVE)
+    if point == D_GAIN:
+        return _cube_value(state, rules, b, state[S_CTX_GAIN], code)
+    if point == D_TRADE:
+        return _trade_value(state, rules, pp, seat, code)
+    if point == D_PAY:
+        c = state[S_CTX_COLOUR]
+        if c < 0:
+            return -1.0 * is_empty_tile(state, b, code)
+        same = state[b + F_CUBES + code * N_COL + c]
+        return tile_cubes(state, b, code) - 2.0 * same
+    if point == D_PAIR:
+        return _pair_value(state, rules, b, code)
+    if point == D_MOVE:
+        if code < MV_GATHER:
+            return 0.0
+        k = code - MV_GATHER
+        return _gather_value(state, rules, b, state[S_CTX_X], state[S_CTX_Y], k // 2, k % 2)
+    return 0.0   # D_FLIP: either tile
+
+
+@njit(cache=True)
+def greedy(state, rules, pparams, seat, point, n):
+    """K_GREEDY: the index of the best-scoring listed option (the first on ties)."""
+    pp = pparams[seat]
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        v = greedy_value(state, rules, pp, seat, point, state[S_OPTIONS + i])
+        if v > bv:
+            bv = v
+            best = i
+    return best

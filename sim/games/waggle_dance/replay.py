@@ -1,0 +1,94 @@
+"""Readable text for Waggle Dance trace events (``playtest replay waggle_dance``)."""
+from __future__ import annotations
+
+from . import layout as L
+from .rules import CARD_LETTERS, QUEEN_KEYS
+
+_COLOURS = ("colour_1", "colour_2", "colour_3", "colour_4", "colour_5", "colour_6")
+_DEST = ("A", "C", "E", "G", "flower")
+
+
+def _names(ctx, key, default):
+    tables = getattr(ctx, "tables", None)
+    if tables is None and isinstance(ctx, dict):
+        tables = ctx.get("tables") or getattr(ctx.get("components"), "tables", None) or ctx
+    if isinstance(tables, dict) and key in tables:
+        return tables[key]
+    return default
+
+
+def _trade(code: int, colours) -> str:
+    if code == L.TR_SKIP:
+        return "no trade"
+    if code >= L.TR_EGG:
+        return f"an egg for 1 {colours[code - L.TR_EGG]}"
+    c, c2 = divmod(code - L.TR_POLLEN, L.N_COL)
+    return f"{colours[c]} cubes for {colours[c2]}"
+
+
+def format_event(event, ctx=None) -> str:
+    """Render one event row ``(code, a0..a6)`` as text; ``ctx`` (None, a dict or a Components)
+    only supplies the colour names."""
+    code = int(event[0])
+    a = [int(x) for x in event[1:]]
+    col = _names(ctx, "colours", _COLOURS)
+    queen = _names(ctx, "queen_names", QUEEN_KEYS)
+
+    def colour(c):
+        return col[c] if 0 <= c < len(col) else f"colour{c}"
+
+    if code == L.EV_SETUP:
+        return (f"setup: {a[0]} players, seat 0 sits in chair {a[1]}; supply: {a[2]} tiles, "
+                f"{a[3]} eggs, {a[4]} queen cards")
+    if code == L.EV_BLOCK:
+        return f"blocking marker {a[1]} (set {a[2]}) on card {CARD_LETTERS[a[0]]}"
+    if code == L.EV_ROUND:
+        return f"-- round {a[0]}, start player seat {a[1]} --"
+    if code == L.EV_ROLL:
+        counts = [(a[2] >> (5 * (5 - v))) & 31 for v in range(6)]
+        dice = " ".join(f"{v + 1}x{k}" for v, k in enumerate(counts) if k)
+        return f"seat {a[0]} rolls {a[1]} dice: {dice}"
+    if code == L.EV_PLACE:
+        where = f"tile {a[3]}" if a[2] == L.DEST_TILE else (
+            f"flower {a[1]}" if a[2] == L.DEST_FLOWER else f"{_DEST[a[2]]}{a[1]}")
+        return f"seat {a[0]} places a {a[1]} on {where}"
+    if code == L.EV_BUILD:
+        return f"A{a[1]}: seat {a[0]} builds {a[2]} tile(s), hive {a[3]}, supply {a[4]}"
+    if code == L.EV_HATCH:
+        what = ("egg stays (no die left)", "hatches: +1 die", "egg returns without a die")[a[2]]
+        return f"B: seat {a[0]} tile {a[1]} {what}, pool {a[3]}"
+    if code == L.EV_EGG:
+        what = "takes no egg" if a[2] < 0 else f"puts an egg on tile {a[2]}"
+        return f"C{a[1]}: seat {a[0]} {what} (egg supply {a[3]})"
+    if code == L.EV_MAJORITY:
+        return (f"D{a[0]}: seat {a[1]} with {a[2]} {'die' if a[2] == 1 else 'dice'} is owed {a[3]}, takes {a[4]} "
+                f"{colour(a[0] - 1)} ({a[5]} left)")
+    if code == L.EV_CUBE:
+        if a[2] < 0:
+            return f"D: seat {a[0]} has no room: {a[3]} {colour(a[1])} back to the supply"
+        return f"D: seat {a[0]} puts a {colour(a[1])} on tile {a[2]} ({a[3]} cubes there)"
+    if code == L.EV_TRADE:
+        return f"E{a[1]}: seat {a[0]} trades {_trade(a[2], col)}"
+    if code == L.EV_PAY:
+        return f"E: seat {a[0]} pays {'an egg' if a[2] < 0 else 'a ' + colour(a[2])} from tile {a[1]}"
+    if code == L.EV_GAIN:
+        where = "no room: back to the supply" if a[2] < 0 else f"onto tile {a[2]}"
+        return f"E: seat {a[0]} gets a {colour(a[1])} {where}"
+    if code == L.EV_PAIR:
+        return f"F: seat {a[0]} pairs two {a[3]}s on tiles {a[1]} and {a[2]}"
+    if code == L.EV_MOVE:
+        if a[3] == L.MV_NONE:
+            return f"F: seat {a[0]} moves nothing between tiles {a[1]} and {a[2]}"
+        c, side = divmod(a[3] - L.MV_GATHER, 2)
+        return f"F: seat {a[0]} gathers {colour(c)} on tile {(a[1], a[2])[side]}"
+    if code == L.EV_FLIP:
+        return f"F: seat {a[0]} makes honey from {colour(a[2])} on tile {a[1]}: honey {a[3]}"
+    if code == L.EV_DRAW:
+        what = "draws nothing" if a[2] < 0 else f"draws {queen[a[2]]}"
+        return f"G{a[1]}: seat {a[0]} {what} ({a[3]} left in the deck)"
+    if code == L.EV_END:
+        who = f"seat {a[2]} wins" if a[3] == 1 else f"{a[3]} seats share the win"
+        return f"end of the night of round {a[1]}: {who}"
+    if code == L.EV_TRUNCATED:
+        return f"truncated after {a[0]} rounds (max_rounds)"
+    return f"event {code} {a}"

@@ -1,0 +1,141 @@
+"""Hand-built Waggle Dance states with forced dice and scripted decisions (test helpers).
+
+A test sets a game up (``sim.decide.start``), edits its state (tiles, dice on cards, supplies)
+and plays on from a chosen control position with the kernel's own steps; decisions are
+scripted by option code. ``Table.night()`` plays one night (A..G and the victory check) and
+stops when the next day would begin.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import batch, decide
+from sim.trace import events, new_log
+from sim.games.waggle_dance import SPEC
+from sim.games.waggle_dance import kernel as K
+from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance.hive import seat_base
+
+A, C, E, G = L.CARD_A, L.CARD_C, L.CARD_E, L.CARD_G
+
+_ARMS: dict = {}
+
+
+def arm_for(n, tweaks=None, policy="random"):
+    key = (n, tuple(sorted((tweaks or {}).items())), policy)
+    if key not in _ARMS:
+        _ARMS[key] = batch.make_arm(SPEC, n, tweaks=tweaks, policy=policy)
+    return _ARMS[key]
+
+
+def place(v, dest, tile=0):
+    """D_PLACE code: value v on DEST_* (``tile`` for DEST_TILE)."""
+    return v * L.PLACE_CODE + (L.DEST_TILE + tile if dest == L.DEST_TILE else dest)
+
+
+def pair(x, y, v):
+    """D_PAIR code: dice of value v on tiles x <= y."""
+    return (min(x, y) * L.MAX_HIVE + max(x, y)) * L.PAIR_CODE + v
+
+
+def gather(c, side):
+    """D_MOVE code: gather colour c on the pair's tile x (side 0) or y (side 1)."""
+    return L.MV_GATHER + c * 2 + side
+
+
+class Table:
+    """A game set up by the kernel whose state a test edits (no dice rolled yet)."""
+
+    def __init__(self, n=4, tweaks=None, policy="random", seed=0, index=0):
+        arm = arm_for(n, tweaks, policy)
+        self.arm = arm
+        self.n = n
+        self.rules = arm.rules
+        self.comp = arm.components.arrays
+        self.kinds, self.pp = arm.policy_arrays
+        self.game = decide.start(SPEC.steps, self.rules, self.comp, n, self.kinds, self.pp, seed,
+                                 index, new_log(20000))
+        self.state = self.game.state
+        self.log = self.game.log
+        self.seen = []          # (phase, seat, options) of every decision met by night()
+
+    # ---- editing ---------------------------------------------------------------------------
+    def b(self, seat):
+        return seat_base(seat)
+
+    def cubes(self, seat, t, **by_colour):
+        """Set tile t of ``seat`` to hold cubes {colour index: count} (keys c0..c5); the cubes
+        come out of the supply."""
+        b = self.b(seat)
+        self.state[b + L.F_N_TILES] = max(self.state[b + L.F_N_TILES], t + 1)
+        for c in range(L.N_COL):
+            k = by_colour.get(f"c{c}", 0)
+            old = self.state[b + L.F_CUBES + t * L.N_COL + c]
+            self.state[L.S_CUBE_SUPPLY + c] -= k - old
+            self.state[b + L.F_CUBES + t * L.N_COL + c] = k
+
+    def tile(self, seat, t):
+        b = self.b(seat)
+        return [int(x) for x in self.state[b + L.F_CUBES + t * L.N_COL: b + L.F_CUBES + (t + 1) * L.N_COL]]
+
+    def egg(self, seat, t, on=1):
+        b = self.b(seat)
+        self.state[L.S_EGG_SUPPLY] -= on - self.state[b + L.F_EGG + t]
+        self.state[b + L.F_EGG + t] = on
+
+    def tile_dice(self, seat, t, *values):
+        b = self.b(seat)
+        for v in values:
+            self.state[b + L.F_TDICE + t * L.N_VAL + v - 1] += 1
+
+    def slot(self, card, v, seat):
+        self.state[L.S_SLOT_OWNER + card * L.N_VAL + v - 1] = seat + 1
+
+    def flower(self, f, seat, k):
+        self.state[L.S_FLOWER + (f - 1) * L.MAX_PLAYERS + seat] = k
+
+    def seat(self, seat, field, value=None):
+        i = self.b(seat) + field
+        if value is not None:
+            self.state[i] = value
+        return int(self.state[i])
+
+    def force(self, *values):
+        self.state[L.S_FORCE_N] = len(values)
+        self.state[L.S_FORCE_POS] = 0
+        self.state[L.S_FORCE:L.S_FORCE + len(values)] = values
+
+    # ---- playing -----------------------------------------------------------------------------
+    def play(self, phase, script=(), stop=L.PH_DAY):
+        """From control position ``phase``, play the kernel's steps until ``stop`` (or the
+        end), taking scripted option codes in order at decisions; once the script is used up,
+        decisions take their first option. Returns the number of scripted codes used."""
+        self.state[L.S_PHASE] = phase
+        if self.state[L.S_ROUND] == 0:
+            self.state[L.S_ROUND] = 1
+        used = 0
+        while True:
+            n = K._step(self.state, self.rules, self.log)
+            if n < 0:
+                K._game_over(self.state, self.log)
+                return used
+            if n >= 1:
+                opts = [int(x) for x in self.state[L.S_OPTIONS:L.S_OPTIONS + n]]
+                seat = int(self.state[L.S_DECIDER])
+                self.seen.append((int(self.state[L.S_PHASE]), seat, opts))
+                code = opts[0]
+                if used < len(script) and n >= 2:
+                    code = script[used]
+                    assert code in opts, (code, opts)
+                    used += 1
+                K._apply(self.state, self.rules, seat, code, self.log)
+            if self.state[L.S_PHASE] == stop:
+                return used
+
+    def night(self, script=()):
+        """Play the night (A..G) and the end of the round."""
+        return self.play(L.PH_NIGHT_A, script)
+
+    def events(self, code=None):
+        ev = events(self.log)
+        return ev if code is None else ev[ev[:, 0] == code]

@@ -1,0 +1,76 @@
+"""The policies (DP-04, DP-14 .. DP-19): greedy picks listed options and makes honey when it
+can; the presets differ; the audit re-checks games from their logs."""
+import numpy as np
+
+from sim import batch
+from sim.games.waggle_dance import SPEC
+from sim.games.waggle_dance import audit as AU
+from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import policies as P
+
+from .helpers import Table, gather, pair, place
+
+
+def _greedy_code(t, seat):
+    n = int(t.state[L.S_N_OPTIONS])
+    i = P.greedy(t.state, t.rules, t.pp, seat, int(t.state[L.S_POINT]), n)
+    assert 0 <= i < n
+    return int(t.state[L.S_OPTIONS + i])
+
+
+def test_greedy_completes_a_pair_on_a_ripe_tile():
+    """DP-04: with a 5 on a tile of 4 blue and another 5 in hand, greedy puts it there."""
+    t = Table(2, policy="greedy")
+    t.cubes(0, 1, c1=4)
+    t.tile_dice(0, 1, 5)
+    t.seat(0, L.F_POOL, 1)
+    t.force(5, 1, 1, 1, 1, 1, 1)
+    t.game.advance()
+    assert _greedy_code(t, 0) == place(5, L.DEST_TILE, 1)
+
+
+def test_greedy_gathers_to_flip():
+    """DP-18/DP-19: T-11's position: greedy gathers the 4 blue on one tile, which flips."""
+    t = Table(2, policy="greedy")
+    t.cubes(0, 0, c1=1)
+    t.cubes(0, 1, c1=3)
+    t.tile_dice(0, 0, 6)
+    t.tile_dice(0, 1, 6)
+    t.state[L.S_PHASE] = L.PH_F
+    t.state[L.S_ROUND] = 1
+    assert t.game.advance() and t.state[L.S_POINT] == L.D_MOVE
+    code = _greedy_code(t, 0)
+    assert code in (gather(1, 0), gather(1, 1))      # both put 4 blue on one tile
+    t.game.take(code)
+    t.game.advance()
+    assert t.seat(0, L.F_HONEY) == 1
+
+
+def test_presets_play_differently():
+    """greedy and builder are different players: builder builds more and takes more eggs."""
+    arm = batch.make_arm(SPEC, 2, policy="greedy", seat_policies={1: "builder"})
+    g, s = batch.run_games(arm, 5, 0, 400)
+    names = SPEC.seat_column_names
+    builds = s[:, :, names.index("builds")].mean(axis=0)
+    assert builds[1] > builds[0]
+    eggs = s[:, :, names.index("eggs_taken")].mean(axis=0)
+    assert eggs[1] > eggs[0]
+
+
+def test_audit_rechecks_random_and_greedy_games():
+    """The event-log audit finds nothing in real games (random and greedy) and reports a
+    tampered log."""
+    for pol in ("random", "greedy"):
+        arm = batch.make_arm(SPEC, 3, policy=pol)
+        g, s = batch.run_games(arm, 9, 0, 12)
+        assert AU.audit(arm, 9, 0, g, s) == []
+    arm = batch.make_arm(SPEC, 3, policy="greedy")
+    ev, g_row, s_rows = batch.replay(arm, 9, 0)
+    bad = ev.copy()
+    flip = np.nonzero(bad[:, 0] == L.EV_FLIP)[0][0]
+    bad[flip, 4] += 1                       # honey count off by one
+    assert AU.audit_events(arm, ev, g_row, s_rows) == []
+    assert any("honey" in p for p in AU.audit_events(arm, bad, g_row, s_rows))
+    s_bad = s_rows.copy()
+    s_bad[0, SPEC.seat_column_names.index("cubes")] += 1
+    assert any("cubes" in p for p in AU.audit_events(arm, ev, g_row, s_bad))

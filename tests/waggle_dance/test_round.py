@@ -1,0 +1,93 @@
+"""The round and the day phase (WD-R1 .. WD-R16 of the day, WD-X3)."""
+import numpy as np
+
+from sim.games.waggle_dance import layout as L
+
+from .helpers import A, C, E, G, Table, place
+
+
+def _placers(t, stop_after=None):
+    """Deciders of the placement decisions of the day, in order (random choices)."""
+    g = t.game
+    order = []
+    while g.advance() and g.state[L.S_PHASE] == L.PH_PLACE:
+        order.append(int(g.state[L.S_DECIDER]))
+        g.apply(g.choose())
+    return order
+
+
+def test_wd_r2_roll_pool():
+    """WD-R2: every player rolls the whole pool (forced values land as unplaced dice)."""
+    t = Table(2)
+    t.seat(1, L.F_POOL, 7)
+    t.force(1, 1, 2, 3, 4, 5, 6, 6, 6, 6, 6, 6, 6)
+    t.game.advance()
+    assert [t.seat(0, L.F_UNPLACED + v) for v in range(6)] == [2, 1, 1, 1, 1, 0]
+    assert [t.seat(1, L.F_UNPLACED + v) for v in range(6)] == [0, 0, 0, 0, 0, 7]
+
+
+def test_t13_turn_order_wd_r4():
+    """T-13, WD-R4, WD-R5, WD-QA6: 3 players with 7, 6 and 5 dice place (P0, P1, P2) five
+    times, then P0, P1, then P0: 18 placements, every die placed."""
+    t = Table(3)
+    for p, k in ((0, 7), (1, 6), (2, 5)):
+        t.seat(p, L.F_POOL, k)
+    assert _placers(t) == [0, 1, 2] * 5 + [0, 1, 0]
+    for p in range(3):
+        assert sum(t.seat(p, L.F_UNPLACED + v) for v in range(6)) == 0
+
+
+def test_wd_r6_legal_destinations():
+    """WD-R6, WD-R7, WD-R8, WD-X3, WD-QA7/QA8, WD-I4, WD-I22: a die of value v may go on a free,
+    unblocked slot v of A/C/E/G, always on flower v, and on any own tile that is not honey
+    (EMPTY, pollen or egg; any value; stacked dice allowed); a placed die stays where it is."""
+    t = Table(2, seed=1)
+    t.state[L.S_BLOCKED:L.S_BLOCKED + 24] = 0
+    t.state[L.S_BLOCKED + C * 6 + 3 - 1] = 1           # C3 blocked
+    t.slot(E, 3, 1)                                     # E3 taken by the opponent
+    t.cubes(0, 1, c2=2)
+    t.egg(0, 2)
+    t.seat(0, L.F_N_TILES, 4)
+    t.state[t.b(0) + L.F_TILE_HONEY + 3] = 1            # tile 3 honey
+    t.seat(0, L.F_POOL, 1)
+    t.seat(1, L.F_POOL, 1)
+    t.force(3, 5)
+    assert t.game.advance() and t.state[L.S_POINT] == L.D_PLACE
+    opts = set(t.game.steps.pending(t.state)[2])
+    assert opts == {place(3, A), place(3, G), place(3, L.DEST_FLOWER),
+                    place(3, L.DEST_TILE, 0), place(3, L.DEST_TILE, 1), place(3, L.DEST_TILE, 2)}
+    t.game.take(place(3, L.DEST_TILE, 1))
+    assert t.state[t.b(0) + L.F_TDICE + 1 * 6 + 2] == 1
+    t.game.advance()
+    t.game.take(place(5, L.DEST_FLOWER))
+    assert t.state[t.b(0) + L.F_TDICE + 1 * 6 + 2] == 1, "the die stays where it was placed"
+
+
+def test_wd_r6_max_dice_per_hive_tile():
+    """WD-R6c with max_dice_per_hive_tile = 1: a tile holding a die is not offered."""
+    t = Table(2, {"max_dice_per_hive_tile": 1})
+    t.cubes(0, 1, c0=1)
+    t.tile_dice(0, 0, 4)
+    t.seat(0, L.F_POOL, 1)
+    t.force(2, 2, 2, 2, 2, 2, 2)
+    t.game.advance()
+    tiles = [c % L.PLACE_CODE - L.DEST_TILE for c in t.game.steps.pending(t.state)[2]
+             if c % L.PLACE_CODE >= L.DEST_TILE]
+    assert tiles == [1, 2], tiles   # tile 0 holds a die
+
+
+def test_wd_r1_r15_round_cycle():
+    """WD-R1, WD-R10, WD-R15: a round is a day then a night; after G (nobody at 7 honey) the
+    start player passes clockwise and the next day begins with round 2."""
+    t = Table(3)
+    t.game.advance()
+    while t.state[L.S_PHASE] == L.PH_PLACE:
+        t.game.apply(t.game.choose())
+        t.game.advance()
+    assert t.state[L.S_ROUND] == 1
+    while t.state[L.S_ROUND] == 1:
+        t.game.apply(t.game.choose())
+        t.game.advance()
+    assert t.state[L.S_ROUND] == 2 and t.state[L.S_START] == 1
+    assert t.state[L.S_PHASE] == L.PH_PLACE
+    assert t.state[L.S_FLOWER:L.S_FLOWER + 24].sum() == 0
