@@ -1081,10 +1081,9 @@ def lock_options(state, rules, seat):
             sizes |= np.int64(1) << k
     n = 0
     sub = np.int64(0)
-    while True:  # the subsets of unl in ascending order
-        if (sizes >> popcount(sub)) & 1:
-            state[S_OPTIONS + n] = sub
-            n += 1
+    while True:  # the subsets of unl in ascending order; written always, kept if legal
+        state[S_OPTIONS + n] = sub  # (no unpredictable branch: n < 2**9 = MAX_OPTS)
+        n += (sizes >> popcount(sub)) & 1
         if sub == unl:
             break
         sub = (sub - unl) & unl
@@ -1104,10 +1103,9 @@ def tile_options(state, rules, seat):
     ns = n_slots(rules)
     n = 0
     for pos in range(state[S_ROW_N]):
-        for s in range(ns):
-            if state[b + F_SHOP + s] < 0:
-                state[S_OPTIONS + n] = pos * TILE_MUL + s
-                n += 1
+        for s in range(ns):  # written always, kept if the slot is empty
+            state[S_OPTIONS + n] = pos * TILE_MUL + s
+            n += np.int64(state[b + F_SHOP + s] < 0)
     return n
 
 
@@ -1136,17 +1134,16 @@ def step4_options(state, rules, tiles, seat):
             if tok <= tokens:
                 state[S_OPTIONS + n] = A_FINISH * A_MUL + s
                 n += 1
+    # written always, kept if legal (no unpredictable branches; n stays < MAX_OPTS)
     for i in range(MAX_DICE):
-        if (avail >> i) & 1:
-            state[S_OPTIONS + n] = A_TAKE_MONEY * A_MUL + i
-            n += 1
+        state[S_OPTIONS + n] = A_TAKE_MONEY * A_MUL + i
+        n += (avail >> i) & 1
     dpw = np.int64(rules[R_DICE_PER_WILD])
     if token_room(state, rules, seat) and popcount(avail) >= dpw:
         sub = np.int64(0)
         while True:  # the subsets of avail with dpw dice, ascending
-            if popcount(sub) == dpw:
-                state[S_OPTIONS + n] = A_TAKE_TOKEN * A_MUL + sub
-                n += 1
+            state[S_OPTIONS + n] = A_TAKE_TOKEN * A_MUL + sub
+            n += np.int64(popcount(sub) == dpw)
             if sub == avail:
                 break
             sub = (sub - avail) & avail
@@ -1224,7 +1221,19 @@ def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (written
     to the options block, returns 1) or the end of the game (returns 0); decisions with a
     single option are taken here. With a decision pending, returns 1 and changes nothing
-    (``sim.decide``).
+    (``sim.decide``)."""
+    while step(state, rules, comp, log):
+        if state[S_N_OPTIONS] > 1:
+            return 1
+        apply_index(state, rules, comp[0], np.int64(0), log)
+    return 0
+
+
+@njit(cache=True)
+def step(state, rules, comp, log):
+    """Play the forced steps up to the next decision, whatever its number of options (returns
+    1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
+    take a single option at once.
 
     The control position ``S_PHASE`` (PH_*) walks the game: a day (FS-D1, FS-D2) is Phase 1 /
     Phase 2 cycles (FS-D3..D8; solo FS-SOLO-R1) until nobody is active; in Phase 2 each
@@ -1245,8 +1254,7 @@ def advance(state, rules, comp, log):
                 state[S_TURN] += 1
                 state[S_PHASE] = PH_LOCK
                 continue
-            offer(state, rules, comp, D_STEP4, seat, step4_options(state, rules, comp[0], seat),
-                  log)
+            offer(state, D_STEP4, seat, step4_options(state, rules, comp[0], seat))
         elif ph == PH_LOCK:
             t = state[S_TURN]
             if t >= state[S_ORDER_N]:
@@ -1257,17 +1265,17 @@ def advance(state, rules, comp, log):
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
                 state[S_TURN] = t + 1
                 continue
-            offer(state, rules, comp, D_LOCK, seat, n, log)
+            offer(state, D_LOCK, seat, n)
         elif ph == PH_RIBBON:
             seat = state[S_ORDER + state[S_TURN]]
             if ribbon_legal(state, rules, seat, state[S_FIN_SLOT]):
-                offer(state, rules, comp, D_RIBBON, seat, yes_no_options(state), log)
+                offer(state, D_RIBBON, seat, yes_no_options(state))
             else:
                 state[S_PHASE] = PH_STEP4
         elif ph == PH_TILE:
             seat = state[S_ORDER + state[S_TURN]]
             if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
-                offer(state, rules, comp, D_TILE, seat, tile_options(state, rules, seat), log)
+                offer(state, D_TILE, seat, tile_options(state, rules, seat))
             else:
                 emit(log, EV_NO_TILE, seat)
                 state[S_ACTIONS] = 0
@@ -1292,7 +1300,7 @@ def advance(state, rules, comp, log):
             state[S_PHASE] = end_of_day(state, rules, comp, n_players, log)
         elif ph == PH_REFRESH:
             if solo_refresh_legal(state, rules):
-                offer(state, rules, comp, D_REFRESH, 0, yes_no_options(state), log)
+                offer(state, D_REFRESH, 0, yes_no_options(state))
             else:
                 reset_salary(state, rules, np.int64(1))
                 state[S_PHASE] = PH_DAY
@@ -1305,22 +1313,26 @@ def advance(state, rules, comp, log):
 
 
 @njit(cache=True, inline="always")
-def offer(state, rules, comp, point, seat, n, log):
-    """Make decision ``point`` of ``seat`` with the ``n`` options in ``S_OPTIONS`` pending;
-    a single option is taken at once."""
+def offer(state, point, seat, n):
+    """Make decision ``point`` of ``seat`` with the ``n`` options in ``S_OPTIONS`` pending."""
     state[S_POINT] = point
     state[S_DECIDER] = seat
     state[S_N_OPTIONS] = n
-    if n == 1:
-        apply_option(state, rules, comp, 0, log)
 
 
 @njit(cache=True)
 def apply_option(state, rules, comp, index, log):
     """Carry out option ``index`` of the pending decision (``sim.decide``); False (nothing
-    changed) if no decision is pending or ``index`` is out of range. Moves the control
-    position on: after a lock that completes the dice, Step 2 (salary, FS-Y1) and Step 3;
-    after a tile, Step 4; after a finish, its ribbons (DP-4); after done, the next player."""
+    changed) if no decision is pending or ``index`` is out of range."""
+    return apply_index(state, rules, comp[0], index, log)
+
+
+@njit(cache=True)
+def apply_index(state, rules, tiles, index, log):
+    """``apply_option`` with the tiles (the only component it needs: a call passes fewer
+    words). Moves the control position on: after a lock that completes the dice, Step 2
+    (salary, FS-Y1) and Step 3; after a tile, Step 4; after a finish, its ribbons (DP-4); after
+    done, the next player."""
     point = state[S_POINT]
     if point == 0 or index < 0 or index >= state[S_N_OPTIONS]:
         return False
@@ -1334,7 +1346,7 @@ def apply_option(state, rules, comp, index, log):
             state[S_TURN] += 1
             state[S_PHASE] = PH_LOCK
         else:
-            apply_step4_action_with(state, rules, comp[0], seat, code, log)
+            apply_step4_action_with(state, rules, tiles, seat, code, log)
             state[S_ACTIONS] += 1
             if code // A_MUL == A_FINISH:
                 state[S_FIN_SLOT] = code % A_MUL
@@ -1446,9 +1458,13 @@ def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, 
 def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
     """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
     setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
-    while advance(state, rules, comp, log):
-        apply_option(state, rules, comp, choose_with(state, rules, comp, kinds, pparams, scr, fscr),
-                     log)
+    # ``while advance: apply(choose)``, with one call site of each step (sim.borrow inlines
+    # the functions called once)
+    while step(state, rules, comp, log):
+        i = np.int64(0)
+        if state[S_N_OPTIONS] > 1:
+            i = choose_with(state, rules, comp, kinds, pparams, scr, fscr)
+        apply_index(state, rules, comp[0], i, log)
 
 
 @njit(cache=True)
