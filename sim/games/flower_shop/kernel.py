@@ -1062,23 +1062,30 @@ def n_active(state, n_players):
 
 
 @njit(cache=True)
+def lock_sizes(state, rules, seat, unl):
+    """Bit k set: locking k of the unlocked dice ``unl`` is legal and affordable for ``seat``
+    (FS-L1..L5; legality depends only on the number of dice)."""
+    money = state[seat_base(seat) + F_MONEY]
+    sizes = 0
+    for k in range(popcount(unl) + 1):
+        c = lock_cost(state, rules, seat, k)
+        if c >= 0 and c <= money:
+            sizes |= np.int64(1) << k
+    return sizes
+
+
+@njit(cache=True)
 def lock_options(state, rules, seat):
     """DP-1 options into ``S_OPTIONS``: every subset of ``seat``'s unlocked dice (the
     initiative die included) whose lock is legal and affordable, as ascending masks (0 =
-    lock none and pay the skip cost; FS-L1..L5). Legality depends only on the subset size.
+    lock none and pay the skip cost; FS-L1..L5).
 
     Returns
     -------
     int, the number of options.
     """
-    b = seat_base(seat)
-    unl = all_dice_mask(rules) & ~state[b + F_LOCKED]
-    money = state[b + F_MONEY]
-    sizes = 0  # bit k: locking k dice is legal
-    for k in range(popcount(unl) + 1):
-        c = lock_cost(state, rules, seat, k)
-        if c >= 0 and c <= money:
-            sizes |= np.int64(1) << k
+    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
+    sizes = lock_sizes(state, rules, seat, unl)
     n = 0
     sub = np.int64(0)
     while True:  # the subsets of unl in ascending order; written always, kept if legal
@@ -1222,18 +1229,28 @@ def advance(state, rules, comp, log):
     to the options block, returns 1) or the end of the game (returns 0); decisions with a
     single option are taken here. With a decision pending, returns 1 and changes nothing
     (``sim.decide``)."""
-    while step(state, rules, comp, log):
+    while step(state, rules, comp, state, False, log):
         if state[S_N_OPTIONS] > 1:
             return 1
         apply_index(state, rules, comp[0], np.int64(0), log)
     return 0
 
 
+UNLISTED = -1   # S_N_OPTIONS of a decision posted without its options (``step`` with ``lazy``)
+
+
 @njit(cache=True)
-def step(state, rules, comp, log):
+def step(state, rules, comp, kinds, lazy, log):
     """Play the forced steps up to the next decision, whatever its number of options (returns
     1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
     take a single option at once.
+
+    With ``lazy`` (the game loop of ``play_game`` only) a decision of a seat whose policy is not
+    ``random`` (``kinds``) is posted with ``S_N_OPTIONS = UNLISTED`` and no options: the loop
+    then asks the heuristic for its option code and applies it (``apply_code``), as listing
+    every lock subset or Step-4 action for a heuristic that computes its choice directly cost
+    a quarter of the kernel's time. The heuristics only ever pick listed options
+    (``tests/flower_shop/test_steps.py``), so both paths play the same games.
 
     The control position ``S_PHASE`` (PH_*) walks the game: a day (FS-D1, FS-D2) is Phase 1 /
     Phase 2 cycles (FS-D3..D8; solo FS-SOLO-R1) until nobody is active; in Phase 2 each
@@ -1254,14 +1271,21 @@ def step(state, rules, comp, log):
                 state[S_TURN] += 1
                 state[S_PHASE] = PH_LOCK
                 continue
-            offer(state, D_STEP4, seat, step4_options(state, rules, comp[0], seat))
+            if lazy and kinds[seat] != K_RANDOM:
+                offer(state, D_STEP4, seat, UNLISTED)
+            else:
+                offer(state, D_STEP4, seat, step4_options(state, rules, comp[0], seat))
         elif ph == PH_LOCK:
             t = state[S_TURN]
             if t >= state[S_ORDER_N]:
                 state[S_PHASE] = PH_CYCLE
                 continue
             seat = state[S_ORDER + t]
-            n = lock_options(state, rules, seat)
+            if lazy and kinds[seat] != K_RANDOM:
+                unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
+                n = UNLISTED if lock_sizes(state, rules, seat, unl) != 0 else 0
+            else:
+                n = lock_options(state, rules, seat)
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
                 state[S_TURN] = t + 1
                 continue
@@ -1275,7 +1299,10 @@ def step(state, rules, comp, log):
         elif ph == PH_TILE:
             seat = state[S_ORDER + state[S_TURN]]
             if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
-                offer(state, D_TILE, seat, tile_options(state, rules, seat))
+                if lazy and kinds[seat] != K_RANDOM:
+                    offer(state, D_TILE, seat, UNLISTED)
+                else:
+                    offer(state, D_TILE, seat, tile_options(state, rules, seat))
             else:
                 emit(log, EV_NO_TILE, seat)
                 state[S_ACTIONS] = 0
@@ -1333,10 +1360,17 @@ def apply_index(state, rules, tiles, index, log):
     words). Moves the control position on: after a lock that completes the dice, Step 2
     (salary, FS-Y1) and Step 3; after a tile, Step 4; after a finish, its ribbons (DP-4); after
     done, the next player."""
-    point = state[S_POINT]
-    if point == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+    if state[S_POINT] == 0 or index < 0 or index >= state[S_N_OPTIONS]:
         return False
-    code = state[S_OPTIONS + index]
+    apply_code(state, rules, tiles, state[S_OPTIONS + index], log)
+    return True
+
+
+@njit(cache=True)
+def apply_code(state, rules, tiles, code, log):
+    """Carry out the option ``code`` of the pending decision (``apply_index``; the game loop
+    applies a heuristic's code directly, see ``step``)."""
+    point = state[S_POINT]
     seat = state[S_DECIDER]
     state[S_POINT] = 0
     state[S_N_OPTIONS] = 0
@@ -1373,7 +1407,6 @@ def apply_index(state, rules, tiles, index, log):
         else:
             reset_salary(state, rules, np.int64(1))  # FS-SOLO-N3
             state[S_PHASE] = PH_DAY
-    return True
 
 
 @njit(cache=True)
@@ -1459,12 +1492,18 @@ def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, 
     """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
     setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
     # ``while advance: apply(choose)``, with one call site of each step (sim.borrow inlines
-    # the functions called once)
-    while step(state, rules, comp, log):
-        i = np.int64(0)
-        if state[S_N_OPTIONS] > 1:
-            i = choose_with(state, rules, comp, kinds, pparams, scr, fscr)
-        apply_index(state, rules, comp[0], i, log)
+    # the functions called once); a heuristic's decisions are posted unlisted (``step``)
+    while step(state, rules, comp, kinds, True, log):
+        n = state[S_N_OPTIONS]
+        if n == UNLISTED:
+            seat = state[S_DECIDER]
+            apply_code(state, rules, comp[0],
+                       greedy_code(state, rules, comp, seat, pparams[seat], scr, fscr), log)
+        else:
+            i = np.int64(0)
+            if n > 1:
+                i = choose_with(state, rules, comp, kinds, pparams, scr, fscr)
+            apply_index(state, rules, comp[0], i, log)
 
 
 @njit(cache=True)
