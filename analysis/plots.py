@@ -8,6 +8,7 @@ inline; ``fig.savefig(path)`` saves them.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Sequence
 
@@ -19,7 +20,12 @@ from matplotlib.figure import Figure
 
 __all__ = [
     "SOLO_ORDER",
+    "SOLO_READINGS",
     "variant_order",
+    "reading_of",
+    "reading_tag",
+    "reading_note",
+    "solo_ladders",
     "seat_win_rate_plot",
     "factor_gap_plot",
     "score_distribution_plot",
@@ -33,6 +39,18 @@ __all__ = [
 
 # Solo difficulty ladder, easiest first (shared/rules/flower_shop.md §7).
 SOLO_ORDER = ("solo_easy", "solo_base", "solo_hard", "solo_very_hard", "solo_hell")
+
+# A rung whose source sentence is garbled, so the game has one variant per reading of it: the
+# readings are alternatives for that one rung, never two rungs (FS-V-VHARD-1, AMB-22).
+SOLO_READINGS = {
+    "solo_very_hard": (
+        ("solo_very_hard", "the spec's reading: the 1st to 4th extra die locked in one step "
+                           "cost $1, $2, $3, $4 (AMB-22, assumption A-10)"),
+        ("solo_very_hard_one_free", "the other reading: only one die per step is locked for "
+                                    "free"),
+    ),
+}
+SOLO_READINGS_SOURCE = {"solo_very_hard": "FS-V-VHARD-1"}
 
 _PALETTE = "colorblind"
 
@@ -64,11 +82,61 @@ def _percent_axis(ax, top: float | None = None):
     ax.set_ylim(0, top if top is not None else ax.get_ylim()[1])
 
 
+def _data_top(high: pd.Series) -> float:
+    """Top of a 0-based probability axis scaled to the data: above the highest 95% interval
+    bound (with a margin), so small rates are not squashed at the bottom of a 0-100% axis."""
+    h = float(np.nanmax(high.to_numpy(float))) if len(high) and high.notna().any() else 1.0
+    return min(1.0, max(0.02, h * 1.15 + 0.01))
+
+
+def _rung_variants(rung: str) -> list[str]:
+    return [v for v, _ in SOLO_READINGS.get(rung, ((rung, ""),))]
+
+
 def variant_order(variants: Sequence[str]) -> list[str]:
-    """Known solo variants in ladder order (easiest first), then the others as given."""
+    """Known solo variants in ladder order (easiest first; the readings of one rung side by
+    side, see :data:`SOLO_READINGS`), then the others as given."""
     seen = list(dict.fromkeys(variants))
-    known = [v for v in SOLO_ORDER if v in seen]
-    return known + [v for v in seen if v not in SOLO_ORDER]
+    known = [v for rung in SOLO_ORDER for v in _rung_variants(rung) if v in seen]
+    return known + [v for v in seen if v not in known]
+
+
+def reading_of(variant: str) -> tuple[str, int, int, str] | None:
+    """``(rung, k, of, meaning)`` if ``variant`` is reading k of ``of`` of a garbled rung."""
+    for rung, readings in SOLO_READINGS.items():
+        for k, (v, meaning) in enumerate(readings, 1):
+            if v == variant:
+                return rung, k, len(readings), meaning
+    return None
+
+
+def reading_tag(variant: str) -> str:
+    """``"'very hard' reading 1 of 2"`` for a reading of a garbled rung, else ``""``."""
+    r = reading_of(variant)
+    return f"'{r[0].removeprefix('solo_').replace('_', ' ')}' reading {r[1]} of {r[2]}" if r else ""
+
+
+def reading_note(variant: str) -> str:
+    """What a reading means, with the rule ID of the garbled sentence (``""`` if none)."""
+    r = reading_of(variant)
+    if r is None:
+        return ""
+    return (f"{reading_tag(variant)} of a garbled source sentence "
+            f"({SOLO_READINGS_SOURCE[r[0]]}): {r[3]}")
+
+
+def solo_ladders(variants: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """The ladders to check among the standard solo variants present, easiest first: one per
+    reading of a garbled rung (that reading in the rung's place), each with a note saying which
+    reading it uses (``""`` when no rung has two readings present)."""
+    seen = set(variants)
+    choices = [[v for v in _rung_variants(rung) if v in seen] for rung in SOLO_ORDER]
+    choices = [c for c in choices if c]
+    out = []
+    for pick in itertools.product(*choices):
+        notes = [f"{reading_tag(v)} ({v})" for v, c in zip(pick, choices) if len(c) > 1]
+        out.append(("; ".join(notes), list(pick)))
+    return out
 
 
 def seat_win_rate_plot(rates: pd.DataFrame, title: str | None = None) -> Figure:
@@ -221,16 +289,22 @@ def solo_ladder_plot(ladder: pd.DataFrame) -> Figure:
         ax = fig.subplots()
     x0 = np.arange(len(order))
     width = 0.7 / max(1, len(policies))
+    ladders = solo_ladders(order)
     for i, pol in enumerate(policies):
         d = ladder[ladder["policy"] == pol].set_index("variant").reindex(order).dropna(
             subset=["win_rate"])
-        x = np.array([order.index(v) for v in d.index]) + (i - (len(policies) - 1) / 2) * width
-        ax.errorbar(x, d["win_rate"], yerr=_yerr(d), fmt="o-", capsize=4, color=colors[i],
-                    label=pol, lw=1.3, ms=6)
+        x = pd.Series(np.arange(len(order)) + (i - (len(policies) - 1) / 2) * width, order)
+        ax.errorbar(x[d.index], d["win_rate"], yerr=_yerr(d), fmt="o", capsize=4,
+                    color=colors[i], label=pol, ms=6)
+        for j, (_, rungs) in enumerate(ladders):  # the alternative readings dashed
+            r = [v for v in rungs if v in d.index]
+            ax.plot(x[r], d.loc[r, "win_rate"], ls="-" if j == 0 else "--", color=colors[i],
+                    lw=1.3)
     ax.set_xticks(x0, order, rotation=15)
-    ax.set_xlabel("variant (easiest first)")
+    ax.set_xlabel("variant (easiest first)" + ("; dashed: " + ladders[1][0] if len(ladders) > 1
+                                               else ""))
     ax.set_ylabel("win probability (95% CI)")
-    _percent_axis(ax, min(1.0, float(ladder["high"].max()) * 1.15 + 0.02) if len(ladder) else 1)
+    _percent_axis(ax, _data_top(ladder["high"]))
     ax.legend(title="policy", fontsize=8)
     ax.set_title("Solo difficulty ladder")
     fig.tight_layout()
@@ -274,13 +348,18 @@ def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
     return fig
 
 
-def task_card_plot(cards: pd.DataFrame) -> Figure:
+def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = ()) -> Figure:
     """Solo win probability per task card and variant (one panel per policy).
+
+    The y axis of each panel runs from 0 to just above its highest 95% interval bound (not to
+    100%), so win probabilities of a few percent and their intervals stay readable.
 
     Parameters
     ----------
     cards : DataFrame
         Columns ``variant, policy, card, win_rate, low, high`` (:func:`analysis.db.solo_task_cards`).
+    names : sequence of str, optional
+        Card names by id (``T1``, ``T2``...); ids without a name are shown as numbers.
     """
     policies = list(dict.fromkeys(cards["policy"]))
     order = variant_order(cards["variant"])
@@ -295,11 +374,12 @@ def task_card_plot(cards: pd.DataFrame) -> Figure:
             x = np.array([ids.index(int(c)) for c in d.index]) + (i - (len(order) - 1) / 2) * width
             ax.errorbar(x, d["win_rate"], yerr=_yerr(d), fmt="o", capsize=3, color=colors[i],
                         label=v, ms=5)
-        ax.set_xticks(np.arange(len(ids)), [str(c) for c in ids])
+        ax.set_xticks(np.arange(len(ids)), [names[c] if 0 <= c < len(names) else str(c)
+                                            for c in ids])
         ax.set_xlabel("task card")
         ax.set_ylabel("win probability (95% CI)")
         ax.set_title(f"policy {pol}")
-        _percent_axis(ax, 1.0)
+        _percent_axis(ax, _data_top(dp["high"]))  # per panel: a weak policy stays readable
         ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

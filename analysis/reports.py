@@ -9,8 +9,11 @@ Multiplayer arms get: win rate by seat with Wilson 95% intervals (table and char
 first-player advantage (seat 0 minus 1/N, with interval), a chi-square goodness-of-fit test of
 seat balance in plain words, score distributions, game length, end reasons and truncated games.
 Solo arms (``n_players == 1``, e.g. Flower Shop solo variants) get the difficulty report: the
-ladder (win probability per variant and skill level), a monotonicity verdict with its evidence,
-the day of loss per variant, the win probability per task card and the exact settings.
+ladder (win probability per variant and skill level), a monotonicity verdict with its evidence
+(once per reading of a rung whose source sentence is garbled: ``plots.SOLO_READINGS``), the day
+of loss per variant, "what the assumed components do" (win probability per task card by name
+and provenance, whether the verdict holds on the documented card alone, and the assumed
+component data the experiment does not vary) and the exact settings.
 """
 from __future__ import annotations
 
@@ -72,7 +75,7 @@ def _ci(lo, hi, digits: int = 1) -> str:
 
 
 def _pts(x, digits: int = 1) -> str:
-    return f"{100 * float(x):+.{digits}f}"
+    return stats.points(x, digits)
 
 
 def _num(x, digits: int = 2) -> str:
@@ -377,70 +380,220 @@ def _game_of(manifest: dict) -> str:
     return arms[0].get("game", "")
 
 
-def _card_names(manifest: dict) -> list[str]:
-    """Task-card names of the experiment's component data (``tables["task_ids"]``), if any."""
+# Alternatives the rules spec documents for assumed component data (shared/rules/flower_shop.md
+# §2.3-2.4), by assumption ID: named in the report while no arm plays them.
+COMPONENT_ALTERNATIVES = {
+    "A-02": "a flower die with 5 flower types + 1 wild face (spec §2.3)",
+    "A-03": "a vase die with 3 colours x 2 faces (spec §2.4)",
+}
+
+
+def _components_info(manifest: dict) -> dict:
+    """The experiment's component data as the report describes it: task-card names, each card's
+    rule and provenance, and the assumptions (``assumption_id``) the data rest on. Empty if the
+    game or its data cannot be loaded (ids are then shown as stored)."""
     try:
+        import tomllib
+
         from sim.registry import make
 
         arm = manifest["arms"][0]
         d = (arm.get("components") or {}).get("dir")
         comps = make(arm["game"]).load_components(d if d and os.path.isdir(d) else None)
-        return list(comps.tables.get("task_ids", []))
-    except Exception:  # an unknown game or unreadable data: show ids as stored
-        return []
+    except Exception:  # an unknown game or unreadable data
+        return {"names": [], "tasks": [], "assumptions": []}
+    assumptions: dict[str, list[str]] = {}
+    toml = Path(comps.source_dir) / "components.toml"
+    prov = tomllib.loads(toml.read_text()).get("provenance", {}) if toml.is_file() else {}
+    for key, p in prov.items():
+        if isinstance(p, dict) and p.get("assumption_id"):
+            assumptions.setdefault(p["assumption_id"], []).append(
+                f"{key} ({p['note']})" if p.get("note") else key)
+    for table, what in (("tiles", "tiles.csv"), ("tasks", "tasks.csv")):
+        rows = comps.tables.get(table) or []
+        ids = sorted({r.get("assumption_id") for r in rows if r.get("assumption_id")})
+        for a in ids:
+            n = sum(r.get("assumption_id") == a for r in rows)
+            assumptions.setdefault(a, []).append(f"{what}: {n} of {len(rows)} rows")
+    raw = Path(comps.source_dir) / "tasks.csv"  # the cards as written (condition names)
+    tasks = (list(csv.DictReader(raw.read_text().splitlines())) if raw.is_file()
+             else list(comps.tables.get("tasks") or []))
+    return {"names": list(comps.tables.get("task_ids", [])), "tasks": tasks,
+            "assumptions": sorted(assumptions.items())}
 
 
-def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> dict:
+def _component_sets(manifest: dict, arms: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """Split ``arms`` by component data (manifest ``components.digest``): the main set (that of
+    the first arm) and the alternatives, ``{"<folder> [digest d]": arms}``, so that arms
+    differing only in their component data are compared, not taken for extra rungs."""
+    comp = {str(a.get("name")): (a.get("components") or {}) for a in manifest.get("arms") or []
+            if isinstance(a, dict)}
+    digest = {a: comp.get(a, {}).get("digest") for a in arms}
+    main_digest = digest[arms[0]] if arms else None
+    main, alts = [], {}
+    for a in arms:
+        if digest[a] == main_digest or digest[a] is None:
+            main.append(a)
+        else:
+            name = f"{Path(str(comp[a].get('dir') or UNKNOWN)).name} [digest {digest[a]}]"
+            alts.setdefault(name, []).append(a)
+    return main, alts
+
+
+def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: pd.DataFrame,
+                        checks: list[dict], order: list[str]) -> list[dict]:
+    """Per alternative component data set: each arm's win probability next to the same variant
+    and policy on the main data (difference with a Newcombe 95% interval, which ignores the
+    shared seeds and so is conservative), and the ladder verdict under the alternative."""
+    full = db.solo_ladder(con, experiment)
+    blocks = []
+    for name, arms in alts.items():
+        alt = _ladder_label(full[full["arm"].isin(arms)])
+        alt = alt.assign(_o=alt["variant"].map(lambda v: _place(order, v))).sort_values(["policy", "_o"])
+        rows = []
+        for r in alt.itertuples():
+            b = main[(main["variant"] == r.variant) & (main["policy"] == r.policy)]
+            row = {"variant": r.variant + _tag(r.variant), "policy": r.policy,
+                   "alt": f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})", "main": "–", "diff": "–"}
+            if len(b) == 1:
+                b = b.iloc[0]
+                d = stats.proportion_difference(r.wins, r.n_games, b["wins"], b["n_games"])
+                row.update(main=f"{_pct(b['win_rate'])} ({_ci(b['low'], b['high'])})",
+                           diff=f"{_pts(d.estimate)} ({_pts(d.low)} to {_pts(d.high)})")
+            rows.append(row)
+        ladders = []
+        for pol, d in alt[alt["label"] == alt["variant"]].groupby("policy", sort=False):
+            for note, rungs in plots.solo_ladders(d["variant"]):
+                if len(rungs) < 2:
+                    continue
+                u = d.set_index("variant").loc[rungs]
+                res = stats.ladder_monotonicity(u["wins"].to_numpy(float),
+                                                u["n_games"].to_numpy(float), labels=rungs)
+                ref = next((c["verdict"] for c in checks
+                            if c["policy"] == pol and c["reading"] == note), None)
+                ladders.append({
+                    "cls": "ok" if res.verdict == ref else "warn",
+                    "text": (f"Policy {pol}{', ' + note if note else ''}: the ladder is "
+                             f"{res.verdict} with these data"
+                             + (f" ({ref} with the main data)" if ref else "") + "."),
+                    "detail": res.text})
+        blocks.append({"name": name, "rows": rows, "ladders": ladders})
+    return blocks
+
+
+def _card_source(row: dict) -> str:
+    """``documented [D]`` or ``assumed (A-07)`` for one row of tasks.csv."""
+    if row.get("provenance") == "A" or row.get("assumption_id"):
+        return f"assumed ({row.get('assumption_id') or 'A'})"
+    return f"documented [{row.get('provenance') or '?'}]"
+
+
+def _card_rule(row: dict) -> str:
+    def cond(kind):
+        c, prm = row.get(f"{kind}_condition"), row.get(f"{kind}_param")
+        return f"{c} {prm}" if prm not in (None, "", 0, "0") else str(c)
+
+    return f"rows: {cond('row')}; columns: {cond('col')}"
+
+
+def _place(order: list[str], variant: str) -> int:
+    """Sort key of ``variant`` in the ladder ``order`` (unknown variants last)."""
+    return order.index(variant) if variant in order else len(order)
+
+
+def _tag(variant: str) -> str:
+    """`` ('very hard' reading 1 of 2)`` after a variant that is one reading of a rung."""
+    t = plots.reading_tag(variant)
+    return f" ({t})" if t else ""
+
+
+def _readings_text(variants) -> list[str]:
+    """For each garbled rung with a variant in the experiment: its readings in plain words,
+    which ones were played, and that they are alternatives for one rung, not two rungs."""
+    seen = set(variants)
+    out = []
+    for rung, readings in plots.SOLO_READINGS.items():
+        played = [v for v, _ in readings if v in seen]
+        if not played:
+            continue
+        name = rung.removeprefix("solo_").replace("_", " ")
+        text = (f"'{name.capitalize()}' is one garbled sentence in the source "
+                f"({plots.SOLO_READINGS_SOURCE[rung]}), read {len(readings)} ways: "
+                + "; ".join(f"{v} = reading {k}, {meaning}"
+                            for k, (v, meaning) in enumerate(readings, 1)) + ". ")
+        missing = [v for v, _ in readings if v not in seen]
+        if missing:
+            text += (f"This experiment plays only {', '.join(played)}: its figures hold under "
+                     f"that reading; {', '.join(missing)} is not played.")
+        else:
+            text += (f"The readings are alternatives for the one '{name}' rung, not two rungs: "
+                     f"the ladder is checked once with each reading.")
+        out.append(text)
+    return out
+
+
+def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None = None,
+                  alts: dict[str, list[str]] | None = None) -> dict:
+    comp = comp or {}
+    card_names = comp.get("names") or []
     ladder = db.solo_ladder(con, experiment)
     ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
     order = plots.variant_order(ladder["variant"])
     ladder = ladder.assign(_o=ladder["variant"].map(order.index)).sort_values(["policy", "_o"])
     rows = [{"variant": r.label, "policy": r.policy, "n_games": _num(r.n_games),
-             "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high)}
+             "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
+             "reading": plots.reading_note(r.variant) if r.label == r.variant else ""}
             for r in ladder.itertuples()]
     checks = []
     prints = db.arm_fingerprints(con, experiment, ladder["arm"])
     for pol, d in ladder.groupby("policy", sort=False):
-        known = d[d["variant"].isin(plots.SOLO_ORDER) & (d["label"] == d["variant"])]
-        if len(known) >= 2:
-            use, assumption = known, ("expected order, easiest first: "
-                                      + " < ".join(known["variant"]) + " in difficulty")
-            left_out = sorted(set(d["label"]) - set(known["label"]))
-            if left_out:
-                assumption += f"; not in the standard ladder, left out: {', '.join(left_out)}"
+        known = d[(d["label"] == d["variant"])]
+        ladders = plots.solo_ladders(known["variant"])
+        ladders = [(note, rungs) for note, rungs in ladders if len(rungs) >= 2]
+        if ladders:
+            in_any = {v for _, rungs in ladders for v in rungs}
+            left_out = sorted(set(d["label"]) - in_any)
+            uses = [(note, known.set_index("variant").loc[rungs].reset_index(),
+                     "expected order, easiest first: " + " < ".join(rungs) + " in difficulty"
+                     + (f"; not in the standard ladder, left out: {', '.join(left_out)}"
+                        if left_out else "")) for note, rungs in ladders]
         elif len(d) >= 2:
-            use, assumption = d, ("no standard solo variant names; order assumed as listed: "
-                                  + " < ".join(d["label"]))
+            uses = [("", d, "no standard solo variant names; order assumed as listed: "
+                     + " < ".join(d["label"]))]
         else:
             continue
-        res = stats.ladder_monotonicity(use["wins"].to_numpy(float), use["n_games"].to_numpy(float),
-                                        labels=list(use["label"]))
         label = dict(zip(d["arm"], d["label"]))
         same = [f"{label[a]} and {label[b]}" for a, b in itertools.combinations(d["arm"], 2)
                 if a in prints and prints[a] == prints.get(b)]
-        checks.append({
-            "policy": pol, "verdict": res.verdict, "text": res.text, "assumption": assumption,
-            "identical": same,
-            "steps": [{
-                "easier": s.easier, "harder": s.harder,
-                "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
-                "diff": _pts(s.diff), "ci": f"{_pts(s.low)} to {_pts(s.high)}",
-                "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.verdict,
-            } for s in res.steps],
-        })
+        for k, (note, use, assumption) in enumerate(uses):
+            res = stats.ladder_monotonicity(use["wins"].to_numpy(float),
+                                            use["n_games"].to_numpy(float),
+                                            labels=list(use["label"]))
+            checks.append({
+                "policy": pol, "reading": note, "verdict": res.verdict, "text": res.text,
+                "assumption": assumption, "identical": same if k == 0 else [],
+                "steps": [{
+                    "easier": s.easier, "harder": s.harder,
+                    "rates": f"{_pct(s.p_easier)} → {_pct(s.p_harder)}",
+                    "diff": _pts(s.diff), "ci": f"{_pts(s.low)} to {_pts(s.high)}",
+                    "p_exp": _p(s.p_expected), "p_rev": _p(s.p_reversed), "verdict": s.label,
+                } for s in res.steps],
+            })
     verdicts = []
     for pol, d in ladder.groupby("policy", sort=False):
         d = d.sort_values("win_rate", ascending=False)
-        check = next((c for c in checks if c["policy"] == pol), None)
-        verdicts.append(
-            f"Policy {pol}, easiest to hardest by measured win probability: "
-            + ", ".join(f"{r.label} {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
-                        for r in d.itertuples())
-            + "." + (f" Ladder: {check['verdict']}. {check['text']}" if check else ""))
+        verdicts.append({
+            "order": (f"Policy {pol}, easiest to hardest by measured win probability: "
+                      + ", ".join(f"{r.label}{_tag(r.variant) if r.label == r.variant else ''} "
+                                  f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})"
+                                  for r in d.itertuples()) + "."),
+            "ladders": [f"Ladder{' with ' + c['reading'] if c['reading'] else ''}: "
+                        f"{c['verdict']}. {c['text']}" for c in checks if c["policy"] == pol]})
     out: dict[str, Any] = {
         "rows": rows, "checks": checks, "verdicts": verdicts,
+        "readings": _readings_text(ladder["variant"]),
         "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
-        "loss": None, "cards": None,
+        "loss": None, "cards": None, "assumed": None,
     }
     loss = db.solo_loss_day(con, experiment)
     if len(loss):
@@ -450,12 +603,11 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
         for (arm, pol), d in loss.groupby(["arm", "policy"], sort=False):
             d = d.set_index("loss_day")
             variant = d["variant"].iloc[0]
-            table.append({"variant": variant, "arm": arm, "policy": pol,
-                          "n_games": _num(d["n_games"].sum()),
+            table.append({"variant": variant + _tag(variant), "arm": arm, "policy": pol,
+                          "sort": variant, "n_games": _num(d["n_games"].sum()),
                           "cells": [(_pct(d.loc[x, "share"]) if x in d.index else "0.0%")
                                     for x in days]})
-        table.sort(key=lambda r: (r["policy"], order.index(r["variant"])
-                                  if r["variant"] in order else 99))
+        table.sort(key=lambda r: (r["policy"], _place(order, r["sort"])))
         out["loss"] = {"days": [("end (7)" if x == 7 else str(x)) for x in days], "rows": table,
                        "chart": figure_to_data_uri(plots.loss_day_plot(loss))}
     cards = db.solo_task_cards(con, experiment)
@@ -468,14 +620,83 @@ def _solo_section(con, experiment: str, solo_arms: list[str], card_names=()) -> 
             for card, dc in dp.groupby("card", sort=True):
                 dc = dc.set_index("variant")
                 label = card_names[int(card)] if 0 <= int(card) < len(card_names) else int(card)
-                rows_c.append({"card": label, "cells": [
+                src = (_card_source(comp["tasks"][int(card)])
+                       if 0 <= int(card) < len(comp.get("tasks") or []) else "")
+                rows_c.append({"card": label, "source": src, "cells": [
                     (f"{_pct(dc.loc[v, 'win_rate'])} ({_ci(dc.loc[v, 'low'], dc.loc[v, 'high'])}; "
                      f"n = {_num(dc.loc[v, 'n_games'])})") if v in dc.index else "–"
                     for v in variants]})
             tables.append({"policy": pol, "rows": rows_c})
-        out["cards"] = {"variants": variants, "tables": tables,
-                        "chart": figure_to_data_uri(plots.task_card_plot(cards))}
+        out["cards"] = {"variants": [v + _tag(v) for v in variants], "tables": tables,
+                        "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names))}
+        out["assumed"] = _assumed_components(cards, checks, order, comp, _alternative_blocks(
+            con, experiment, alts, ladder, checks, order) if alts else [])
     return out
+
+
+def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str], comp: dict,
+                        alternatives: list[dict]) -> dict:
+    """"What the assumed components do": how far the win probability moves between task cards
+    (per variant and policy), whether the ladder verdict holds on the games dealt only
+    documented cards, the ``alternatives`` (:func:`_alternative_blocks`) and which assumed
+    component data this experiment does not vary."""
+    names, tasks = comp.get("names") or [], comp.get("tasks") or []
+
+    def name(c):
+        return names[int(c)] if 0 <= int(c) < len(names) else str(int(c))
+
+    documented = [i for i, r in enumerate(tasks) if not _card_source(r).startswith("assumed")]
+    spread = []
+    for (pol, v), d in cards.groupby(["policy", "variant"], sort=False):
+        lo, hi = d.loc[d["win_rate"].idxmin()], d.loc[d["win_rate"].idxmax()]
+        doc = d[d["card"].isin(documented)]
+        spread.append({
+            "variant": v + _tag(v), "policy": pol, "_o": _place(order, v),
+            "low": f"{name(lo.card)}: {_pct(lo.win_rate)} ({_ci(lo.low, lo.high)})",
+            "high": f"{name(hi.card)}: {_pct(hi.win_rate)} ({_ci(hi.low, hi.high)})",
+            "doc": "; ".join(f"{name(r.card)}: {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
+                             for r in doc.itertuples()) or "–",
+            "differ": ("yes: the intervals do not overlap" if hi.low > lo.high
+                       else "not clearly (the intervals overlap)"),
+        })
+    spread.sort(key=lambda r: (r["policy"], r["_o"]))
+    doc_names = ", ".join(name(i) for i in documented)
+    ladders = []
+    for c in checks if documented else []:
+        rungs = [s["easier"] for s in c["steps"]] + [c["steps"][-1]["harder"]] if c["steps"] else []
+        d = cards[(cards["policy"] == c["policy"]) & cards["card"].isin(documented)]
+        d = d.groupby("variant")[["wins", "n_games"]].sum()
+        if len(rungs) < 2 or not set(rungs) <= set(d.index):
+            continue
+        res = stats.ladder_monotonicity(d.loc[rungs, "wins"].to_numpy(float),
+                                        d.loc[rungs, "n_games"].to_numpy(float), labels=rungs)
+        same = res.verdict == c["verdict"]
+        ladders.append({
+            "cls": "ok" if same else "warn",
+            "text": (f"Policy {c['policy']}{', ' + c['reading'] if c['reading'] else ''}: with "
+                     f"every card the ladder is {c['verdict']}; on the games dealt {doc_names} "
+                     f"({_num(d.loc[rungs, 'n_games'].min())}–{_num(d.loc[rungs, 'n_games'].max())} "
+                     f"per variant) it is {res.verdict}"
+                     + (". The assumed cards do not change the verdict." if same else
+                        ". The verdict rests on the assumed cards (or on the games they add).")),
+            "detail": res.text,
+        })
+    not_varied = [{"id": a, "what": "; ".join(what),
+                   "alternative": COMPONENT_ALTERNATIVES.get(a, "")}
+                  for a, what in comp.get("assumptions") or []]
+    varied = (f"Besides the main component data, this experiment plays {len(alternatives)} "
+              f"alternative set(s) ({', '.join(a['name'] for a in alternatives)}; compared "
+              f"above): only the assumptions those data change are varied; the others below are "
+              f"not." if alternatives else
+              "This experiment plays one component data set, so none of the assumptions below is "
+              "varied: their effect on the verdict is not measured yet. To vary one, copy the "
+              "game's components folder, edit it and add arms with components = DIR to the spec "
+              "(or run with --components DIR).")
+    return {"spread": spread, "ladders": ladders, "not_varied": not_varied, "varied": varied,
+            "alternatives": alternatives,
+            "documented": doc_names,
+            "cards": [{"card": name(i), "source": _card_source(r), "rule": _card_rule(r)}
+                      for i, r in enumerate(tasks)]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -568,12 +789,14 @@ def build_context(con, store, experiment: str) -> dict:
     multi = [r["name"] for r in arm_rows
              if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
     solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
+    main, alts = _component_sets(manifest, solo)  # arms on other component data: compared
     length_rows, n_truncated = _length_rows(con, experiment)
     ctx.update({
         "is_solo": bool(solo) and not multi,
         "multi": (_multiplayer_section(con, experiment, multi, _game_of(manifest))
                   if multi else None),
-        "solo": _solo_section(con, experiment, solo, _card_names(manifest)) if solo else None,
+        "solo": (_solo_section(con, experiment, main, _components_info(manifest), alts)
+                 if solo else None),
         "scores": _score_rows(con, experiment) if multi else [],
         "length": length_rows,
         "rounds_chart": None,

@@ -49,6 +49,7 @@ __all__ = [
     "required_games_paired",
     "required_games_unpaired",
     "ladder_monotonicity",
+    "points",
 ]
 
 
@@ -136,6 +137,46 @@ class LadderStep:
     p_expected: float  # one-sided p-value for "easier wins more often", Holm-adjusted
     p_reversed: float  # one-sided p-value for "harder wins more often", Holm-adjusted
     verdict: str  # "harder", "easier", "no clear difference"
+    n_steps: int = 1  # steps of the ladder = comparisons the Holm correction is over
+
+    @property
+    def label(self) -> str:
+        """The step in a few words, for a table: the verdict, refined where the unadjusted 95%
+        interval and the Holm-adjusted tests disagree or the estimate goes the wrong way."""
+        if self.verdict == "harder":
+            return "harder" if self.low > 0 else "harder (one-sided; the 95% interval reaches 0)"
+        if self.verdict == "easier":
+            return "easier: goes the wrong way"
+        if self.low > 0:
+            return "harder by the interval; not significant after Holm"
+        if self.high < 0:
+            return "goes the wrong way by the interval; not significant after Holm"
+        if self.diff < 0:
+            return "goes the wrong way in the estimate; no clear difference"
+        return "no clear difference"
+
+    def describe(self) -> str:
+        """One plain clause for a step without a significant verdict. It never says "no
+        significant difference" next to a 95% interval that excludes 0: that interval is
+        unadjusted, the tests are Holm-corrected over the ladder's steps, so such a step is
+        "harder by the interval, but not significant after correcting", or goes the wrong way."""
+        rates = f"{100 * self.p_easier:.1f}% vs {100 * self.p_harder:.1f}%"
+        ev = (f"difference {points(self.diff)} points, 95% CI {points(self.low)} to "
+              f"{points(self.high)}")
+        after = f"after correcting for {self.n_steps} comparisons"
+        if self.low > 0:
+            return (f"{self.harder} is harder than {self.easier} by the interval ({rates}, {ev}), "
+                    f"but not significant {after} (Holm-adjusted one-sided {_p_eq(self.p_expected)})")
+        if self.high < 0:
+            return (f"the step goes the wrong way: {self.harder} is easier than {self.easier} "
+                    f"by the interval ({rates}, {ev}), though not significant {after} "
+                    f"(Holm-adjusted one-sided {_p_eq(self.p_reversed)})")
+        if self.diff < 0:
+            return (f"the step goes the wrong way in the estimate: {self.harder} wins more often "
+                    f"than {self.easier} ({rates}, {ev}), but the interval includes 0 "
+                    f"(Holm-adjusted one-sided {_p_eq(self.p_reversed)})")
+        return (f"no significant difference between {self.easier} and {self.harder} ({rates}, "
+                f"{ev}, Holm-adjusted one-sided {_p_eq(self.p_expected)})")
 
 
 @dataclass(frozen=True)
@@ -156,6 +197,16 @@ def _fmt_p(p: float) -> str:
     if not np.isfinite(p):
         return "n/a"
     return "< 0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def points(x: float, digits: int = 1) -> str:
+    """A proportion as signed percentage points, ``+3.3``. A non-zero value that would round to
+    zero gets more decimals (``-0.04``), so an interval bound never reads ``-0.0`` or ``+0.0``
+    on the wrong side of 0; zero is ``+0.0``."""
+    v = 100 * float(x)
+    while v != 0 and round(v, digits) == 0 and digits < 4:
+        digits += 1
+    return f"{round(v, digits) + 0.0:+.{digits}f}"
 
 
 def _p_eq(p: float) -> str:
@@ -358,7 +409,7 @@ def proportion_difference(s1: float, n1: int, s2: float, n2: int,
     p-value: two-sided Agresti-Caffo test (``test_proportions_2indep``).
     """
     lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", alpha=1.0 - level)
-    p = float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo").pvalue)
+    p = _quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo")
     return Difference(float(s1 / n1 - s2 / n2), float(lo), float(hi), p, int(n1 + n2), level,
                       "newcombe")
 
@@ -550,10 +601,10 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
         diffs.append(d.estimate)
         lows.append(d.low)
         highs.append(d.high)
-        p_exp.append(float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo",
-                                                   alternative="larger").pvalue))
-        p_rev.append(float(test_proportions_2indep(s1, n1, s2, n2, method="agresti-caffo",
-                                                   alternative="smaller").pvalue))
+        p_exp.append(_quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo",
+                              alternative="larger"))
+        p_rev.append(_quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo",
+                              alternative="smaller"))
     adj_exp = multipletests(p_exp, alpha=alpha, method="holm")[1]
     adj_rev = multipletests(p_rev, alpha=alpha, method="holm")[1]
     steps = []
@@ -566,7 +617,7 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
             v = "no clear difference"
         steps.append(LadderStep(names[i], names[i + 1], float(s[i] / m[i]),
                                 float(s[i + 1] / m[i + 1]), diffs[i], lows[i], highs[i],
-                                float(adj_exp[i]), float(adj_rev[i]), v))
+                                float(adj_exp[i]), float(adj_rev[i]), v, k - 1))
     easier = [st for st in steps if st.verdict == "easier"]
     unclear = [st for st in steps if st.verdict == "no clear difference"]
     order = " > ".join(f"{nm} {100 * st:.1f}%" for nm, st in zip(names, s / m))
@@ -575,17 +626,13 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
         bad = "; ".join(
             f"{st.harder} wins more often than {st.easier} "
             f"({100 * st.p_harder:.1f}% vs {100 * st.p_easier:.1f}%, difference "
-            f"{100 * -st.diff:+.1f} points, 95% CI {100 * -st.high:+.1f} to {100 * -st.low:+.1f}, "
+            f"{points(-st.diff)} points, 95% CI {points(-st.high)} to {points(-st.low)}, "
             f"Holm-adjusted one-sided {_p_eq(st.p_reversed)})" for st in easier)
         text = f"The ladder is NOT monotone: {bad}."
     elif unclear:
         verdict = "inconclusive"
-        bad = "; ".join(
-            f"{st.easier} vs {st.harder} ({100 * st.p_easier:.1f}% vs {100 * st.p_harder:.1f}%, "
-            f"difference {100 * st.diff:+.1f} points, 95% CI {100 * st.low:+.1f} to "
-            f"{100 * st.high:+.1f}, Holm-adjusted one-sided {_p_eq(st.p_expected)})" for st in unclear)
-        text = (f"Monotonicity is not established: no significant difference between {bad}. "
-                f"More games would settle it.")
+        bad = "; ".join(st.describe() for st in unclear)
+        text = f"Monotonicity is not established: {bad}. More games would settle it."
     else:
         verdict = "monotone"
         worst = max(steps, key=lambda st: st.p_expected)

@@ -55,3 +55,19 @@ def test_shuffle_is_a_permutation():
     assert a.tolist() != list(range(32))
 
 
+
+
+def test_streams_kept_in_a_state_array_draw_exactly_like_uint64_streams():
+    """sim.rng.draw / start_in / substream_in / shuffle_in (the resumable games keep their
+    streams in the int64 state) give the draws of make_stream / randint / substream / shuffle."""
+    state = np.zeros(3, dtype=np.int64)
+    rng.start_in(state, 1, 12345, 7, 1)
+    s = rng.make_stream(12345, 7, 1)
+    assert [rng.draw(state, 1, 6) for _ in range(50)] == [rng.randint(s, 6) for _ in range(50)]
+    rng.substream_in(state, 2, state[1], 4099)
+    rng.substream(s, s[0], 4099)
+    assert np.uint64(state[2]) == s[0]
+    a, b = np.arange(20), np.arange(20)
+    rng.shuffle_in(state, 2, a)
+    rng.shuffle(s, b)
+    assert list(a) == list(b) and sorted(a) == list(range(20)) and list(a) != list(range(20))

@@ -89,26 +89,50 @@ def arm_manifest(name, game, n_players, variant="base", policies=None, rule_valu
 
 
 def make_solo_store(store: Path, experiment: str, win_probs: dict, n_games: int = 400,
-                    policies=("greedy",), seed: int = 11, game_version="fs-1.2") -> Path:
+                    policies=("greedy",), seed: int = 11, game_version="fs-1.2",
+                    exact: bool = False, card_probs: dict | None = None,
+                    alt_components: dict | None = None) -> Path:
     """Solo Flower Shop store: one arm per variant x policy with planted win probabilities.
 
-    ``win_probs[(variant, policy)]`` (or ``win_probs[variant]``) is the planted probability.
-    Losses end on days 1..6 (more on later days), wins on day 7; task cards 0..5, a second card
-    for the easy and hell variants.
+    ``win_probs[(variant, policy)]`` (or ``win_probs[variant]``) is the planted probability;
+    with ``exact`` every arm wins exactly ``round(p * n_games)`` games (in random order), so a
+    test can plant counts whose statistics it knows. ``card_probs[(variant, card)]`` replaces
+    the planted probability of that variant's games whose first card is ``card``. Losses end on
+    days 1..6 (more on later days), wins on day 7; task cards 0..5, a second card for the easy
+    and hell variants. ``alt_components[name]`` = win probabilities of the same arms on another
+    component data set (arms ``<variant>-<policy>-<name>``, dir ``alt/<name>``, digest ``name``).
     """
     rng = np.random.default_rng(seed)
-    arms = []
+    arms: list[dict] = []
+    sets = [("", win_probs, {})] + [
+        (f"-{name}", probs, {"dir": f"alt/{name}", "digest": name, "assumed": True})
+        for name, probs in (alt_components or {}).items()]
+    for suffix, probs, comp in sets:
+        _solo_arms(store, experiment, probs, n_games, policies, seed, game_version, exact,
+                   card_probs, rng, arms, suffix, comp)
+    write_manifest(store, experiment, arms, master_seed=seed, n_games=n_games)
+    return store
+
+
+def _solo_arms(store, experiment, win_probs, n_games, policies, seed, game_version, exact,
+               card_probs, rng, arms, suffix, comp):
+    """Write one solo arm per variant x policy of ``win_probs`` (see make_solo_store)."""
     for variant in win_probs if not isinstance(next(iter(win_probs)), tuple) else \
             dict.fromkeys(v for v, _ in win_probs):
         for pol in policies:
             p = win_probs.get((variant, pol), win_probs.get(variant))
-            arm = f"{variant}-{pol}"
-            won = rng.random(n_games) < p
+            arm = f"{variant}-{pol}{suffix}"
+            won = (rng.permutation(n_games) < round(p * n_games)) if exact else \
+                rng.random(n_games) < p
             loss_day = np.where(won, 7, rng.choice([2, 3, 4, 5, 6, 7], n_games,
                                                    p=[.05, .1, .15, .2, .25, .25]))
             card = rng.integers(0, 6, n_games)
             two = variant in ("solo_easy", "solo_hell")
             card2 = np.where(two, (card + 1 + rng.integers(0, 5, n_games)) % 6, -1)
+            for (v, c), pc in (card_probs or {}).items():
+                if v == variant:
+                    won[card == c] = rng.random(int((card == c).sum())) < pc
+                    loss_day[won] = 7
             games = pl.DataFrame({
                 "experiment": experiment, "arm": arm, "game": "flower_shop", "n_players": 1,
                 "master_seed": seed, "game_index": np.arange(n_games),
@@ -128,5 +152,4 @@ def make_solo_store(store: Path, experiment: str, win_probs: dict, n_games: int 
             arms.append(arm_manifest(arm, "flower_shop", 1, variant=variant, policies=[pol],
                                      rule_values={"days": 6, "solo_row_size": 4},
                                      game_version=game_version))
-    write_manifest(store, experiment, arms, master_seed=seed, n_games=n_games)
-    return store
+            arms[-1]["components"].update(comp)

@@ -41,6 +41,24 @@ def test_solo_plots(tmp_path):
     assert isinstance(plots.task_card_plot(db.solo_task_cards(con, "solo")), Figure)
 
 
+def test_task_card_axis_is_scaled_to_the_data(tmp_path):
+    """Win probabilities under 25% get an axis just above the highest 95% bound, not 0-100%,
+    every interval stays inside it, and the cards are named."""
+    probs = {(v, "greedy"): p for v, p in zip(SOLO_VARIANTS, [.1, .06, .04, .02, .01])}
+    probs.update({(v, "novice"): p / 5 for (v, _), p in probs.items()})
+    store = make_solo_store(tmp_path / "s", "low", probs, n_games=600,
+                            policies=("greedy", "novice"))
+    cards = db.solo_task_cards(db.connect(store), "low")
+    assert cards["high"].max() < 0.25
+    fig = plots.task_card_plot(cards, ["T1", "T2", "T3", "T4", "T5", "T6"])
+    assert _empty_axes(fig) == []
+    for ax, pol in zip(fig.axes, ("greedy", "novice")):  # each panel scaled to its own data
+        high = cards.loc[cards["policy"] == pol, "high"].max()
+        bottom, top = ax.get_ylim()
+        assert bottom == 0 and high < top < 1.3 * high + 0.02, pol
+        assert [t.get_text() for t in ax.get_xticklabels()] == [f"T{i}" for i in range(1, 7)]
+
+
 def test_metric_curve_plot():
     df = pd.DataFrame({"x": [1, 2, 3] * 2, "estimate": [.5, .55, .6, .5, .45, .4],
                        "low": [.45, .5, .55, .45, .4, .35], "high": [.55, .6, .65, .55, .5, .45],

@@ -70,6 +70,43 @@ def test_solo_report(tmp_path):
     assert "end (7)" in text
     assert "fs-1.2" in text and "Master seed 11" in text and ASSUMED_COMPONENTS_TEXT in text
     assert '"solo_row_size": 4' in text
+    # 'very hard' is one reading of a garbled sentence, even when the other one is not played
+    assert ("This experiment plays only solo_very_hard: its figures hold under that reading; "
+            "solo_very_hard_one_free is not played.") in text
+    assert re.search(r"solo_very_hard \('very hard' reading 1 of 2\) \d+\.\d%", text)
+
+
+def test_solo_report_labels_the_two_readings_of_very_hard(tmp_path):
+    """solo_very_hard and solo_very_hard_one_free are two readings of one garbled sentence
+    (FS-V-VHARD-1): the summary and the ladder table say so, and the ladder is checked once
+    with each reading in the 'very hard' place, never with one reading as a rung above the
+    other."""
+    probs = dict(zip(SOLO_VARIANTS[:4] + ("solo_very_hard_one_free", "solo_hell"),
+                     [0.85, 0.6, 0.4, 0.6, 0.2, 0.05]))
+    store = make_solo_store(tmp_path / "store", "readings", probs, n_games=400)
+    html = write_report(store, "readings", tmp_path / "out").read_text()
+    body = html[html.index("<body>"):]
+    summary = _text(body[:body.index("</section>")])
+    assert ("'Very hard' is one garbled sentence in the source (FS-V-VHARD-1), read 2 ways: "
+            "solo_very_hard = reading 1, the spec's reading") in summary
+    assert "solo_very_hard_one_free = reading 2, the other reading" in summary
+    assert "alternatives for the one 'very hard' rung, not two rungs" in summary
+    assert re.search(r"solo_very_hard_one_free \('very hard' reading 2 of 2\) \d+\.\d%", summary)
+    assert ("Ladder with 'very hard' reading 1 of 2 (solo_very_hard): not monotone" in summary
+            and "Ladder with 'very hard' reading 2 of 2 (solo_very_hard_one_free): monotone"
+            in summary)
+    table = html[html.index('<section id="solo-ladder">'):]
+    table = table[:table.index("</table>")]
+    row = html_lib.unescape(re.search(r"<tr><td>solo_very_hard_one_free<br>(.*?)</tr>",
+                                      table).group(1))
+    assert "'very hard' reading 2 of 2 of a garbled source sentence (FS-V-VHARD-1)" in row
+    row = html_lib.unescape(re.search(r"<tr><td>solo_very_hard<br>(.*?)</tr>",
+                                      table).group(1))
+    assert "'very hard' reading 1 of 2 of a garbled source sentence (FS-V-VHARD-1)" in row
+    mono = _text(html[html.index('<section id="monotonicity">'):html.index('id="loss-day"')])
+    assert "solo_very_hard solo_very_hard_one_free" not in mono  # never a step between them
+    assert "solo_very_hard_one_free solo_hell" in mono and "solo_very_hard solo_hell" in mono
+    assert "left out" not in mono
 
 
 def test_solo_report_flags_swapped_ladder(tmp_path):
@@ -88,6 +125,80 @@ def test_solo_report_flags_swapped_ladder(tmp_path):
     assert [x.split()[0] for x in ladder.split(", ")] == [
         "solo_easy", "solo_hard", "solo_base", "solo_very_hard", "solo_hell"]
     assert "Ladder: not monotone" in first
+
+
+def test_solo_report_says_harder_by_the_interval_but_not_after_holm(tmp_path):
+    """Steps of 3.3 points on 2,000 games: each unadjusted 95% interval excludes 0 but no
+    Holm-adjusted test is significant; the verdict, the evidence and the step table say so
+    plainly instead of "no significant difference" next to an interval excluding 0."""
+    probs = dict(zip(SOLO_VARIANTS, [0.5, 0.467, 0.434, 0.401, 0.1]))
+    store = make_solo_store(tmp_path / "store", "close", probs, n_games=2000, exact=True)
+    html = write_report(store, "close", tmp_path / "out").read_text()
+    text = _text(html[:html.index('<section id="assumed-components">')])  # all cards' games
+    assert "Policy greedy: inconclusive" in text
+    assert "no significant difference" not in text
+    for easier, harder in zip(SOLO_VARIANTS[:3], SOLO_VARIANTS[1:4]):
+        assert re.search(f"{harder} is harder than {easier} by the interval " + r"\([^)]*95% CI "
+                         r"\+0\.\d to \+6\.\d\), but not significant after correcting for 4 "
+                         r"comparisons", text), (easier, harder)
+    mono = html[html.index('<section id="monotonicity">'):]
+    assert mono.count("<td>harder by the interval; not significant after Holm</td>") == 3
+
+
+def test_solo_report_says_the_step_goes_the_wrong_way(tmp_path):
+    probs = dict(zip(SOLO_VARIANTS, [0.5, 0.533, 0.5, 0.467, 0.1]))
+    store = make_solo_store(tmp_path / "store", "wrong", probs, n_games=2000, exact=True)
+    text = _text(write_report(store, "wrong", tmp_path / "out").read_text())
+    assert ("the step goes the wrong way: solo_base is easier than solo_easy by the interval "
+            "(50.0% vs 53.3%") in text
+    assert "goes the wrong way by the interval; not significant after Holm" in text
+
+
+def test_solo_report_shows_what_the_assumed_components_do(tmp_path):
+    """The task card dealt is the one assumed component a solo game varies: T1 (the documented
+    card) is planted much easier in solo_hard, so the ladder is monotone over every card but not
+    on the games dealt T1; the section says so, names the cards and their provenance, and lists
+    the assumptions the experiment does not vary with the spec's documented alternatives."""
+    probs = dict(zip(SOLO_VARIANTS, [0.8, 0.5, 0.3, 0.15, 0.05]))
+    store = make_solo_store(tmp_path / "store", "cards", probs, n_games=1500,
+                            card_probs={("solo_hard", 0): 0.75})
+    html = write_report(store, "cards", tmp_path / "out").read_text()
+    sec = html[html.index('<section id="assumed-components">'):]
+    sec = sec[:sec.index("</section>")]
+    text = _text(sec)
+    assert "What the assumed components do" in text and 'id="task-cards"' in sec
+    assert "T1 documented [D] rows: SUM_FLOWERS_EQ 10; columns: SAME_KNICK" in text
+    assert "T2 assumed (A-07) rows: DIFF_VASE; columns: SAME_VASE" in text
+    assert re.search(r"solo_hard greedy T\d: [\d.]+% \([^)]*\) T1: 7\d\.\d% \([^)]*\) T1: "
+                     r"7\d\.\d% \([^)]*\) yes: the intervals do not overlap", text)
+    assert re.search(r"Policy greedy: with every card the ladder is monotone; on the games dealt "
+                     r"T1 \([\d,]+–[\d,]+ per variant\) it is not monotone\. The verdict rests "
+                     r"on the assumed cards", text)
+    assert "solo_hard wins more often than solo_base" in text
+    assert "none of the assumptions below is varied" in text
+    assert re.search(r"A-02 flower_die_faces \(6 distinct types, no wild face\) a flower die "
+                     r"with 5 flower types \+ 1 wild face", text)
+    assert "A-07 tasks.csv: 5 of 6 rows" in text
+
+
+def test_solo_report_compares_alternative_component_data(tmp_path):
+    """Arms that differ only in their component data are not extra rungs: the ladder uses the
+    main data, and each alternative set is compared with it variant by variant and by its own
+    ladder verdict (here the wild-face die makes solo_hard easier than solo_base)."""
+    probs = dict(zip(SOLO_VARIANTS, [0.8, 0.5, 0.3, 0.15, 0.05]))
+    wild = dict(zip(SOLO_VARIANTS, [0.8, 0.5, 0.7, 0.15, 0.05]))
+    store = make_solo_store(tmp_path / "store", "alt", probs, n_games=1000,
+                            alt_components={"wild_face": wild})
+    html = write_report(store, "alt", tmp_path / "out").read_text()
+    text = _text(html)
+    assert "Policy greedy: monotone" in text and "left out" not in text
+    sec = _text(html[html.index('<section id="assumed-components">'):])
+    assert "plays 1 alternative set(s) (wild_face [digest wild_face]" in sec
+    assert "Alternative component data: wild_face [digest wild_face]" in sec
+    assert re.search(r"solo_hard greedy 3\d\.\d% \([^)]*\) 7\d\.\d% \([^)]*\) \+[34]\d\.\d "
+                     r"\(\+\d+\.\d to \+\d+\.\d\)", sec)
+    assert ("Policy greedy: the ladder is not monotone with these data (monotone with the main "
+            "data).") in sec
 
 
 def test_unknown_experiment_lists_valid_names(tiny_store, tmp_path):
@@ -147,6 +258,7 @@ def test_arms_table_says_common_settings_once(tmp_path):
     probs = {v: p for v, p in zip(SOLO_VARIANTS, [0.85, 0.6, 0.4, 0.2, 0.05])}
     store = make_solo_store(tmp_path / "store", "compact", probs, n_games=50)
     html = write_report(store, "compact", tmp_path / "out").read_text()
+    assert html.count('<section id="arms">') == 1  # the settings once, not twice
     arms = html[html.index('<section id="arms">'):]
     arms = arms[:arms.index("</section>")]
     assert arms.count("d1g3st") == 1  # the component data, said once for the 5 arms

@@ -175,7 +175,38 @@ def test_ladder_not_monotone_when_swapped():
 def test_ladder_inconclusive_when_too_close():
     res = stats.ladder_monotonicity([1600, 1200, 1190, 400, 100], [2000] * 5, LABELS)
     assert res.verdict == "inconclusive"
-    assert "solo_base vs solo_hard" in res.text
+    assert "no significant difference between solo_base and solo_hard" in res.text
+    assert [s.label for s in res.steps][1] == "no clear difference"
+
+
+def test_ladder_says_harder_by_the_interval_but_not_after_holm():
+    """Three steps of 3.3 points on 2,000 games each: every unadjusted 95% interval excludes 0,
+    yet no Holm-adjusted one-sided test is significant; the text says so, never "no
+    significant difference"."""
+    res = stats.ladder_monotonicity([1000, 934, 868, 802, 200], [2000] * 5, LABELS)
+    assert res.verdict == "inconclusive"
+    unclear = [s for s in res.steps if s.verdict == "no clear difference"]
+    assert len(unclear) == 3 and all(s.low > 0 and s.p_expected >= 0.05 for s in unclear)
+    assert "no significant difference" not in res.text
+    assert ("solo_hard is harder than solo_base by the interval (46.7% vs 43.4%, difference "
+            "+3.3 points, 95% CI +0.2 to +6.4), but not significant after correcting for 4 "
+            "comparisons (Holm-adjusted one-sided p = 0.05") in res.text
+    assert {s.label for s in unclear} == {"harder by the interval; not significant after Holm"}
+
+
+def test_ladder_says_the_step_goes_the_wrong_way():
+    """solo_base planted 3.3 points *easier* than solo_easy: the interval excludes 0 on the wrong
+    side, the Holm-adjusted reverse test is not significant (p = 0.074)."""
+    res = stats.ladder_monotonicity([1000, 1066, 1000, 934, 200], [2000] * 5, LABELS)
+    step = res.steps[0]
+    assert step.verdict == "no clear difference" and step.high < 0 and step.p_reversed > 0.05
+    assert ("the step goes the wrong way: solo_base is easier than solo_easy by the interval "
+            "(50.0% vs 53.3%, difference -3.3 points, 95% CI -6.4 to -0.2), though not "
+            "significant after correcting for 4 comparisons") in res.text
+    assert step.label == "goes the wrong way by the interval; not significant after Holm"
+    # a wrong-way estimate whose interval includes 0 says so too
+    res = stats.ladder_monotonicity([1000, 1010, 600], [2000] * 3, LABELS[:3])
+    assert "the step goes the wrong way in the estimate: solo_base wins more often" in res.text
 
 
 def test_ladder_holm_adjustment():
@@ -187,3 +218,19 @@ def test_ladder_holm_adjustment():
            for i in range(2)]
     assert [st_.p_expected for st_ in res.steps] == pytest.approx(
         list(multipletests(raw, method="holm")[1]))
+
+
+def test_ladder_with_zero_wins_warns_nothing():
+    """A rung nobody wins (hell with a weak policy) made statsmodels warn on the terminal."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = stats.ladder_monotonicity([10, 0, 0], [100, 100, 100], LABELS[:3])
+    assert res.steps[1].diff == 0 and res.steps[1].verdict == "no clear difference"
+
+
+def test_points_never_hides_the_sign_of_a_tiny_bound():
+    assert stats.points(0.0331) == "+3.3" and stats.points(-0.033) == "-3.3"
+    assert stats.points(-0.0004) == "-0.04" and stats.points(0.00004) == "+0.004"
+    assert stats.points(0.0) == "+0.0" and stats.points(-0.0) == "+0.0"

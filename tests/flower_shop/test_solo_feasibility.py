@@ -540,6 +540,48 @@ def test_write_conflicts_cli_entry_point(tmp_path, capsys):
     assert "tiles.csv" in capsys.readouterr().err
 
 
+def _no_search(monkeypatch):
+    def refuse(*a, **k):
+        raise AssertionError("the exhaustive search ran")
+    monkeypatch.setattr(conflicts, "computed_conflicts", refuse)
+
+
+def test_verified_conflicts_file_is_trusted_without_the_search(tmp_path, monkeypatch):
+    """write_conflicts records what it checked (task_conflicts.verified); while the data and the
+    file still match it, loading needs no search (a multiplayer run never compiles the solver).
+    The shipped file is verified against the shipped data."""
+    write_component_copy(tmp_path, with_conflicts=False)
+    conflicts.write_conflicts(tmp_path)
+    assert (tmp_path / conflicts.VERIFIED).is_file()
+    expected = solo.conflict_matrix(TASKS, TILES, 2, 3)
+    _no_search(monkeypatch)
+    assert (conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, TILES, strict=True) == expected).all()
+    assert (conflicts.load_conflicts(COMPONENTS, TASK_IDS, TASKS, TILES, strict=True) == expected).all()
+    tasks = TASKS.copy()
+    tasks[:, L.TK_ROW_POINTS] = 7       # points play no part in the search: still verified
+    assert (conflicts.load_conflicts(tmp_path, TASK_IDS, tasks, TILES, strict=True) == expected).all()
+
+
+@pytest.mark.parametrize("change", ["tiles", "hand_edit", "garbled_digest"])
+def test_a_change_since_verification_runs_the_search_again(tmp_path, change):
+    write_component_copy(tmp_path, with_conflicts=False)
+    conflicts.write_conflicts(tmp_path)
+    tiles = TILES.copy()
+    if change == "tiles":
+        tiles[:, L.TL_VASE] = 0
+    elif change == "hand_edit":
+        p = tmp_path / "task_conflicts.csv"
+        p.write_text("\n".join(p.read_text().splitlines()[:-1]) + "\n")   # drop {T5, T6}
+    else:
+        (tmp_path / conflicts.VERIFIED).write_bytes(b"\xff\xfe")
+    if change == "garbled_digest":
+        m = conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles, strict=True)
+    else:
+        with pytest.warns(conflicts.StaleConflictsWarning, match="stale"):
+            m = conflicts.load_conflicts(tmp_path, TASK_IDS, TASKS, tiles)
+    assert (m == solo.conflict_matrix(TASKS, tiles, 2, 3)).all()
+
+
 def test_write_conflicts_after_tile_change(tmp_path):
     """Regenerating from swapped tiles makes the file current again (new reasons generated)."""
     text = fs_data.TILES_CSV

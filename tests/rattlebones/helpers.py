@@ -1,5 +1,9 @@
 """Hand-built Rattlebones states with forced dice and scripted decisions (test helpers).
 
+A test sets a game up (``sim.decide.start``), edits its state, forces the dice and plays one
+turn whose decisions it scripts by option code (``sim.decide.Game.take``); the step machine
+stops at the end of the turn (``kernel.advance_turn``).
+
 Dice are white = 0, black = 1, grey = 2 (RB-S5). Die faces are written slots 1..6 as in the
 spec's §11: ``'R'`` (Ringmaster), 2..6 (pips), face names, and ``('ARROW', t)`` for an arrow
 targeting slot t. Decisions use the option encodings of ``layout.py``.
@@ -9,14 +13,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim import batch
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, randint
+from sim import batch, decide
 from sim.trace import events, new_log
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import kernel as K
 from sim.games.rattlebones import layout as L
 from sim.games.rattlebones import policies as P
-from sim.games.rattlebones import rules as RU
 from sim.games.rattlebones.rules import FACE_NAMES
 
 W, BL, G = 0, 1, 2                      # die ids
@@ -59,7 +61,11 @@ def arm_for(n, tweaks=None, policy="random"):
 
 
 class Game:
-    """A set-up game whose tile slots are EMPTY (tiles_used = 0) unless a test places spaces."""
+    """A set-up game whose tile slots are EMPTY (tiles_used = 0) unless a test places spaces.
+
+    ``game`` is the ``sim.decide.Game`` that plays it; ``state`` and ``log`` are its arrays.
+    ``opts`` holds the options of the last decision taken (and of the listing helpers below).
+    """
 
     def __init__(self, n=4, tweaks=None, policy="random", seed=0, tiles=False):
         t = dict(tweaks or {})
@@ -70,13 +76,13 @@ class Game:
         self.rules = arm.rules
         self.comp = arm.components.arrays
         self.kinds, self.pp = arm.policy_arrays
-        self.state = np.zeros(K.state_size(n), dtype=np.int64)
+        self.game = decide.start(SPEC.steps, self.rules, self.comp, n, self.kinds, self.pp, seed,
+                                 0, new_log(5000))
+        self.state = self.game.state
+        self.log = self.game.log
         self.opts = np.zeros(L.MAX_OPTS, dtype=np.int64)
-        self.log = new_log(5000)
-        K.setup_game(self.state, self.rules, self.comp, n, make_stream(seed, 0, SUB_SETUP),
-                     self.opts, self.log)
-        self.rng_d = make_stream(seed, 0, SUB_DICE)
-        self.rng_p = make_stream(seed, 0, SUB_POLICY)
+        self._script: list[int] = []
+        self._strict = True
 
     # ---- state access -------------------------------------------------------------------
     def seat(self, s, field):
@@ -161,25 +167,58 @@ class Game:
         self.state[L.S_FORCE_POS] = 0
 
     def script(self, *decisions, strict=True):
-        for i, v in enumerate(decisions):
-            self.state[L.S_SCRIPT + i] = v
-        self.state[L.S_SCRIPT_N] = len(decisions)
-        self.state[L.S_SCRIPT_POS] = 0
-        self.state[L.S_SCRIPT_ERR] = 0
-        self.state[L.S_SCRIPT_STRICT] = 1 if strict else 0
+        """The option codes of the next decisions; ``strict``: any further decision with two
+        or more options fails the test (else the seat's policy takes it)."""
+        self._script = list(decisions)
+        self._strict = strict
 
     def check_script(self):
-        assert self.g(L.S_SCRIPT_ERR) == 0, f"illegal or missing scripted decision (code {self.g(L.S_SCRIPT_ERR)})"
-        assert self.g(L.S_SCRIPT_POS) == self.g(L.S_SCRIPT_N), "scripted decisions left over"
+        assert not self._script, f"scripted decisions left over: {self._script}"
         assert self.g(L.S_FORCE_POS) == self.g(L.S_FORCE_N), "forced draws left over"
 
+    def pending(self):
+        """(decision point, seat, option codes) of the pending decision."""
+        return SPEC.steps.pending(self.state)
+
     # ---- running ------------------------------------------------------------------------
-    def turn(self, seat=0, check=True):
+    def start_turn(self, seat=0):
+        """Make ``seat``'s turn the next step (after the test's edits of the state)."""
         self.state[L.S_ACTIVE] = seat
-        play_turn(self.state, self.rules, self.kinds, self.pp, self.opts, self.rng_d,
-                    self.rng_p, self.log)
+        self.state[L.S_PHASE] = L.PH_TURN
+        self.state[L.S_POINT] = 0
+        self.state[L.S_N_OPTIONS] = 0
+        # the face-value tables read the train track and n: refresh them after the edits
+        P.fill_cfg(self.game.work[0], self.state, self.rules, self.kinds, self.pp)
+
+    def run(self, until=()):
+        """Play the turn on: scripted decisions, then (strict) none or the policies; stop at
+        the end of the turn or the game (returns 2 / 0), or when a decision of a point in
+        ``until`` is pending (returns 1, not taken)."""
+        while True:
+            r = int(K.advance_turn(self.state, self.rules, self.comp, self.log))
+            if r != 1:
+                return r
+            point, _, codes = self.pending()
+            if point in until:
+                return 1
+            self.opts[:] = 0
+            self.opts[:len(codes)] = codes
+            if self._script:
+                self.game.take(self._script.pop(0))
+            elif self._strict:
+                raise AssertionError("unscripted decision: " + SPEC.steps.describe(self.state))
+            else:
+                self.game.apply(self.game.choose())
+
+    def turn(self, seat=0, check=True):
+        self.start_turn(seat)
+        self.run()
         if check:
             self.check_script()
+
+    def results(self):
+        """The result rows of the game as it stands (``kernel.finish``)."""
+        return self.game.results(self.n, len(SPEC.game_column_names), len(SPEC.seat_column_names))
 
     def events(self):
         return events(self.log)
@@ -192,36 +231,12 @@ class Game:
         return bool(self.state[L.S_ENDED])
 
 
-# ---- jitted entry points with rules / kinds / policy_params / opts / streams as separate arrays
-# (single phases and policies; the game loop passes ``cfg`` and keeps options and streams in the
-# state). Only tests call them.
-@njit(cache=True)
-def make_cfg(state, rules, kinds, pp):
-    """A new ``cfg`` array for ``state`` (see ``policies.fill_cfg``)."""
-    cfg = np.zeros(RU.C_LEN, dtype=np.float64)
-    P.fill_cfg(cfg, state, rules, kinds, pp)
-    return cfg
-
-
+# ---- jitted helpers: dice draws from a separate stream, option listings into ``opts``.
 @njit(cache=True)
 def _copy_opts(state, opts):
-    """Copy the options listed at ``state[S_OPTS:]`` into ``opts``."""
+    """Copy the options listed at ``state[S_OPTIONS:]`` into ``opts``."""
     for i in range(min(opts.shape[0], L.MAX_OPTS)):
-        opts[i] = state[L.S_OPTS + i]
-
-
-@njit(cache=True)
-def _load_streams(state, rng_d, rng_p):
-    """Store the ``uint64[1]`` dice and policy streams in the state (S_RNG_D, S_RNG_P)."""
-    state[L.S_RNG_D] = np.int64(rng_d[0])
-    state[L.S_RNG_P] = np.int64(rng_p[0])
-
-
-@njit(cache=True)
-def _save_streams(state, rng_d, rng_p):
-    """Write the streams kept in the state back to the ``uint64[1]`` stream arrays."""
-    rng_d[0] = np.uint64(state[L.S_RNG_D])
-    rng_p[0] = np.uint64(state[L.S_RNG_P])
+        opts[i] = state[L.S_OPTIONS + i]
 
 
 @njit(cache=True)
@@ -274,94 +289,3 @@ def move_options(state, seat, dmin, dmax, optional, opts):
     n = K._move_options(state, seat, dmin, dmax, optional)
     _copy_opts(state, opts)
     return n
-
-
-@njit(cache=True)
-def play_turn(state, rules, kinds, pparams, opts, rng_d, rng_p, log):
-    """One turn of the active seat (see ``kernel._play_turn``), with the rules, policy kinds
-    ``int64[n]`` and policy parameters ``float64[n, P_LEN]`` as separate arrays."""
-    cfg = make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    K._play_turn(state, cfg, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def pay_extra_dice(state, rules, kinds, pparams, seat, opts, rng_p, log):
-    """RB-T1 (see ``kernel._pay_extra_dice``). Returns e."""
-    cfg = make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_p, rng_p)
-    e = K._pay_extra_dice(state, cfg, seat, log)
-    _save_streams(state, rng_p, rng_p)
-    _copy_opts(state, opts)
-    return e
-
-
-@njit(cache=True)
-def choose_and_roll(state, rules, kinds, pparams, seat, e, opts, rng_d, rng_p, log):
-    """RB-T2 + RB-T3 (see ``kernel._choose_and_roll``)."""
-    cfg = make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    K._choose_and_roll(state, cfg, seat, e, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def reroll_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
-    """RB-T4 / RB-F8 (see ``kernel._reroll_phase``)."""
-    cfg = make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    K._reroll_phase(state, cfg, seat, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def declare_doubles(state, rules, kinds, pparams, seat, opts, rng_p, log):
-    """RB-T5a / RB-F5 (see ``kernel._declare_doubles``)."""
-    cfg = make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_p, rng_p)
-    K._declare_doubles(state, cfg, seat, log)
-    _save_streams(state, rng_p, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def resolution_phase(state, rules, kinds, pparams, seat, opts, rng_d, rng_p, log):
-    """RB-T5b (see ``kernel._resolution_phase``)."""
-    cfg = make_cfg(state, rules, kinds, pparams)
-    _load_streams(state, rng_d, rng_p)
-    K._resolution_phase(state, cfg, seat, log)
-    _save_streams(state, rng_d, rng_p)
-    _copy_opts(state, opts)
-
-
-@njit(cache=True)
-def choose(state, rules, kind, pp, seat, dp, opts, n, rng):
-    """Return one of ``opts[:n]`` for decision ``dp`` of ``seat`` (policy ``kind``).
-
-    Parameters
-    ----------
-    state : int64[...] game state (read only)
-    rules : float64[R_LEN]
-    kind : int, K_RANDOM or K_GREEDY
-    pp : float64[n_players, P_LEN] policy parameters (row ``seat`` is used)
-    seat : int
-    dp : int, decision point D_*
-    opts : int64[...] legal options, ``n`` of them (n >= 2)
-    rng : uint64[1] SUB_POLICY stream (random policy only)
-
-    Returns
-    -------
-    int, the chosen option.
-    """
-    if kind == L.K_RANDOM:
-        return opts[randint(rng, n)]
-    work = state.copy()   # the heuristics read the options from the state
-    for i in range(n):
-        work[L.S_OPTS + i] = opts[i]
-    kinds = np.full(pp.shape[0], L.K_GREEDY, dtype=np.int64)
-    cfg = make_cfg(work, rules, kinds, pp)
-    return P.greedy(work, cfg, seat, dp, n)

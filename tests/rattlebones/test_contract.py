@@ -9,11 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import batch
+from sim import batch, decide
 from sim.spec import SpecError
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import layout as L
 from sim.games.rattlebones import rules as RU
+
+from .helpers import arm_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_MD = ROOT.parent / "shared" / "rules" / "rattlebones.md"
@@ -89,16 +91,28 @@ def test_games_terminate_without_truncation(policy):
 
 
 def test_policy_never_mutates_state():
-    """Policies read the state and return a legal option (§9); state is unchanged."""
-    from .helpers import Game, choose
-    g = Game(policy="greedy", tiles=True)
-    g.opts[:3] = [0, 1, 2]
-    before = g.state.copy()
-    for dp in range(1, 14):
-        for kind in (L.K_RANDOM, L.K_GREEDY):
-            a = choose(g.state, g.rules, kind, g.pp, 0, dp, g.opts, 3, g.rng_p)
-            assert a in (0, 1, 2, -1, 3)
-    assert (g.state == before).all()
+    """Policies read the state and return a legal option (§9): at every decision of whole
+    games, ``choose`` returns an index of a listed option and changes nothing but the policy
+    stream (random only)."""
+    seen = set()
+    for policy in ("greedy", "aggressive", "random"):
+        for n in (2, 4):
+            arm = arm_for(n, None, policy)
+            kinds, pp = arm.policy_arrays
+            for index in range(3):
+                g = decide.start(SPEC.steps, arm.rules, arm.components.arrays, n, kinds, pp,
+                                 11, index)
+                while g.advance():
+                    before = g.state.copy()
+                    i = g.choose()
+                    assert g.state[L.S_N_OPTIONS] >= 2
+                    assert 0 <= i < g.state[L.S_N_OPTIONS]
+                    changed = set(np.flatnonzero(g.state != before).tolist())
+                    assert changed <= ({L.S_RNG_P} if policy == "random" else set())
+                    seen.add(int(g.state[L.S_POINT]))
+                    g.apply(i)
+    assert {L.D_EXTRA, L.D_DICE, L.D_ORDER, L.D_MOVE, L.D_NINE, L.D_INSTALL, L.D_PLUS1,
+            L.D_SHOP} <= seen
 
 
 def test_chunking_and_determinism():

@@ -1,20 +1,15 @@
 """Game end (RB-E*): TS-07, TS-08, Ringmaster sources, truncation."""
-import numpy as np
 
 from sim import batch
 from sim.spec import G_N_WINNERS, G_WINNER_SEAT, S_RANK, SEAT_COMMON
 from sim.games.rattlebones import SPEC
-from sim.games.rattlebones import kernel as K
 from sim.games.rattlebones import layout as L
 
 from .helpers import BL, DECLINE, G, MG, MW, W, Game, mv
 
 
 def _results(g):
-    games = np.zeros(len(SPEC.game_column_names), dtype=np.int64)
-    seats = np.zeros((g.n, len(SPEC.seat_column_names)), dtype=np.int64)
-    K.write_results(g.state, games, seats, g.opts, g.log)
-    return games, seats
+    return g.results()
 
 
 def _ts07(**tweaks):

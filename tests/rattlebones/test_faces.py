@@ -1,13 +1,9 @@
 """Face abilities (RB-F*): TS-02, TS-03, TS-04, TS-05, TS-09, TS-12, TS-13, TS-14."""
-import numpy as np
 import pytest
 
-from sim.games.rattlebones import kernel as K
 from sim.games.rattlebones import layout as L
 
-from .helpers import (BL, DECLINE, G, Game, MB, MG, MW, W, arrow_target_options, choose_and_roll,
-                      declare_doubles, move_options, mv, pay_extra_dice, reroll_phase,
-                      resolution_phase)
+from .helpers import BL, DECLINE, G, Game, MB, MG, MW, W, arrow_target_options, move_options, mv
 
 
 def test_rb_f1_points():
@@ -142,15 +138,11 @@ def test_ts04e_double_gain_capped_by_supply_rb_f5_f12():
     g = _ts04()
     g.force(2, 2, 2)
     g.script(2, G, G, BL)
-    s, r, kd, pp, o = g.state, g.rules, g.kinds, g.pp, g.opts
-    g.set(L.S_ACTIVE, 0)
-    K.begin_turn(s, 0, g.log)
-    e = pay_extra_dice(s, r, kd, pp, 0, o, g.rng_p, g.log)
-    choose_and_roll(s, r, kd, pp, 0, e, o, g.rng_d, g.rng_p, g.log)
-    reroll_phase(s, r, kd, pp, 0, o, g.rng_d, g.rng_p, g.log)
-    declare_doubles(s, r, kd, pp, 0, o, g.rng_p, g.log)
+    g.start_turn(0)
+    g.run(until=(L.D_ORDER,))          # the Double is declared; no die resolved yet
+    assert g.g(L.S_RESOLVED) == 0 and g.g(L.S_DBL_TARGET + W) == G
     g.set(L.S_GOLD_SUPPLY, 1)
-    resolution_phase(s, r, kd, pp, 0, o, g.rng_d, g.rng_p, g.log)
+    assert g.run() == 2
     g.check_script()
     assert g.gold(0) == 1 and g.g(L.S_GOLD_SUPPLY) == 0 and g.score(0) == 4
 

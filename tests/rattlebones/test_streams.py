@@ -5,14 +5,21 @@ from sim import rng as R
 from sim.games.rattlebones import kernel as K
 from sim.games.rattlebones import layout as L
 
+from .helpers import arm_for
 
-def test_state_stream_matches_sim_rng():
-    """RB-T3 / RB-S11: ``_rand`` on a state field gives the draws of ``sim.rng.randint``."""
-    assert K.RNG_STEP == R._GOLDEN
+
+def test_state_streams_are_the_sim_rng_streams():
+    """RB-T3 / RB-S11: a new game keeps its dice and policy streams in the state, and its die
+    rolls are the draws of ``sim.rng.randint`` on the SUB_DICE stream."""
+    arm = arm_for(2)
+    kinds, pp = arm.policy_arrays
+    log = np.zeros((1, 8), dtype=np.int64)
+    state, _ = K.new_game(arm.rules, arm.components.arrays, 2, kinds, pp, np.uint64(5),
+                          np.int64(3), log)
+    assert np.uint64(state[L.S_RNG_P]) == R.make_stream(5, 3, R.SUB_POLICY)[0]
     ref = R.make_stream(5, 3, R.SUB_DICE)
-    state = np.zeros(K.state_size(2), dtype=np.int64)
-    state[L.S_RNG_D] = np.int64(ref[0])
-    got = [int(K._rand(state, np.int64(L.S_RNG_D), np.int64(n))) for n in (6, 6, 2, 13, 6, 4)]
-    want = [int(R.randint(ref, n)) for n in (6, 6, 2, 13, 6, 4)]
+    assert np.uint64(state[L.S_RNG_D]) == ref[0]
+    got = [int(K._draw_slot(state)) for _ in range(6)] + [int(K._draw_gamble(state))]
+    want = [int(R.randint(ref, 6)) for _ in range(7)]
     assert got == want
     assert np.uint64(state[L.S_RNG_D]) == ref[0]

@@ -1,7 +1,7 @@
 """Turn structure scenarios (RB-T*), forced dice on hand-built states."""
 from sim.games.rattlebones import layout as L
 
-from .helpers import BL, DECLINE, G, Game, MB, MG, MW, W, move_options, mv, pay_extra_dice
+from .helpers import BL, DECLINE, G, Game, MB, MG, MW, W, move_options, mv
 
 
 def test_ts01_worked_example_rb_t13():
@@ -24,29 +24,36 @@ def test_ts01_worked_example_rb_t13():
     assert not g.ended and g.g(L.S_ACTIVE) == 1
 
 
+def _extra_dice(g, e):
+    """Start seat 0's turn and take D01 = ``e``; returns (the D01 options, or None when the
+    turn skipped D01 as single-option, and the e paid)."""
+    g.start_turn(0)
+    g.run(until=(L.D_EXTRA, L.D_DICE))
+    point, _, offered = g.pending()
+    if point == L.D_DICE:
+        return None, g.g(L.S_EXTRA)
+    assert point == L.D_EXTRA
+    g.game.take(e)
+    return offered, g.g(L.S_EXTRA)
+
+
 def test_rb_t1_extra_dice_cost():
     """RB-T1: e <= min(max_dice_per_turn - 1, gold // cost); the first die is free."""
     for gold, want_max in ((0, 0), (1, 1), (5, 2)):
         g = Game()
         g.set_seat(0, L.F_GOLD, gold)
-        g.set(L.S_ACTIVE, 0)
-        n = 0
-        # legal e are listed in opts by pay_extra_dice; script the largest one
-        g.script(want_max) if want_max > 0 else g.script()
-        e = pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log)
-        n = want_max + 1
-        assert list(g.opts[:n]) == list(range(n))
-        g.check_script()
+        # legal e are 0..want_max (no decision when only e = 0); script the largest one
+        offered, e = _extra_dice(g, want_max)
+        assert offered == (list(range(want_max + 1)) if want_max > 0 else None)
         assert e == want_max and g.gold(0) == gold - want_max
     g = Game(tweaks={"gold_per_extra_die": 0})
-    g.script(2)
-    assert pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log) == 2
-    assert g.gold(0) == 0
+    offered, e = _extra_dice(g, 2)
+    assert e == 2 and g.gold(0) == 0
     g = Game(tweaks={"max_dice_per_turn": 2})
     g.set_seat(0, L.F_GOLD, 5)
-    g.script(1)
-    assert pay_extra_dice(g.state, g.rules, g.kinds, g.pp, 0, g.opts, g.rng_p, g.log) == 1
-    assert list(g.opts[:2]) == [0, 1] and g.gold(0) == 4
+    offered, e = _extra_dice(g, 1)
+    assert e == 1
+    assert offered == [0, 1] and g.gold(0) == 4
 
 
 def test_rb_t2_dice_choice():

@@ -5,11 +5,18 @@ Rule source: ``shared/rules/flower_shop.md`` §2.9 and FS-V-HELL-2. The truth is
 reason per pair. ``load_conflicts`` (used by ``rules.load_components``) reads and validates the
 file and checks it against the computed matrix; ``write_conflicts`` regenerates it, also from
 the command line: ``python -m sim.games.flower_shop.conflicts [COMPONENTS_DIR]``.
+
+The search is compiled and run only when the file may be out of date: ``write_conflicts`` also
+writes ``task_conflicts.verified``, the digest of the tile and task data, the grid and the
+listed pairs it checked. While the digest still matches, the file is the search's result and
+loading needs no search (a run that does not play solo never compiles the solver). Any change
+of the data or a hand edit of the file changes the digest, and the search decides again.
 """
 from __future__ import annotations
 
 import csv
 import functools
+import hashlib
 import sys
 import warnings
 from pathlib import Path
@@ -41,6 +48,36 @@ def computed_conflicts(tasks: np.ndarray, tiles: np.ndarray, rows: int = 2,
                             int(rows), int(cols))
     n = tasks.shape[0]
     return np.frombuffer(raw, dtype=np.int64).reshape(n, n).copy()
+
+
+VERIFIED = "task_conflicts.verified"
+
+
+def _digest(tasks, tiles, rows, cols, pairs) -> str:
+    """The digest of what a verified conflicts file was checked against: the task conditions
+    (not their points) and the tiles. Vase colours and knickknacks only matter by equality, so
+    they are numbered by first appearance (the loader and the command line number them
+    differently)."""
+    tasks = np.asarray(tasks, dtype=np.int64)[:, [TK_ROW_COND, TK_ROW_PARAM, TK_COL_COND,
+                                                   TK_COL_PARAM]]
+    tiles = np.array(tiles, dtype=np.int64)
+    for col in (TL_VASE, TL_KNICK):
+        seen: dict = {}
+        tiles[:, col] = [seen.setdefault(int(v), len(seen)) for v in tiles[:, col]]
+    h = hashlib.sha256()
+    for a in (tasks, tiles):
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        h.update(repr(a.shape).encode())
+        h.update(a.tobytes())
+    h.update(repr((int(rows), int(cols), sorted(pairs))).encode())
+    return h.hexdigest()
+
+
+def _matrix_of(pairs, n) -> np.ndarray:
+    m = np.zeros((n, n), dtype=np.int64)
+    for a, b in pairs:
+        m[a, b] = m[b, a] = 1
+    return m
 
 
 class StaleConflictsWarning(UserWarning):
@@ -153,10 +190,18 @@ def load_conflicts(dir, task_ids, tasks, tiles, rows=2, cols=3, strict=False) ->
     task_ids = [str(t) for t in task_ids]
     if len(task_ids) != len(tasks):
         raise SpecError(f"{path}: {len(task_ids)} task ids for {len(tasks)} task rows")
-    computed = computed_conflicts(tasks, tiles, rows, cols)
     if not path.exists():
-        return computed
+        return computed_conflicts(tasks, tiles, rows, cols)
     listed, _ = read_conflicts_csv(path, task_ids)
+    verified = Path(dir) / VERIFIED
+    if verified.is_file():
+        try:
+            said = verified.read_text(encoding="utf-8").split()
+        except (OSError, UnicodeDecodeError):
+            said = []
+        if said and said[0] == _digest(tasks, tiles, rows, cols, listed):
+            return _matrix_of(listed, len(task_ids))
+    computed = computed_conflicts(tasks, tiles, rows, cols)
     truth = _matrix_pairs(computed)
     if listed != truth:
         msg = (f"{path} is stale: it does not match the exhaustive search on the current tile "
@@ -259,6 +304,12 @@ def write_conflicts(dir, task_ids=None, tasks=None, tiles=None, rows=2, cols=3) 
     with open(tmp, "w", newline="", encoding="utf-8") as fh:
         csv.writer(fh, lineterminator="\n").writerows(lines)
     tmp.replace(path)
+    digest = _digest(tasks, tiles, rows, cols, _matrix_pairs(m))
+    (dir / VERIFIED).write_text(
+        f"{digest}\n(digest of the tile and task data, the {rows}x{cols} grid and the pairs that "
+        f"{path.name} lists, as checked by the exhaustive search; written by `python -m "
+        f"sim.games.flower_shop.conflicts`. While it matches, loading trusts {path.name}.)\n",
+        encoding="utf-8")
     return path
 
 

@@ -23,13 +23,19 @@ game column ``start_chair``: the physical chair that starts. Seat k = chair (sta
 State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``, declared field by field
 in ``layout.py`` (``playtest layout rattlebones`` prints the tables), as are the decision points
 and their option encodings.
+
+The game is a resumable step machine (``sim.decide``): the state holds the whole position,
+with the control position ``S_PHASE`` and the options block, so ``advance`` / ``apply_option``
+/ ``choose`` / ``finish`` (and ``new_game``) can stop and resume at any decision, and a copy of
+the state plays on like the original. ``play_many`` runs the same steps with the policies
+deciding in place (``_steps``).
 """
 import numpy as np
 from numba import njit, prange
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
-from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, make_stream, mix64, randint, shuffle,
-                     stream_start)
+from sim.decide import random_index
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
 from sim.trace import emit
 
 from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
@@ -51,69 +57,55 @@ from .layout import (BM_START, BM_TRACK_LEN, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA,
                      GO_START_CHAIR, GO_STOCK_SCORINGS, GO_TILES_MASK, GO_TRAIN_RIDES,
                      GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, K_GREEDY, MAX_DICE, MAX_OPTS,
                      MOVE_CODE, NE_ARROW_NUMBER, NE_CYCLE, NE_DOUBLE_ALONE, NE_DOUBLE_DIE,
-                     NE_NO_STOCK, NE_REROLL_LATE, NE_THIEF_NOBODY, N_FACES, N_SLOTS, PLUS1_DIE,
-                     PLUS1_KIND, SEAT0, SEAT_LEN, SO_DICE_ROLLED, SO_EXTRA_DICE, SO_GOLD,
-                     SO_GOLD_GAINED, SO_GOLD_SPENT, SO_INSTALLS, SO_MOVES, SO_PTS_FACES,
-                     SO_PTS_GAMBLE, SO_PTS_RANK, SO_PTS_SHOP, SO_PTS_STOCK, SO_PTS_TRAIN, SO_RANK,
-                     SO_REROLLS, SO_RINGMASTER_DROPS, SO_SCORE, SO_STARS, SO_STARS_CASHED,
-                     SO_STARS_GAINED, SO_STEALS, SO_STOCKS, SO_STOCKS_TAKEN, SO_STOLEN, SO_TOKENS,
-                     SO_TURNS_TAKEN, SO_WON, SPC_FACE, SPC_KIND, SP_EMPTY, SP_FACE, SP_PLUS1,
-                     SP_SLOT, SP_START, S_ACTIVE, S_CTX_DIE, S_CTX_DIST, S_CTX_FACE, S_CTX_SLOT,
-                     S_CTX_VICTIM, S_DBL_COUNT, S_DBL_TARGET, S_ENDED, S_END_SEAT, S_END_TRIGGER,
-                     S_FACE_SUPPLY, S_FIRST_SEAT, S_FORCE, S_FORCE_N, S_FORCE_POS, S_GAMBLE,
-                     S_GOLD_LIMITED, S_GOLD_SUPPLY, S_N_DICE, S_N_MONKEYS, S_N_PLAYERS, S_OPP,
-                     S_OPTS, S_R, S_REROLL_EVENTS, S_RESOLVED, S_RM_DROPS, S_RNG_D, S_RNG_P,
-                     S_ROLLED, S_SCRIPT, S_SCRIPT_ERR, S_SCRIPT_N, S_SCRIPT_POS, S_SCRIPT_STRICT,
-                     S_SPACE_FACE, S_SPACE_KIND, S_START_CHAIR, S_START_INDEX, S_STAR_LIMITED,
-                     S_STAR_SUPPLY, S_STOCK_COUNT, S_STOCK_SCORINGS, S_STOCK_SUPPLY, S_TILES_MASK,
-                     S_TRACK_LEN, S_TRAIN_LEN, S_TRAIN_MOVES, S_TRAIN_POS, S_TRAIN_TRACK,
-                     S_TRUNCATED, S_TURN, S_UP_SLOT, TK_GOLD, TK_STAR, TOK_GOLD, TOK_STAR,
-                     TOK_STOCK, TRD_N, TRD_START, TRD_VALUES)
-from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_extra_dice,
-                       greedy_install, greedy_move, greedy_order, greedy_plus1, shop_k)
-from .rules import (ARROWNUM_NONE, ARROW_ANY, C_KIND, C_LEN, R_ACTION_FACE_SUPPLY,
-                    R_ARROW_NUMBER_MODE, R_ARROW_TARGETS, R_BOARD_PRESET, R_DOUBLE_AFFECTS_THIEF,
-                    R_DOUBLE_STACKING, R_END_INCLUSIVE, R_GAMBLE_FACES, R_GOLD_PER_EXTRA_DIE,
-                    R_GOLD_SUPPLY, R_MAX_DICE_PER_TURN, R_MAX_TURNS, R_MOVE_OPTIONAL,
-                    R_NINE_MOVE_MAX, R_NINE_MOVE_MIN, R_N_DICE, R_N_MONKEYS, R_PLUS1_ANY_DIE,
-                    R_POINT_FACE_MAX, R_POINT_FACE_SUPPLY, R_RANK_POINTS, R_REROLL_MANDATORY,
-                    R_REROLL_SECOND_SCOPE, R_RINGMASTER_FACE_MOVE, R_RINGMASTER_START_2P,
-                    R_RINGMASTER_START_3P, R_RINGMASTER_START_4P, R_RINGMASTER_STEP,
-                    R_SEAT_BONUS_GOLD, R_SEAT_BONUS_POINTS, R_SHOP_EXCHANGES_PER_LANDING,
-                    R_SHOP_MAX_STARS, R_SHOP_ON_PASS, R_STARTING_GOLD, R_STARTING_STARS,
-                    R_STAR_EXCHANGE, R_STAR_SUPPLY, R_STOCK_COUNT, R_STOCK_PAY_AFTER_TIE_FIRST,
-                    R_STOCK_PAY_FIRST, R_STOCK_PAY_MONOPOLY, R_STOCK_PAY_SECOND,
-                    R_STOCK_PAY_TIE_FIRST, R_STOCK_PAY_TIE_SECOND, R_TILES_USED, R_TILE_POOL,
-                    R_TRAIN_TRACK, SCOPE_REROLL_ONLY, STACK_FORBID)
+                     NE_NO_STOCK, NE_REROLL_LATE, NE_THIEF_NOBODY, N_FACES, N_GAMBLE, N_SLOTS,
+                     PH_ARROW, PH_DICE, PH_DOUBLES, PH_LAND, PH_MOVE, PH_ORDER, PH_OVER, PH_REROLL,
+                     PH_SHOP, PH_THIEF, PH_TURN, PLUS1_DIE, PLUS1_KIND, SEAT0, SEAT_LEN,
+                     SO_DICE_ROLLED, SO_EXTRA_DICE, SO_GOLD, SO_GOLD_GAINED, SO_GOLD_SPENT,
+                     SO_INSTALLS, SO_MOVES, SO_PTS_FACES, SO_PTS_GAMBLE, SO_PTS_RANK, SO_PTS_SHOP,
+                     SO_PTS_STOCK, SO_PTS_TRAIN, SO_RANK, SO_REROLLS, SO_RINGMASTER_DROPS,
+                     SO_SCORE, SO_STARS, SO_STARS_CASHED, SO_STARS_GAINED, SO_STEALS, SO_STOCKS,
+                     SO_STOCKS_TAKEN, SO_STOLEN, SO_TOKENS, SO_TURNS_TAKEN, SO_WON, SPC_FACE,
+                     SPC_KIND, SP_EMPTY, SP_FACE, SP_PLUS1, SP_SLOT, SP_START, S_ACTIVE, S_CTX_DIE,
+                     S_CTX_DIST, S_CTX_DMAX, S_CTX_FACE, S_CTX_SLOT, S_CTX_VICTIM, S_CURSOR,
+                     S_DBL_COUNT, S_DBL_TARGET, S_DECIDER, S_ENDED, S_END_SEAT, S_END_TRIGGER,
+                     S_EXTRA, S_FACE_SUPPLY, S_FIRST_SEAT, S_FORCE, S_FORCE_N, S_FORCE_POS,
+                     S_GAMBLE, S_GOLD_LIMITED, S_GOLD_SUPPLY, S_LAND, S_MOVE_POINT, S_N_DICE,
+                     S_N_MONKEYS, S_N_OPTIONS, S_N_PLAYERS, S_OPP, S_OPTIONS, S_PHASE, S_POINT,
+                     S_R, S_REROLL_EVENTS, S_RESOLVED, S_RM_DROPS, S_RNG_D, S_RNG_P, S_ROLLED,
+                     S_SHOP_LEFT, S_SPACE_FACE, S_SPACE_KIND, S_START_CHAIR, S_START_INDEX,
+                     S_STAR_LIMITED, S_STAR_SUPPLY, S_STOCK_COUNT, S_STOCK_SCORINGS,
+                     S_STOCK_SUPPLY, S_THIEF_AMOUNT, S_THIEF_TOOK, S_TILES_MASK, S_TRACK_LEN,
+                     S_TRAIN_LEN, S_TRAIN_MOVES, S_TRAIN_POS, S_TRAIN_TRACK, S_TRUNCATED, S_TURN,
+                     S_UP_SLOT, TK_GOLD, TK_STAR, TOK_GOLD, TOK_STAR, TOK_STOCK, TRD_N, TRD_START,
+                     TRD_VALUES)
+from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
+                       greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
+                       greedy_thief, shop_k)
+from .rules import (ARROWNUM_NONE, ARROW_ANY, C_LEN, R_ACTION_FACE_SUPPLY, R_ARROW_NUMBER_MODE,
+                    R_ARROW_TARGETS, R_BOARD_PRESET, R_DOUBLE_AFFECTS_THIEF, R_DOUBLE_STACKING,
+                    R_END_INCLUSIVE, R_GAMBLE_FACES, R_GOLD_PER_EXTRA_DIE, R_GOLD_SUPPLY,
+                    R_MAX_DICE_PER_TURN, R_MAX_TURNS, R_MOVE_OPTIONAL, R_NINE_MOVE_MAX,
+                    R_NINE_MOVE_MIN, R_N_DICE, R_N_MONKEYS, R_PLUS1_ANY_DIE, R_POINT_FACE_MAX,
+                    R_POINT_FACE_SUPPLY, R_RANK_POINTS, R_REROLL_MANDATORY, R_REROLL_SECOND_SCOPE,
+                    R_RINGMASTER_FACE_MOVE, R_RINGMASTER_START_2P, R_RINGMASTER_START_3P,
+                    R_RINGMASTER_START_4P, R_RINGMASTER_STEP, R_SEAT_BONUS_GOLD,
+                    R_SEAT_BONUS_POINTS, R_SHOP_EXCHANGES_PER_LANDING, R_SHOP_MAX_STARS,
+                    R_SHOP_ON_PASS, R_STARTING_GOLD, R_STARTING_STARS, R_STAR_EXCHANGE,
+                    R_STAR_SUPPLY, R_STOCK_COUNT, R_STOCK_PAY_AFTER_TIE_FIRST, R_STOCK_PAY_FIRST,
+                    R_STOCK_PAY_MONOPOLY, R_STOCK_PAY_SECOND, R_STOCK_PAY_TIE_FIRST,
+                    R_STOCK_PAY_TIE_SECOND, R_TILES_USED, R_TILE_POOL, R_TRAIN_TRACK,
+                    SCOPE_REROLL_ONLY, STACK_FORBID)
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
-# a callee allocated: the batch entry points and the stream of setup.
-no_refcount_module(__name__, exclude=("_play_game", "play_one", "play_many"))
+# a callee allocated: the batch entry points, the set-up of a new game and its setup stream.
+no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
 
-# how a call site takes a multi-option decision (``_mode``)
-ASK_DECIDE = 0
-ASK_GREEDY = 1
-ASK_RANDOM = 2
-K_GREEDY_CODE = float(K_GREEDY)   # the policy kind as stored in ``cfg``
-
 BLOCK_GAMES = 32   # games per prange block of play_many
-
-RNG_STEP = np.uint64(0x9E3779B97F4A7C15)   # == sim.rng._GOLDEN (checked by a test)
 
 
 # ==== small helpers =========================================================================
-
-
-@njit(cache=True, inline='always')
-def _rand(state, field, n):
-    """``sim.rng.randint`` on the stream kept in ``state[field]`` (S_RNG_D / S_RNG_P): uniform
-    integer in [0, n), the same draws as the ``uint64[1]`` stream of ``sim.rng``."""
-    u = np.uint64(state[field]) + RNG_STEP
-    state[field] = np.int64(u)
-    x = mix64(u) >> np.uint64(11)
-    return np.int64((x * np.uint64(n)) >> np.uint64(53))
 
 
 @njit(cache=True, inline='always')
@@ -148,7 +140,7 @@ def _draw_slot(state):
     if p < state[S_FORCE_N]:
         state[S_FORCE_POS] = p + 1
         return state[S_FORCE + p] - 1
-    return _rand(state, S_RNG_D, N_SLOTS)
+    return draw(state, S_RNG_D, N_SLOTS)
 
 
 @njit(cache=True, inline='always')
@@ -158,7 +150,7 @@ def _draw_gamble(state):
     if p < state[S_FORCE_N]:
         state[S_FORCE_POS] = p + 1
         return state[S_FORCE + p]
-    return _rand(state, S_RNG_D, 6)
+    return draw(state, S_RNG_D, N_GAMBLE)
 
 
 @njit(cache=True, inline='always')
@@ -356,78 +348,36 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
     end_check(state, rules, ET_SETUP, log)
 
 
-# ==== decisions ================================================================================
+# ==== the step machine (sim.decide) ============================================================
+# The turn (RB-T1 .. RB-T12) is a chain of steps driven by the control position S_PHASE. A
+# ``_list_*`` step lists the legal options of the decision at the current position into the
+# options block and returns their count (0: nothing to decide there, the step moved on);
+# ``_apply`` carries out one option and sets the position where play goes on. Each resolution
+# that needs a decision (a move, a shop visit, an install, a thief) records what follows it in
+# the continuation fields (S_CTX_*, S_LAND, S_SHOP_LEFT, S_CURSOR, S_THIEF_*), so nothing is
+# kept on the call stack between two decisions.
+
+
+# ---- turn start: extra dice, dice choice, roll (RB-T1 .. RB-T3) ------------------------------
 @njit(cache=True, inline='always')
-def _mode(state, cfg, seat):
-    """How the hot call sites take ``seat``'s next multi-option decision: ASK_GREEDY (call the
-    D_* heuristic directly), ASK_RANDOM (draw inline) or ASK_DECIDE (``_decide``: scripted
-    decisions of the tests)."""
-    if state[S_SCRIPT_POS] < state[S_SCRIPT_N] or state[S_SCRIPT_STRICT] != 0:
-        return ASK_DECIDE
-    if cfg[C_KIND + seat] == K_GREEDY_CODE:
-        return ASK_GREEDY
-    return ASK_RANDOM
-
-
-@njit(cache=True)
-def _decide(state, cfg, seat, dp, n):
-    """Ask for decision ``dp`` among the ``n`` options at ``state[S_OPTS:]`` (n >= 1): a scripted value (tests) or the
-    seat's policy. Single-option decisions are taken without asking."""
-    if n == 1:
-        return state[S_OPTS + 0]
-    p = state[S_SCRIPT_POS]
-    if p < state[S_SCRIPT_N]:
-        v = state[S_SCRIPT + p]
-        state[S_SCRIPT_POS] = p + 1
-        ok = False
-        for i in range(n):
-            if state[S_OPTS + i] == v:
-                ok = True
-        if not ok and state[S_SCRIPT_ERR] == 0:
-            state[S_SCRIPT_ERR] = dp
-        return v
-    if state[S_SCRIPT_STRICT] and state[S_SCRIPT_ERR] == 0:
-        state[S_SCRIPT_ERR] = 100 + dp
-    if cfg[C_KIND + seat] != K_GREEDY_CODE:
-        return state[S_OPTS + _rand(state, S_RNG_P, n)]
-    return greedy(state, cfg, seat, dp, n)
-
-
-# ==== turn start: extra dice, dice choice, roll (RB-T1 .. RB-T3) ============================
-@njit(cache=True, inline='always')
-def _pay_extra_dice(state, cfg, seat, log):
-    """RB-T1: choose e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost), and pay.
-
-    Returns
-    -------
-    int e.
-    """
+def begin_turn(state, seat, log):
+    """Reset the per-turn fields for ``seat``'s turn."""
+    state[S_ACTIVE] = seat
+    state[S_TURN] += 1
+    state[S_ROLLED] = 0
+    state[S_RESOLVED] = 0
+    state[S_REROLL_EVENTS] = 0
+    for d in range(MAX_DICE):
+        state[S_DBL_COUNT + d] = 0
+        state[S_DBL_TARGET + d] = -1
+        state[S_UP_SLOT + d] = 0
     b = seat_base(seat)
-    cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
-    emax = min(int(cfg[R_MAX_DICE_PER_TURN]), state[S_N_DICE]) - 1
-    if cost > 0:
-        emax = min(emax, state[b + F_GOLD] // cost)
-    for e in range(emax + 1):
-        state[S_OPTS + e] = e
-    mode = _mode(state, cfg, seat)
-    if emax <= 0:
-        e = state[S_OPTS + 0]
-    elif mode == ASK_GREEDY:
-        e = greedy_extra_dice(state, cfg, seat, emax + 1)
-    elif mode == ASK_RANDOM:
-        e = state[S_OPTS + _rand(state, S_RNG_P, emax + 1)]
-    else:
-        e = _decide(state, cfg, seat, np.int64(D_EXTRA), emax + 1)
-    if e > 0:
-        paid = e * cost
-        state[b + F_GOLD] -= paid
-        if state[S_GOLD_LIMITED]:
-            state[S_GOLD_SUPPLY] += paid
-        state[b + F_GOLD_SPENT] += paid
-        state[b + F_EXTRA_DICE] += e
+    state[b + F_TURNS] += 1
+    if log.shape[0] > 1:
+        n = state[S_N_PLAYERS]
         if log.shape[0] > 1:
-            emit(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
-    return e
+            emit(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
+                state[b + F_SCORE])
 
 
 @njit(cache=True, inline='always')
@@ -442,106 +392,180 @@ def roll_die(state, cfg, seat, die, event, log):
 
 
 @njit(cache=True, inline='always')
-def _choose_and_roll(state, cfg, seat, e, log):
-    """RB-T2 + RB-T3: choose 1 + e distinct own dice and roll them in die-id order (RB-S11)."""
+def _list_extra(state, rules, seat):
+    """RB-T1 (D01): e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost)."""
+    cost = int(rules[R_GOLD_PER_EXTRA_DIE])
+    emax = min(int(rules[R_MAX_DICE_PER_TURN]), state[S_N_DICE]) - 1
+    if cost > 0:
+        emax = min(emax, state[seat_base(seat) + F_GOLD] // cost)
+    if emax <= 0:
+        state[S_OPTIONS] = 0
+        return 1
+    for e in range(emax + 1):
+        state[S_OPTIONS + e] = e
+    return emax + 1
+
+
+@njit(cache=True, inline='always')
+def _pay_extra(state, rules, seat, e, log):
+    """RB-T1: pay for ``e`` extra dice; the dice choice (RB-T2) follows."""
+    if e > 0:
+        b = seat_base(seat)
+        paid = e * int(rules[R_GOLD_PER_EXTRA_DIE])
+        state[b + F_GOLD] -= paid
+        if state[S_GOLD_LIMITED]:
+            state[S_GOLD_SUPPLY] += paid
+        state[b + F_GOLD_SPENT] += paid
+        state[b + F_EXTRA_DICE] += e
+        if log.shape[0] > 1:
+            emit(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
+    state[S_EXTRA] = e
+    state[S_PHASE] = PH_DICE
+
+
+@njit(cache=True, inline='always')
+def _list_dice(state):
+    """RB-T2 (D02): the masks of 1 + e distinct own dice."""
     nd = state[S_N_DICE]
+    want = 1 + state[S_EXTRA]
     n = 0
     for mask in range(1, 1 << nd):
-        if _popcount(mask) == 1 + e:
-            state[S_OPTS + n] = mask
+        if _popcount(mask) == want:
+            state[S_OPTIONS + n] = mask
             n += 1
-    mode = _mode(state, cfg, seat)
-    if n == 1:
-        mask = state[S_OPTS + 0]
-    elif mode == ASK_GREEDY:
-        mask = greedy_dice(state, cfg, seat, n)
-    elif mode == ASK_RANDOM:
-        mask = state[S_OPTS + _rand(state, S_RNG_P, n)]
-    else:
-        mask = _decide(state, cfg, seat, np.int64(D_DICE), n)
+    return n
+
+
+@njit(cache=True, inline='always')
+def _roll_chosen(state, rules, seat, mask, log):
+    """RB-T3: roll the chosen dice in die-id order (RB-S11). RB-T4 / RB-T5a follow only when a
+    rolled die shows REROLL or DOUBLE, else the resolution (RB-T5b)."""
+    nd = state[S_N_DICE]
     state[S_ROLLED] = mask
     for d in range(nd):
         if (mask >> d) & 1:
-            roll_die(state, cfg, seat, d, 0, log)
+            roll_die(state, rules, seat, d, 0, log)
+    special = False
+    for d in range(nd):
+        if (mask >> d) & 1:
+            f = die_result(state, rules, seat, d)
+            if f == FC_REROLL or f == FC_DOUBLE:
+                special = True
+    state[S_PHASE] = PH_REROLL if special else PH_ORDER
+
+
+@njit(cache=True, inline='always')
+def _reroll_set(state, rules, seat):
+    """K of RB-F8: the rolled dice whose result is REROLL (arrows followed)."""
+    rolled = state[S_ROLLED]
+    k = 0
+    for d in range(state[S_N_DICE]):
+        if (rolled >> d) & 1 and die_result(state, rules, seat, d) == FC_REROLL:
+            k |= 1 << d
+    return k
 
 
 @njit(cache=True)
-def _reroll_phase(state, cfg, seat, log):
-    """RB-T4 / RB-F8: apply Reroll until it no longer applies (AMB-10, AMB-11).
-
-    K = rolled dice whose result is REROLL (arrows followed). Stop when K is empty, no die is
-    unrolled, or max_dice_per_turn dice are rolled. Otherwise the player adds an unrolled die u;
-    event 1 rerolls K + u, later events reroll every rolled die (``reroll_second_scope = all``)
-    or K + u (``reroll_only``). The added die costs no gold.
-    """
-    nd = state[S_N_DICE]
-    full = (1 << nd) - 1
-    maxd = int(cfg[R_MAX_DICE_PER_TURN])
-    while True:
-        rolled = state[S_ROLLED]
-        k = 0
-        for d in range(nd):
-            if (rolled >> d) & 1 and die_result(state, cfg, seat, d) == FC_REROLL:
-                k |= 1 << d
-        unrolled = full & ~rolled
-        if k == 0 or unrolled == 0 or _popcount(rolled) >= maxd:
-            return
-        n = 0
-        for d in range(nd):
-            if (unrolled >> d) & 1:
-                state[S_OPTS + n] = d
-                n += 1
-        if cfg[R_REROLL_MANDATORY] < 0.5:
-            state[S_OPTS + n] = -1
-            n += 1
-        u = _decide(state, cfg, seat, np.int64(D_REROLL), n)
-        if u < 0:
-            return
-        rolled |= 1 << u
-        state[S_ROLLED] = rolled
-        state[S_REROLL_EVENTS] += 1
-        ev = state[S_REROLL_EVENTS]
-        state[seat_base(seat) + F_REROLLS] += 1
-        if ev == 1 or int(cfg[R_REROLL_SECOND_SCOPE]) == SCOPE_REROLL_ONLY:
-            mask = k | (1 << u)
-        else:
-            mask = rolled
-        if log.shape[0] > 1:
-            emit(log, EV_REROLL, seat, ev, u, mask)
-        for d in range(nd):
-            if (mask >> d) & 1:
-                roll_die(state, cfg, seat, d, ev, log)
-
-
-@njit(cache=True)
-def _declare_doubles(state, cfg, seat, log):
-    """RB-T5a / RB-F5: each die whose result is DOUBLE is assigned to one other rolled die
-    (AMB-08, AMB-09). A Double with no other die has no effect; ``forbid`` allows one Double
-    per target."""
+def _list_reroll(state, rules, seat):
+    """RB-T4 / RB-F8 (D03): Reroll applies while K is not empty, a die is unrolled and fewer
+    than max_dice_per_turn dice are rolled (AMB-10, AMB-11); the options are the unrolled
+    dice (and -1, not applying it, unless ``reroll_mandatory``). When it no longer applies the
+    Doubles are declared (RB-T5a)."""
     nd = state[S_N_DICE]
     rolled = state[S_ROLLED]
-    forbid = int(cfg[R_DOUBLE_STACKING]) == STACK_FORBID
+    unrolled = ((1 << nd) - 1) & ~rolled
+    if _reroll_set(state, rules, seat) == 0 or unrolled == 0 or \
+            _popcount(rolled) >= int(rules[R_MAX_DICE_PER_TURN]):
+        state[S_PHASE] = PH_DOUBLES
+        state[S_CURSOR] = 0
+        return 0
+    n = 0
     for d in range(nd):
-        if not (rolled >> d) & 1 or die_result(state, cfg, seat, d) != FC_DOUBLE:
+        if (unrolled >> d) & 1:
+            state[S_OPTIONS + n] = d
+            n += 1
+    if rules[R_REROLL_MANDATORY] < 0.5:
+        state[S_OPTIONS + n] = -1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _reroll(state, rules, seat, u, log):
+    """RB-F8: add die ``u`` (no gold); event 1 rerolls K + u, later events every rolled die
+    (``reroll_second_scope = all``) or K + u (``reroll_only``). u = -1: Reroll not applied."""
+    if u < 0:
+        state[S_PHASE] = PH_DOUBLES
+        state[S_CURSOR] = 0
+        return
+    k = _reroll_set(state, rules, seat)
+    rolled = state[S_ROLLED] | (1 << u)
+    state[S_ROLLED] = rolled
+    state[S_REROLL_EVENTS] += 1
+    ev = state[S_REROLL_EVENTS]
+    state[seat_base(seat) + F_REROLLS] += 1
+    if ev == 1 or int(rules[R_REROLL_SECOND_SCOPE]) == SCOPE_REROLL_ONLY:
+        mask = k | (1 << u)
+    else:
+        mask = rolled
+    if log.shape[0] > 1:
+        emit(log, EV_REROLL, seat, ev, u, mask)
+    for d in range(state[S_N_DICE]):
+        if (mask >> d) & 1:
+            roll_die(state, rules, seat, d, ev, log)
+
+
+@njit(cache=True)
+def _list_double(state, rules, seat, log):
+    """RB-T5a / RB-F5 (D04): the next die (from S_CURSOR) whose result is DOUBLE is assigned
+    to one other rolled die (AMB-08, AMB-09); a Double with no other die has no effect;
+    ``forbid`` allows one Double per target. After the last die the resolution starts."""
+    nd = state[S_N_DICE]
+    rolled = state[S_ROLLED]
+    forbid = int(rules[R_DOUBLE_STACKING]) == STACK_FORBID
+    for d in range(state[S_CURSOR], nd):
+        if not (rolled >> d) & 1 or die_result(state, rules, seat, d) != FC_DOUBLE:
             continue
         n = 0
         for t in range(nd):
             if t != d and (rolled >> t) & 1 and not (forbid and state[S_DBL_COUNT + t] > 0):
-                state[S_OPTS + n] = t
+                state[S_OPTIONS + n] = t
                 n += 1
         if n == 0:
             if log.shape[0] > 1:
                 emit(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
             continue
         state[S_CTX_DIE] = d
-        t = _decide(state, cfg, seat, np.int64(D_DOUBLE), n)
-        state[S_DBL_COUNT + t] += 1
-        state[S_DBL_TARGET + d] = t
-        if log.shape[0] > 1:
-            emit(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
+        state[S_CURSOR] = d
+        return n
+    state[S_PHASE] = PH_ORDER
+    return 0
 
 
-# ==== landing effects (RB-T7, RB-P1 .. RB-P4) ================================================
+@njit(cache=True, inline='always')
+def _declare_double(state, seat, t, log):
+    """RB-F5: the Double of die S_CTX_DIE applies to die ``t``."""
+    d = state[S_CTX_DIE]
+    state[S_DBL_COUNT + t] += 1
+    state[S_DBL_TARGET + d] = t
+    state[S_CURSOR] = d + 1
+    if log.shape[0] > 1:
+        emit(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
+
+
+@njit(cache=True, inline='always')
+def _list_order(state):
+    """RB-T5b / AMB-25 (D05): the unresolved rolled dice, in die-id order."""
+    un = state[S_ROLLED] & ~state[S_RESOLVED]
+    n = 0
+    for d in range(state[S_N_DICE]):
+        if (un >> d) & 1:
+            state[S_OPTIONS + n] = d
+            n += 1
+    return n
+
+
+# ---- moves and landing effects (RB-T6, RB-T7, RB-P1 .. RB-P4) --------------------------------
 @njit(cache=True)
 def install_face(state, seat, die, sidx, face, target, log):
     """Replace slot ``sidx`` (1..5) of ``die`` with ``face`` from the supply (RB-T7, AMB-16).
@@ -570,47 +594,9 @@ def _arrow_target_options(state, rules, sidx):
     anyt = int(rules[R_ARROW_TARGETS]) == ARROW_ANY
     for t in range(N_SLOTS):
         if t != sidx and (anyt or t != state[S_OPP + sidx]):
-            state[S_OPTS + n] = t + 1
+            state[S_OPTIONS + n] = t + 1
             n += 1
     return n
-
-
-@njit(cache=True, inline='always')
-def offer_face(state, cfg, seat, die, face, log):
-    """RB-T7 FACE(x): the player may replace slot 2..6 of the moving die with x (supply >= 1);
-    an ARROW also gets its target (D09). Landing never triggers the ability."""
-    if state[S_FACE_SUPPLY + face] < 1:
-        return
-    state[S_OPTS + 0] = 0
-    for s in range(2, N_SLOTS + 1):
-        state[S_OPTS + s - 1] = s
-    state[S_CTX_DIE] = die
-    state[S_CTX_FACE] = face
-    mode = _mode(state, cfg, seat)
-    if mode == ASK_GREEDY:
-        s = greedy_install(state, cfg, seat, np.int64(N_SLOTS))
-    elif mode == ASK_RANDOM:
-        s = state[S_OPTS + _rand(state, S_RNG_P, N_SLOTS)]
-    else:
-        s = _decide(state, cfg, seat, np.int64(D_INSTALL), np.int64(N_SLOTS))
-    if s == 0:
-        if log.shape[0] > 1:
-            emit(log, EV_DECLINE, seat, die, D_INSTALL)
-        return
-    target = -1
-    if face == FC_ARROW:
-        n = _arrow_target_options(state, cfg, s - 1)
-        state[S_CTX_SLOT] = s - 1
-        mode = _mode(state, cfg, seat)
-        if n == 1:
-            target = state[S_OPTS + 0] - 1
-        elif mode == ASK_GREEDY:
-            target = greedy_arrow(state, cfg, seat, n) - 1
-        elif mode == ASK_RANDOM:
-            target = state[S_OPTS + _rand(state, S_RNG_P, n)] - 1
-        else:
-            target = _decide(state, cfg, seat, np.int64(D_ARROW), n) - 1
-    install_face(state, seat, die, s - 1, face, target, log)
 
 
 @njit(cache=True)
@@ -623,11 +609,11 @@ def _plus1_options(state, rules, seat, die):
     ``rules`` may be the rules or a ``cfg`` array.
     """
     n = 0
-    state[S_OPTS + n] = -1
+    state[S_OPTIONS + n] = -1
     n += 1
     if state[S_FACE_SUPPLY + FC_POINTS_1] >= 1:
         for s in range(1, N_SLOTS):
-            state[S_OPTS + n] = die * PLUS1_DIE + s + 1
+            state[S_OPTIONS + n] = die * PLUS1_DIE + s + 1
             n += 1
     kmax = int(rules[R_POINT_FACE_MAX])
     anyd = rules[R_PLUS1_ANY_DIE] > 0.5
@@ -639,98 +625,9 @@ def _plus1_options(state, rules, seat, die):
             if FC_POINTS_1 <= f <= FC_POINTS_5:
                 k = f - FC_POINTS_1 + 1
                 if k < kmax and state[S_FACE_SUPPLY + f + 1] >= 1:
-                    state[S_OPTS + n] = PLUS1_KIND + d * PLUS1_DIE + s + 1
+                    state[S_OPTIONS + n] = PLUS1_KIND + d * PLUS1_DIE + s + 1
                     n += 1
     return n
-
-
-@njit(cache=True, inline='always')
-def plus1_space(state, cfg, seat, die, log):
-    """RB-P3: on landing on +1, place POINTS_1, upgrade one point face, or decline."""
-    n = _plus1_options(state, cfg, seat, die)
-    state[S_CTX_DIE] = die
-    mode = _mode(state, cfg, seat)
-    if n == 1:
-        a = state[S_OPTS + 0]
-    elif mode == ASK_GREEDY:
-        a = greedy_plus1(state, cfg, seat, n)
-    elif mode == ASK_RANDOM:
-        a = state[S_OPTS + _rand(state, S_RNG_P, n)]
-    else:
-        a = _decide(state, cfg, seat, np.int64(D_PLUS1), n)
-    if a < 0:
-        if log.shape[0] > 1:
-            emit(log, EV_DECLINE, seat, die, D_PLUS1)
-        return
-    kind = a // PLUS1_KIND
-    d = (a % PLUS1_KIND) // PLUS1_DIE
-    s = a % PLUS1_DIE - 1
-    if kind == 0:
-        install_face(state, seat, d, s, np.int64(FC_POINTS_1), np.int64(-1), log)
-    else:
-        b = seat_base(seat) + F_FACE + d * N_SLOTS + s
-        old = state[b]
-        state[S_FACE_SUPPLY + old] += 1
-        state[S_FACE_SUPPLY + old + 1] -= 1
-        state[b] = old + 1
-        state[seat_base(seat) + F_INSTALLS] += 1
-        if log.shape[0] > 1:
-            emit(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
-
-
-@njit(cache=True)
-def start_shop(state, cfg, seat, log):
-    """RB-P1 / RB-P2: exchange k <= min(shop_max_stars, stars) stars for star_exchange[k]
-    points, never doubled; ``shop_exchanges_per_landing`` exchanges; end check after each."""
-    b = seat_base(seat)
-    kcap = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1)
-    for _ in range(int(cfg[R_SHOP_EXCHANGES_PER_LANDING])):
-        kmax = min(kcap, state[b + F_STARS])
-        if kmax <= 0:
-            return
-        for k in range(kmax + 1):
-            state[S_OPTS + k] = k
-        mode = _mode(state, cfg, seat)
-        if mode == ASK_GREEDY:
-            k = shop_k(state, cfg, seat, kmax)
-        elif mode == ASK_RANDOM:
-            k = state[S_OPTS + _rand(state, S_RNG_P, kmax + 1)]
-        else:
-            k = _decide(state, cfg, seat, np.int64(D_SHOP), kmax + 1)
-        if k <= 0:
-            return
-        state[b + F_STARS] -= k
-        if state[S_STAR_LIMITED]:
-            state[S_STAR_SUPPLY] += k
-        pts = int(cfg[R_STAR_EXCHANGE + 1 + k])
-        state[b + F_SCORE] += pts
-        state[b + F_PTS_SHOP] += pts
-        state[b + F_STARS_CASHED] += k
-        if log.shape[0] > 1:
-            emit(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
-        if end_check(state, cfg, ET_SHOP, log):
-            return
-
-
-@njit(cache=True, inline='always')
-def landing(state, cfg, seat, die, to, passed, log):
-    """RB-T7: the effect of the space where a movement ends (START shop, FACE install, +1).
-
-    With ``shop_on_pass`` a movement that passed START (and did not end there) also shops once
-    (AMB-02), before the landing effect.
-    """
-    kind = state[S_SPACE_KIND + to]
-    if kind == SP_START:
-        start_shop(state, cfg, seat, log)
-        return
-    if passed and cfg[R_SHOP_ON_PASS] > 0.5:
-        start_shop(state, cfg, seat, log)
-        if state[S_ENDED]:
-            return
-    if kind == SP_FACE:
-        offer_face(state, cfg, seat, die, state[S_SPACE_FACE + to], log)
-    elif kind == SP_PLUS1:
-        plus1_space(state, cfg, seat, die, log)
 
 
 @njit(cache=True)
@@ -740,34 +637,109 @@ def _move_options(state, seat, dmin, dmax, optional):
     n = 0
     for dist in range(dmin, dmax + 1):
         for m in range(state[S_N_MONKEYS]):
-            state[S_OPTS + n] = dist * MOVE_CODE + m
+            state[S_OPTIONS + n] = dist * MOVE_CODE + m
             n += 1
     if optional:
-        state[S_OPTS + n] = -1
+        state[S_OPTIONS + n] = -1
         n += 1
     return n
 
 
-@njit(cache=True)
-def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
-    """RB-T6 / RB-F13 / RB-F14: move one own monkey N in [dmin, dmax], or decline if allowed;
-    RB-T6 / RB-T10: the monkey moves clockwise (wrapping), then the landing effect applies with
-    ``die`` as the moving die (RB-T7). Passed spaces have no effect."""
-    n = _move_options(state, seat, dmin, dmax, optional)
+@njit(cache=True, inline='always')
+def lower_ringmaster(state, cfg, seat, source, log):
+    """RB-E1: R falls by ringmaster_step (never rises); then the end check (RB-E2)."""
+    r0 = state[S_R]
+    state[S_R] = r0 - int(cfg[R_RINGMASTER_STEP])
+    state[S_RM_DROPS] += 1
+    state[seat_base(seat) + F_RM_DROPS] += 1
+    if log.shape[0] > 1:
+        emit(log, EV_RINGMASTER, seat, r0, state[S_R], source)
+    return end_check(state, cfg, ET_RINGMASTER, log)
+
+
+@njit(cache=True, inline='always')
+def _start_move(state, die, dmin, dmax, dp):
+    """RB-T6 / RB-F13 / RB-F14: ``die`` moves one own monkey N in [dmin, dmax] (decision
+    ``dp``: D06 / D07 / D13)."""
     state[S_CTX_DIE] = die
     state[S_CTX_DIST] = dmin
-    mode = _mode(state, cfg, seat)
-    if n == 1:
-        a = state[S_OPTS + 0]
-    elif mode == ASK_GREEDY:
-        a = greedy_move(state, cfg, seat, n)
-    elif mode == ASK_RANDOM:
-        a = state[S_OPTS + _rand(state, S_RNG_P, n)]
-    else:
-        a = _decide(state, cfg, seat, dp, n)
+    state[S_CTX_DMAX] = dmax
+    state[S_MOVE_POINT] = dp
+    state[S_PHASE] = PH_MOVE
+
+
+@njit(cache=True, inline='always')
+def _list_move(state, rules, seat):
+    """The pending move's options (``_move_options``); D13 may always be declined, D06 / D07
+    with ``move_optional`` (AMB-04)."""
+    optional = state[S_MOVE_POINT] == D_RM_MOVE or rules[R_MOVE_OPTIONAL] > 0.5
+    n = _move_options(state, seat, state[S_CTX_DIST], state[S_CTX_DMAX], optional)
+    if n == 0:
+        state[S_PHASE] = PH_ORDER
+    return n
+
+
+@njit(cache=True, inline='always')
+def _start_shop(state, rules, land):
+    """RB-P1: a shop visit of ``shop_exchanges_per_landing`` exchanges; then the landing
+    effect of space ``land`` (-1: none)."""
+    state[S_SHOP_LEFT] = int(rules[R_SHOP_EXCHANGES_PER_LANDING])
+    state[S_LAND] = land
+    state[S_PHASE] = PH_SHOP
+
+
+@njit(cache=True, inline='always')
+def _leave_shop(state):
+    """The shop visit is over: the pending landing effect, if any, else the next die."""
+    state[S_PHASE] = PH_LAND if state[S_LAND] >= 0 else PH_ORDER
+
+
+@njit(cache=True, inline='always')
+def _list_shop(state, rules, seat):
+    """RB-P2 (D11): exchange k <= min(shop_max_stars, stars) stars; nothing to exchange (or no
+    exchange left) ends the visit."""
+    kcap = min(int(rules[R_SHOP_MAX_STARS]), int(rules[R_STAR_EXCHANGE]) - 1)
+    kmax = min(kcap, state[seat_base(seat) + F_STARS])
+    if state[S_SHOP_LEFT] <= 0 or kmax <= 0:
+        _leave_shop(state)
+        return 0
+    for k in range(kmax + 1):
+        state[S_OPTIONS + k] = k
+    return kmax + 1
+
+
+@njit(cache=True)
+def _exchange(state, rules, seat, k, log):
+    """RB-P2: ``k`` stars for star_exchange[k] points, never doubled; the end check follows;
+    k = 0 ends the visit."""
+    if k <= 0:
+        _leave_shop(state)
+        return
+    b = seat_base(seat)
+    state[b + F_STARS] -= k
+    if state[S_STAR_LIMITED]:
+        state[S_STAR_SUPPLY] += k
+    pts = int(rules[R_STAR_EXCHANGE + 1 + k])
+    state[b + F_SCORE] += pts
+    state[b + F_PTS_SHOP] += pts
+    state[b + F_STARS_CASHED] += k
+    state[S_SHOP_LEFT] -= 1
+    if log.shape[0] > 1:
+        emit(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
+    end_check(state, rules, ET_SHOP, log)
+
+
+@njit(cache=True)
+def _move(state, rules, seat, a, log):
+    """RB-T6 / RB-T10: the monkey of move ``a`` moves clockwise (wrapping); passed spaces have
+    no effect. RB-T7: the landing effect of the space reached follows, with S_CTX_DIE as the
+    moving die: START shops (RB-P1); with ``shop_on_pass`` a move that passed START also shops
+    once (AMB-02), before the landing effect. a = -1 declines the move."""
+    die = state[S_CTX_DIE]
+    state[S_PHASE] = PH_ORDER
     if a < 0:
         if log.shape[0] > 1:
-            emit(log, EV_DECLINE, seat, die, dp)
+            emit(log, EV_DECLINE, seat, die, state[S_MOVE_POINT])
         return
     monkey = a % MOVE_CODE
     dist = a // MOVE_CODE
@@ -785,35 +757,72 @@ def number_result(state, cfg, seat, die, dmin, dmax, optional, dp, log):
     if log.shape[0] > 1:
         emit(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
     kind = state[S_SPACE_KIND + to]
-    if kind != SP_EMPTY or (passed and cfg[R_SHOP_ON_PASS] > 0.5):
-        landing(state, cfg, seat, die, to, passed, log)
+    if kind == SP_START:
+        _start_shop(state, rules, -1)
+    elif passed and rules[R_SHOP_ON_PASS] > 0.5:
+        _start_shop(state, rules, to)
+    elif kind != SP_EMPTY:
+        state[S_LAND] = to
+        state[S_PHASE] = PH_LAND
 
 
 @njit(cache=True, inline='always')
-def lower_ringmaster(state, cfg, seat, source, log):
-    """RB-E1: R falls by ringmaster_step (never rises); then the end check (RB-E2)."""
-    r0 = state[S_R]
-    state[S_R] = r0 - int(cfg[R_RINGMASTER_STEP])
-    state[S_RM_DROPS] += 1
-    state[seat_base(seat) + F_RM_DROPS] += 1
-    if log.shape[0] > 1:
-        emit(log, EV_RINGMASTER, seat, r0, state[S_R], source)
-    return end_check(state, cfg, ET_RINGMASTER, log)
+def _list_face(state, to):
+    """RB-T7 FACE(x) (D08) on space ``to``: replace slot 2..6 of the moving die with x
+    (supply >= 1) or not (0)."""
+    face = state[S_SPACE_FACE + to]
+    if state[S_FACE_SUPPLY + face] < 1:
+        state[S_PHASE] = PH_ORDER
+        return 0
+    state[S_CTX_FACE] = face
+    state[S_OPTIONS] = 0
+    for s in range(2, N_SLOTS + 1):
+        state[S_OPTIONS + s - 1] = s
+    return N_SLOTS
+
+
+@njit(cache=True, inline='always')
+def _install(state, seat, s, log):
+    """RB-T7: slot number ``s`` (2..6) of the moving die gets the offered face; an ARROW then
+    gets its target (D09). s = 0 declines. Landing never triggers the ability."""
+    die = state[S_CTX_DIE]
+    face = state[S_CTX_FACE]
+    state[S_PHASE] = PH_ORDER
+    if s == 0:
+        if log.shape[0] > 1:
+            emit(log, EV_DECLINE, seat, die, D_INSTALL)
+    elif face == FC_ARROW:
+        state[S_CTX_SLOT] = s - 1
+        state[S_PHASE] = PH_ARROW
+    else:
+        install_face(state, seat, die, s - 1, face, np.int64(-1), log)
 
 
 @njit(cache=True)
-def ringmaster_result(state, cfg, seat, die, log):
-    """RB-T8: R -= step (mandatory), end check, then an optional move of
-    ``ringmaster_face_move`` with ``die`` as the moving die (AMB-24: decrement first)."""
-    if lower_ringmaster(state, cfg, seat, FC_RINGMASTER, log):
+def _plus1(state, seat, a, log):
+    """RB-P3: place POINTS_1 (kind 0) or upgrade one point face (kind 1); a = -1 declines."""
+    state[S_PHASE] = PH_ORDER
+    if a < 0:
+        if log.shape[0] > 1:
+            emit(log, EV_DECLINE, seat, state[S_CTX_DIE], D_PLUS1)
         return
-    dist = int(cfg[R_RINGMASTER_FACE_MOVE])
-    if dist > 0:
-        # optional = (dist > 0) = True, as a bool like the other call sites
-        number_result(state, cfg, seat, die, dist, dist, dist > 0, np.int64(D_RM_MOVE), log)
+    kind = a // PLUS1_KIND
+    d = (a % PLUS1_KIND) // PLUS1_DIE
+    s = a % PLUS1_DIE - 1
+    if kind == 0:
+        install_face(state, seat, d, s, np.int64(FC_POINTS_1), np.int64(-1), log)
+    else:
+        b = seat_base(seat) + F_FACE + d * N_SLOTS + s
+        old = state[b]
+        state[S_FACE_SUPPLY + old] += 1
+        state[S_FACE_SUPPLY + old + 1] -= 1
+        state[b] = old + 1
+        state[seat_base(seat) + F_INSTALLS] += 1
+        if log.shape[0] > 1:
+            emit(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
 
 
-# ==== face abilities (RB-F1 .. RB-F12) =====================================================
+# ---- face abilities (RB-F1 .. RB-F15) --------------------------------------------------------
 @njit(cache=True, inline='always')
 def gain_token(state, seat, token, amount, mult, log):
     """RB-F11 / RB-F12: gain ``amount`` gold or stars, capped by a limited supply."""
@@ -856,40 +865,6 @@ def train_ride(state, cfg, seat, mult, log):
     if log.shape[0] > 1:
         emit(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
     gain_points(state, cfg, seat, v * mult, FC_TRAIN, F_PTS_TRAIN, log)
-
-
-@njit(cache=True)
-def thief(state, cfg, seat, mult, log):
-    """RB-F2: clockwise from the left, each opponent holding a star, gold or stock gives one
-    token of a type the active player chooses (D12). Not doubled unless
-    ``double_affects_thief`` (then mult tokens of that type, AMB-20). No stock scoring."""
-    n = state[S_N_PLAYERS]
-    amount = mult if cfg[R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
-    me = seat_base(seat)
-    took = 0
-    for i in range(1, n):
-        v = (seat + i) % n
-        vb = seat_base(v)
-        k = 0
-        for t in range(3):
-            if state[vb + F_GOLD + t] > 0:
-                state[S_OPTS + k] = t
-                k += 1
-        if k == 0:
-            continue
-        state[S_CTX_VICTIM] = v
-        t = _decide(state, cfg, seat, np.int64(D_THIEF), k)
-        got = min(amount, state[vb + F_GOLD + t])
-        state[vb + F_GOLD + t] -= got
-        state[me + F_GOLD + t] += got
-        state[me + F_STEALS] += got
-        state[vb + F_STOLEN] += got
-        took += got
-        if log.shape[0] > 1:
-            emit(log, EV_THEFT, seat, v, t, got)
-    if took == 0:
-        if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
 
 
 @njit(cache=True)
@@ -964,6 +939,58 @@ def take_stock(state, cfg, seat, log):
         stock_scoring(state, cfg, log)
 
 
+@njit(cache=True, inline='always')
+def _start_thief(state, rules, mult):
+    """RB-F2: clockwise from the left, each opponent holding a star, gold or stock gives
+    tokens of a type the active player chooses (D12): 1, or mult with
+    ``double_affects_thief`` (AMB-20)."""
+    state[S_THIEF_AMOUNT] = mult if rules[R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
+    state[S_THIEF_TOOK] = 0
+    state[S_CURSOR] = 1
+    state[S_PHASE] = PH_THIEF
+
+
+@njit(cache=True)
+def _list_thief(state, seat, log):
+    """D12: the token types the next victim (from offset S_CURSOR) holds; an opponent with
+    none is skipped. After the last one: no effect if nobody gave anything (RB-F2)."""
+    n = state[S_N_PLAYERS]
+    for i in range(state[S_CURSOR], n):
+        vb = seat_base((seat + i) % n)
+        k = 0
+        for t in range(3):
+            if state[vb + F_GOLD + t] > 0:
+                state[S_OPTIONS + k] = t
+                k += 1
+        if k > 0:
+            state[S_CTX_VICTIM] = (seat + i) % n
+            state[S_CURSOR] = i
+            return k
+    if state[S_THIEF_TOOK] == 0:
+        if log.shape[0] > 1:
+            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
+    state[S_PHASE] = PH_ORDER
+    return 0
+
+
+@njit(cache=True, inline='always')
+def _steal(state, seat, t, log):
+    """RB-F2: victim S_CTX_VICTIM gives up to S_THIEF_AMOUNT tokens of type ``t``; no stock
+    scoring."""
+    v = state[S_CTX_VICTIM]
+    vb = seat_base(v)
+    me = seat_base(seat)
+    got = min(state[S_THIEF_AMOUNT], state[vb + F_GOLD + t])
+    state[vb + F_GOLD + t] -= got
+    state[me + F_GOLD + t] += got
+    state[me + F_STEALS] += got
+    state[vb + F_STOLEN] += got
+    state[S_THIEF_TOOK] += got
+    state[S_CURSOR] += 1
+    if log.shape[0] > 1:
+        emit(log, EV_THEFT, seat, v, t, got)
+
+
 @njit(cache=True)
 def gamble(state, cfg, seat, die, log):
     """RB-F6: roll the gamble die once: points (never doubled); RINGMASTER lowers R with no
@@ -975,18 +1002,19 @@ def gamble(state, cfg, seat, die, log):
     if g == GB_RINGMASTER:
         lower_ringmaster(state, cfg, seat, FC_GAMBLE, log)
     elif g == GB_NINE:
-        number_result(state, cfg, seat, die, int(cfg[R_NINE_MOVE_MIN]),
-                      int(cfg[R_NINE_MOVE_MAX]), cfg[R_MOVE_OPTIONAL] > 0.5, np.int64(D_NINE),
-                      log)
+        _start_move(state, die, int(cfg[R_NINE_MOVE_MIN]), int(cfg[R_NINE_MOVE_MAX]),
+                    np.int64(D_NINE))
     else:
         gain_points(state, cfg, seat, g, FC_GAMBLE, F_PTS_GAMBLE, log)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def resolve_die(state, cfg, seat, die, log):
     """RB-T5b: resolve one rolled die completely; the face is read now (arrows followed,
     RB-F3), with the Doubles assigned to it (RB-F5). Then its result face applies (RB-T6,
-    RB-T8, RB-T9, RB-F1 .. RB-F15)."""
+    RB-T8, RB-T9, RB-F1 .. RB-F15): at once, or through the decisions it starts (S_PHASE);
+    the next die follows (PH_ORDER)."""
+    state[S_PHASE] = PH_ORDER
     s = state[S_UP_SLOT + die]
     f, via = follow_arrow(state, seat, die, s)
     mult = double_mult(state, cfg, die)
@@ -1002,16 +1030,21 @@ def resolve_die(state, cfg, seat, die, log):
         return
     state[S_CTX_DIE] = die
     if f == FC_RINGMASTER:
-        ringmaster_result(state, cfg, seat, die, log)
+        # RB-T8: R -= step (mandatory), end check, then an optional move of
+        # ``ringmaster_face_move`` with this die as the moving die (AMB-24: decrement first)
+        if not lower_ringmaster(state, cfg, seat, FC_RINGMASTER, log):
+            dist = int(cfg[R_RINGMASTER_FACE_MOVE])
+            if dist > 0:
+                _start_move(state, die, dist, dist, np.int64(D_RM_MOVE))
     elif FC_PIP_2 <= f <= FC_PIP_6:
-        number_result(state, cfg, seat, die, f, f, cfg[R_MOVE_OPTIONAL] > 0.5, np.int64(D_MOVE), log)
+        _start_move(state, die, f, f, np.int64(D_MOVE))
     elif f == FC_NINE:
-        number_result(state, cfg, seat, die, int(cfg[R_NINE_MOVE_MIN]),
-                      int(cfg[R_NINE_MOVE_MAX]), cfg[R_MOVE_OPTIONAL] > 0.5, np.int64(D_NINE), log)
+        _start_move(state, die, int(cfg[R_NINE_MOVE_MIN]), int(cfg[R_NINE_MOVE_MAX]),
+                    np.int64(D_NINE))
     elif FC_POINTS_1 <= f <= FC_POINTS_5:
         gain_points(state, cfg, seat, (f - FC_POINTS_1 + 1) * mult, f, F_PTS_FACES, log)
     elif f == FC_THIEF:
-        thief(state, cfg, seat, mult, log)
+        _start_thief(state, cfg, mult)
     elif f == FC_RANK:
         rank_1234(state, cfg, seat, mult, log)
     elif f == FC_GAMBLE:
@@ -1032,77 +1065,267 @@ def resolve_die(state, cfg, seat, die, log):
             emit(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
 
 
+# ---- the steps ------------------------------------------------------------------------------
 @njit(cache=True, inline='always')
-def _resolution_phase(state, cfg, seat, log):
-    """RB-T5b / AMB-25: repeatedly pick an unresolved rolled die (D05) and resolve it, until
-    all are resolved or the game ends (RB-E2, AMB-28)."""
-    nd = state[S_N_DICE]
-    while not state[S_ENDED]:
-        un = state[S_ROLLED] & ~state[S_RESOLVED]
-        if un == 0:
-            return
-        n = 0
-        for d in range(nd):
-            if (un >> d) & 1:
-                state[S_OPTS + n] = d
-                n += 1
-        mode = _mode(state, cfg, seat)
-        if n == 1:
-            d = state[S_OPTS + 0]
-        elif mode == ASK_GREEDY:
-            d = greedy_order(state, cfg, seat, n)
-        elif mode == ASK_RANDOM:
-            d = state[S_OPTS + _rand(state, S_RNG_P, n)]
-        else:
-            d = _decide(state, cfg, seat, np.int64(D_ORDER), n)
-        state[S_RESOLVED] |= 1 << d
-        resolve_die(state, cfg, seat, d, log)
+def _resolve(state, rules, seat, die, log):
+    """RB-T5b (D05): ``die`` is resolved next."""
+    state[S_RESOLVED] |= 1 << die
+    resolve_die(state, rules, seat, die, log)
 
 
 @njit(cache=True, inline='always')
-def begin_turn(state, seat, log):
-    """Reset the per-turn fields for ``seat``'s turn."""
-    state[S_ACTIVE] = seat
-    state[S_TURN] += 1
-    state[S_ROLLED] = 0
-    state[S_RESOLVED] = 0
-    state[S_REROLL_EVENTS] = 0
-    for d in range(MAX_DICE):
-        state[S_DBL_COUNT + d] = 0
-        state[S_DBL_TARGET + d] = -1
-        state[S_UP_SLOT + d] = 0
-    b = seat_base(seat)
-    state[b + F_TURNS] += 1
-    if log.shape[0] > 1:
-        n = state[S_N_PLAYERS]
-        if log.shape[0] > 1:
-            emit(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
-                state[b + F_SCORE])
+def _arrow(state, seat, t, log):
+    """D09: the ARROW goes into slot index S_CTX_SLOT of the moving die, targeting slot
+    number ``t``."""
+    install_face(state, seat, state[S_CTX_DIE], state[S_CTX_SLOT], np.int64(FC_ARROW), t - 1,
+                 log)
+    state[S_PHASE] = PH_ORDER
+
+
+@njit(cache=True)
+def _apply(state, rules, seat, dp, code, log):
+    """Carry out option ``code`` of decision ``dp`` of ``seat`` and set where play goes on
+    (``apply_option``; the game loop of ``_steps`` calls each effect at its own place)."""
+    if dp == D_ORDER:
+        _resolve(state, rules, seat, code, log)
+    elif dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
+        _move(state, rules, seat, code, log)
+    elif dp == D_EXTRA:
+        _pay_extra(state, rules, seat, code, log)
+    elif dp == D_DICE:
+        _roll_chosen(state, rules, seat, code, log)
+    elif dp == D_SHOP:
+        _exchange(state, rules, seat, code, log)
+    elif dp == D_INSTALL:
+        _install(state, seat, code, log)
+    elif dp == D_PLUS1:
+        _plus1(state, seat, code, log)
+    elif dp == D_ARROW:
+        _arrow(state, seat, code, log)
+    elif dp == D_THIEF:
+        _steal(state, seat, code, log)
+    elif dp == D_REROLL:
+        _reroll(state, rules, seat, code, log)
+    elif dp == D_DOUBLE:
+        _declare_double(state, seat, code, log)
 
 
 @njit(cache=True, inline='always')
-def _play_turn(state, cfg, log):
-    """One turn of the active seat: RB-T1 extra dice, RB-T2/T3 roll, RB-T4 roll phase,
-    RB-T5 resolution; RB-T12 then passes the turn clockwise unless the game ended."""
-    seat = state[S_ACTIVE]
-    begin_turn(state, seat, log)
-    e = _pay_extra_dice(state, cfg, seat, log)
-    _choose_and_roll(state, cfg, seat, e, log)
-    # RB-T4 / RB-T5a only do something when a rolled die shows REROLL / DOUBLE
-    nd = state[S_N_DICE]
-    rolled = state[S_ROLLED]
-    special = False
-    for d in range(nd):
-        if (rolled >> d) & 1:
-            f = die_result(state, cfg, seat, d)
-            if f == FC_REROLL or f == FC_DOUBLE:
-                special = True
-    if special:
-        _reroll_phase(state, cfg, seat, log)
-        _declare_doubles(state, cfg, seat, log)
-    _resolution_phase(state, cfg, seat, log)
-    if not state[S_ENDED]:
-        state[S_ACTIVE] = (seat + 1) % state[S_N_PLAYERS]
+def _post(state, seat, dp, n):
+    """Post decision ``dp`` of ``seat`` with the ``n`` options listed (the options block of
+    ``sim.decide``); returns 1, ``advance``'s answer."""
+    state[S_POINT] = dp
+    state[S_DECIDER] = seat
+    state[S_N_OPTIONS] = n
+    return 1
+
+
+@njit(cache=True, inline='always')
+def _steps(state, rules, kinds, work, log, turn_stop, self_play):
+    """The step machine from the control position S_PHASE: play the forced steps up to the
+    next decision with two or more options, post it and return 1; 0 once the game is over.
+    A single option is taken at once. With ``turn_stop`` it also stops (returning 2) when the
+    active seat's turn is over (RB-T12), before the next one begins.
+
+    With ``self_play`` (the game loop of ``play_many``) the seats' policies take the
+    decisions where they arise, so ``while advance: apply_option(choose)`` runs in this one
+    call to the end of the game; each decision point then calls its own heuristic and effect
+    (the same functions as ``choose`` / ``apply_option``), which the compiler inlines there.
+    K_RANDOM: ``sim.decide.random_index``; K_GREEDY: the ``policies.greedy_*`` heuristic of
+    the point with ``work = (cfg,)``."""
+    while True:
+        ph = state[S_PHASE]
+        if ph == PH_OVER:
+            return 0
+        if state[S_ENDED]:
+            _game_over(state, log)
+            return 0
+        seat = state[S_ACTIVE]
+        greedy_seat = self_play and kinds[seat] == K_GREEDY
+        i = 0
+        if ph == PH_ORDER:
+            n = _list_order(state)
+            if n == 0:
+                # RB-T12: every rolled die is resolved: the turn passes clockwise
+                state[S_ACTIVE] = (seat + 1) % state[S_N_PLAYERS]
+                state[S_PHASE] = PH_TURN
+                if turn_stop:
+                    return 2
+                continue
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_ORDER, n)
+                if greedy_seat:
+                    i = greedy_order(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _resolve(state, rules, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_MOVE:
+            n = _list_move(state, rules, seat)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, state[S_MOVE_POINT], n)
+                if greedy_seat:
+                    i = greedy_move(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _move(state, rules, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_TURN:
+            # RB-E5: a game is cut at max_turns player turns (flagged truncated)
+            if state[S_TURN] >= int(rules[R_MAX_TURNS]):
+                state[S_TRUNCATED] = 1
+                if log.shape[0] > 1:
+                    emit(log, EV_TRUNCATED, state[S_TURN])
+                _game_over(state, log)
+                return 0
+            begin_turn(state, seat, log)
+            n = _list_extra(state, rules, seat)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_EXTRA, n)
+                if greedy_seat:
+                    i = greedy_extra_dice(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _pay_extra(state, rules, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_DICE:
+            n = _list_dice(state)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_DICE, n)
+                if greedy_seat:
+                    i = greedy_dice(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _roll_chosen(state, rules, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_LAND:
+            # RB-T7 / RB-P3: the FACE or +1 effect of the space reached
+            to = state[S_LAND]
+            state[S_LAND] = -1
+            kind = state[S_SPACE_KIND + to]
+            if kind == SP_FACE:
+                n = _list_face(state, to)
+                if n >= 2:
+                    if not self_play:
+                        return _post(state, seat, D_INSTALL, n)
+                    if greedy_seat:
+                        i = greedy_install(state, work[0], seat, n)
+                    else:
+                        i = random_index(state, S_RNG_P, n)
+                if n > 0:
+                    _install(state, seat, state[S_OPTIONS + i], log)
+            elif kind == SP_PLUS1:
+                n = _plus1_options(state, rules, seat, state[S_CTX_DIE])
+                if n >= 2:
+                    if not self_play:
+                        return _post(state, seat, D_PLUS1, n)
+                    if greedy_seat:
+                        i = greedy_plus1(state, work[0], seat, n)
+                    else:
+                        i = random_index(state, S_RNG_P, n)
+                _plus1(state, seat, state[S_OPTIONS + i], log)
+            else:
+                state[S_PHASE] = PH_ORDER
+        elif ph == PH_SHOP:
+            n = _list_shop(state, rules, seat)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_SHOP, n)
+                if greedy_seat:   # options k = 0..kmax: k is the index
+                    i = shop_k(state, work[0], seat, state[S_OPTIONS + n - 1])
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _exchange(state, rules, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_ARROW:
+            n = _arrow_target_options(state, rules, state[S_CTX_SLOT])
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_ARROW, n)
+                if greedy_seat:
+                    i = greedy_arrow(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            _arrow(state, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_THIEF:
+            n = _list_thief(state, seat, log)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_THIEF, n)
+                if greedy_seat:
+                    i = greedy_thief(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _steal(state, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_REROLL:
+            n = _list_reroll(state, rules, seat)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_REROLL, n)
+                if greedy_seat:
+                    i = greedy_reroll(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _reroll(state, rules, seat, state[S_OPTIONS + i], log)
+        elif ph == PH_DOUBLES:
+            n = _list_double(state, rules, seat, log)
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, D_DOUBLE, n)
+                if greedy_seat:
+                    i = greedy_double(state, work[0], seat, n)
+                else:
+                    i = random_index(state, S_RNG_P, n)
+            if n > 0:
+                _declare_double(state, seat, state[S_OPTIONS + i], log)
+
+
+@njit(cache=True)
+def advance(state, rules, comp, log):
+    """Play the forced steps up to the next decision with two or more legal options (listed
+    in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
+    with one legal option is taken here. With a decision pending: 1, nothing changes.
+    ``rules`` is the rules array (float64[R_LEN]; a ``cfg`` array works too)."""
+    if state[S_POINT] != 0:
+        return 1
+    return _steps(state, rules, state, (rules,), log, False, False)
+
+
+@njit(cache=True)
+def advance_turn(state, rules, comp, log):
+    """``advance`` that also stops when the active seat's turn is over (returns 2; the next
+    call begins the next turn): tests and tools that look at one turn."""
+    if state[S_POINT] != 0:
+        return 1
+    return _steps(state, rules, state, (rules,), log, True, False)
+
+
+@njit(cache=True)
+def apply_option(state, rules, comp, index, log):
+    """Carry out option ``index`` of the pending decision (``sim.decide``); False (and no
+    change) when no decision is pending or ``index`` is out of range."""
+    dp = state[S_POINT]
+    if dp == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+        return False
+    state[S_POINT] = 0
+    state[S_N_OPTIONS] = 0
+    _apply(state, rules, state[S_DECIDER], dp, state[S_OPTIONS + index], log)
+    return True
+
+
+@njit(cache=True)
+def choose(state, rules, comp, kinds, pparams, work):
+    """The deciding seat's policy: an index into the pending options (``sim.decide``).
+    K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
+    ``policies.greedy`` with ``work = (cfg,)`` (``policies.fill_cfg``, made by
+    ``new_game``)."""
+    seat = state[S_DECIDER]
+    if kinds[seat] == K_GREEDY:
+        return greedy(state, work[0], seat, state[S_POINT], state[S_N_OPTIONS])
+    return random_index(state, S_RNG_P, state[S_N_OPTIONS])
 
 
 # ==== game end (RB-E3 .. RB-E5) and entry points =============================================
@@ -1114,26 +1337,26 @@ def tokens_held(state, seat):
 
 
 @njit(cache=True)
-def final_ranks(state, ranks):
-    """RB-E3: rank by score, then tokens; ties on both share the rank (1 = best).
+def final_rank(state, p):
+    """RB-E3: rank of seat ``p`` by score, then tokens; ties on both share the rank
+    (1 = best)."""
+    sp = state[seat_base(p) + F_SCORE]
+    tp = tokens_held(state, p)
+    r = 1
+    for q in range(state[S_N_PLAYERS]):
+        sq = state[seat_base(q) + F_SCORE]
+        if sq > sp or (sq == sp and tokens_held(state, q) > tp):
+            r += 1
+    return r
 
-    Returns
-    -------
-    (n_winners, winner_seat): winner_seat = -1 when the win is shared.
-    """
-    n = state[S_N_PLAYERS]
+
+@njit(cache=True)
+def winners(state):
+    """(n_winners, winner_seat) of RB-E3: winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
-    for p in range(n):
-        sp = state[seat_base(p) + F_SCORE]
-        tp = tokens_held(state, p)
-        r = 1
-        for q in range(n):
-            sq = state[seat_base(q) + F_SCORE]
-            if sq > sp or (sq == sp and tokens_held(state, q) > tp):
-                r += 1
-        ranks[p] = r
-        if r == 1:
+    for p in range(state[S_N_PLAYERS]):
+        if final_rank(state, p) == 1:
             nw += 1
             ws = p
     if nw != 1:
@@ -1142,25 +1365,22 @@ def final_ranks(state, ranks):
 
 
 @njit(cache=True)
-def run_game(state, cfg, log):
-    """Play turns clockwise from seat 0 until the end check fires or ``max_turns`` player
-    turns have been played (RB-E5: flagged truncated)."""
-    max_turns = int(cfg[R_MAX_TURNS])
-    while not state[S_ENDED]:
-        if state[S_TURN] >= max_turns:
-            state[S_TRUNCATED] = 1
-            if log.shape[0] > 1:
-                emit(log, EV_TRUNCATED, state[S_TURN])
-            return
-        _play_turn(state, cfg, log)
+def _game_over(state, log):
+    """The game is over (ended, RB-E2, or truncated, RB-E5): no decision is pending any more."""
+    state[S_PHASE] = PH_OVER
+    state[S_POINT] = 0
+    state[S_N_OPTIONS] = 0
+    if log.shape[0] > 1:
+        nw, ws = winners(state)
+        emit(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
 
 
 @njit(cache=True)
-def write_results(state, games_row, seats_rows, opts, log):
-    """Fill the output row and the seat rows through their declared indices (``GO_*``,
-    ``SO_*`` of ``layout.GAME_OUT`` / ``layout.SEAT_OUT``). ``opts`` receives the ranks."""
+def finish(state, rules, comp, games_row, seats_rows):
+    """Fill the output row and the seat rows of a finished game through their declared
+    indices (``GO_*``, ``SO_*`` of ``layout.GAME_OUT`` / ``layout.SEAT_OUT``)."""
     n = state[S_N_PLAYERS]
-    nw, ws = final_ranks(state, opts)
+    nw, ws = winners(state)
     turns = state[S_TURN]
     games_row[GO_ROUNDS] = (turns + n - 1) // n
     games_row[GO_TRUNCATED] = state[S_TRUNCATED]
@@ -1179,9 +1399,10 @@ def write_results(state, games_row, seats_rows, opts, log):
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
+        rank = final_rank(state, p)
         row[SO_SCORE] = state[b + F_SCORE]
-        row[SO_RANK] = opts[p]
-        row[SO_WON] = 1 if opts[p] == 1 else 0
+        row[SO_RANK] = rank
+        row[SO_WON] = 1 if rank == 1 else 0
         row[SO_GOLD] = state[b + F_GOLD]
         row[SO_STARS] = state[b + F_STARS]
         row[SO_STOCKS] = state[b + F_STOCKS]
@@ -1206,8 +1427,30 @@ def write_results(state, games_row, seats_rows, opts, log):
         row[SO_STARS_GAINED] = state[b + F_STARS_GAINED]
         row[SO_STOCKS_TAKEN] = state[b + F_STOCKS_TAKEN]
         row[SO_REROLLS] = state[b + F_REROLLS]
-    if log.shape[0] > 1:
-        emit(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
+
+
+@njit(cache=True)
+def _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
+           scratch, log):
+    """Set game ``game_index`` of the run ``master_seed`` up in the caller's ``state`` (its
+    streams included) and fill its ``cfg`` (``policies.fill_cfg``); nothing decided yet."""
+    rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
+    setup_game(state, rules, comp, n_players, rng_s, scratch, log)
+    start_in(state, S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
+    start_in(state, S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
+    fill_cfg(cfg, state, rules, kinds, pparams)
+
+
+@njit(cache=True)
+def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
+    """A new game set up for stepping (``sim.decide``): ``(state, work)``, ``work = (cfg,)``
+    the greedy heuristics' per-game array (``choose``)."""
+    state = np.zeros(state_size(n_players), dtype=np.int64)
+    cfg = np.zeros(C_LEN, dtype=np.float64)
+    scratch = np.zeros(MAX_OPTS, dtype=np.int64)
+    _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
+           scratch, log)
+    return state, (cfg,)
 
 
 @njit(cache=True)
@@ -1226,14 +1469,12 @@ def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state
 @njit(cache=True)
 def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
                scratch, games_row, seats_rows, log):
-    """The body of ``_play``."""
-    rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
-    setup_game(state, rules, comp, n_players, rng_s, scratch, log)
-    state[S_RNG_D] = np.int64(stream_start(master_seed, game_index, np.int64(SUB_DICE)))
-    state[S_RNG_P] = np.int64(stream_start(master_seed, game_index, np.int64(SUB_POLICY)))
-    fill_cfg(cfg, state, rules, kinds, pparams)
-    run_game(state, cfg, log)
-    write_results(state, games_row, seats_rows, scratch, log)
+    """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``,
+    run by ``_steps`` in one call (``self_play``)."""
+    _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
+           scratch, log)
+    _steps(state, rules, kinds, (cfg,), log, False, True)
+    finish(state, rules, comp, games_row, seats_rows)
 
 
 @njit(cache=True)

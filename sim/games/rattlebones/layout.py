@@ -10,15 +10,20 @@ State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``: the global 
 (``dice.seat_base``). Seat 0 is the start player by definition (RB-S9); play is clockwise =
 increasing seat.
 
-Decisions (§9) are asked with the legal options listed in ``state[S_OPTS:]``; a decision with
-a single legal option is taken without asking. Option encodings:
+The game is a resumable step machine (``sim.decide``): the state also holds the control
+position (``S_PHASE`` = ``PH_*`` and the continuation fields below it) and the options block
+(``S_POINT``, ``S_DECIDER``, ``S_N_OPTIONS``, ``S_OPTIONS``): the pending decision (§9) with its
+legal options. A decision with a single legal option is taken without asking. Option
+encodings:
 D01 e; D02 dice bitmask; D03 die index (-1 = do not apply a non-mandatory Reroll);
 D04 target die; D05 die; D06/D07/D13 ``dist * MOVE_CODE + monkey`` (-1 = decline);
 D08 slot number 2..6 (0 = decline); D09 target slot number 1..6;
 D10 ``kind * PLUS1_KIND + die * PLUS1_DIE + slot`` with kind 0 = place POINTS_1,
 1 = upgrade (-1 = decline); D11 k stars; D12 token type TK_GOLD / TK_STAR / TK_STOCK.
-Tests may script decisions (S_SCRIPT) and force dice (S_FORCE); both are empty in real games.
+Tests may force dice (S_FORCE); it is empty in real games. They script decisions through
+``sim.decide`` (``Game.take``), not through the state.
 """
+from sim.decide import option_fields
 from sim.layout import Block, columns_block
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
@@ -29,9 +34,8 @@ MAX_MONKEYS = 5
 MAX_TRACK = 40
 MAX_TRAIN = 20
 MAX_TILES = 12
-MAX_FORCE = 32
-MAX_SCRIPT = 64
-MAX_OPTS = 128
+MAX_FORCE = 8
+MAX_OPTS = 64       # most options of one decision: D07 NINE 9 distances x 5 monkeys + decline
 N_SLOTS = 6         # slots (faces) of a die
 N_GAMBLE = 6        # faces of the gamble die
 
@@ -100,6 +104,19 @@ D_RM_MOVE = 13
 MOVE_CODE = 16
 PLUS1_KIND = 64
 PLUS1_DIE = 8
+
+# ---- control positions of the step machine (S_PHASE): where play goes on ------------------------
+PH_TURN = 0       # a turn of S_ACTIVE starts (truncation check, RB-T1 extra dice D01)
+PH_DICE = 1       # RB-T2: choose the 1 + S_EXTRA dice to roll (D02)
+PH_REROLL = 2     # RB-T4: the reroll loop (D03)
+PH_DOUBLES = 3    # RB-T5a: the Double of die S_CURSOR or a later one (D04)
+PH_ORDER = 4      # RB-T5b: the next die to resolve (D05); none left ends the turn (RB-T12)
+PH_MOVE = 5       # RB-T6: move of S_CTX_DIE by S_CTX_DIST..S_CTX_DMAX (S_MOVE_POINT: D06/D07/D13)
+PH_SHOP = 6       # RB-P2: star exchanges (S_SHOP_LEFT left, D11), then the landing S_LAND
+PH_LAND = 7       # RB-T7: the FACE (D08) / +1 (D10) effect of space S_LAND
+PH_ARROW = 8      # D09: target of the arrow installed in slot index S_CTX_SLOT
+PH_THIEF = 9      # RB-F2: victims from offset S_CURSOR clockwise (D12)
+PH_OVER = 10      # the game is over (ended or truncated)
 
 # ---- trace events (text in replay.py) ------------------------------------------------------------
 EV_SETUP = 1          # n, R, start_chair, tiles_mask
@@ -243,14 +260,19 @@ STATE = Block("S_", (
     ("ctx_slot", 1, "decision context: slot index of the arrow being installed (D09)"),
     ("ctx_victim", 1, "decision context: thief victim (D12)"),
     ("ctx_dist", 1, "decision context: move distance (D06/D13)"),
-    ("script_n", 1, "test hook: number of scripted decisions"),
-    ("script_pos", 1, "test hook: next scripted decision"),
-    ("script_err", 1, "test hook: D_* code of the first illegal scripted decision (0 = none)"),
     ("force_n", 1, "test hook: number of forced dice draws"),
     ("force_pos", 1, "test hook: next forced draw"),
     ("stock_count", 1, "stocks in the game (RB-S7)"),
     ("train_moves", 1, "train resolutions so far"),
-    ("script_strict", 1, "test hook: 1 = an unscripted multi-option decision is an error"),
+    ("phase", 1, "control position PH_*: where play goes on (step machine)"),
+    ("extra", 1, "extra dice paid this turn (RB-T1), for the dice choice"),
+    ("cursor", 1, "PH_DOUBLES: next die to check; PH_THIEF: offset of the next victim"),
+    ("ctx_dmax", 1, "pending move: largest distance (S_CTX_DIST is the smallest)"),
+    ("move_point", 1, "pending move: its decision point D06 / D07 / D13"),
+    ("land", 1, "space whose FACE / +1 effect follows the shop (-1 = none, AMB-02)"),
+    ("shop_left", 1, "star exchanges left at this shop visit (RB-P2)"),
+    ("thief_amount", 1, "tokens each thief victim gives (RB-F2, AMB-20)"),
+    ("thief_took", 1, "tokens the thief took so far"),
     ("up_slot", MAX_DICE, "slot index (0..5) showing on each die this turn"),
     ("dbl_count", MAX_DICE, "Doubles assigned to each die (RB-F5)"),
     ("dbl_target", MAX_DICE, "target of each Double die, -1 = none"),
@@ -262,11 +284,9 @@ STATE = Block("S_", (
     ("opp", N_SLOTS, "opposite slot index of each slot index (§2.2)"),
     ("force", MAX_FORCE, "test hook: forced draws, slot numbers 1..6 for dice, face index 0..5 "
                          "for the gamble die, consumed in RNG order (RB-S11)"),
-    ("script", MAX_SCRIPT, "test hook: scripted decisions (option encodings above)"),
-    ("rng_d", 1, "SUB_DICE stream state (uint64 bits stored as int64, see kernel._rand)"),
+    ("rng_d", 1, "SUB_DICE stream state (uint64 bits stored as int64, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state (same)"),
-    ("opts", MAX_OPTS, "legal options of the current decision"),
-), title="state: global block (then one seat block per seat)")
+) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")
 globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end           # first seat block

@@ -1,8 +1,8 @@
 """Rattlebones policies: ``random`` and the parameterized ``greedy`` heuristic (§9 D01..D13).
 
-A policy reads the state, the rules and its seat's policy parameters and returns one of the
-legal options the kernel listed at ``state[S_OPTS:S_OPTS + n]`` (encodings in ``layout.py``).
-It never mutates the state. Decision context (die, face, slot, victim) is in the ``S_CTX_*``
+A policy reads the state, the rules and its seat's policy parameters and returns the index of
+one of the ``n`` legal options of the pending decision, listed at ``state[S_OPTIONS:]`` (the
+options block of ``sim.decide``; encodings in ``layout.py``). It never mutates the state. Decision context (die, face, slot, victim) is in the ``S_CTX_*``
 fields.
 
 Inside a game the greedy heuristics read one float64 array ``cfg`` (built per game by
@@ -12,12 +12,14 @@ which depends only on the parameters, the train track and n) and a small scratch
 values, slot values of the die being evaluated) that the heuristics fill and reuse within one
 decision.
 
-Policy kinds: K_RANDOM (uniform over the legal options, SUB_POLICY stream), K_GREEDY (presets
-``greedy``, ``aggressive``, ``hoarder`` differ only in ``POLICY_PARAMS`` overrides).
+Policy kinds: K_RANDOM (``sim.decide.random_index``: uniform over the legal options,
+SUB_POLICY stream; ``kernel.choose``), K_GREEDY (presets ``greedy``, ``aggressive``, ``hoarder``
+differ only in ``POLICY_PARAMS`` overrides).
 """
 from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
+from sim.decide import index_of
 
 from .dice import die_result, double_mult, seat_base
 from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE, D_ORDER,
@@ -27,7 +29,7 @@ from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NI
                      F_FACE, F_GOLD, F_MONKEY, F_SCORE, F_STARS, F_STOCKS, K_RANDOM, MAX_PLAYERS,
                      MOVE_CODE, N_FACES, N_SLOTS, PLUS1_DIE, PLUS1_KIND, SP_FACE, SP_PLUS1,
                      SP_START, S_CTX_DIE, S_CTX_FACE, S_CTX_SLOT, S_CTX_VICTIM, S_FACE_SUPPLY,
-                     S_N_DICE, S_N_PLAYERS, S_OPP, S_OPTS, S_R, S_SPACE_FACE, S_SPACE_KIND,
+                     S_N_DICE, S_N_PLAYERS, S_OPP, S_OPTIONS, S_R, S_SPACE_FACE, S_SPACE_KIND,
                      S_START_INDEX, S_TRACK_LEN, S_TRAIN_LEN, S_TRAIN_POS, S_TRAIN_TRACK, TK_STOCK)
 from .rules import (ARROW_ANY, C_DV, C_FV, C_KIND, C_PP, C_SV, C_W, MODE_MAX, MODE_NEVER,
                     P_ARROW_PENALTY, P_AVOID_RINGMASTER_TARGET, P_CASH_ALL_IF_GAP_LE,
@@ -265,9 +267,9 @@ def shop_value(state, cfg, seat):
 @njit(cache=True, inline='always')
 def greedy_extra_dice(state, cfg, seat, n):
     """D01: never / max / threshold (extra die only if its die_value >= extra_die_min_value),
-    keeping ``gold_reserve`` gold."""
+    keeping ``gold_reserve`` gold. The options are e = 0..emax, so e is also the index."""
     mode = int(cfg[C_PP + seat * P_LEN + P_EXTRA_DICE_MODE])
-    emax = state[S_OPTS + n - 1]
+    emax = state[S_OPTIONS + n - 1]
     if mode == MODE_NEVER:
         return 0
     cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
@@ -302,16 +304,16 @@ def greedy_dice(state, cfg, seat, n):
     die_values(state, cfg, seat)
     nd = state[S_N_DICE]
     best = NEG
-    ba = state[S_OPTS + 0]
+    ba = 0
     for i in range(n):
-        m = state[S_OPTS + i]
+        m = state[S_OPTIONS + i]
         v = 0.0
         for d in range(nd):
             if (m >> d) & 1:
                 v += cfg[C_DV + d]
         if v > best + 1e-12:
             best = v
-            ba = m
+            ba = i
     return ba
 
 
@@ -320,15 +322,15 @@ def greedy_reroll(state, cfg, seat, n):
     """D03: add the unrolled die with the highest die_value (always apply the Reroll)."""
     die_values(state, cfg, seat)
     best = NEG
-    ba = state[S_OPTS + 0]
+    ba = 0
     for i in range(n):
-        d = state[S_OPTS + i]
+        d = state[S_OPTIONS + i]
         if d < 0:
             continue
         v = cfg[C_DV + d]
         if v > best + 1e-12:
             best = v
-            ba = d
+            ba = i
     return ba
 
 
@@ -364,12 +366,12 @@ def doubled_gain(state, cfg, seat, d):
 def greedy_double(state, cfg, seat, n):
     """D04: target the die whose doubled gain is largest."""
     best = NEG
-    ba = state[S_OPTS + 0]
+    ba = 0
     for i in range(n):
-        g = doubled_gain(state, cfg, seat, state[S_OPTS + i])
+        g = doubled_gain(state, cfg, seat, state[S_OPTIONS + i])
         if g > best + 1e-12:
             best = g
-            ba = state[S_OPTS + i]
+            ba = i
     return ba
 
 
@@ -383,9 +385,9 @@ def greedy_order(state, cfg, seat, n):
         if p != seat and state[seat_base(p) + F_SCORE] > me:
             leading = False
     best = 1.0e18
-    ba = state[S_OPTS + 0]
+    ba = 0
     for i in range(n):
-        d = state[S_OPTS + i]
+        d = state[S_OPTIONS + i]
         f = die_result(state, cfg, seat, d)
         if f == FC_RINGMASTER:
             pr = 3.0
@@ -401,7 +403,7 @@ def greedy_order(state, cfg, seat, n):
             pr = 1.0
         if pr < best:
             best = pr
-            ba = d
+            ba = i
     return ba
 
 
@@ -425,12 +427,12 @@ def greedy_move(state, cfg, seat, n):
     plus1 = 0.0
     have_plus1 = False
     best = NEG
-    ba = -1
-    can_decline = False
+    ba = 0
+    decline = -1
     for i in range(n):
-        a = state[S_OPTS + i]
+        a = state[S_OPTIONS + i]
         if a < 0:
-            can_decline = True
+            decline = i
             continue
         m = a % MOVE_CODE
         dist = a // MOVE_CODE
@@ -457,20 +459,21 @@ def greedy_move(state, cfg, seat, n):
         v += sign * 1.0e-4 * ((frm - st) % L) + 1.0e-6 * dist
         if v > best:
             best = v
-            ba = a
-    if can_decline and best < cfg[C_PP + seat * P_LEN + P_DECLINE_IF_BELOW]:
-        return -1
+            ba = i
+    if decline >= 0 and best < cfg[C_PP + seat * P_LEN + P_DECLINE_IF_BELOW]:
+        return decline
     return ba
 
 
 @njit(cache=True)
 def greedy_install(state, cfg, seat, n):
-    """D08: replace the slot with the largest gain if it exceeds ``install_margin``."""
+    """D08: replace the slot with the largest gain if it exceeds ``install_margin``. The
+    options are 0 (decline), then slot numbers 2..6 at indices 1..5."""
     die = state[S_CTX_DIE]
     _prep_die(state, cfg, seat, die)
     g, s = best_install(state, cfg, seat, die, state[S_CTX_FACE])
     if s > 0 and g > cfg[C_PP + seat * P_LEN + P_INSTALL_MARGIN]:
-        return s
+        return s - 1
     return 0
 
 
@@ -478,7 +481,7 @@ def greedy_install(state, cfg, seat, n):
 def greedy_arrow(state, cfg, seat, n):
     """D09: point at the highest-value slot (``avoid_ringmaster_target``)."""
     _, t = best_arrow_target(state, cfg, seat, state[S_CTX_DIE], state[S_CTX_SLOT])
-    return t
+    return index_of(state, S_OPTIONS, n, t)
 
 
 @njit(cache=True)
@@ -487,15 +490,15 @@ def greedy_plus1(state, cfg, seat, n):
     die = state[S_CTX_DIE]
     _prep_die(state, cfg, seat, die)
     best = cfg[C_PP + seat * P_LEN + P_INSTALL_MARGIN]
-    ba = -1
+    ba = 0   # decline (-1) is listed first
     for i in range(n):
-        a = state[S_OPTS + i]
+        a = state[S_OPTIONS + i]
         if a < 0:
             continue
         g = plus1_gain(state, cfg, seat, die, a)
         if g > best:
             best = g
-            ba = a
+            ba = i
     return ba
 
 
@@ -505,23 +508,26 @@ def greedy_thief(state, cfg, seat, n):
     holds at least as many stocks as we do."""
     v = state[S_CTX_VICTIM]
     best = NEG
-    ba = state[S_OPTS + 0]
+    ba = 0
     for i in range(n):
-        t = state[S_OPTS + i]
+        t = state[S_OPTIONS + i]
         if t == TK_STOCK and cfg[C_PP + seat * P_LEN + P_STOCK_RACE_OVERRIDE] > 0.5 \
                 and state[seat_base(v) + F_STOCKS] >= state[seat_base(seat) + F_STOCKS]:
-            return t
+            return i
         w = cfg[C_PP + seat * P_LEN + P_W_STEAL_GOLD + t]
         if w > best:
             best = w
-            ba = t
+            ba = i
     return ba
 
 
 @njit(cache=True)
 def greedy(state, cfg, seat, dp, n):
-    """Dispatch the greedy heuristic on decision point ``dp`` (the kernel calls the D_*
-    heuristics directly at its hot call sites)."""
+    """The greedy policy: the index of the option that the D_* heuristic of decision point
+    ``dp`` picks among the ``n`` pending options (``kernel.choose``; the game loop of the
+    kernel calls each heuristic at its own decision point)."""
+    if dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
+        return greedy_move(state, cfg, seat, n)
     if dp == D_EXTRA:
         return greedy_extra_dice(state, cfg, seat, n)
     if dp == D_DICE:
@@ -532,16 +538,14 @@ def greedy(state, cfg, seat, dp, n):
         return greedy_double(state, cfg, seat, n)
     if dp == D_ORDER:
         return greedy_order(state, cfg, seat, n)
-    if dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
-        return greedy_move(state, cfg, seat, n)
     if dp == D_INSTALL:
         return greedy_install(state, cfg, seat, n)
     if dp == D_ARROW:
         return greedy_arrow(state, cfg, seat, n)
     if dp == D_PLUS1:
         return greedy_plus1(state, cfg, seat, n)
-    if dp == D_SHOP:
-        return shop_k(state, cfg, seat, state[S_OPTS + n - 1])
+    if dp == D_SHOP:   # options k = 0..kmax: k is the index
+        return shop_k(state, cfg, seat, state[S_OPTIONS + n - 1])
     if dp == D_THIEF:
         return greedy_thief(state, cfg, seat, n)
-    return state[S_OPTS + 0]
+    return 0
