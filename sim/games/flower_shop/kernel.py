@@ -1075,6 +1075,18 @@ def lock_sizes(state, rules, seat, unl):
 
 
 @njit(cache=True)
+def any_lock_affordable(state, rules, seat):
+    """Is some lock legal and affordable for ``seat`` (``lock_sizes`` != 0, stopping at the
+    first size that is; FS-L1..L5)?"""
+    money = state[seat_base(seat) + F_MONEY]
+    for k in range(popcount(all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]) + 1):
+        c = lock_cost(state, rules, seat, k)
+        if c >= 0 and c <= money:
+            return True
+    return False
+
+
+@njit(cache=True)
 def lock_options(state, rules, seat):
     """DP-1 options into ``S_OPTIONS``: every subset of ``seat``'s unlocked dice (the
     initiative die included) whose lock is legal and affordable, as ascending masks (0 =
@@ -1282,8 +1294,7 @@ def step(state, rules, comp, kinds, lazy, log):
                 continue
             seat = state[S_ORDER + t]
             if lazy and kinds[seat] != K_RANDOM:
-                unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
-                n = UNLISTED if lock_sizes(state, rules, seat, unl) != 0 else 0
+                n = UNLISTED if any_lock_affordable(state, rules, seat) else 0
             else:
                 n = lock_options(state, rules, seat)
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
@@ -1492,18 +1503,16 @@ def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, 
     """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
     setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
     # ``while advance: apply(choose)``, with one call site of each step (sim.borrow inlines
-    # the functions called once); a heuristic's decisions are posted unlisted (``step``)
+    # the functions called once). A heuristic seat's decisions are posted unlisted or as yes/no (codes 0, 1), so the code
+    # its heuristic wants is the code to apply; a random seat draws an index (not when forced)
     while step(state, rules, comp, kinds, True, log):
-        n = state[S_N_OPTIONS]
-        if n == UNLISTED:
-            seat = state[S_DECIDER]
-            apply_code(state, rules, comp[0],
-                       greedy_code(state, rules, comp, seat, pparams[seat], scr, fscr), log)
+        seat = state[S_DECIDER]
+        if kinds[seat] != K_RANDOM:
+            code = greedy_code(state, rules, comp, seat, pparams[seat], scr, fscr)
         else:
-            i = np.int64(0)
-            if n > 1:
-                i = choose_with(state, rules, comp, kinds, pparams, scr, fscr)
-            apply_index(state, rules, comp[0], i, log)
+            n = state[S_N_OPTIONS]
+            code = state[S_OPTIONS + (random_index(state, S_RNG_POLICY, n) if n > 1 else 0)]
+        apply_code(state, rules, comp[0], code, log)
 
 
 @njit(cache=True)
