@@ -6,7 +6,7 @@ from . import kernel, rules
 from .audit import audit
 from .layout import (DECISION_POINTS, DIE_IDS, END_REASONS, FSCRATCH, GAME_COLUMNS, GAME_OUT, LINE,
                      MAX_PLAYERS, S_DECIDER, S_N_OPTIONS, S_OPTIONS, S_POINT, SCRATCH, SEAT,
-                     SEAT_COLUMNS, SEAT_OUT, STATE, TASK, TILE)
+                     SEAT_COLUMNS, SEAT_OUT, STATE, STATE_TAIL, TASK, TILE)
 from .replay import format_event
 
 SPEC = GameSpec(
@@ -23,7 +23,7 @@ SPEC = GameSpec(
     rules=rules.RULES,
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
-    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
+    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, STATE_TAIL, GAME_OUT, SEAT_OUT,
              SCRATCH, LINE, FSCRATCH, TILE, TASK),
     end_reasons=END_REASONS,
     load_components=rules.load_components,

@@ -45,7 +45,7 @@ from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_
                      SO_SKIPS, SO_STARS, SO_TASK_LINES, SO_TASK_POINTS, SO_TILES_FINISHED,
                      SO_TILES_PLACED, SO_TOKENS, SO_TOKENS_BOUGHT, SO_TOKENS_SPENT,
                      SO_TOKENS_TAKEN, SO_WON, S_ACTIONS, S_CARDS, S_CYCLES, S_DAY, S_DECIDER,
-                     S_DICE_BASE, S_DISCARD, S_DISCARD_N, S_END_REASON, S_FEAS, S_FIN_SLOT, S_LEN,
+                     S_DICE_BASE, S_DISCARD, S_DISCARD_N, S_END_REASON, S_FEAS, S_FIN_SLOT, STATE_LEN,
                      S_LOSS_DAY, S_N_CARDS, S_N_OPTIONS, S_N_PLAYERS, S_OPP_DIE, S_OPP_DISCARDS,
                      S_OPP_FACE, S_OPP_LOWER, S_OPTIONS, S_ORDER, S_ORDER_N, S_PHASE, S_POINT,
                      S_REFRESHES, S_REFRESHES_TODAY, S_RIBBON_SUPPLY, S_RNG_DICE, S_RNG_POLICY,
@@ -88,9 +88,9 @@ def new_state(n_players):
 
     Returns
     -------
-    int64[S_LEN + n_players * SEAT_LEN]
+    int64[STATE_LEN] (seats beyond ``n_players`` stay unused)
     """
-    state = np.zeros(S_LEN + n_players * SEAT_LEN, dtype=np.int64)
+    state = np.zeros(STATE_LEN, dtype=np.int64)
     state[S_N_PLAYERS] = n_players
     for seat in range(n_players):
         b = seat_base(seat)
@@ -1241,28 +1241,28 @@ def advance(state, rules, comp, log):
     to the options block, returns 1) or the end of the game (returns 0); decisions with a
     single option are taken here. With a decision pending, returns 1 and changes nothing
     (``sim.decide``)."""
-    while step(state, rules, comp, state, False, log):
+    while step(state, rules, comp, state, None, log):
         if state[S_N_OPTIONS] > 1:
             return 1
         apply_index(state, rules, comp[0], np.int64(0), log)
     return 0
 
 
-UNLISTED = -1   # S_N_OPTIONS of a decision posted without its options (``step`` with ``lazy``)
-
-
 @njit(cache=True)
-def step(state, rules, comp, kinds, lazy, log):
+def step(state, rules, comp, kinds, heur, log):
     """Play the forced steps up to the next decision, whatever its number of options (returns
     1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
     take a single option at once.
 
-    With ``lazy`` (the game loop of ``play_game`` only) a decision of a seat whose policy is not
-    ``random`` (``kinds``) is posted with ``S_N_OPTIONS = UNLISTED`` and no options: the loop
-    then asks the heuristic for its option code and applies it (``apply_code``), as listing
-    every lock subset or Step-4 action for a heuristic that computes its choice directly cost
-    a quarter of the kernel's time. The heuristics only ever pick listed options
-    (``tests/flower_shop/test_steps.py``), so both paths play the same games.
+    ``heur`` is None (``advance``: every decision is posted with its options) or, in the game
+    loop of ``play_game``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
+    is not ``random`` (``kinds``) decides where the decision arises, through its heuristic and
+    the decision's effect (``take_*``), without posting it; only ``random`` seats' decisions
+    are posted. Listing every lock subset or Step-4 action for a heuristic that computes its
+    choice directly cost a quarter of the kernel's time, and posting and dispatching each
+    decision another tenth. The heuristics only ever pick listed options
+    (``tests/flower_shop/test_steps.py``) and ``tests/test_decisions.py`` checks that stepping
+    plays the games of ``play_many``.
 
     The control position ``S_PHASE`` (PH_*) walks the game: a day (FS-D1, FS-D2) is Phase 1 /
     Phase 2 cycles (FS-D3..D8; solo FS-SOLO-R1) until nobody is active; in Phase 2 each
@@ -1272,6 +1272,7 @@ def step(state, rules, comp, kinds, lazy, log):
     FS-SOLO-C1) and the solo refreshes (DP-7); at the end the final scoring (FS-E*).
     """
     n_players = state[S_N_PLAYERS]
+    tiles = comp[0]
     while True:
         if state[S_POINT] != 0:
             return 1
@@ -1283,41 +1284,57 @@ def step(state, rules, comp, kinds, lazy, log):
                 state[S_TURN] += 1
                 state[S_PHASE] = PH_LOCK
                 continue
-            if lazy and kinds[seat] != K_RANDOM:
-                offer(state, D_STEP4, seat, UNLISTED)
-            else:
-                offer(state, D_STEP4, seat, step4_options(state, rules, comp[0], seat))
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    take_step4(state, rules, tiles, seat,
+                               greedy_step4(state, rules, tiles, seat, heur[0][seat]), log)
+                    continue
+            offer(state, D_STEP4, seat, step4_options(state, rules, tiles, seat))
         elif ph == PH_LOCK:
             t = state[S_TURN]
             if t >= state[S_ORDER_N]:
                 state[S_PHASE] = PH_CYCLE
                 continue
             seat = state[S_ORDER + t]
-            if lazy and kinds[seat] != K_RANDOM:
-                n = UNLISTED if any_lock_affordable(state, rules, seat) else 0
-            else:
-                n = lock_options(state, rules, seat)
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    if any_lock_affordable(state, rules, seat):
+                        take_lock(state, rules, seat,
+                                  greedy_lock(state, rules, tiles, comp[1], n_players, seat,
+                                              heur[0][seat], heur[1], heur[2]), log)
+                    else:  # no affordable lock (only with rule tweaks): the turn passes
+                        state[S_TURN] = t + 1
+                    continue
+            n = lock_options(state, rules, seat)
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
                 state[S_TURN] = t + 1
                 continue
             offer(state, D_LOCK, seat, n)
         elif ph == PH_RIBBON:
             seat = state[S_ORDER + state[S_TURN]]
-            if ribbon_legal(state, rules, seat, state[S_FIN_SLOT]):
-                offer(state, D_RIBBON, seat, yes_no_options(state))
-            else:
+            if not ribbon_legal(state, rules, seat, state[S_FIN_SLOT]):
                 state[S_PHASE] = PH_STEP4
+                continue
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    take_ribbon(state, rules, seat,
+                                1 if greedy_ribbon(state, rules, seat, heur[0][seat]) else 0, log)
+                    continue
+            offer(state, D_RIBBON, seat, yes_no_options(state))
         elif ph == PH_TILE:
             seat = state[S_ORDER + state[S_TURN]]
-            if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
-                if lazy and kinds[seat] != K_RANDOM:
-                    offer(state, D_TILE, seat, UNLISTED)
-                else:
-                    offer(state, D_TILE, seat, tile_options(state, rules, seat))
-            else:
+            if state[S_ROW_N] == 0 or first_empty_slot(state, rules, seat) < 0:
                 emit(log, EV_NO_TILE, seat)
                 state[S_ACTIONS] = 0
                 state[S_PHASE] = PH_STEP4
+                continue
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    take_tile_choice(state, rules, seat,
+                                     greedy_tile(state, rules, tiles, comp[1], n_players, seat,
+                                                 heur[0][seat], heur[1], heur[2]), log)
+                    continue
+            offer(state, D_TILE, seat, tile_options(state, rules, seat))
         elif ph == PH_CYCLE:
             if n_active(state, n_players) == 0:
                 state[S_PHASE] = PH_DAY_END
@@ -1337,11 +1354,17 @@ def step(state, rules, comp, kinds, lazy, log):
         elif ph == PH_DAY_END:
             state[S_PHASE] = end_of_day(state, rules, comp, n_players, log)
         elif ph == PH_REFRESH:
-            if solo_refresh_legal(state, rules):
-                offer(state, D_REFRESH, 0, yes_no_options(state))
-            else:
+            if not solo_refresh_legal(state, rules):
                 reset_salary(state, rules, np.int64(1))
                 state[S_PHASE] = PH_DAY
+                continue
+            if heur is not None:
+                if kinds[0] != K_RANDOM:
+                    refresh = greedy_refresh(state, rules, tiles, comp[1], heur[0][0], heur[1],
+                                             heur[2])
+                    take_refresh(state, rules, 1 if refresh else 0, log)
+                    continue
+            offer(state, D_REFRESH, 0, yes_no_options(state))
         elif ph == PH_END:
             end_game(state, rules, comp, n_players, log)
             state[S_PHASE] = PH_OVER
@@ -1379,45 +1402,78 @@ def apply_index(state, rules, tiles, index, log):
 
 @njit(cache=True)
 def apply_code(state, rules, tiles, code, log):
-    """Carry out the option ``code`` of the pending decision (``apply_index``; the game loop
-    applies a heuristic's code directly, see ``step``)."""
+    """Carry out the option ``code`` of the pending decision (``apply_index``)."""
     point = state[S_POINT]
     seat = state[S_DECIDER]
     state[S_POINT] = 0
     state[S_N_OPTIONS] = 0
     if point == D_STEP4:
-        if code == A_DONE:
-            end_step4(state, rules, seat, log)
-            state[S_TURN] += 1
-            state[S_PHASE] = PH_LOCK
-        else:
-            apply_step4_action_with(state, rules, tiles, seat, code, log)
-            state[S_ACTIONS] += 1
-            if code // A_MUL == A_FINISH:
-                state[S_FIN_SLOT] = code % A_MUL
-                state[S_PHASE] = PH_RIBBON
+        take_step4(state, rules, tiles, seat, code, log)
     elif point == D_LOCK:
-        apply_lock(state, rules, seat, code, log)
-        if all_locked(state, rules, seat):  # FS-D6: Steps 2-4 right away
-            take_salary(state, seat, log)
-            state[S_PHASE] = PH_TILE
-        else:
-            state[S_TURN] += 1
+        take_lock(state, rules, seat, code, log)
     elif point == D_RIBBON:
-        if code == 1:
-            buy_ribbon(state, rules, seat, state[S_FIN_SLOT], log)
-        else:
-            state[S_PHASE] = PH_STEP4
+        take_ribbon(state, rules, seat, code, log)
     elif point == D_TILE:
-        take_tile(state, rules, seat, code // TILE_MUL, code % TILE_MUL, log)
-        state[S_ACTIONS] = 0
+        take_tile_choice(state, rules, seat, code, log)
+    else:
+        take_refresh(state, rules, code, log)
+
+
+@njit(cache=True)
+def take_step4(state, rules, tiles, seat, code, log):
+    """DP-3/5/6/8: carry out Step-4 action ``code`` of ``seat``; after a finish its ribbons
+    (DP-4), after done the next player (FS-U8)."""
+    if code == A_DONE:
+        end_step4(state, rules, seat, log)
+        state[S_TURN] += 1
+        state[S_PHASE] = PH_LOCK
+    else:
+        apply_step4_action_with(state, rules, tiles, seat, code, log)
+        state[S_ACTIONS] += 1
+        if code // A_MUL == A_FINISH:
+            state[S_FIN_SLOT] = code % A_MUL
+            state[S_PHASE] = PH_RIBBON
+
+
+@njit(cache=True)
+def take_lock(state, rules, seat, mask, log):
+    """DP-1: lock the dice of ``mask``; once all of ``seat``'s dice are locked, Step 2 (salary,
+    FS-Y1) and Step 3 follow right away (FS-D6), else the next player."""
+    apply_lock(state, rules, seat, mask, log)
+    if all_locked(state, rules, seat):
+        take_salary(state, seat, log)
+        state[S_PHASE] = PH_TILE
+    else:
+        state[S_TURN] += 1
+
+
+@njit(cache=True)
+def take_ribbon(state, rules, seat, yes, log):
+    """DP-4: buy a ribbon for the tile just finished (``yes`` = 1; asked again while legal)
+    or go on with Step 4."""
+    if yes == 1:
+        buy_ribbon(state, rules, seat, state[S_FIN_SLOT], log)
+    else:
         state[S_PHASE] = PH_STEP4
-    else:  # D_REFRESH
-        if code == 1:
-            solo_refresh(state, rules, log)
-        else:
-            reset_salary(state, rules, np.int64(1))  # FS-SOLO-N3
-            state[S_PHASE] = PH_DAY
+
+
+@njit(cache=True)
+def take_tile_choice(state, rules, seat, code, log):
+    """DP-2: take the row tile and slot of ``code`` (position * TILE_MUL + slot), then Step 4."""
+    take_tile(state, rules, seat, code // TILE_MUL, code % TILE_MUL, log)
+    state[S_ACTIONS] = 0
+    state[S_PHASE] = PH_STEP4
+
+
+@njit(cache=True)
+def take_refresh(state, rules, yes, log):
+    """DP-7 (solo): pay for a new row (``yes`` = 1; asked again while legal), or start the next
+    day with the salary cards reset (FS-SOLO-N3)."""
+    if yes == 1:
+        solo_refresh(state, rules, log)
+    else:
+        reset_salary(state, rules, np.int64(1))
+        state[S_PHASE] = PH_DAY
 
 
 @njit(cache=True)
@@ -1502,17 +1558,12 @@ def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, 
 def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
     """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
     setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
-    # ``while advance: apply(choose)``, with one call site of each step (sim.borrow inlines
-    # the functions called once). A heuristic seat's decisions are posted unlisted or as yes/no (codes 0, 1), so the code
-    # its heuristic wants is the code to apply; a random seat draws an index (not when forced)
-    while step(state, rules, comp, kinds, True, log):
-        seat = state[S_DECIDER]
-        if kinds[seat] != K_RANDOM:
-            code = greedy_code(state, rules, comp, seat, pparams[seat], scr, fscr)
-        else:
-            n = state[S_N_OPTIONS]
-            code = state[S_OPTIONS + (random_index(state, S_RNG_POLICY, n) if n > 1 else 0)]
-        apply_code(state, rules, comp[0], code, log)
+    # ``while advance: apply(choose)``: the heuristic seats decide inside ``step``; only a
+    # random seat's decisions are posted (a draw, unless the option is forced)
+    while step(state, rules, comp, kinds, (pparams, scr, fscr), log):
+        n = state[S_N_OPTIONS]
+        i = random_index(state, S_RNG_POLICY, n) if n > 1 else np.int64(0)
+        apply_code(state, rules, comp[0], state[S_OPTIONS + i], log)
 
 
 @njit(cache=True)

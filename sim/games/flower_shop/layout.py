@@ -195,8 +195,7 @@ STATE = Block("S_", (
     ("rng_dice", 1, "dice stream, keyed by (day, cycle) from S_DICE_BASE"),
     ("dice_base", 1, "start of the dice stream"),
     ("rng_policy", 1, "policy stream (the random policy)"),
-    ("feas", WORK_MAX, "work area of the end-of-day solo feasibility check (FS-SOLO-C1)"),
-) + option_fields(MAX_OPTS), title="state: global block")
+) , title="state: global block")
 globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end
@@ -239,6 +238,15 @@ SEAT = Block("F_", (
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
 globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
+
+# The large, rarely touched areas come after the seat blocks of all MAX_PLAYERS seats, so the
+# fields every decision reads (global block and seat blocks) stay close together.
+STATE_TAIL = Block("S_", (
+    ("feas", WORK_MAX, "work area of the end-of-day solo feasibility check (FS-SOLO-C1)"),
+) + option_fields(MAX_OPTS), start=SEAT0 + MAX_PLAYERS * SEAT_LEN,
+    title="state: work area and options block, after the seat blocks")
+globals().update(STATE_TAIL.offsets)
+STATE_LEN = STATE_TAIL.end  # the length of every state array, whatever the player count
 
 # ---- policy scratch (per game, reused across games; written only by the policies) --------
 LINE = Block("LS_", (
