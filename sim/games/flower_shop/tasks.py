@@ -255,7 +255,7 @@ LOWEST_K = _lowest_k_table()  # flower dice are bits 0..5 (MAX_FLOWER_DICE = 6)
 POPCOUNT6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.uint8)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
 
