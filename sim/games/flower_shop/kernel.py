@@ -45,7 +45,8 @@ from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_
                      SO_SKIPS, SO_STARS, SO_TASK_LINES, SO_TASK_POINTS, SO_TILES_FINISHED,
                      SO_TILES_PLACED, SO_TOKENS, SO_TOKENS_BOUGHT, SO_TOKENS_SPENT,
                      SO_TOKENS_TAKEN, SO_WON, S_ACTIONS, S_CARDS, S_CYCLES, S_DAY, S_DECIDER,
-                     S_DICE_BASE, S_DISCARD, S_DISCARD_N, S_END_REASON, S_FEAS, S_FIN_SLOT, STATE_LEN,
+                     S_DICE_BASE, S_DISCARD, S_DISCARD_N, S_END_REASON, S_FEAS, S_FIN_SLOT,
+                     STATE_LEN, STATE_TAIL_START,
                      S_LOSS_DAY, S_N_CARDS, S_N_OPTIONS, S_N_PLAYERS, S_OPP_DIE, S_OPP_DISCARDS,
                      S_OPP_FACE, S_OPP_LOWER, S_OPTIONS, S_ORDER, S_ORDER_N, S_PHASE, S_POINT,
                      S_REFRESHES, S_REFRESHES_TODAY, S_RIBBON_SUPPLY, S_RNG_DICE, S_RNG_POLICY,
@@ -91,13 +92,26 @@ def new_state(n_players):
     int64[STATE_LEN] (seats beyond ``n_players`` stay unused)
     """
     state = np.zeros(STATE_LEN, dtype=np.int64)
+    clear_state(state, n_players)
+    return state
+
+
+@njit(cache=True)
+def clear_state(state, n_players):
+    """Make ``state`` (``new_state``) the all-empty state of a new game: the global and seat
+    blocks zeroed, shops empty, no decision pending. The tail's work area and option rows are
+    scratch, always written before they are read, so ``play_many`` reuses one state array
+    for the games of a block without zeroing them (identical results, less memory traffic)."""
+    state[:STATE_TAIL_START] = 0
+    state[S_POINT] = 0
+    state[S_DECIDER] = 0
+    state[S_N_OPTIONS] = 0
     state[S_N_PLAYERS] = n_players
     for seat in range(n_players):
         b = seat_base(seat)
         for s in range(MAX_SLOTS):
             state[b + F_SHOP + s] = -1
         state[b + F_SLOT_TODAY] = -1
-    return state
 
 
 @njit(cache=True)
@@ -1258,11 +1272,10 @@ def step(state, rules, comp, kinds, heur, log):
     loop of ``play_game``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
     is not ``random`` (``kinds``) decides where the decision arises, through its heuristic and
     the decision's effect (``take_*``), without posting it; only ``random`` seats' decisions
-    are posted. Listing every lock subset or Step-4 action for a heuristic that computes its
-    choice directly cost a quarter of the kernel's time, and posting and dispatching each
-    decision another tenth. The heuristics only ever pick listed options
-    (``tests/flower_shop/test_steps.py``) and ``tests/test_decisions.py`` checks that stepping
-    plays the games of ``play_many``.
+    are posted (listing every lock subset or Step-4 action for a heuristic that computes its
+    choice directly cost a quarter of the kernel's time). The heuristics only ever pick listed
+    options (``tests/flower_shop/test_steps.py``) and ``tests/test_decisions.py`` checks that
+    stepping plays the games of ``play_many``.
 
     The control position ``S_PHASE`` (PH_*) walks the game: a day (FS-D1, FS-D2) is Phase 1 /
     Phase 2 cycles (FS-D3..D8; solo FS-SOLO-R1) until nobody is active; in Phase 2 each
@@ -1658,8 +1671,9 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
         fscr = np.zeros(FSCR_LEN, dtype=np.float64)
         lo = blk * GAMES_PER_BLOCK
         hi = min(n, lo + GAMES_PER_BLOCK)
+        state = new_state(n_players)
         for i in range(lo, hi):
-            state = new_state(n_players)
+            clear_state(state, n_players)
             play_game(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
                       scr, fscr, log)
             finish(state, rules, comp, games_out[i], seats_out[i])

@@ -241,9 +241,10 @@ SEAT_LEN = SEAT.length
 
 # The large, rarely touched areas come after the seat blocks of all MAX_PLAYERS seats, so the
 # fields every decision reads (global block and seat blocks) stay close together.
+STATE_TAIL_START = SEAT0 + MAX_PLAYERS * SEAT_LEN
 STATE_TAIL = Block("S_", (
     ("feas", WORK_MAX, "work area of the end-of-day solo feasibility check (FS-SOLO-C1)"),
-) + option_fields(MAX_OPTS), start=SEAT0 + MAX_PLAYERS * SEAT_LEN,
+) + option_fields(MAX_OPTS), start=STATE_TAIL_START,
     title="state: work area and options block, after the seat blocks")
 globals().update(STATE_TAIL.offsets)
 STATE_LEN = STATE_TAIL.end  # the length of every state array, whatever the player count
