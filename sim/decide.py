@@ -64,7 +64,7 @@ def random_index(state, rng_field, n):
     return draw(state, rng_field, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def index_of(state, options_at, n, code):
     """Index of option ``code`` among the ``n`` codes at ``state[options_at:]``; -1 if absent.
     A heuristic that computes the code it wants returns its index with this."""

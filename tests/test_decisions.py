@@ -17,15 +17,11 @@ from sim import batch, decide, registry
 from sim.spec import G_TRUNCATED
 
 GAMES = registry.available_games()
-# The Flower Shop's step machine is on branch fs_steps (bit-identical greedy results, but its
-# 4-player games are ~20% slower than today's kernel, so it is not merged yet).
-NOT_YET = {"flower_shop"}
-STEPPED = [g for g in GAMES if g not in NOT_YET]
 SEED = 23
 
 
 def _cases():
-    for g in STEPPED:
+    for g in GAMES:
         spec = registry.make(g)
         for n in range(spec.min_players, spec.max_players + 1):
             yield pytest.param(g, n, id=f"{g}-{n}p")
@@ -56,9 +52,7 @@ def _record(game):
     return taken
 
 
-@pytest.mark.parametrize("game", [
-    pytest.param(g, marks=pytest.mark.xfail(strict=True, reason="step machine not merged yet"))
-    if g in NOT_YET else g for g in GAMES])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_game_declares_its_step_machine(game):
     steps = registry.make(game).steps
     assert isinstance(steps, decide.Steps), f"{game}: GameSpec.steps is not set"

@@ -1,18 +1,19 @@
-"""Helpers for Flower Shop kernel scenario tests: hand-built states with forced dice, and jitted
-wrappers over the kernel and policy functions that only the tests call (taking the component
-tuple where the game loop passes single arrays)."""
+"""Helpers for Flower Shop kernel scenario tests: hand-built states with forced dice, games
+positioned at a player's turn (driven through the one decision interface, ``sim.decide``), and
+jitted wrappers over the kernel functions that only the tests call (taking the component tuple
+where the game loop passes single arrays)."""
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from sim import batch
+from sim import batch, decide
 from sim.games.flower_shop import kernel as K
 from sim.games.flower_shop import layout as L
 from sim.games.flower_shop import rules as R
 from sim.games.flower_shop.kernel import apply_step4_action_with, finish_tile_with, roll_dice
-from sim.games.flower_shop.layout import F_FIN, F_SHOP, K_GREEDY
-from sim.games.flower_shop.policies import greedy_step4, random_step4
+from sim.games.flower_shop import policies as P
+from sim.games.flower_shop.layout import F_FIN, F_SHOP
 from sim.games.flower_shop.rules import (R_FLOWER_DICE_PER_PLAYER, R_VASE_DICE_PER_PLAYER,
                                          seat_base, unused_dice)
 from sim.games.flower_shop.tasks import assign_icons
@@ -117,12 +118,28 @@ def replay_events(n=2, seed=1, index=0, policy="greedy", variant=None, **tweaks)
     return ev, g, s
 
 
+def at_turn(st, rules, seat, phase, policy="greedy", log_capacity=200) -> decide.Game:
+    """A game in the hand-built state ``st`` at ``seat``'s turn (the only one in the turn order),
+    at control position ``phase`` (``L.PH_LOCK``, ``L.PH_TILE``, ``L.PH_STEP4``), every seat
+    playing ``policy``; drive it with ``advance`` and ``take(code)`` (the scripted policy)."""
+    n = int(st[L.S_N_PLAYERS])
+    st[L.S_ORDER] = seat
+    st[L.S_ORDER_N] = 1
+    st[L.S_TURN] = 0
+    st[L.S_PHASE] = phase
+    kinds, pp = SPEC.pack_policies([policy] * n)
+    scr = np.zeros(L.SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(L.FSCR_LEN)
+    P.prepare_scratch(st, rules, ARR, scr, fscr)
+    return decide.Game(SPEC.steps, st, (scr, fscr), rules, ARR, kinds, pp, new_log(log_capacity))
+
+
 # ---- test-only wrappers -------------------------------------------------------------
 @njit(cache=True)
-def draw_faces(state, rules, comp, seat, rng_dice, faces):
-    """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3), with
-    the dice of the component tuple (see ``roll_dice``)."""
-    roll_dice(state, rules, comp[3], comp[4], comp[5], seat, rng_dice, faces)
+def draw_faces(state, rules, comp, seat, faces):
+    """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3) from the
+    dice stream of the state, with the dice of the component tuple (see ``roll_dice``)."""
+    roll_dice(state, rules, comp[3], comp[4], comp[5], seat, faces)
 
 
 @njit(cache=True)
@@ -151,16 +168,7 @@ def min_tokens_to_finish(state, rules, comp, seat, slot):
     return tok
 
 
-@njit(cache=True)
-def choose_step4_action(state, rules, tiles, seat, kinds, pparams, rng, scr):
-    """DP-3/5/6/8: one Step 4 action of the seat's policy, ``code * A_MUL + argument``
-    (A_DONE ends Step 4), dispatched as the game loop does."""
-    if kinds[seat] == K_GREEDY:
-        return greedy_step4(state, rules, tiles, seat, pparams[seat])
-    return random_step4(state, rules, tiles, seat, rng)
-
-
 __all__ = ["K", "L", "R", "SPEC", "COMP", "ARR", "TB", "FL", "VA", "NOLOG", "tid", "cid", "rules_for",
            "blank", "faces", "set_dice", "place", "set_row", "set_stack", "mask", "seat", "arm",
-           "replay_events", "events", "new_log", "np", "draw_faces", "finish_tile",
-           "apply_step4_action", "choose_step4_action", "min_tokens_to_finish"]
+           "replay_events", "at_turn", "events", "new_log", "np", "draw_faces", "finish_tile",
+           "apply_step4_action", "min_tokens_to_finish"]

@@ -1,8 +1,8 @@
 """Scenario tests: Step 1 lock (FS-L*), Step 2 salary (FS-Y*), Step 3 tile (FS-T*)."""
 import pytest
 
-from .kernel_helpers import (K, L, NOLOG, R, blank, faces, mask, replay_events, rules_for, seat,
-                             set_row, tid)
+from .kernel_helpers import (K, L, NOLOG, R, at_turn, blank, events, faces, mask, replay_events,
+                             rules_for, seat, set_row, tid)
 
 F0, F1, F2, F3 = 0, 1, 2, 3
 V = L.DIE_VASE0
@@ -193,14 +193,9 @@ def test_FS_T4_empty_row_skips_step3():
     st = blank(1, rules)
     st[L.S_ROW_N] = 0
     st[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(rules)
-    import numpy as np
-    kinds = np.array([1])
-    from sim.games.flower_shop import policies as P
-    from .kernel_helpers import SPEC, ARR
-    _, pp = SPEC.pack_policies(["greedy"])
-    scr = np.zeros(L.SCR_LEN, dtype=np.int64)
-    fscr = np.zeros(L.FSCR_LEN)
-    P.prepare_scratch(st, rules, ARR, scr, fscr)
-    from sim.rng import make_stream
-    K.steps_2_to_4(st, rules, ARR, 1, 0, kinds, pp, make_stream(1, 0, 2), scr, fscr, NOLOG)
+    game = at_turn(st, rules, 0, L.PH_TILE)
+    assert game.advance()  # Step 3 skipped: the first decision is a Step-4 action
+    assert game.steps.pending(st)[0] == L.D_STEP4
+    assert [e[0] for e in events(game.log)] == [L.EV_NO_TILE]
+    game.take(L.A_DONE)
     assert seat(st, 0, L.F_TILES_PLACED) == 0 and seat(st, 0, L.F_ACTIVE) == 0

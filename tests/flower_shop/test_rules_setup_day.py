@@ -1,8 +1,6 @@
 """Scenario tests: setup (FS-S*), day loop (FS-D*) and end of day (FS-N*) of the Flower Shop."""
 import numpy as np
 
-from sim.rng import make_stream
-
 from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, blank, draw_faces, faces, replay_events,
                              rules_for, seat, set_row, set_stack, tid)
 
@@ -10,7 +8,8 @@ from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, blank, draw_faces, faces
 def _setup(n, seed=1, idx=0, **tweaks):
     rules = rules_for(n, **tweaks)
     st = K.new_state(n)
-    K.setup_game(st, rules, ARR, n, make_stream(seed, idx, 0), NOLOG)
+    K.start_streams(st, seed, idx)
+    K.setup_game(st, rules, ARR, n, NOLOG)
     K.start_day(st, rules, n, NOLOG)
     return st, rules
 
@@ -21,9 +20,8 @@ def test_FS_S1_seats_and_seat_tie_resolution():
     assert st[L.S_N_PLAYERS] == 3
     for s in range(3):
         st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = 10
-    order = np.zeros(4, dtype=np.int64)
-    k = K.turn_order(st, rules, 3, order, make_stream(1, 0, 1))
-    assert list(order[:k]) == [0, 1, 2]
+    k = K.turn_order(st, rules, 3)
+    assert list(st[L.S_ORDER:L.S_ORDER + k]) == [0, 1, 2] and st[L.S_ORDER_N] == 3
 
 
 def test_FS_S2_starting_resources():
@@ -125,7 +123,8 @@ def test_FS_D3_only_unlocked_dice_are_rerolled():
     assert st[b + L.F_FACE + L.DIE_VASE0] == 3 and st[b + L.F_FACE + L.DIE_INIT] == 3
     # the kernel draws faces only for unlocked dice (dice stream not consumed by locked dice)
     f = np.full(L.MAX_DICE, -7, dtype=np.int64)
-    draw_faces(st, rules, ARR, 0, make_stream(1, 0, 1), f)
+    K.start_streams(st, 1, 0)
+    draw_faces(st, rules, ARR, 0, f)
     assert f[0] == -7 and f[1] == -7 and f[2] != -7
 
 
@@ -136,9 +135,8 @@ def test_FS_D4_TS01_turn_order_21_7_1():
     st = blank(3, rules)
     for s, face in ((0, 1), (1, 21), (2, 7)):  # Anthony seat 0, Becca seat 1, Seth seat 2
         st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = face
-    order = np.zeros(4, dtype=np.int64)
-    k = K.turn_order(st, rules, 3, order, make_stream(1, 0, 1))
-    assert list(order[:k]) == [1, 2, 0]
+    k = K.turn_order(st, rules, 3)
+    assert list(st[L.S_ORDER:L.S_ORDER + k]) == [1, 2, 0]
     init = ARR[5]
     assert 21 in init[3] and 7 in init[1] and 1 in init[0]
 
@@ -149,13 +147,14 @@ def test_FS_D5_ties_lower_seat_first_or_random():
     st = blank(4, rules)
     for s in range(4):
         st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = 5 if s != 2 else 9
-    order = np.zeros(4, dtype=np.int64)
-    K.turn_order(st, rules, 4, order, make_stream(1, 0, 1))
+    order = st[L.S_ORDER:L.S_ORDER + 4]
+    K.turn_order(st, rules, 4)
     assert list(order) == [2, 0, 1, 3]
     rr = rules_for(4, initiative_tie_break="random")
     seen = set()
     for i in range(30):
-        K.turn_order(st, rr, 4, order, make_stream(1, i, 1))
+        K.start_streams(st, 1, i)  # the ties are shuffled with the dice stream
+        K.turn_order(st, rr, 4)
         assert order[0] == 2
         seen.add(tuple(order))
     assert len(seen) > 1
@@ -226,7 +225,7 @@ def test_FS_N3_N4_discard_and_refill_row():
     set_stack(st, ["T01", "T02", "T03", "T04", "T05", "T06", "T07"])
     st[L.S_STACK_POS] = 3
     set_row(st, ["T09"])
-    K.end_of_day_multiplayer(st, rules, 2, make_stream(1, 0, 0), NOLOG)
+    K.end_of_day_multiplayer(st, rules, 2, NOLOG)
     assert st[L.S_DISCARD_N] == 1 and st[L.S_DISCARD] == tid("T09")
     assert list(st[L.S_ROW:L.S_ROW + 3]) == [tid("T04"), tid("T05"), tid("T06")]
     assert st[L.S_ROW_N] == 3
@@ -239,7 +238,7 @@ def test_FS_N5_N6_salary_reset_and_next_day():
     set_stack(st, ["T01", "T02", "T03", "T04", "T05"])
     K.take_salary(st, 0, NOLOG)
     K.take_salary(st, 1, NOLOG)
-    K.end_of_day_multiplayer(st, rules, 3, make_stream(1, 0, 0), NOLOG)
+    K.end_of_day_multiplayer(st, rules, 3, NOLOG)
     assert list(st[L.S_SAL:L.S_SAL + st[L.S_SAL_N]]) == [1, 2, 3]
     assert st[L.S_DAY] == 2
     st[R.seat_base(0) + L.F_LOCKED] = 5

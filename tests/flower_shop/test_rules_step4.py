@@ -120,7 +120,7 @@ def test_FS_U4_TS07_ribbon_only_when_finishing():
     assert not K.ribbon_legal(b, rules, 0, 0)
     K.take_money(b, rules, 0, 3, NOLOG)
     assert seat(b, 0, L.F_MONEY) == 5
-    # the kernel never asks for a ribbon outside a finish (steps_2_to_4 asks only after A_FINISH)
+    # the kernel never offers a ribbon outside a finish (DP-4 follows an A_FINISH only)
     ev = __import__("tests.flower_shop.kernel_helpers", fromlist=["x"]).replay_events(2, seed=7)[0]
     for i, e in enumerate(ev):
         if e[0] == L.EV_RIBBON:

@@ -13,7 +13,8 @@ ALL_TILES = [f"T{i:02d}" for i in range(1, 33)]
 def _solo_setup(variant=None, idx=0, **tweaks):
     rules = rules_for(1, variant, **tweaks)
     st = K.new_state(1)
-    K.setup_game(st, rules, ARR, 1, make_stream(1, idx, 0), NOLOG)
+    K.start_streams(st, 1, idx)
+    K.setup_game(st, rules, ARR, 1, NOLOG)
     K.start_day(st, rules, 1, NOLOG)
     return st, rules
 
@@ -248,10 +249,10 @@ def test_FS_SOLO_N1_discard_and_deal_four():
     st = blank(1, rules)
     set_stack(st, ["T01", "T02", "T03", "T04", "T05", "T06"])
     set_row(st, ["T10", "T11"])
-    K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st, rules, NOLOG)
     assert _row(st) == [tid(t) for t in ("T01", "T02", "T03", "T04")]
     assert st[L.S_DISCARD_N] == 2 and st[L.S_DAY] == 2
-    K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st, rules, NOLOG)
     assert _row(st) == [tid("T05"), tid("T06")]
 
 
@@ -261,9 +262,9 @@ def test_FS_SOLO_N2_refresh_rules():
     rules = rules_for(1)
     st = blank(1, rules)
     set_stack(st, ["T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T09"])
-    K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st, rules, NOLOG)
     assert K.solo_refresh_legal(st, rules)
-    assert K.solo_refresh(st, rules, make_stream(1, 0, 0), NOLOG)
+    assert K.solo_refresh(st, rules, NOLOG)
     assert seat(st, 0, L.F_MONEY) == 2 and _row(st) == [tid(t) for t in ("T05", "T06", "T07", "T08")]
     assert not K.solo_refresh_legal(st, rules)  # once per day
     st[L.S_REFRESHES_TODAY] = 0
@@ -287,16 +288,16 @@ def test_FS_SOLO_N4_no_reshuffle_partial_rows():
     st = blank(1, rules)
     set_stack(st, ["T01"])
     set_row(st, ["T10", "T11"])
-    K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st, rules, NOLOG)
     assert _row(st) == [tid("T01")]
-    K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st, rules, NOLOG)
     assert _row(st) == []
     r2 = rules_for(1, reshuffle_discards_when_empty=True)
     st2 = blank(1, r2)
     set_stack(st2, ["T01"])
     set_row(st2, ["T10", "T11"])
-    K.solo_new_day_row(st2, r2, make_stream(1, 0, 0), NOLOG)
-    K.solo_new_day_row(st2, r2, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st2, r2, NOLOG)
+    K.solo_new_day_row(st2, r2, NOLOG)
     assert sorted(_row(st2)) == sorted(tid(t) for t in ("T10", "T11", "T01"))
 
 
@@ -362,7 +363,7 @@ def test_FS_V_HARD_1_row_of_five():
     """FS-V-HARD-1: the row holds 5 tiles at setup and after every refill."""
     st, rules = _solo_setup("solo_hard")
     assert st[L.S_ROW_N] == 5
-    K.solo_new_day_row(st, rules, make_stream(1, 0, 0), NOLOG)
+    K.solo_new_day_row(st, rules, NOLOG)
     assert st[L.S_ROW_N] == 5
 
 

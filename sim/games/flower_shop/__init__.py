@@ -1,16 +1,18 @@
 """The Little Flower Shop Dice Game (1-4 players): rules in ``shared/rules/flower_shop.md``."""
+from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, rules
 from .audit import audit
-from .layout import (DIE_IDS, END_REASONS, FSCRATCH, GAME_COLUMNS, GAME_OUT, LINE, SCRATCH, SEAT,
-                     MAX_PLAYERS, SEAT_COLUMNS, SEAT_OUT, STATE, TASK, TILE)
+from .layout import (DECISION_POINTS, DIE_IDS, END_REASONS, FSCRATCH, GAME_COLUMNS, GAME_OUT, LINE,
+                     MAX_PLAYERS, S_DECIDER, S_N_OPTIONS, S_OPTIONS, S_POINT, SCRATCH, SEAT,
+                     SEAT_COLUMNS, SEAT_OUT, STATE, STATE_TAIL, TASK, TILE)
 from .replay import format_event
 
 SPEC = GameSpec(
     id="flower_shop",
     title="The Little Flower Shop Dice Game",
-    version="1.1.0",
+    version="1.2.0",  # 1.2: random draws one index per decision (sim.decide), other games
     min_players=1,
     max_players=MAX_PLAYERS,
     params=rules.PARAMS,
@@ -21,7 +23,7 @@ SPEC = GameSpec(
     rules=rules.RULES,
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
-    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
+    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, STATE_TAIL, GAME_OUT, SEAT_OUT,
              SCRATCH, LINE, FSCRATCH, TILE, TASK),
     end_reasons=END_REASONS,
     load_components=rules.load_components,
@@ -33,4 +35,7 @@ SPEC = GameSpec(
     audit=audit,
     balance_factor=BalanceFactor("initiative_die", "initiative die", DIE_IDS),
     max_events=20000,
+    steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
+                choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,
+                n_options=S_N_OPTIONS, options=S_OPTIONS, points=DECISION_POINTS),
 )

@@ -18,35 +18,41 @@ import numpy as np
 from numba import njit, prange
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, randint, shuffle, stream_start, substream
+from sim.decide import K_RANDOM, index_of, random_index
+from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, shuffle_in, start_in, substream_in
 from sim.trace import emit
 
-from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DEC_LOCK,
-                     DEC_STEP4, DEC_TILE, DIE_INIT, DIE_VASE0, END_SOLO_INFEASIBLE, END_TRUNCATED,
-                     EV_BUY_TOKEN, EV_DAY, EV_FEASIBLE, EV_FINISH, EV_ILLEGAL, EV_INIT_DIE, EV_LOCK,
-                     EV_NO_TILE, EV_OPP_ROLL, EV_REFRESH, EV_REMOVE_UNFINISHED, EV_RESHUFFLE,
-                     EV_RIBBON, EV_ROLL, EV_ROW_DEAL, EV_ROW_DISCARD, EV_SALARY, EV_SCORE, EV_SETUP,
-                     EV_SOLO_RESULT, EV_STEP4_DONE, EV_TAKE_MONEY, EV_TAKE_TILE, EV_TAKE_TOKEN,
-                     EV_TRUNCATED, EV_TURN_ORDER, FSCR_LEN, F_ACTIVE, F_BUYS_TODAY, F_DICE_WASTED,
-                     F_EXTRAS_TODAY, F_FACE, F_FDAY, F_FIN, F_INIT_DIE, F_LOCKED, F_LOCK_PAID,
-                     F_LOCK_STEPS, F_MONEY, F_MONEY_TAKEN, F_PDAY, F_RANK, F_RIB, F_RIBBONS,
-                     F_SALARY_TOTAL, F_SCORE, F_SHOP, F_SKIPS, F_SKIPS_TODAY, F_SLOT_TODAY, F_STARS,
-                     F_TASK_LINES, F_TASK_PTS, F_TILES_FINISHED, F_TILES_PLACED, F_TOKENS,
-                     F_TOKENS_BOUGHT, F_TOKENS_SPENT, F_TOKENS_TAKEN, F_USED, GO_END_REASON,
-                     GO_LOSS_DAY, GO_N_WINNERS, GO_OPP_DISCARDS, GO_OPP_LOWER, GO_REFRESHES,
-                     GO_ROUNDS, GO_TASK_CARD, GO_TASK_CARD_2, GO_TASK_LINES_MET,
-                     GO_TILES_LEFT_IN_STACK, GO_TRUNCATED, GO_WINNER_SEAT, K_GREEDY,
-                     MAX_CYCLES_PER_DAY, MAX_DICE, MAX_PLAYERS, MAX_SAL, MAX_SLOTS,
-                     MAX_STEP4_ACTIONS, SALARY_SLOTS, SCR_FEAS, SCR_LEN, SEAT_LEN, SO_DICE_WASTED,
-                     SO_INITIATIVE_DIE, SO_LOCK_PAYMENTS, SO_LOCK_STEPS, SO_MONEY, SO_MONEY_TAKEN,
-                     SO_RANK, SO_RIBBONS, SO_SALARY_TOTAL, SO_SCORE, SO_SKIPS, SO_STARS,
-                     SO_TASK_LINES, SO_TASK_POINTS, SO_TILES_FINISHED, SO_TILES_PLACED, SO_TOKENS,
-                     SO_TOKENS_BOUGHT, SO_TOKENS_SPENT, SO_TOKENS_TAKEN, SO_WON, S_CARDS, S_CYCLES,
-                     S_DAY, S_DISCARD, S_DISCARD_N, S_END_REASON, S_LEN, S_LOSS_DAY, S_N_CARDS,
-                     S_N_PLAYERS, S_OPP_DIE, S_OPP_DISCARDS, S_OPP_FACE, S_OPP_LOWER, S_REFRESHES,
-                     S_REFRESHES_TODAY, S_RIBBON_SUPPLY, S_ROUNDS, S_ROW, S_ROW_N, S_SAL, S_SAL_N,
-                     S_STACK, S_STACK_N, S_STACK_POS, S_TOKEN_SUPPLY, S_TRUNCATED, TILE_MUL,
-                     TK_COL_POINTS, TK_ROW_POINTS, TL_STARS)
+from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DIE_INIT,
+                     DIE_VASE0, D_LOCK, D_REFRESH, D_RIBBON, D_STEP4, D_TILE, END_SOLO_INFEASIBLE,
+                     END_TRUNCATED, EV_BUY_TOKEN, EV_DAY, EV_FEASIBLE, EV_FINISH, EV_INIT_DIE,
+                     EV_LOCK, EV_NO_TILE, EV_OPP_ROLL, EV_REFRESH, EV_REMOVE_UNFINISHED,
+                     EV_RESHUFFLE, EV_RIBBON, EV_ROLL, EV_ROW_DEAL, EV_ROW_DISCARD, EV_SALARY,
+                     EV_SCORE, EV_SETUP, EV_SOLO_RESULT, EV_STEP4_DONE, EV_TAKE_MONEY,
+                     EV_TAKE_TILE, EV_TAKE_TOKEN, EV_TRUNCATED, EV_TURN_ORDER, FSCR_LEN, F_ACTIVE,
+                     F_BUYS_TODAY, F_DICE_WASTED, F_EXTRAS_TODAY, F_FACE, F_FDAY, F_FIN,
+                     F_INIT_DIE, F_LOCKED, F_LOCK_PAID, F_LOCK_STEPS, F_MONEY, F_MONEY_TAKEN,
+                     F_PDAY, F_RANK, F_RIB, F_RIBBONS, F_SALARY_TOTAL, F_SCORE, F_SHOP, F_SKIPS,
+                     F_SKIPS_TODAY, F_SLOT_TODAY, F_STARS, F_TASK_LINES, F_TASK_PTS,
+                     F_TILES_FINISHED, F_TILES_PLACED, F_TOKENS, F_TOKENS_BOUGHT, F_TOKENS_SPENT,
+                     F_TOKENS_TAKEN, F_USED, GAME_COMMON, GO_END_REASON, GO_LOSS_DAY, GO_N_WINNERS,
+                     GO_OPP_DISCARDS, GO_OPP_LOWER, GO_REFRESHES, GO_ROUNDS, GO_TASK_CARD,
+                     GO_TASK_CARD_2, GO_TASK_LINES_MET, GO_TILES_LEFT_IN_STACK, GO_TRUNCATED,
+                     GO_WINNER_SEAT, MAX_CYCLES_PER_DAY, MAX_DICE, MAX_PLAYERS, MAX_SAL, MAX_SLOTS,
+                     MAX_STEP4_ACTIONS, PH_CYCLE, PH_DAY, PH_DAY_END, PH_END, PH_LOCK, PH_OVER,
+                     PH_REFRESH, PH_RIBBON, PH_STEP4, PH_TILE, SALARY_SLOTS, SCR_LEN, SEAT_COMMON,
+                     SEAT_LEN, SO_DICE_WASTED, SO_INITIATIVE_DIE, SO_LOCK_PAYMENTS, SO_LOCK_STEPS,
+                     SO_MONEY, SO_MONEY_TAKEN, SO_RANK, SO_RIBBONS, SO_SALARY_TOTAL, SO_SCORE,
+                     SO_SKIPS, SO_STARS, SO_TASK_LINES, SO_TASK_POINTS, SO_TILES_FINISHED,
+                     SO_TILES_PLACED, SO_TOKENS, SO_TOKENS_BOUGHT, SO_TOKENS_SPENT,
+                     SO_TOKENS_TAKEN, SO_WON, S_ACTIONS, S_CARDS, S_CYCLES, S_DAY, S_DECIDER,
+                     S_DICE_BASE, S_DISCARD, S_DISCARD_N, S_END_REASON, S_FEAS, S_FIN_SLOT,
+                     STATE_LEN, STATE_TAIL_START,
+                     S_LOSS_DAY, S_N_CARDS, S_N_OPTIONS, S_N_PLAYERS, S_OPP_DIE, S_OPP_DISCARDS,
+                     S_OPP_FACE, S_OPP_LOWER, S_OPTIONS, S_ORDER, S_ORDER_N, S_PHASE, S_POINT,
+                     S_REFRESHES, S_REFRESHES_TODAY, S_RIBBON_SUPPLY, S_RNG_DICE, S_RNG_POLICY,
+                     S_RNG_SETUP, S_ROLL, S_ROUNDS, S_ROW, S_ROW_N, S_SAL, S_SAL_N, S_STACK,
+                     S_STACK_N, S_STACK_POS, S_TOKEN_SUPPLY, S_TRUNCATED, S_TURN, S_WON, TILE_MUL,
+                     TK_COL_POINTS, TK_ROW_POINTS, TL_STARS, WORK_MAX)
 from .rules import (ASSIGN_RANDOM, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
                     R_FREE_LOCKS_MAX, R_INITIATIVE_ASSIGNMENT, R_INITIATIVE_TIE_BREAK,
                     R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_N_TASK_CARDS,
@@ -58,18 +64,19 @@ from .rules import (ASSIGN_RANDOM, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PL
                     R_SOLO_REQUIRE_COMPATIBLE_TASKS, R_SOLO_ROW_SIZE, R_SOLO_SALARY,
                     R_SOLO_SALARY_REMOVE_ON_HIGHER, R_SOLO_SALARY_REMOVE_ON_LOWER,
                     R_SOLO_TASK_CARDS, R_SOLO_TIE_RULE, R_SOLO_WIN_RULE, R_STARTING_MONEY,
-                    R_TASK_COL_POINTS_DEFAULT, R_TASK_REQUIRES_FULL_LINE, R_TASK_ROW_POINTS_DEFAULT,
-                    R_TIEBREAK_ORDER, R_VASE_DICE_PER_PLAYER, R_WILD_TOKEN_COST,
-                    R_WILD_TOKEN_SUPPLY, SAL_HIGHEST, SAL_LOWEST, SAL_NONE, SIDE_LEFT,
-                    STIE_AS_HIGHER, STIE_AS_LOWER, TB_MONEY, TB_TOKENS, TIE_RANDOM, WIN_ANY,
-                    all_dice_mask, buy_token_legal, lock_legal, n_slots, popcount, seat_base,
-                    solo_feasible_state, token_room, unused_dice)
-from .tasks import assign_icons, card_fully_satisfied, lines_met
-from .policies import (choose_lock, choose_refresh, choose_ribbon, choose_tile, greedy_step4,
-                       prepare_scratch, random_step4)
+                    R_TASK_COL_POINTS_DEFAULT, R_TASK_REQUIRES_FULL_LINE,
+                    R_TASK_ROW_POINTS_DEFAULT, R_TIEBREAK_ORDER, R_VASE_DICE_PER_PLAYER,
+                    R_WILD_TOKEN_COST, R_WILD_TOKEN_SUPPLY, SAL_HIGHEST, SAL_LOWEST, SAL_NONE,
+                    SIDE_LEFT, STIE_AS_HIGHER, STIE_AS_LOWER, TB_MONEY, TB_TOKENS, TIE_RANDOM,
+                    WIN_ANY, all_dice_mask, buy_token_legal, lock_cost, lock_legal, n_slots,
+                    popcount, seat_base, solo_feasible_state, token_room, unused_dice)
+from .tasks import assign_icons, card_fully_satisfied, dice_counts, lines_met, tokens_needed
+from .policies import (greedy_lock, greedy_refresh, greedy_ribbon, greedy_step4, greedy_tile,
+                       prepare_scratch)
 
-# The game loop only sees arrays its callers own (sim.borrow); these four allocate.
-no_refcount_module(__name__, exclude=("new_state", "setup_game", "play_one", "play_many"))
+# The game loop only sees arrays its callers own (sim.borrow); these allocate.
+no_refcount_module(__name__, exclude=("new_state", "setup_game", "new_game", "play_one",
+                                      "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "play_game")  # a game's calls are private to it (sim.borrow)
 
@@ -82,16 +89,29 @@ def new_state(n_players):
 
     Returns
     -------
-    int64[S_LEN + n_players * SEAT_LEN]
+    int64[STATE_LEN] (seats beyond ``n_players`` stay unused)
     """
-    state = np.zeros(S_LEN + n_players * SEAT_LEN, dtype=np.int64)
+    state = np.zeros(STATE_LEN, dtype=np.int64)
+    clear_state(state, n_players)
+    return state
+
+
+@njit(cache=True)
+def clear_state(state, n_players):
+    """Make ``state`` (``new_state``) the all-empty state of a new game: the global and seat
+    blocks zeroed, shops empty, no decision pending. The tail's work area and option rows are
+    scratch, always written before they are read, so ``play_many`` reuses one state array
+    for the games of a block without zeroing them (identical results, less memory traffic)."""
+    state[:STATE_TAIL_START] = 0
+    state[S_POINT] = 0
+    state[S_DECIDER] = 0
+    state[S_N_OPTIONS] = 0
     state[S_N_PLAYERS] = n_players
     for seat in range(n_players):
         b = seat_base(seat)
         for s in range(MAX_SLOTS):
             state[b + F_SHOP + s] = -1
         state[b + F_SLOT_TODAY] = -1
-    return state
 
 
 @njit(cache=True)
@@ -196,16 +216,17 @@ def discard_tile(state, tile):
 
 
 @njit(cache=True)
-def draw_tile(state, rules, rng_setup, log):
+def draw_tile(state, rules, log):
     """Draw the top tile of the stack; -1 if it is empty (AMB-21). With
-    ``reshuffle_discards_when_empty`` the discards become a new stack first (FS-SOLO-N4)."""
+    ``reshuffle_discards_when_empty`` the discards become a new stack first (FS-SOLO-N4),
+    shuffled with the setup stream."""
     if state[S_STACK_POS] >= state[S_STACK_N]:
         if rules[R_RESHUFFLE_DISCARDS_WHEN_EMPTY] == 0 or state[S_DISCARD_N] == 0:
             return -1
         k = state[S_DISCARD_N]
         for i in range(k):
             state[S_STACK + i] = state[S_DISCARD + i]
-        shuffle(rng_setup, state[S_STACK:S_STACK + k])
+        shuffle_in(state, S_RNG_SETUP, state[S_STACK:S_STACK + k])
         state[S_STACK_N] = k
         state[S_STACK_POS] = 0
         state[S_DISCARD_N] = 0
@@ -216,7 +237,7 @@ def draw_tile(state, rules, rng_setup, log):
 
 
 @njit(cache=True)
-def deal_row(state, rules, size, rng_setup, log):
+def deal_row(state, rules, size, log):
     """Deal tiles left to right until the row holds ``size`` or the stack is empty
     (FS-S4, FS-N4, FS-SOLO-S3, FS-SOLO-N1).
 
@@ -226,7 +247,7 @@ def deal_row(state, rules, size, rng_setup, log):
     """
     dealt = 0
     while state[S_ROW_N] < size:
-        t = draw_tile(state, rules, rng_setup, log)
+        t = draw_tile(state, rules, log)
         if t < 0:
             break
         state[S_ROW + state[S_ROW_N]] = t
@@ -264,22 +285,32 @@ def choose_task_cards(state, n_wanted, require_compatible, conflicts, perm):
 
 
 @njit(cache=True)
-def setup_game(state, rules, comp, n_players, rng_setup, log):
+def start_streams(state, master_seed, game_index):
+    """Start the game's random streams in the state (``sim.rng``): setup, dice (and its base
+    key, see ``play_cycle``) and policy, keyed by (master_seed, game_index)."""
+    start_in(state, S_RNG_SETUP, master_seed, game_index, SUB_SETUP)
+    start_in(state, S_RNG_DICE, master_seed, game_index, SUB_DICE)
+    state[S_DICE_BASE] = state[S_RNG_DICE]
+    start_in(state, S_RNG_POLICY, master_seed, game_index, SUB_POLICY)
+
+
+@njit(cache=True)
+def setup_game(state, rules, comp, n_players, log):
     """Complete setup: players, initiative dice, stack, row, task cards, salary, day 1
-    (FS-S1..FS-S8; solo FS-SOLO-S1..S6)."""
+    (FS-S1..FS-S8; solo FS-SOLO-S1..S6), shuffled with the setup stream (``start_streams``)."""
     tiles = comp[0]
     conflicts = comp[2]
     n_tiles = tiles.shape[0]
     setup_players(state, rules, n_players)
     perm = np.arange(4, dtype=np.int64)
     if n_players > 1 and rules[R_INITIATIVE_ASSIGNMENT] == ASSIGN_RANDOM:
-        shuffle(rng_setup, perm)
+        shuffle_in(state, S_RNG_SETUP, perm)
     deal_initiative_dice(state, rules, n_players, perm)
     order = np.arange(n_tiles, dtype=np.int64)
-    shuffle(rng_setup, order)
+    shuffle_in(state, S_RNG_SETUP, order)
     setup_stack(state, order, n_tiles)
     cards = np.arange(conflicts.shape[0], dtype=np.int64)
-    shuffle(rng_setup, cards)
+    shuffle_in(state, S_RNG_SETUP, cards)
     if n_players == 1:
         choose_task_cards(state, np.int64(rules[R_SOLO_TASK_CARDS]),
                           rules[R_SOLO_REQUIRE_COMPATIBLE_TASKS] != 0, conflicts, cards)
@@ -290,7 +321,7 @@ def setup_game(state, rules, comp, n_players, rng_setup, log):
     for seat in range(n_players):
         emit(log, EV_INIT_DIE, seat, state[seat_base(seat) + F_INIT_DIE])
     state[S_ROW_N] = 0
-    deal_row(state, rules, row_size(rules, n_players), rng_setup, log)
+    deal_row(state, rules, row_size(rules, n_players), log)
     reset_salary(state, rules, n_players)
     state[S_DAY] = 1
 
@@ -315,11 +346,12 @@ def start_day(state, rules, n_players, log):
 
 
 @njit(cache=True, inline="always")
-def roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces):
+def roll_dice(state, rules, flower_die, vase_die, init, seat, faces):
     """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3).
 
-    Every die draws a value, locked or not (a locked die ignores it), so die ``i`` of a seat
-    gets the same draw in the same roll whatever was locked before (common random numbers).
+    Every die draws a value from the dice stream, locked or not (a locked die ignores it), so
+    die ``i`` of a seat gets the same draw in the same roll whatever was locked before (common
+    random numbers).
     """
     b = seat_base(seat)
     locked = state[b + F_LOCKED]
@@ -327,12 +359,12 @@ def roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces):
     nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
     # selects instead of branches: whether a die is locked is not predictable
     for i in range(nf):
-        v = flower_die[randint(rng_dice, flower_die.shape[0])]
+        v = flower_die[draw(state, S_RNG_DICE, flower_die.shape[0])]
         faces[i] = faces[i] if (locked >> i) & 1 else v
     for i in range(DIE_VASE0, DIE_VASE0 + nv):
-        v = vase_die[randint(rng_dice, vase_die.shape[0])]
+        v = vase_die[draw(state, S_RNG_DICE, vase_die.shape[0])]
         faces[i] = faces[i] if (locked >> i) & 1 else v
-    v = init[state[b + F_INIT_DIE], randint(rng_dice, 6)]
+    v = init[state[b + F_INIT_DIE], draw(state, S_RNG_DICE, 6)]
     faces[DIE_INIT] = faces[DIE_INIT] if (locked >> DIE_INIT) & 1 else v
 
 
@@ -363,26 +395,28 @@ def apply_roll(state, rules, seat, faces, log):
 
 
 @njit(cache=True)
-def roll_phase(state, rules, flower_die, vase_die, init, n_players, rng_dice, faces, log):
+def roll_phase(state, rules, flower_die, vase_die, init, n_players, log):
     """Phase 1: every active player rolls their unlocked dice (FS-D3).
 
     Inactive seats draw too (and ignore the values), so each seat's dice are keyed by seat.
     """
+    faces = state[S_ROLL:S_ROLL + MAX_DICE]
     for seat in range(n_players):
-        roll_dice(state, rules, flower_die, vase_die, init, seat, rng_dice, faces)
+        roll_dice(state, rules, flower_die, vase_die, init, seat, faces)
         if state[seat_base(seat) + F_ACTIVE]:
             apply_roll(state, rules, seat, faces, log)
 
 
 @njit(cache=True)
-def turn_order(state, rules, n_players, order, rng_dice):
-    """Active players by initiative face, high to low; ties by seat or at random (FS-D4,
-    FS-D5). The order is fixed for the whole Phase 2.
+def turn_order(state, rules, n_players):
+    """Active players by initiative face, high to low; ties by seat or at random with the dice
+    stream (FS-D4, FS-D5), into ``S_ORDER``. The order is fixed for the whole Phase 2.
 
     Returns
     -------
-    int, the number of active players written to ``order``.
+    int, the number of active players (``S_ORDER_N``).
     """
+    order = state[S_ORDER:S_ORDER + MAX_PLAYERS]
     k = 0
     for seat in range(n_players):
         if state[seat_base(seat) + F_ACTIVE]:
@@ -406,8 +440,9 @@ def turn_order(state, rules, n_players, order, rng_dice):
             while j + 1 < k and state[seat_base(order[j + 1]) + F_FACE + DIE_INIT] == f:
                 j += 1
             if j > i:
-                shuffle(rng_dice, order[i:j + 1])
+                shuffle_in(state, S_RNG_DICE, order[i:j + 1])
             i = j + 1
+    state[S_ORDER_N] = k
     return k
 
 
@@ -505,9 +540,9 @@ def resolve_opponent_roll(state, rules, o, log):
 
 
 @njit(cache=True)
-def opponent_roll(state, init, rng_dice):
-    """Roll the opponent die (FS-SOLO-R1) and return its face."""
-    return init[state[S_OPP_DIE], randint(rng_dice, 6)]
+def opponent_roll(state, init):
+    """Roll the opponent die with the dice stream (FS-SOLO-R1) and return its face."""
+    return init[state[S_OPP_DIE], draw(state, S_RNG_DICE, 6)]
 
 
 # =========================================================================================
@@ -792,20 +827,20 @@ def discard_row(state, reason, log):
 
 
 @njit(cache=True)
-def end_of_day_multiplayer(state, rules, n_players, rng_setup, log):
+def end_of_day_multiplayer(state, rules, n_players, log):
     """Discard the row, refill it to n + offset, reset the salary area, next day
     (FS-N1, FS-N3..N6)."""
     discard_row(state, 0, log)
     state[S_DAY] += 1
-    deal_row(state, rules, row_size(rules, n_players), rng_setup, log)
+    deal_row(state, rules, row_size(rules, n_players), log)
     reset_salary(state, rules, n_players)
 
 
 @njit(cache=True)
 def solo_end_of_day_check(state, rules, comp, work, log):
     """FS-SOLO-C1 (FS-N2): after Step 4 of a day d < days, before the refill, the feasibility
-    check (``work``: int64 scratch of ``solo.WORK_MAX``); on failure the game ends as a loss
-    recorded with day d (AMB-19).
+    check (``work``: int64 scratch of ``solo.WORK_MAX``, the game loop passes ``S_FEAS``); on
+    failure the game ends as a loss recorded with day d (AMB-19).
 
     Returns
     -------
@@ -835,7 +870,7 @@ def solo_refresh_legal(state, rules):
 
 
 @njit(cache=True)
-def solo_refresh(state, rules, rng_setup, log):
+def solo_refresh(state, rules, log):
     """Pay ``solo_refresh_cost``, discard the row and deal a new one (FS-SOLO-N2).
 
     Returns
@@ -851,18 +886,18 @@ def solo_refresh(state, rules, rng_setup, log):
     state[S_REFRESHES] += 1
     emit(log, EV_REFRESH, 0, c, state[b + F_MONEY])
     discard_row(state, 1, log)
-    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), rng_setup, log)
+    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), log)
     return True
 
 
 @njit(cache=True)
-def solo_new_day_row(state, rules, rng_setup, log):
+def solo_new_day_row(state, rules, log):
     """Discard the row and deal ``solo_row_size`` tiles or as many as remain, next day
-    (FS-SOLO-N1, FS-SOLO-N4, FS-N6). The refresh (FS-SOLO-N2) and salary reset (FS-SOLO-N3)
-    follow in ``play_game``."""
+    (FS-SOLO-N1, FS-SOLO-N4, FS-N6). The refresh (FS-SOLO-N2, DP-7) and salary reset
+    (FS-SOLO-N3) follow (``PH_REFRESH`` of ``advance``)."""
     discard_row(state, 0, log)
     state[S_DAY] += 1
-    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), rng_setup, log)
+    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), log)
     state[S_REFRESHES_TODAY] = 0
 
 
@@ -1029,46 +1064,8 @@ def final_scoring(state, rules, comp, n_players, log):
 
 
 # =========================================================================================
-# turns and the game loop
+# the step machine (sim.decide): options, advance, apply, choose
 # =========================================================================================
-@njit(cache=True)
-def steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr, fscr, log):
-    """Steps 2-4 of a player who has locked all dice (FS-D6): salary (FS-Y1), tile and slot
-    (FS-T1..T4, DP-2), then Step 4 actions until done (FS-U*, DP-3..DP-6, DP-8)."""
-    tiles = comp[0]
-    tasks = comp[1]
-    take_salary(state, seat, log)
-    if state[S_ROW_N] > 0 and first_empty_slot(state, rules, seat) >= 0:
-        d = choose_tile(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng_pol, scr,
-                        fscr)
-        if not take_tile(state, rules, seat, d // TILE_MUL, d % TILE_MUL, log):
-            emit(log, EV_ILLEGAL, seat, DEC_TILE, d)
-            take_tile(state, rules, seat, 0, first_empty_slot(state, rules, seat), log)
-    else:
-        emit(log, EV_NO_TILE, seat)
-    # choose_step4_action, with the policy dispatch hoisted out of the loop
-    greedy = kinds[seat] == K_GREEDY
-    pp = pparams[seat]
-    for _ in range(MAX_STEP4_ACTIONS):
-        if greedy:
-            a = greedy_step4(state, rules, tiles, seat, pp)
-        else:
-            a = random_step4(state, rules, tiles, seat, rng_pol)
-        r = apply_step4_action_with(state, rules, tiles, seat, a, log)
-        if r == 0:
-            break
-        if r < 0:
-            emit(log, EV_ILLEGAL, seat, DEC_STEP4, a)
-            break
-        if a // A_MUL == A_FINISH:
-            slot = a % A_MUL
-            while ribbon_legal(state, rules, seat, slot):
-                if not choose_ribbon(state, rules, seat, kinds, pparams, rng_pol):
-                    break
-                buy_ribbon(state, rules, seat, slot, log)
-    end_step4(state, rules, seat, log)
-
-
 @njit(cache=True, inline="always")
 def n_active(state, n_players):
     """Players still active today (FS-D7)."""
@@ -1079,113 +1076,513 @@ def n_active(state, n_players):
 
 
 @njit(cache=True)
-def play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, dice_base, rng_pol, faces,
-             order, scr, fscr, log):
-    """One day: Phase 1 / Phase 2 cycles until nobody is active (FS-D2..D8; solo FS-SOLO-R1).
+def lock_sizes(state, rules, seat, unl):
+    """Bit k set: locking k of the unlocked dice ``unl`` is legal and affordable for ``seat``
+    (FS-L1..L5; legality depends only on the number of dice)."""
+    money = state[seat_base(seat) + F_MONEY]
+    sizes = 0
+    for k in range(popcount(unl) + 1):
+        c = lock_cost(state, rules, seat, k)
+        if c >= 0 and c <= money:
+            sizes |= np.int64(1) << k
+    return sizes
+
+
+@njit(cache=True)
+def any_lock_affordable(state, rules, seat):
+    """Is some lock legal and affordable for ``seat`` (``lock_sizes`` != 0, stopping at the
+    first size that is; FS-L1..L5)?"""
+    money = state[seat_base(seat) + F_MONEY]
+    for k in range(popcount(all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]) + 1):
+        c = lock_cost(state, rules, seat, k)
+        if c >= 0 and c <= money:
+            return True
+    return False
+
+
+@njit(cache=True)
+def lock_options(state, rules, seat):
+    """DP-1 options into ``S_OPTIONS``: every subset of ``seat``'s unlocked dice (the
+    initiative die included) whose lock is legal and affordable, as ascending masks (0 =
+    lock none and pay the skip cost; FS-L1..L5).
+
+    Returns
+    -------
+    int, the number of options.
+    """
+    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
+    sizes = lock_sizes(state, rules, seat, unl)
+    n = 0
+    sub = np.int64(0)
+    while True:  # the subsets of unl in ascending order; written always, kept if legal
+        state[S_OPTIONS + n] = sub  # (no unpredictable branch: n < 2**9 = MAX_OPTS)
+        n += (sizes >> popcount(sub)) & 1
+        if sub == unl:
+            break
+        sub = (sub - unl) & unl
+    return n
+
+
+@njit(cache=True)
+def tile_options(state, rules, seat):
+    """DP-2 options into ``S_OPTIONS``: row position * TILE_MUL + empty slot, for every row
+    tile and empty slot of ``seat``'s shop (FS-T1..T3), position-major.
+
+    Returns
+    -------
+    int, the number of options.
+    """
+    b = seat_base(seat)
+    ns = n_slots(rules)
+    n = 0
+    for pos in range(state[S_ROW_N]):
+        for s in range(ns):  # written always, kept if the slot is empty
+            state[S_OPTIONS + n] = pos * TILE_MUL + s
+            n += np.int64(state[b + F_SHOP + s] < 0)
+    return n
+
+
+@njit(cache=True)
+def step4_options(state, rules, tiles, seat):
+    """DP-3/5/6/8 options into ``S_OPTIONS`` (``code * A_MUL + argument``): finish each
+    unfinished tile the unused dice and the tokens held can finish (FS-U1..U3), take money
+    with each unused die (FS-U6), take a token with each set of ``dice_per_wild`` unused dice
+    while there is room (FS-U5), buy a token if legal (FS-U7), and done (FS-U8) last.
+
+    Returns
+    -------
+    int, the number of options (at least 1: done).
+    """
+    b = seat_base(seat)
+    avail = unused_dice(state, rules, seat)
+    hist, n_any, n_fl, vases = dice_counts(state, b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
+                                           np.int64(rules[R_VASE_DICE_PER_PLAYER]), avail)
+    tokens = state[b + F_TOKENS]
+    n = 0
+    for s in range(n_slots(rules)):
+        t = state[b + F_SHOP + s]
+        if t >= 0 and state[b + F_FIN + s] == 0:
+            # the count form gives the tokens of the minimum-token assignment a finish uses
+            tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
+            if tok <= tokens:
+                state[S_OPTIONS + n] = A_FINISH * A_MUL + s
+                n += 1
+    # written always, kept if legal (no unpredictable branches; n stays < MAX_OPTS)
+    for i in range(MAX_DICE):
+        state[S_OPTIONS + n] = A_TAKE_MONEY * A_MUL + i
+        n += (avail >> i) & 1
+    dpw = np.int64(rules[R_DICE_PER_WILD])
+    if token_room(state, rules, seat) and popcount(avail) >= dpw:
+        sub = np.int64(0)
+        while True:  # the subsets of avail with dpw dice, ascending
+            state[S_OPTIONS + n] = A_TAKE_TOKEN * A_MUL + sub
+            n += np.int64(popcount(sub) == dpw)
+            if sub == avail:
+                break
+            sub = (sub - avail) & avail
+    if buy_token_legal(state, rules, seat):
+        state[S_OPTIONS + n] = A_BUY_TOKEN * A_MUL
+        n += 1
+    state[S_OPTIONS + n] = A_DONE
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def yes_no_options(state):
+    """The options of a yes/no decision (DP-4, DP-7): 0 no, 1 yes."""
+    state[S_OPTIONS] = 0
+    state[S_OPTIONS + 1] = 1
+    return 2
+
+
+@njit(cache=True)
+def play_cycle(state, rules, comp, n_players, log):
+    """Phase 1 of a cycle and the turn order of its Phase 2 (FS-D3..D5; solo FS-SOLO-R1).
 
     Each Phase 1 draws from its own dice sub-stream keyed by (day, cycle), see
     ``sim.rng.substream``, so arms of a rule comparison roll the same dice at the same moment.
-
-    Returns
-    -------
-    bool, False if the safety guard (MAX_CYCLES_PER_DAY) stopped the day.
     """
-    tiles = comp[0]
-    tasks = comp[1]
-    flower_die = comp[3]
-    vase_die = comp[4]
-    init = comp[5]
-    start_day(state, rules, n_players, log)
-    while True:
-        if n_active(state, n_players) == 0:
-            return True
-        state[S_CYCLES] += 1
-        if state[S_CYCLES] > MAX_CYCLES_PER_DAY:
-            return False
-        substream(rng_dice, dice_base, state[S_DAY] * 4096 + state[S_CYCLES])
-        roll_phase(state, rules, flower_die, vase_die, init, n_players, rng_dice, faces, log)
-        if n_players == 1:
-            resolve_opponent_roll(state, rules, opponent_roll(state, init, rng_dice), log)
-        k = turn_order(state, rules, n_players, order, rng_dice)
-        if log.shape[0] > 1:
-            packed = 0
-            for i in range(k):
-                packed |= order[i] << (4 * i)
-            emit(log, EV_TURN_ORDER, k, packed)
+    substream_in(state, S_RNG_DICE, state[S_DICE_BASE], state[S_DAY] * 4096 + state[S_CYCLES])
+    roll_phase(state, rules, comp[3], comp[4], comp[5], n_players, log)
+    if n_players == 1:
+        resolve_opponent_roll(state, rules, opponent_roll(state, comp[5]), log)
+    k = turn_order(state, rules, n_players)
+    if log.shape[0] > 1:
+        packed = 0
         for i in range(k):
-            seat = order[i]
-            m = choose_lock(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng_pol,
-                            scr, fscr)
-            if not apply_lock(state, rules, seat, m, log):
-                emit(log, EV_ILLEGAL, seat, DEC_LOCK, m)
-                apply_lock(state, rules, seat, first_legal_lock(state, rules, seat), log)
-            if all_locked(state, rules, seat):
-                steps_2_to_4(state, rules, comp, n_players, seat, kinds, pparams, rng_pol, scr,
-                             fscr, log)
+            packed |= state[S_ORDER + i] << (4 * i)
+        emit(log, EV_TURN_ORDER, k, packed)
+    state[S_TURN] = 0
 
 
 @njit(cache=True)
-def play_game(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, faces, order,
-              scr, fscr, streams, log):
-    """Play one complete game into ``state`` (FS-D1 loop, FS-N*, FS-SOLO-C1, FS-SOLO-N*,
-    FS-E*, FS-SOLO-E*). ``faces``, ``order``, ``scr``, ``fscr`` and ``streams`` are work arrays
-    (``MAX_DICE``, 4, ``SCR_LEN``, ``FSCR_LEN``, uint64[3]) that may be reused across games.
-
-    The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
-    the thousands of calls a game makes); the caller keeps the arrays alive during the call.
+def end_of_day(state, rules, comp, n_players, log):
+    """After the last Step 4 of a day: the game ends after day ``days`` (FS-D1); solo, the
+    feasibility check (FS-SOLO-C1) and the new row, then the refreshes (DP-7); multiplayer,
+    the refill and the next day (FS-N*).
 
     Returns
     -------
-    bool, the solo win (False in multiplayer).
+    int, the next control position (PH_*).
     """
-    return game_loop(borrowed(state), borrowed(rules), borrowed(comp), n_players,
-                     borrowed(kinds), borrowed(pparams), master_seed, game_index,
-                     borrowed(faces), borrowed(order), borrowed(scr), borrowed(fscr),
-                     borrowed(streams), borrowed(log))
+    state[S_ROUNDS] = state[S_DAY]
+    if state[S_DAY] >= np.int64(rules[R_DAYS]):
+        return PH_END
+    if n_players == 1:
+        if not solo_end_of_day_check(state, rules, comp, state[S_FEAS:S_FEAS + WORK_MAX], log):
+            return PH_END
+        solo_new_day_row(state, rules, log)
+        return PH_REFRESH
+    end_of_day_multiplayer(state, rules, n_players, log)
+    return PH_DAY
 
 
 @njit(cache=True)
-def game_loop(state, rules, comp, n_players, kinds, pparams, master_seed, game_index, faces,
-              order, scr, fscr, streams, log):
-    """The body of ``play_game``: setup, days until the end (FS-D1), final scoring."""
-    rng_setup = streams[0:1]
-    rng_dice = streams[1:2]
-    rng_pol = streams[2:3]
-    rng_setup[0] = stream_start(master_seed, game_index, SUB_SETUP)
-    rng_dice[0] = stream_start(master_seed, game_index, SUB_DICE)
-    dice_base = rng_dice[0]
-    rng_pol[0] = stream_start(master_seed, game_index, SUB_POLICY)
-    setup_game(state, rules, comp, n_players, rng_setup, log)
-    prepare_scratch(state, rules, comp, scr, fscr)
-    days = np.int64(rules[R_DAYS])
-    while True:
-        if not play_day(state, rules, comp, n_players, kinds, pparams, rng_dice, dice_base, rng_pol,
-                        faces, order, scr, fscr, log):
-            state[S_TRUNCATED] = 1
-            state[S_END_REASON] = END_TRUNCATED
-            emit(log, EV_TRUNCATED, state[S_DAY])
-            break
-        state[S_ROUNDS] = state[S_DAY]
-        if state[S_DAY] >= days:
-            break
-        if n_players == 1:
-            if not solo_end_of_day_check(state, rules, comp, scr[SCR_FEAS:], log):
-                break
-            solo_new_day_row(state, rules, rng_setup, log)
-            while solo_refresh_legal(state, rules):
-                if not choose_refresh(state, rules, comp[0], comp[1], kinds, pparams, rng_pol, scr,
-                                      fscr):
-                    break
-                solo_refresh(state, rules, rng_setup, log)
-            reset_salary(state, rules, np.int64(1))
-        else:
-            end_of_day_multiplayer(state, rules, n_players, rng_setup, log)
+def end_game(state, rules, comp, n_players, log):
+    """Final scoring (FS-E*) and the solo result (FS-SOLO-E*, loss day days + 1 when the game
+    reached its end), kept in ``S_WON``."""
     won = final_scoring(state, rules, comp, n_players, log)
     if n_players == 1:
         if state[S_LOSS_DAY] == 0:
-            state[S_LOSS_DAY] = days + 1
+            state[S_LOSS_DAY] = np.int64(rules[R_DAYS]) + 1
         emit(log, EV_SOLO_RESULT, 1 if won else 0, state[S_LOSS_DAY])
-    return won
+    state[S_WON] = 1 if won else 0
+
+
+@njit(cache=True)
+def advance(state, rules, comp, log):
+    """Play the forced steps up to the next decision with two or more legal options (written
+    to the options block, returns 1) or the end of the game (returns 0); decisions with a
+    single option are taken here. With a decision pending, returns 1 and changes nothing
+    (``sim.decide``)."""
+    while step(state, rules, comp, state, None, log):
+        if state[S_N_OPTIONS] > 1:
+            return 1
+        apply_index(state, rules, comp[0], np.int64(0), log)
+    return 0
+
+
+@njit(cache=True)
+def step(state, rules, comp, kinds, heur, log):
+    """Play the forced steps up to the next decision, whatever its number of options (returns
+    1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
+    take a single option at once.
+
+    ``heur`` is None (``advance``: every decision is posted with its options) or, in the game
+    loop of ``play_game``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
+    is not ``random`` (``kinds``) decides where the decision arises, through its heuristic and
+    the decision's effect (``take_*``), without posting it; only ``random`` seats' decisions
+    are posted (listing every lock subset or Step-4 action for a heuristic that computes its
+    choice directly cost a quarter of the kernel's time). The heuristics only ever pick listed
+    options (``tests/flower_shop/test_steps.py``) and ``tests/test_decisions.py`` checks that
+    stepping plays the games of ``play_many``.
+
+    The control position ``S_PHASE`` (PH_*) walks the game: a day (FS-D1, FS-D2) is Phase 1 /
+    Phase 2 cycles (FS-D3..D8; solo FS-SOLO-R1) until nobody is active; in Phase 2 each
+    player of the turn order ``S_ORDER`` locks (Step 1, DP-1), and once all their dice are
+    locked takes salary (Step 2, at the lock), a tile (Step 3, DP-2) and Step 4 actions
+    (DP-3/5/6/8) with ribbons after each finish (DP-4); then the end of the day (FS-N*,
+    FS-SOLO-C1) and the solo refreshes (DP-7); at the end the final scoring (FS-E*).
+    """
+    n_players = state[S_N_PLAYERS]
+    tiles = comp[0]
+    while True:
+        if state[S_POINT] != 0:
+            return 1
+        ph = state[S_PHASE]
+        if ph == PH_STEP4:
+            seat = state[S_ORDER + state[S_TURN]]
+            if state[S_ACTIONS] >= MAX_STEP4_ACTIONS:  # safety guard of one Step 4
+                end_step4(state, rules, seat, log)
+                state[S_TURN] += 1
+                state[S_PHASE] = PH_LOCK
+                continue
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    take_step4(state, rules, tiles, seat,
+                               greedy_step4(state, rules, tiles, seat, heur[0][seat]), log)
+                    continue
+            offer(state, D_STEP4, seat, step4_options(state, rules, tiles, seat))
+        elif ph == PH_LOCK:
+            t = state[S_TURN]
+            if t >= state[S_ORDER_N]:
+                state[S_PHASE] = PH_CYCLE
+                continue
+            seat = state[S_ORDER + t]
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    if any_lock_affordable(state, rules, seat):
+                        take_lock(state, rules, seat,
+                                  greedy_lock(state, rules, tiles, comp[1], n_players, seat,
+                                              heur[0][seat], heur[1], heur[2]), log)
+                    else:  # no affordable lock (only with rule tweaks): the turn passes
+                        state[S_TURN] = t + 1
+                    continue
+            n = lock_options(state, rules, seat)
+            if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
+                state[S_TURN] = t + 1
+                continue
+            offer(state, D_LOCK, seat, n)
+        elif ph == PH_RIBBON:
+            seat = state[S_ORDER + state[S_TURN]]
+            if not ribbon_legal(state, rules, seat, state[S_FIN_SLOT]):
+                state[S_PHASE] = PH_STEP4
+                continue
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    take_ribbon(state, rules, seat,
+                                1 if greedy_ribbon(state, rules, seat, heur[0][seat]) else 0, log)
+                    continue
+            offer(state, D_RIBBON, seat, yes_no_options(state))
+        elif ph == PH_TILE:
+            seat = state[S_ORDER + state[S_TURN]]
+            if state[S_ROW_N] == 0 or first_empty_slot(state, rules, seat) < 0:
+                emit(log, EV_NO_TILE, seat)
+                state[S_ACTIONS] = 0
+                state[S_PHASE] = PH_STEP4
+                continue
+            if heur is not None:
+                if kinds[seat] != K_RANDOM:
+                    take_tile_choice(state, rules, seat,
+                                     greedy_tile(state, rules, tiles, comp[1], n_players, seat,
+                                                 heur[0][seat], heur[1], heur[2]), log)
+                    continue
+            offer(state, D_TILE, seat, tile_options(state, rules, seat))
+        elif ph == PH_CYCLE:
+            if n_active(state, n_players) == 0:
+                state[S_PHASE] = PH_DAY_END
+                continue
+            state[S_CYCLES] += 1
+            if state[S_CYCLES] > MAX_CYCLES_PER_DAY:  # safety guard (FS-D8)
+                state[S_TRUNCATED] = 1
+                state[S_END_REASON] = END_TRUNCATED
+                emit(log, EV_TRUNCATED, state[S_DAY])
+                state[S_PHASE] = PH_END
+                continue
+            play_cycle(state, rules, comp, n_players, log)
+            state[S_PHASE] = PH_LOCK
+        elif ph == PH_DAY:
+            start_day(state, rules, n_players, log)
+            state[S_PHASE] = PH_CYCLE
+        elif ph == PH_DAY_END:
+            state[S_PHASE] = end_of_day(state, rules, comp, n_players, log)
+        elif ph == PH_REFRESH:
+            if not solo_refresh_legal(state, rules):
+                reset_salary(state, rules, np.int64(1))
+                state[S_PHASE] = PH_DAY
+                continue
+            if heur is not None:
+                if kinds[0] != K_RANDOM:
+                    refresh = greedy_refresh(state, rules, tiles, comp[1], heur[0][0], heur[1],
+                                             heur[2])
+                    take_refresh(state, rules, 1 if refresh else 0, log)
+                    continue
+            offer(state, D_REFRESH, 0, yes_no_options(state))
+        elif ph == PH_END:
+            end_game(state, rules, comp, n_players, log)
+            state[S_PHASE] = PH_OVER
+            return 0
+        else:
+            return 0
+
+
+@njit(cache=True, inline="always")
+def offer(state, point, seat, n):
+    """Make decision ``point`` of ``seat`` with the ``n`` options in ``S_OPTIONS`` pending."""
+    state[S_POINT] = point
+    state[S_DECIDER] = seat
+    state[S_N_OPTIONS] = n
+
+
+@njit(cache=True)
+def apply_option(state, rules, comp, index, log):
+    """Carry out option ``index`` of the pending decision (``sim.decide``); False (nothing
+    changed) if no decision is pending or ``index`` is out of range."""
+    return apply_index(state, rules, comp[0], index, log)
+
+
+@njit(cache=True)
+def apply_index(state, rules, tiles, index, log):
+    """``apply_option`` with the tiles (the only component it needs: a call passes fewer
+    words). Moves the control position on: after a lock that completes the dice, Step 2
+    (salary, FS-Y1) and Step 3; after a tile, Step 4; after a finish, its ribbons (DP-4); after
+    done, the next player."""
+    if state[S_POINT] == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+        return False
+    apply_code(state, rules, tiles, state[S_OPTIONS + index], log)
+    return True
+
+
+@njit(cache=True)
+def apply_code(state, rules, tiles, code, log):
+    """Carry out the option ``code`` of the pending decision (``apply_index``)."""
+    point = state[S_POINT]
+    seat = state[S_DECIDER]
+    state[S_POINT] = 0
+    state[S_N_OPTIONS] = 0
+    if point == D_STEP4:
+        take_step4(state, rules, tiles, seat, code, log)
+    elif point == D_LOCK:
+        take_lock(state, rules, seat, code, log)
+    elif point == D_RIBBON:
+        take_ribbon(state, rules, seat, code, log)
+    elif point == D_TILE:
+        take_tile_choice(state, rules, seat, code, log)
+    else:
+        take_refresh(state, rules, code, log)
+
+
+@njit(cache=True)
+def take_step4(state, rules, tiles, seat, code, log):
+    """DP-3/5/6/8: carry out Step-4 action ``code`` of ``seat``; after a finish its ribbons
+    (DP-4), after done the next player (FS-U8)."""
+    if code == A_DONE:
+        end_step4(state, rules, seat, log)
+        state[S_TURN] += 1
+        state[S_PHASE] = PH_LOCK
+    else:
+        apply_step4_action_with(state, rules, tiles, seat, code, log)
+        state[S_ACTIONS] += 1
+        if code // A_MUL == A_FINISH:
+            state[S_FIN_SLOT] = code % A_MUL
+            state[S_PHASE] = PH_RIBBON
+
+
+@njit(cache=True)
+def take_lock(state, rules, seat, mask, log):
+    """DP-1: lock the dice of ``mask``; once all of ``seat``'s dice are locked, Step 2 (salary,
+    FS-Y1) and Step 3 follow right away (FS-D6), else the next player."""
+    apply_lock(state, rules, seat, mask, log)
+    if all_locked(state, rules, seat):
+        take_salary(state, seat, log)
+        state[S_PHASE] = PH_TILE
+    else:
+        state[S_TURN] += 1
+
+
+@njit(cache=True)
+def take_ribbon(state, rules, seat, yes, log):
+    """DP-4: buy a ribbon for the tile just finished (``yes`` = 1; asked again while legal)
+    or go on with Step 4."""
+    if yes == 1:
+        buy_ribbon(state, rules, seat, state[S_FIN_SLOT], log)
+    else:
+        state[S_PHASE] = PH_STEP4
+
+
+@njit(cache=True)
+def take_tile_choice(state, rules, seat, code, log):
+    """DP-2: take the row tile and slot of ``code`` (position * TILE_MUL + slot), then Step 4."""
+    take_tile(state, rules, seat, code // TILE_MUL, code % TILE_MUL, log)
+    state[S_ACTIONS] = 0
+    state[S_PHASE] = PH_STEP4
+
+
+@njit(cache=True)
+def take_refresh(state, rules, yes, log):
+    """DP-7 (solo): pay for a new row (``yes`` = 1; asked again while legal), or start the next
+    day with the salary cards reset (FS-SOLO-N3)."""
+    if yes == 1:
+        solo_refresh(state, rules, log)
+    else:
+        reset_salary(state, rules, np.int64(1))
+        state[S_PHASE] = PH_DAY
+
+
+@njit(cache=True)
+def greedy_code(state, rules, comp, seat, pp, scr, fscr):
+    """The option code the greedy heuristics (``policies``, parameter row ``pp``) want at the
+    pending decision."""
+    point = state[S_POINT]
+    if point == D_STEP4:
+        return greedy_step4(state, rules, comp[0], seat, pp)
+    if point == D_LOCK:
+        return greedy_lock(state, rules, comp[0], comp[1], state[S_N_PLAYERS], seat, pp, scr,
+                           fscr)
+    if point == D_RIBBON:
+        return np.int64(1) if greedy_ribbon(state, rules, seat, pp) else np.int64(0)
+    if point == D_TILE:
+        return greedy_tile(state, rules, comp[0], comp[1], state[S_N_PLAYERS], seat, pp, scr,
+                           fscr)
+    refresh = greedy_refresh(state, rules, comp[0], comp[1], pp, scr, fscr)
+    return np.int64(1) if refresh else np.int64(0)
+
+
+@njit(cache=True)
+def choose_with(state, rules, comp, kinds, pparams, scr, fscr):
+    """``choose`` with the greedy caches as two arrays."""
+    seat = state[S_DECIDER]
+    n = state[S_N_OPTIONS]
+    if kinds[seat] == K_RANDOM:
+        return random_index(state, S_RNG_POLICY, n)
+    i = index_of(state, S_OPTIONS, n, greedy_code(state, rules, comp, seat, pparams[seat], scr,
+                                                  fscr))
+    # The heuristics only ask for listed options (tests/flower_shop/test_steps.py checks it);
+    # should one not, the choice is the kernel's former fallback: done (Step 4), else the first
+    # option.
+    if i < 0:
+        i = n - 1 if state[S_POINT] == D_STEP4 else 0
+    return i
+
+
+@njit(cache=True)
+def choose(state, rules, comp, kinds, pparams, work):
+    """The deciding seat's policy (``sim.decide``): an option index of the pending decision.
+    ``random`` (K_RANDOM) is uniform over the options (policy stream ``S_RNG_POLICY``); the
+    greedy family picks the option its heuristic wants. ``work`` = (scr, fscr), the greedy
+    caches (``prepare_scratch``)."""
+    return choose_with(state, rules, comp, kinds, pparams, work[0], work[1])
+
+
+@njit(cache=True)
+def setup(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log):
+    """Start the streams, set the game up (FS-S*) and prepare the greedy caches; play starts
+    at the first day (PH_DAY)."""
+    start_streams(state, master_seed, game_index)
+    setup_game(state, rules, comp, n_players, log)
+    prepare_scratch(state, rules, comp, scr, fscr)
+    state[S_PHASE] = PH_DAY
+
+
+@njit(cache=True)
+def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
+    """A game set up for stepping (``sim.decide``): (state, work = (scr, fscr))."""
+    state = new_state(n_players)
+    scr = np.zeros(SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(FSCR_LEN, dtype=np.float64)
+    setup(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log)
+    return state, (scr, fscr)
+
+
+@njit(cache=True)
+def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
+    """Set up and play one complete game into the new ``state`` (``new_state``). ``scr`` and
+    ``fscr`` (``SCR_LEN``, ``FSCR_LEN``) are the greedy caches, reusable across games.
+
+    The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
+    the thousands of calls a game makes); the caller keeps the arrays alive during the call.
+    """
+    game_loop(borrowed(state), borrowed(rules), borrowed(comp), borrowed(kinds),
+              borrowed(pparams), master_seed, game_index, borrowed(scr), borrowed(fscr),
+              borrowed(log))
+
+
+@njit(cache=True)
+def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
+    """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
+    setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
+    # ``while advance: apply(choose)``: the heuristic seats decide inside ``step``; only a
+    # random seat's decisions are posted (a draw, unless the option is forced)
+    while step(state, rules, comp, kinds, (pparams, scr, fscr), log):
+        n = state[S_N_OPTIONS]
+        i = random_index(state, S_RNG_POLICY, n) if n > 1 else np.int64(0)
+        apply_code(state, rules, comp[0], state[S_OPTIONS + i], log)
+
+
+@njit(cache=True)
+def finish(state, rules, comp, games_row, seats_rows):
+    """Write the result rows of a finished game (``sim.decide``; ``write_outputs``)."""
+    write_outputs(state, rules, state[S_N_PLAYERS], state[S_WON] != 0, games_row, seats_rows)
 
 
 @njit(cache=True)
@@ -1245,14 +1642,11 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
              games_row, seats_rows, log):
     """Play game ``game_index`` with an event log (sim.spec.GameSpec contract)."""
     state = new_state(n_players)
-    faces = np.zeros(MAX_DICE, dtype=np.int64)
-    order = np.zeros(MAX_PLAYERS, dtype=np.int64)
     scr = np.zeros(SCR_LEN, dtype=np.int64)
     fscr = np.zeros(FSCR_LEN, dtype=np.float64)
-    streams = np.zeros(3, dtype=np.uint64)
-    won = play_game(state, rules, comp, n_players, policy_kind, policy_params, master_seed,
-                    game_index, faces, order, scr, fscr, streams, log)
-    write_outputs(state, rules, n_players, won, games_row, seats_rows)
+    play_game(state, rules, comp, policy_kind, policy_params, master_seed, game_index, scr, fscr,
+              log)
+    finish(state, rules, comp, games_row, seats_rows)
 
 
 GAMES_PER_BLOCK = 64
@@ -1264,7 +1658,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     """Play games ``first_index .. first_index + n - 1`` in parallel; game i writes only row i
     (sim.spec.GameSpec contract). Tracing is off (1-row dummy log).
 
-    Games run in blocks of ``GAMES_PER_BLOCK`` that reuse their work arrays. The shared
+    Games run in blocks of ``GAMES_PER_BLOCK`` that reuse their greedy caches. The shared
     read-only inputs are only read through borrowed views (``play_game``), so the threads never
     contend for their reference counts. Each game is a pure function of (seed, index), so the
     blocking does not change any result.
@@ -1273,15 +1667,13 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
     for blk in prange(n_blocks):
         log = np.zeros((1, 8), dtype=np.int64)
-        faces = np.zeros(MAX_DICE, dtype=np.int64)
-        order = np.zeros(MAX_PLAYERS, dtype=np.int64)
         scr = np.zeros(SCR_LEN, dtype=np.int64)
         fscr = np.zeros(FSCR_LEN, dtype=np.float64)
-        streams = np.zeros(3, dtype=np.uint64)
         lo = blk * GAMES_PER_BLOCK
         hi = min(n, lo + GAMES_PER_BLOCK)
+        state = new_state(n_players)
         for i in range(lo, hi):
-            state = new_state(n_players)
-            won = play_game(state, rules, comp, n_players, policy_kind, policy_params,
-                            master_seed, first_index + i, faces, order, scr, fscr, streams, log)
-            write_outputs(state, rules, n_players, won, games_out[i], seats_out[i])
+            clear_state(state, n_players)
+            play_game(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
+                      scr, fscr, log)
+            finish(state, rules, comp, games_out[i], seats_out[i])

@@ -7,6 +7,7 @@ module constant (``S_DAY``, ``F_MONEY``, ``SCR_LINES``, ``GO_LOSS_DAY``, ...), w
 into the compiled code. ``playtest layout flower_shop`` prints the tables. Rule and policy
 parameter offsets (``R_*``, ``P_*``) are derived from the ``ParamSpec`` tables in ``rules.py``.
 """
+from sim.decide import option_fields
 from sim.layout import Block, columns_block
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
@@ -48,15 +49,33 @@ K_GREEDY = 1
 END_REASONS = ("completed", "solo_infeasible", "truncated")  # SPEC.end_reasons
 END_COMPLETED, END_SOLO_INFEASIBLE, END_TRUNCATED = range(len(END_REASONS))
 
-# Decision points whose choice the kernel checks (EV_ILLEGAL names them).
-DEC_LOCK = 1
-DEC_TILE = 2
-DEC_STEP4 = 3
+# Decision points (sim.decide: S_POINT of the pending decision) and their option codes.
+D_LOCK = 1      # DP-1: the dice mask to lock (0 = lock none, pay the skip cost)
+D_TILE = 2      # DP-2: row position * TILE_MUL + empty shop slot
+D_STEP4 = 3     # DP-3/5/6/8: a Step-4 action, code * A_MUL + argument (A_DONE ends Step 4)
+D_RIBBON = 4    # DP-4: 1 buy a ribbon for the tile just finished, 0 not
+D_REFRESH = 5   # DP-7 (solo, between days): 1 pay for a new row, 0 keep it
+DECISION_POINTS = {D_LOCK: "DP-1 lock", D_TILE: "DP-2 tile and slot",
+                   D_STEP4: "DP-3/5/6/8 Step-4 action", D_RIBBON: "DP-4 ribbon",
+                   D_REFRESH: "DP-7 solo refresh"}
+# The most options of one decision: every subset of a player's dice (DP-1).
+MAX_OPTS = 1 << 9
 
-# DP-2 decision (policy -> kernel): row position * TILE_MUL + empty shop slot.
+# Control positions of the step machine (S_PHASE): where play goes on.
+PH_DAY = 0        # start of a day (FS-D2)
+PH_CYCLE = 1      # Phase 1: roll, opponent roll, turn order (FS-D3..D5)
+PH_LOCK = 2       # Step 1 of the player at S_TURN in the turn order (DP-1)
+PH_TILE = 3       # Step 3 of that player (DP-2)
+PH_STEP4 = 4      # Step 4 of that player (DP-3/5/6/8)
+PH_RIBBON = 5     # ribbons on the tile just finished (DP-4)
+PH_DAY_END = 6    # end of the day (FS-N*, FS-SOLO-C1)
+PH_REFRESH = 7    # solo refreshes before the next day (DP-7)
+PH_END = 8        # final scoring (FS-E*)
+PH_OVER = 9       # the game is over
+
 TILE_MUL = 16
 
-# Step-4 actions (policy -> kernel): code * A_MUL + argument.
+# Step-4 actions: code * A_MUL + argument.
 A_MUL = 1024
 A_DONE = 0
 A_FINISH = 1       # argument: shop slot
@@ -105,7 +124,6 @@ EV_SOLO_RESULT = 22   # won, loss day
 EV_TRUNCATED = 23     # day
 EV_NO_TILE = 24       # seat (row empty, FS-T4)
 EV_RESHUFFLE = 25     # tiles reshuffled into the stack
-EV_ILLEGAL = 26       # seat, decision point (DEC_*), value
 
 # ---- component arrays (built by rules.load_components) ----------------------------------
 TILE = Block("TL_", (
@@ -163,7 +181,21 @@ STATE = Block("S_", (
     ("opp_lower", 1, "solo: opponent rolls resolved as lower"),
     ("stack", MAX_TILES, "draw stack (tile ids; top = S_STACK_POS)"),
     ("discard", MAX_TILES, "discarded tiles"),
-), title="state: global block")
+    ("won", 1, "solo: 1 if the game was won (set at the end)"),
+    # control position of the step machine (sim.decide)
+    ("phase", 1, "where play goes on (PH_*)"),
+    ("order_n", 1, "players in this Phase 2's turn order"),
+    ("order", MAX_PLAYERS, "this Phase 2's turn order (seats), fixed for the phase (FS-D4)"),
+    ("turn", 1, "index in S_ORDER of the player whose turn it is"),
+    ("actions", 1, "Step-4 actions taken in this turn (safety guard MAX_STEP4_ACTIONS)"),
+    ("fin_slot", 1, "slot of the tile just finished (DP-4)"),
+    ("roll", MAX_DICE, "work: the faces drawn for one seat in Phase 1"),
+    # random streams (sim.rng int64 bits): setup, dice, the dice base key, policy
+    ("rng_setup", 1, "setup stream (shuffles, deals)"),
+    ("rng_dice", 1, "dice stream, keyed by (day, cycle) from S_DICE_BASE"),
+    ("dice_base", 1, "start of the dice stream"),
+    ("rng_policy", 1, "policy stream (the random policy)"),
+) , title="state: global block")
 globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end
@@ -206,6 +238,16 @@ SEAT = Block("F_", (
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
 globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
+
+# The large, rarely touched areas come after the seat blocks of all MAX_PLAYERS seats, so the
+# fields every decision reads (global block and seat blocks) stay close together.
+STATE_TAIL_START = SEAT0 + MAX_PLAYERS * SEAT_LEN
+STATE_TAIL = Block("S_", (
+    ("feas", WORK_MAX, "work area of the end-of-day solo feasibility check (FS-SOLO-C1)"),
+) + option_fields(MAX_OPTS), start=STATE_TAIL_START,
+    title="state: work area and options block, after the seat blocks")
+globals().update(STATE_TAIL.offsets)
+STATE_LEN = STATE_TAIL.end  # the length of every state array, whatever the player count
 
 # ---- policy scratch (per game, reused across games; written only by the policies) --------
 LINE = Block("LS_", (

@@ -1,22 +1,24 @@
-"""Policies for The Little Flower Shop Dice Game: ``random`` and ``greedy`` (parameterized).
+"""The ``greedy`` heuristics (parameterized; the presets are parameter sets) of The Little Flower
+Shop Dice Game. The ``random`` policy is the generic one of ``sim.decide``.
 
-Every decision point of ``shared/rules/flower_shop.md`` §9 is covered:
+The kernel's ``choose`` (the one decision interface, ``sim.decide``) asks them at every
+decision point of ``shared/rules/flower_shop.md`` §9; each computes the option code it wants,
+which ``choose`` looks up among the listed options (``layout.D_*`` gives the encodings):
 
-========= ============================ ========================================================
-DP        kernel asks                   returns
-========= ============================ ========================================================
-DP-1      ``choose_lock``               bitmask of unlocked dice to lock (0 = skip, pay)
-DP-2      ``choose_tile``               row position * TILE_MUL + empty shop slot
-DP-3/5/6  ``greedy_step4`` /           ``code * A_MUL + argument`` (finish slot, take token
-/8        ``random_step4`` (the kernel  with a dice mask, take money with a die, buy a token,
-          dispatches once per Step 4)   done); asked in a loop until A_DONE
-DP-4      ``choose_ribbon``             bool, asked right after each finish while legal
-DP-7      ``choose_refresh``            bool (solo, between days, while legal)
-========= ============================ ========================================================
+========= ===================== ===============================================================
+DP        heuristic             returns
+========= ===================== ===============================================================
+DP-1      ``greedy_lock``       bitmask of unlocked dice to lock (0 = skip, pay)
+DP-2      ``greedy_tile``       row position * TILE_MUL + empty shop slot
+DP-3/5/6  ``greedy_step4``      ``code * A_MUL + argument`` (finish slot, take token with a
+/8                              dice mask, take money with a die, buy a token, done)
+DP-4      ``greedy_ribbon``     bool, asked right after each finish while a ribbon is legal
+DP-7      ``greedy_refresh``    bool (solo, between days, while a refresh is legal)
+========= ===================== ===============================================================
 
 Policies never mutate the game state; they read it (plus rules, components and their own
-parameter row) and may use the per-game scratch arrays ``scr``/``fscr`` for caching. Randomness
-only from the SUB_POLICY stream ``rng``. Policy parameters: ``P_*`` offsets, derived in
+parameter row) and may use the per-game scratch arrays ``scr``/``fscr`` for caching.
+Policy parameters: ``P_*`` offsets, derived in
 ``rules.py`` from ``POLICY_PARAMS``; scratch layouts (``SCR_*``, ``FSCR_*``, ``LS_*``):
 ``layout.py``.
 """
@@ -24,7 +26,6 @@ import numpy as np
 from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
-from sim.rng import randint
 
 from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN,
                      C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
@@ -32,7 +33,7 @@ from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_
                      C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, DIE_INIT, FSCR_BEFORE,
                      FSCR_CAND, FSCR_COL, FSCR_TG, FSCR_TGT, FSCR_TV, F_ACTIVE, F_BUYS_TODAY,
                      F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP, F_SKIPS_TODAY, F_TOKENS,
-                     K_GREEDY, LS_FL, LS_IDS, LS_LEN, LS_N, LS_ST, LS_TMASK, LS_W,
+                     LS_FL, LS_IDS, LS_LEN, LS_N, LS_ST, LS_TMASK, LS_W,
                      MAX_CARDS_IN_PLAY, MAX_FLOWER_TYPES, MAX_LINES, MAX_PLAYERS, MAX_SLOTS,
                      MAX_TILES, SCR_BEFORE_DAY, SCR_CAND, SCR_FEAS, SCR_FIN, SCR_LINES, SCR_MAX_FL,
                      SCR_MAX_STARS, SCR_MIN_FL, SCR_SHOP, SCR_TFL, SCR_TGT, SCR_TGT_KIND, SCR_TKN,
@@ -204,52 +205,6 @@ def placement_feasible(state, rules, tiles, tasks, seat, tile, slot, scr):
 # =========================================================================================
 # DP-1 lock
 # =========================================================================================
-@njit(cache=True)
-def random_lock(state, rules, seat, rng):
-    """Uniform over the legal subsets of unlocked dice, the empty set (skip) included.
-
-    Legality depends only on the subset size k (FS-L2..L5), so k is drawn with weight
-    C(u, k) over the legal sizes, then a uniform k-subset by selection sampling.
-    """
-    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
-    u = popcount(unl)
-    money = state[seat_base(seat) + F_MONEY]
-    total = 0
-    for k in range(u + 1):
-        c = lock_cost(state, rules, seat, k)
-        if c >= 0 and c <= money:
-            total += _n_choose_k(u, k)
-    if total == 0:
-        return unl & -unl
-    r = randint(rng, total)
-    kk = 0
-    for k in range(u + 1):
-        c = lock_cost(state, rules, seat, k)
-        if c >= 0 and c <= money:
-            w = _n_choose_k(u, k)
-            if r < w:
-                kk = k
-                break
-            r -= w
-    return _random_subset(rng, unl, u, kk)
-
-
-@njit(cache=True, inline="always")
-def _random_subset(rng, mask, n, k):
-    """Uniform ``k``-subset of the ``n`` dice of ``mask`` by selection sampling (lowest index
-    first, one draw per die)."""
-    need = k
-    left = n
-    m = 0
-    for i in range(9):
-        if (mask >> i) & 1:
-            if randint(rng, left) < need:
-                m |= np.int64(1) << i
-                need -= 1
-            left -= 1
-    return m
-
-
 @njit(cache=True, inline="always")
 def _line_condition(tasks, card, is_row):
     """(condition, parameter) of ``card`` for a row (``is_row``) or a column (§2.8)."""
@@ -505,29 +460,6 @@ def _take_first(state, rules, seat, m1, m2, m3, max_k, budget):
 # =========================================================================================
 # DP-2 tile and slot
 # =========================================================================================
-@njit(cache=True)
-def random_tile(state, rules, seat, rng):
-    """Uniform over (row position, empty slot)."""
-    b = seat_base(seat)
-    ns = n_slots(rules)
-    empty = 0
-    for s in range(ns):
-        if state[b + F_SHOP + s] < 0:
-            empty += 1
-    k = state[S_ROW_N]
-    if k == 0 or empty == 0:
-        return 0
-    r = randint(rng, k * empty)
-    pos = r // empty
-    e = r % empty
-    for s in range(ns):
-        if state[b + F_SHOP + s] < 0:
-            if e == 0:
-                return pos * TILE_MUL + s
-            e -= 1
-    return pos * TILE_MUL
-
-
 @njit(cache=True, inline="always")
 def _buyable(state, rules, seat, pp):
     """Tokens the greedy policy could buy now to finish (DP-3 ``buy_wild_to_finish``)."""
@@ -646,63 +578,6 @@ def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
 # DP-3 / DP-5 / DP-6 / DP-8 step 4
 # =========================================================================================
 @njit(cache=True, inline="always")
-def _n_choose_k(n, k):
-    """Binomial coefficient C(n, k) for small n."""
-    if k < 0 or k > n:
-        return 0
-    r = 1
-    for i in range(k):
-        r = r * (n - i) // (i + 1)
-    return r
-
-
-@njit(cache=True)
-def random_step4(state, rules, tiles, seat, rng):
-    """Uniform over the legal Step 4 options: finish a finishable tile, take money with a die,
-    take a token with a set of dice, buy a token, or done."""
-    b = seat_base(seat)
-    ns = n_slots(rules)
-    avail = unused_dice(state, rules, seat)
-    u = popcount(avail)
-    tokens = state[b + F_TOKENS]
-    hist, n_any, n_fl, vases = dice_counts(state, b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
-                                           np.int64(rules[R_VASE_DICE_PER_PLAYER]), avail)
-    finishable = 0
-    for s in range(ns):
-        t = state[b + F_SHOP + s]
-        if t >= 0 and state[b + F_FIN + s] == 0:
-            tok, nu = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
-            if tok <= tokens:
-                finishable |= np.int64(1) << s
-    n_fin = popcount(finishable)
-    dpw = np.int64(rules[R_DICE_PER_WILD])
-    n_tok = _n_choose_k(u, dpw) if token_room(state, rules, seat) else 0
-    n_buy = 1 if buy_token_legal(state, rules, seat) else 0
-    total = n_fin + u + n_tok + n_buy + 1
-    r = randint(rng, total)
-    if r < n_fin:
-        for s in range(ns):
-            if (finishable >> s) & 1:
-                if r == 0:
-                    return A_FINISH * A_MUL + s
-                r -= 1
-    r -= n_fin
-    if r < u:
-        for i in range(9):
-            if (avail >> i) & 1:
-                if r == 0:
-                    return A_TAKE_MONEY * A_MUL + i
-                r -= 1
-    r -= u
-    if r < n_tok:
-        return A_TAKE_TOKEN * A_MUL + _random_subset(rng, avail, u, dpw)
-    r -= n_tok
-    if r < n_buy:
-        return A_BUY_TOKEN * A_MUL
-    return A_DONE
-
-
-@njit(cache=True, inline="always")
 def _first_dice(mask, k):
     """The k lowest dice of ``mask`` (vase dice 6..7 are higher than flower dice)."""
     m = 0
@@ -817,6 +692,20 @@ def _lowest_die(mask):
 
 
 # =========================================================================================
+# DP-4 ribbon
+# =========================================================================================
+@njit(cache=True)
+def greedy_ribbon(state, rules, seat, pp):
+    """DP-4: buy a ribbon for the tile just finished when money - cost stays >=
+    ``ribbon_money_reserve`` from ``ribbon_min_day`` on; never with ``solo_win_focus`` (solo)."""
+    b = seat_base(seat)
+    if state[S_N_PLAYERS] == 1 and pp[P_SOLO_WIN_FOCUS] != 0:
+        return False
+    return (state[b + F_MONEY] - np.int64(rules[R_RIBBON_COST]) >= np.int64(pp[P_RIBBON_MONEY_RESERVE])
+            and state[S_DAY] >= np.int64(pp[P_RIBBON_MIN_DAY]))
+
+
+# =========================================================================================
 # DP-7 solo refresh
 # =========================================================================================
 @njit(cache=True)
@@ -842,42 +731,3 @@ def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
                 return False
         return True
     return False
-
-
-# =========================================================================================
-# dispatch (the kernel's interface)
-# =========================================================================================
-@njit(cache=True, inline="always")
-def choose_lock(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng, scr, fscr):
-    """DP-1: bitmask of unlocked dice to lock (0 = lock none and pay the skip cost)."""
-    if kinds[seat] == K_GREEDY:
-        return greedy_lock(state, rules, tiles, tasks, n_players, seat, pparams[seat], scr, fscr)
-    return random_lock(state, rules, seat, rng)
-
-
-@njit(cache=True, inline="always")
-def choose_tile(state, rules, tiles, tasks, n_players, seat, kinds, pparams, rng, scr, fscr):
-    """DP-2: row position * TILE_MUL + empty slot."""
-    if kinds[seat] == K_GREEDY:
-        return greedy_tile(state, rules, tiles, tasks, n_players, seat, pparams[seat], scr, fscr)
-    return random_tile(state, rules, seat, rng)
-
-
-@njit(cache=True, inline="always")
-def choose_ribbon(state, rules, seat, kinds, pparams, rng):
-    """DP-4: buy a ribbon for the tile just finished (only asked while legal)."""
-    if kinds[seat] == K_GREEDY:
-        b = seat_base(seat)
-        if state[S_N_PLAYERS] == 1 and pparams[seat, P_SOLO_WIN_FOCUS] != 0:
-            return False
-        return (state[b + F_MONEY] - np.int64(rules[R_RIBBON_COST]) >= np.int64(pparams[seat, P_RIBBON_MONEY_RESERVE])
-                and state[S_DAY] >= np.int64(pparams[seat, P_RIBBON_MIN_DAY]))
-    return randint(rng, 2) == 1
-
-
-@njit(cache=True, inline="always")
-def choose_refresh(state, rules, tiles, tasks, kinds, pparams, rng, scr, fscr):
-    """DP-7 (solo): pay for a new row."""
-    if kinds[0] == K_GREEDY:
-        return greedy_refresh(state, rules, tiles, tasks, pparams[0], scr, fscr)
-    return randint(rng, 2) == 1

@@ -162,7 +162,4 @@ def format_event(event, ctx) -> str:
         return f"{p} takes no tile (row empty)"
     if code == L.EV_RESHUFFLE:
         return f"{a[0]} discarded tiles reshuffled into the stack"
-    if code == L.EV_ILLEGAL:
-        dp = {L.DEC_LOCK: "lock", L.DEC_TILE: "tile", L.DEC_STEP4: "step 4"}.get(a[1], "?")
-        return f"{p}: policy chose an illegal {dp} decision ({a[2]}); fallback applied"
     return f"event {code} {a}"
