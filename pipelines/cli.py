@@ -211,9 +211,23 @@ def layout_cmd(game: str = typer.Argument(..., help="Game id (see `playtest game
 
 # ---- run ---------------------------------------------------------------------------------
 
+def _warn_unfinished_rules(game_ids) -> None:
+    """Say, before simulating, when a game does not implement every rule ID of its spec yet:
+    its results are then results of other rules than the rulebook's."""
+    for gid in dict.fromkeys(game_ids):
+        spec = _registry().make(gid)
+        todo = [r.rule_id for r in spec.rules if not r.implemented]
+        if todo:
+            err.print(f"warning: {gid} does not implement {len(todo)} of its {len(spec.rules)} "
+                      f"rule IDs yet ({', '.join(todo[:6])}{', ...' if len(todo) > 6 else ''}; "
+                      f"see `playtest rules {gid}`): its results do not reflect the full rules",
+                      markup=False, soft_wrap=True)
+
+
 def _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan=False):
     from .runner import COMPILE_NOTE_S, run
 
+    _warn_unfinished_rules(a.game for a in exp.arms)
     res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet,
               replan=replan)
     for n in res.notes:

@@ -123,3 +123,18 @@ def test_replay_runs(game, cli):
     r = cli("replay", game, "--seed", 3, "--players", spec.max_players, "--game-index", 2)
     assert r.exit_code == 0, r.output
     assert "Final scores" in r.stdout
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_run_warns_while_rules_are_missing(game, tmp_path, cli):
+    """A game that does not implement every rule ID of its spec says so before its results."""
+    spec = _spec(game)
+    missing = [r.rule_id for r in spec.rules if not r.implemented]
+    r = cli("run", game, "--players", spec.min_players, "--games", 20, "--store",
+            tmp_path / "store", "--quiet")
+    assert r.exit_code == 0, r.output
+    if missing:
+        assert f"does not implement {len(missing)} of its {len(spec.rules)} rule IDs" in r.stderr
+        assert missing[0] in r.stderr and f"playtest rules {game}" in r.stderr
+    else:
+        assert "does not implement" not in r.stderr
