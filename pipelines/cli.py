@@ -212,8 +212,8 @@ def layout_cmd(game: str = typer.Argument(..., help="Game id (see `playtest game
 # ---- run ---------------------------------------------------------------------------------
 
 def _warn_unfinished_rules(game_ids) -> None:
-    """Say, before simulating, when a game does not implement every rule ID of its spec yet:
-    its results are then results of other rules than the rulebook's."""
+    """Say, with the results of a run, when a game does not implement every rule ID of its spec
+    yet: its results are then results of other rules than the rulebook's."""
     for gid in dict.fromkeys(game_ids):
         spec = _registry().make(gid)
         todo = [r.rule_id for r in spec.rules if not r.implemented]
@@ -227,9 +227,9 @@ def _warn_unfinished_rules(game_ids) -> None:
 def _run_and_summarise(exp, store, workers, executor, scheduler, quiet, replan=False):
     from .runner import COMPILE_NOTE_S, run
 
-    _warn_unfinished_rules(a.game for a in exp.arms)
     res = run(exp, store, workers=workers, executor=executor, scheduler=scheduler, quiet=quiet,
               replan=replan)
+    _warn_unfinished_rules(a.game for a in exp.arms)  # after the input checks of ``run``
     for n in res.notes:
         err.print(f"note: {n}", markup=False, soft_wrap=True)
     arms = ", ".join(f"{a.name} ({a.game} {a.arm.n_players}p {a.arm.variant})" for a in exp.arms)
