@@ -11,7 +11,7 @@ from .layout import (BOARD_META, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, 
 SPEC = GameSpec(
     id="rattlebones",
     title="Rattlebones",
-    version="1.0.0",
+    version="1.1.0",
     min_players=2,
     max_players=4,
     params=rules.PARAMS,

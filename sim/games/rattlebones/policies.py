@@ -13,8 +13,15 @@ values, slot values of the die being evaluated) that the heuristics fill and reu
 decision.
 
 Policy kinds: K_RANDOM (``sim.decide.random_index``: uniform over the legal options,
-SUB_POLICY stream; ``kernel.choose``), K_GREEDY (presets ``greedy``, ``aggressive``, ``hoarder``
-differ only in ``POLICY_PARAMS`` overrides).
+SUB_POLICY stream; ``kernel.choose``), K_GREEDY (presets ``greedy``, ``novice``, ``aggressive``,
+``hoarder`` differ only in ``POLICY_PARAMS`` overrides).
+
+Three weaknesses of the first greedy (kept as preset ``novice``) are fixed by parameters
+(issue 14): ``w_points`` (a POINTS_1 was worth exactly the pip it replaced, so +1 was never
+taken and point faces never scored), ``keep_moves`` / ``v_keep_move`` (dice filled up with
+ability faces until no die could move a monkey: no START, no new faces, games of 100+ rounds,
+some 0-0) and ``star_cash_min`` = 1 with ``star_hoard_max`` (stars were cashed only 4 at a time,
+and the all-STAR die kept being rolled while the stars could not be cashed).
 """
 from numba import njit
 
@@ -30,19 +37,20 @@ from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NI
                      MOVE_CODE, N_FACES, N_SLOTS, PLUS1_DIE, PLUS1_KIND, SP_FACE, SP_PLUS1,
                      SP_START, S_CTX_DIE, S_CTX_FACE, S_CTX_SLOT, S_CTX_VICTIM, S_FACE_SUPPLY,
                      S_N_DICE, S_N_PLAYERS, S_OPP, S_OPTIONS, S_R, S_SPACE_FACE, S_SPACE_KIND,
-                     S_START_INDEX, S_TRACK_LEN, S_TRAIN_LEN, S_TRAIN_POS, S_TRAIN_TRACK, TK_STOCK)
+                     S_STAR_LIMITED, S_STAR_SUPPLY, S_START_INDEX, S_TRACK_LEN, S_TRAIN_LEN,
+                     S_TRAIN_POS, S_TRAIN_TRACK, TK_STOCK)
 from .rules import (ARROW_ANY, C_DV, C_FV, C_KIND, C_PP, C_SV, C_W, MODE_MAX, MODE_NEVER,
                     P_ARROW_PENALTY, P_AVOID_RINGMASTER_TARGET, P_CASH_ALL_IF_GAP_LE,
                     P_DECLINE_IF_BELOW, P_EXTRA_DICE_MODE, P_EXTRA_DIE_MIN_VALUE, P_GAINS_FIRST,
-                    P_GOLD_RESERVE, P_INSTALL_MARGIN, P_LEN, P_MONKEY_TIEBREAK,
+                    P_GOLD_RESERVE, P_INSTALL_MARGIN, P_KEEP_MOVES, P_LEN, P_MONKEY_TIEBREAK,
                     P_MOVES_BEFORE_ABILITIES, P_PLUS1_PREFER_UPGRADE, P_PROTECT_ARROW_TARGETS,
-                    P_RINGMASTER_LAST_IF_NOT_LEADING, P_STAR_CASH_MIN, P_STOCK_RACE_OVERRIDE,
-                    P_V_DOUBLE, P_V_GAMBLE, P_V_GOLD, P_V_NINE, P_V_PIP, P_V_POINTS, P_V_RANK,
-                    P_V_REROLL, P_V_RINGMASTER, P_V_STAR, P_V_STOCK, P_V_THIEF_PER_OPPONENT,
-                    P_V_TRAIN, P_W_INSTALL, P_W_SHOP, P_W_STEAL_GOLD, R_ARROW_TARGETS,
-                    R_DOUBLE_MULTIPLIER, R_GOLD_PER_EXTRA_DIE, R_LEN, R_PLUS1_ANY_DIE,
-                    R_POINT_FACE_MAX, R_RANK_POINTS, R_SHOP_MAX_STARS, R_SHOP_ON_PASS,
-                    R_STAR_EXCHANGE, TIE_REARMOST)
+                    P_RINGMASTER_LAST_IF_NOT_LEADING, P_STAR_CASH_MIN, P_STAR_HOARD_MAX,
+                    P_STOCK_RACE_OVERRIDE, P_V_DOUBLE, P_V_GAMBLE, P_V_GOLD, P_V_KEEP_MOVE,
+                    P_V_NINE, P_V_PIP, P_V_POINTS, P_V_RANK, P_V_REROLL, P_V_RINGMASTER, P_V_STAR,
+                    P_V_STOCK, P_V_THIEF_PER_OPPONENT, P_V_TRAIN, P_W_INSTALL, P_W_POINTS, P_W_SHOP,
+                    P_W_STEAL_GOLD, R_ARROW_TARGETS, R_DOUBLE_MULTIPLIER, R_GOLD_PER_EXTRA_DIE,
+                    R_LEN, R_PLUS1_ANY_DIE, R_POINT_FACE_MAX, R_RANK_POINTS, R_SHOP_MAX_STARS,
+                    R_SHOP_ON_PASS, R_STAR_EXCHANGE, TIE_REARMOST)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -58,7 +66,11 @@ NEG = -1.0e18
 @njit(cache=True)
 def face_value(state, pp, seat, f):
     """Baseline value of face ``f`` (§9 table; every entry a policy parameter). ARROW: 0 here
-    (see ``slot_value``). Tabulated per seat in ``cfg`` by ``fill_cfg``."""
+    (see ``slot_value``). POINTS_k is worth ``w_points`` x ``v_points[k]``: a point face
+    scores on every roll, without a detour to START and without help from the other faces,
+    which the other values (pips, tokens) do not; with ``w_points`` = 1 a POINTS_1 is worth
+    exactly the pip it would replace and the +1 is never taken. Tabulated per seat in ``cfg`` by
+    ``fill_cfg``."""
     if f == FC_RINGMASTER:
         return pp[seat, P_V_RINGMASTER]
     if FC_PIP_2 <= f <= FC_PIP_6:
@@ -66,7 +78,7 @@ def face_value(state, pp, seat, f):
     if f == FC_NINE:
         return pp[seat, P_V_NINE]
     if FC_POINTS_1 <= f <= FC_POINTS_5:
-        return pp[seat, P_V_POINTS + 1 + f - FC_POINTS_1]
+        return pp[seat, P_W_POINTS] * pp[seat, P_V_POINTS + 1 + f - FC_POINTS_1]
     if f == FC_GOLD:
         return pp[seat, P_V_GOLD]
     if f == FC_STAR:
@@ -126,24 +138,50 @@ def slot_value(state, cfg, seat, die, s):
 
 
 @njit(cache=True, inline='always')
+def star_roll_value(state, cfg, seat):
+    """Value of rolling a STAR now (D01-D03): ``v_star``, but 0 while the seat already holds
+    ``star_hoard_max`` stars (a full exchange waits at START: roll the dice that can take a
+    monkey there) or the star supply is dry; ``star_hoard_max`` = 0 never lowers it."""
+    hmax = cfg[C_PP + seat * P_LEN + P_STAR_HOARD_MAX]
+    if hmax > 0 and (state[seat_base(seat) + F_STARS] >= hmax
+                     or (state[S_STAR_LIMITED] == 1 and state[S_STAR_SUPPLY] <= 0)):
+        return 0.0
+    return cfg[C_PP + seat * P_LEN + P_V_STAR]
+
+
+@njit(cache=True, inline='always')
 def die_values(state, cfg, seat):
     """``die_value = sum of slot values / 6`` (§9 D02) of each die of ``seat``, into
-    ``cfg[C_DV + die]``."""
+    ``cfg[C_DV + die]``; STAR faces (and arrows at them) count at ``star_roll_value``: its
+    entry of the face-value table is swapped in for this evaluation and restored after, so
+    installs keep valuing STAR at ``v_star``."""
+    cfg[C_FV + seat * N_FACES + FC_STAR] = star_roll_value(state, cfg, seat)
     for d in range(state[S_N_DICE]):
         v = 0.0
         for s in range(N_SLOTS):
             v += slot_value(state, cfg, seat, d, s)
         cfg[C_DV + d] = v / N_SLOTS
+    cfg[C_FV + seat * N_FACES + FC_STAR] = cfg[C_PP + seat * P_LEN + P_V_STAR]
 
 
 @njit(cache=True, inline='always')
 def _prep_die(state, cfg, seat, die):
     """Slot values ``cfg[C_SV + s]`` and install weights ``cfg[C_W + s]`` of ``die`` (1, plus
-    one per arrow of the die targeting s with ``protect_arrow_targets``), for ``install_gain``."""
+    one per arrow of the die targeting s with ``protect_arrow_targets``), for ``install_gain``.
+    While the die has at most ``keep_moves`` number faces (pips, NINE) in slots 2..6, each of
+    them is worth ``v_keep_move`` more: a die without them can no longer move a monkey, so it
+    can neither reach START to cash stars nor pick up faces (the stall of old greedy)."""
     b = seat_base(seat) + die * N_SLOTS
+    moves = 0
     for s in range(N_SLOTS):
         cfg[C_SV + s] = slot_value(state, cfg, seat, die, s)
         cfg[C_W + s] = 1.0
+        if s > 0 and FC_PIP_2 <= state[b + F_FACE + s] <= FC_NINE:
+            moves += 1
+    if moves <= cfg[C_PP + seat * P_LEN + P_KEEP_MOVES]:
+        for s in range(1, N_SLOTS):
+            if FC_PIP_2 <= state[b + F_FACE + s] <= FC_NINE:
+                cfg[C_SV + s] += cfg[C_PP + seat * P_LEN + P_V_KEEP_MOVE]
     if cfg[C_PP + seat * P_LEN + P_PROTECT_ARROW_TARGETS] > 0.5:
         for q in range(N_SLOTS):
             if state[b + F_FACE + q] == FC_ARROW:

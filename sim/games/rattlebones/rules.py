@@ -139,6 +139,7 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("v_pip", "float", 1.0, "face value of PIP_k", -5, 20),
     ParamSpec("v_nine", "float", 1.5, "face value of NINE", -5, 20),
     ParamSpec("v_points", "list", (1, 2, 3, 4, 5), "face values of POINTS_1..5", -5, 20, length=5),
+    ParamSpec("w_points", "float", 4.0, "D06/D08/D10: weight of the point faces: POINTS_k is worth w_points x v_points[k] (it scores on every roll); 1 = a POINTS_1 is worth no more than a pip and +1 is never taken", 0, 10),
     ParamSpec("v_gold", "float", 2.0, "face value of GOLD", -5, 20),
     ParamSpec("v_star", "float", 3.5, "face value of STAR", -5, 20),
     ParamSpec("v_train", "float", -1.0, "face value of TRAIN; -1 = mean of the train track", -1, 50),
@@ -149,13 +150,16 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("v_thief_per_opponent", "float", 0.8, "face value of THIEF per opponent", -5, 20),
     ParamSpec("v_stock", "float", 2.0, "face value of STOCK", -5, 20),
     ParamSpec("arrow_penalty", "float", 0.2, "ARROW value = value of its target minus this", -5, 20),
+    ParamSpec("keep_moves", "int", 2, "D06/D08/D10: while a die has at most this many number faces (pips, NINE) in slots 2..6, each counts v_keep_move more when it would be replaced; 0 = off", 0, 5),
+    ParamSpec("v_keep_move", "float", 4.0, "D06/D08/D10: extra value of each of a die's last keep_moves number faces", 0, 20),
     ParamSpec("install_margin", "float", 0.0, "D08/D10: install only if the value gain exceeds this", -5, 20),
     ParamSpec("protect_arrow_targets", "bool", True, "D08: a slot targeted by an arrow counts once more per arrow"),
     ParamSpec("avoid_ringmaster_target", "bool", False, "D09: never point an arrow at the Ringmaster slot if another target exists"),
     ParamSpec("plus1_prefer_upgrade", "bool", True, "D10: on equal gain prefer the upgrade"),
     ParamSpec("w_install", "float", 1.0, "D06: weight of the install gain of a landing", 0, 20),
     ParamSpec("w_shop", "float", 0.3, "D06: weight of shop points of a landing on START", 0, 20),
-    ParamSpec("star_cash_min", "int", 4, "D11: cash stars only when holding at least this many", 1, 10),
+    ParamSpec("star_cash_min", "int", 1, "D11: cash stars only when holding at least this many", 1, 10),
+    ParamSpec("star_hoard_max", "int", 4, "D01-D03: STAR faces count 0 in die values while holding at least this many stars or when the star supply is dry; 0 = never", 0, 20),
     ParamSpec("cash_all_if_gap_le", "int", 6, "D11: cash as many as allowed when R - own score <= this", 0, 200),
     ParamSpec("gains_first", "bool", True, "D05: resolve gains before Ringmaster results"),
     ParamSpec("ringmaster_last_if_not_leading", "bool", True, "D05: resolve Ringmaster results last when not leading"),
@@ -168,9 +172,18 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("stock_race_override", "bool", True, "D12: take a stock when the victim holds at least as many as we do"),
 )
 
+# The parameter values of greedy before the fixes of issue 14 (rattlebones v1.0.0): the
+# ``novice`` rung of the ladder random < novice < greedy.
+NOVICE = {"w_points": 1.0, "keep_moves": 0, "star_cash_min": 4, "star_hoard_max": 0,
+          "w_shop": 0.3}
+
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
     "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over every decision point (§9) with the baseline face values."),
+    "novice": PolicySpec("novice", K_GREEDY,
+                         "greedy before its fixes (v1.0.0): a POINTS_1 is worth no more than a pip, "
+                         "dice may lose every number face, stars wait for full exchanges.",
+                         NOVICE),
     "aggressive": PolicySpec("aggressive", K_GREEDY,
                              "Spends all gold on dice, cashes stars at once, loves thieves and Ringmaster-first.",
                              {"extra_dice_mode": "max", "star_cash_min": 1, "v_thief_per_opponent": 1.5,
