@@ -1623,23 +1623,16 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
 @njit(cache=True, parallel=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
-    """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
-    Games run in blocks of BLOCK_GAMES per ``prange`` iteration; a game is a pure function of
-    (seed, index)."""
+    """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its rows
+    ``games_out[i]`` and ``seats_out[i]``, directly. Games run in blocks of BLOCK_GAMES per
+    ``prange`` iteration, reusing one state array; a game is a pure function of (seed, index)."""
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in prange(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
-        grow = np.zeros(games_out.shape[1], dtype=np.int64)
-        srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
         lo = blk * BLOCK_GAMES
         hi = min(lo + BLOCK_GAMES, n_games)
         for i in range(lo, hi):
             _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
-                  first_index + i, state, grow, srows, log)
-            for j in range(grow.shape[0]):
-                games_out[i, j] = grow[j]
-            for p in range(n_players):
-                for j in range(srows.shape[1]):
-                    seats_out[i, p, j] = srows[p, j]
+                  first_index + i, state, games_out[i], seats_out[i], log)
