@@ -3,7 +3,7 @@ derived scenarios T6, T7, T14 of spec §12."""
 from sim.games.cupcake_empire import layout as L
 from sim.games.cupcake_empire.board import has_building
 
-from .helpers import CHOC, FL, MIXED, Game, act, ctype, house, pair, shop
+from .helpers import CHOC, FL, MIXED, PLAIN, Game, act, ctype, house, pair, shop
 
 
 def test_t1_sell_with_two_green_experts_ce_a4():
@@ -205,3 +205,60 @@ def test_ce_a1_a2_tiles():
     g.script(pair("mint", "strawberry"))
     assert g.run() == 2
     assert g.seat(0, L.F_STOCK_FROST + pair("mint", "strawberry")) == 1
+
+
+def test_ce_a3_level3_places_a_yellow_and_a_beige_shop():
+    """CE-A3: level 3 places one shop in a yellow region, then one in a beige region (+1 sales
+    each, two shops out of the reserve). Each placement offers only regions of its kind, and a
+    region with an empty slot is taken without displacing anyone (CE-A3.2)."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 3, "orange", "grey", "grey", "grey", "grey")           # n 5, base 2, e 1: level 3
+    g.building("shop", "YEL1", 0, 1)                                 # Q's shop, slot 1 empty
+    g.set_seat(0, L.F_SALES, 1)
+    g.set_seat(0, L.F_SHOPS_RESERVE, 6)
+    g.set_seat(1, L.F_SALES, 5)
+    g.force(1, 1, 2, 2, 1)
+    g.start_turn(0)
+    g.script(act(3, 3))
+    assert g.run(until=(L.D_SHOP,)) == 1
+    assert g.options() == [shop("YEL1"), shop("YEL2")]              # yellow first, no victim
+    g.script(shop("YEL1"))
+    assert g.run(until=(L.D_SHOP,)) == 1
+    assert g.options() == [shop("BEI1"), shop("BEI2"), shop("BEI3")]
+    g.script(shop("BEI3"))
+    assert g.run() == 2
+    assert g.owners("shop", "YEL1")[:2] == [1, 0] and g.owners("shop", "BEI3")[0] == 0
+    assert g.seat(0, L.F_SHOPS_RESERVE) == 4 and g.seat(0, L.F_SALES) == 3
+    assert g.seat(1, L.F_SALES) == 5 and g.seat(1, L.F_DISPLACED) == 0
+
+
+def test_ce_a4_level1_sells_within_reach_2_in_own_regions_only():
+    """CE-A4: level 1 reaches distance 2, only in regions with an own bakery or shop (the grey
+    start bakery counts) and only to customers a menu serves; the sale moves the customer to
+    the slot of the house's value and adds that value to sales and income at once."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 4, "green")                                             # level 1
+    g.building("bakery", "GREY", 0, 0)
+    g.building("shop", "BEI1", 0, 0)
+    g.building("shop", "YEL1", 0, 1)
+    served, other = ctype(CHOC, "mint"), ctype(PLAIN, "lemon")
+    for region, d, t in (("GREY", 1, served), ("GREY", 2, other), ("GREY", 3, served),
+                         ("BEI1", 2, served), ("BEI1", 3, served), ("YEL1", 1, served)):
+        g.state[L.S_HOUSE + house(region, d)] = t
+    g.serve(0, CHOC, FL["mint"])
+    g.set_seat(0, L.F_SALES, 4)
+    g.set_seat(0, L.F_INCOME, 10)
+    g.set_seat(0, L.F_PRODUCTION, 0)                                 # S2 adds nothing
+    g.force(2)
+    g.start_turn(0)
+    g.script(act(4, 1))
+    assert g.run(until=(L.D_SELL,)) == 1
+    assert g.options() == [house("GREY", 1), house("BEI1", 2)]
+    g.script(house("BEI1", 2))
+    assert g.run() == 2
+    assert g.seat(0, L.F_SALES) == 6 and g.seat(0, L.F_INCOME) == 12
+    assert g.seat(0, L.F_CUST_VAL + 1) == 1 and g.seat(0, L.F_CUST + served) == 1
+    assert g.g(L.S_HOUSE + house("BEI1", 2)) == -1
+    assert g.g(L.S_HOUSE + house("GREY", 1)) == served and g.g(L.S_HOUSE + house("YEL1", 1)) == served

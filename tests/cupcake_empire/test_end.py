@@ -73,3 +73,28 @@ def test_ce_e4_truncation():
     assert np.all(games[:, COLS["rounds"]] == 20)
     assert np.all(seats[:, :, SCOLS["turns_taken"]] == 20)
     assert np.all(games[:, COLS["n_winners"]] >= 1)
+
+
+def test_ce_e3_rank_by_income_then_customers_then_shops():
+    """CE-E3 (4p): income first; among equal incomes more customers; then more own shops on
+    the board (more customers never beat more income); a full tie shares the rank and the win
+    (winner_seat -1)."""
+    g = Game(4)
+    g.clear()
+    for s, (income, cust) in enumerate(((50, 3), (50, 3), (50, 2), (49, 9))):
+        g.set_seat(s, L.F_INCOME, income)
+        g.set_seat(s, L.F_CUST_VAL, cust)
+    g.building("shop", "YEL1", 0, 0)
+    g.building("shop", "YEL1", 1, 1)
+    g.building("shop", "BEI1", 0, 1)
+    g.building("shop", "BEI2", 0, 2)
+    g.building("shop", "BEI2", 1, 2)
+    g.building("shop", "BEI3", 0, 2)
+    row, seats = g.results()
+    assert list(seats[:, SCOLS["rank"]]) == [2, 1, 3, 4]
+    assert row[COLS["winner_seat"]] == 1 and row[COLS["n_winners"]] == 1
+    g.building("shop", "BEI3", 1, 0)                                 # seat 0: 2 shops too
+    row, seats = g.results()
+    assert list(seats[:, SCOLS["rank"]]) == [1, 1, 3, 4]
+    assert row[COLS["winner_seat"]] == -1 and row[COLS["n_winners"]] == 2
+    assert list(seats[:, SCOLS["won"]]) == [1, 1, 0, 0]

@@ -141,3 +141,53 @@ def test_sp2_move_one_die():
     assert g.pending()[0] == L.D_ACTIVATE
     assert g.dice(0, 5) == {"pink": 1} and g.dice(0, 1) == {"grey": 1}
     assert g.seat(0, L.F_IDEAS) == 0
+
+
+def test_ce_f2_rest_recall_stops_at_the_column_capacity():
+    """CE-F2: a full column is no target; paying one idea moves rest dice into the chosen
+    column only while it has room (column 2 holds 5 of 6: one die moves, no 'one more')."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 2, "yellow", "grey", "grey", "grey", "grey")
+    g.put(0, 3, *(["grey"] * 6))
+    g.put(0, "rest", "grey", "grey", "pink")
+    g.set_seat(0, L.F_IDEAS, 1)
+    g.set_seat(0, L.F_INCOME, 10)
+    opts = g.listed(K._list_rest, g.rules, g.comp, 0)
+    assert opts == [0 * 8 + k for k in (0, 1, 3, 4)] + [1 * 8 + k for k in (0, 1, 3, 4)]
+    g = Game(2)
+    g.clear()
+    g.put(0, 2, "yellow", "grey", "grey", "grey", "grey")
+    g.put(0, "rest", "grey", "grey", "pink")
+    g.set_seat(0, L.F_IDEAS, 1)
+    g.set_seat(0, L.F_INCOME, 0)
+    g.start_turn(0)
+    g.script(free(L.FA_REST), 0 * 8 + 1, C_PINK)
+    assert g.run(until=(L.D_FREE, L.D_MORE, L.D_ACTIVATE)) == 1
+    assert g.pending()[0] == L.D_ACTIVATE                             # no D_MORE: column full
+    assert g.dice(0, 2) == {"yellow": 1, "grey": 4, "pink": 1} and g.dice(0, "rest") == {"grey": 2}
+    assert g.seat(0, L.F_IDEAS) == 0
+
+
+def test_ce_f3_one_special_action_per_turn_besides_the_rest_use():
+    """CE-F3: after a special action (SP3 in W1) no further special action is offered this turn
+    (neither in W1 nor in W2/W3, though affordable), while the rest use (CE-F2) still is."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 1, "grey")
+    g.put(0, "rest", "grey")
+    g.set_seat(0, L.F_INCOME, 10)
+    g.set_seat(0, L.F_IDEAS, 0)
+    g.set_seat(0, L.F_PRODUCTION, 0)
+    g.start_turn(0)
+    g.script(free(L.FA_SPECIAL), L.SP_IDEA)
+    assert g.run(until=(L.D_FREE,)) == 1
+    assert g.options() == [L.FA_DONE, L.FA_REST]
+    assert g.seat(0, L.F_IDEAS) == 1 and g.seat(0, L.F_INCOME) == 8
+    g.script(free(L.FA_REST), 1 * 8 + 0)                              # 1 income, the grey die
+    assert g.run(until=(L.D_ACTIVATE,)) == 1
+    assert g.dice(0, 1) == {"grey": 2} and g.seat(0, L.F_INCOME) == 7
+    g.force(2, 3)
+    g.script(act(1, 0))
+    assert g.run(until=(L.D_FREE,)) == 2                              # W2, W3: nothing offered
+    assert g.seat(0, L.F_IDEAS) == 1 and g.seat(0, L.F_INCOME) == 7

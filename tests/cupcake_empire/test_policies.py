@@ -99,3 +99,27 @@ def test_replay_text_names_the_events():
     assert not any(line.startswith("event ") for line in lines)
     assert any("activates column" in line for line in lines)
     assert lines[-1].startswith("game over")
+
+
+def test_greedy_activation_shortcut_takes_the_best_option_value():
+    """At the activation decision (D10) greedy values each column's discs and experts once
+    (``policies._greedy_activate``); it must still take the first option of highest
+    ``option_value``, as at every other decision (4p games, every D10 checked)."""
+    from sim import decide
+    from sim.games.cupcake_empire import policies as P
+    arm = batch.make_arm(SPEC, 4, policy="greedy")
+    kinds, pp = arm.policy_arrays
+    comp = arm.components.arrays
+    checked = 0
+    for index in range(3):
+        game = decide.start(SPEC.steps, arm.rules, comp, 4, kinds, pp, 7, index)
+        while game.advance():
+            state = game.state
+            if state[L.S_POINT] == L.D_ACTIVATE:
+                seat, n = int(state[L.S_DECIDER]), int(state[L.S_N_OPTIONS])
+                values = [P.option_value(state, arm.rules, comp, pp[seat], seat, L.D_ACTIVATE,
+                                         int(state[L.S_OPTIONS + i])) for i in range(n)]
+                assert game.choose() == int(np.argmax(values))
+                checked += 1
+            game.apply(game.choose())
+    assert checked > 50

@@ -8,6 +8,7 @@ from sim.spec import SpecError
 from sim.trace import new_log
 from sim.games.cupcake_empire import SPEC
 from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire.board import has_building
 from sim.games.cupcake_empire.rules import load_components
 
 from .helpers import CHOC, FL, PLAIN, Game, arm_for
@@ -168,3 +169,25 @@ def test_components_are_validated(tmp_path):
         load_components(d)
     comps = load_components(None)
     assert comps.assumed and comps.arrays[1].shape[0] == 6
+
+
+def test_ce_s5_start_income_and_grey_bakery():
+    """CE-S5 (3p, start_income 9): income on the parameter; each seat's start bakery in its own
+    grey bakery slot, 2 left in reserve, no track change (production 2, sales 1); the grey
+    region is the only one a seat can sell in."""
+    g = Game(3, {"start_income": 9})
+    assert g.owners("bakery", "GREY")[:3] == [0, 1, 2]
+    for s in range(3):
+        assert g.seat(s, L.F_INCOME) == 9 and g.seat(s, L.F_BAKERIES_RESERVE) == 2
+        assert (g.seat(s, L.F_PRODUCTION), g.seat(s, L.F_SALES)) == (2, 1)
+        assert [has_building(g.state, s, r) for r in range(L.N_REGIONS)] == [True] + [False] * 5
+
+
+def test_ce_s6_start_tracks_from_parameters():
+    """CE-S6: the idea marker, production, sales and idea discs start on their parameters;
+    idea discs held at the start come out of the idea supply."""
+    g = Game(4, {"start_production": 4, "start_sales": 3, "start_idea_pos": 2, "start_ideas": 1})
+    for s in range(4):
+        assert (g.seat(s, L.F_PRODUCTION), g.seat(s, L.F_SALES)) == (4, 3)
+        assert (g.seat(s, L.F_IDEA_POS), g.seat(s, L.F_IDEAS)) == (2, 1)
+    assert g.g(L.S_SUP_IDEAS) == SUPPLY[4][5] - 4

@@ -5,7 +5,7 @@ import pytest
 from sim.games.cupcake_empire import layout as L
 from sim.games.cupcake_empire.board import l_avail
 
-from .helpers import CHOC, FL, Game, act, ctype, free, house
+from .helpers import CHOC, FL, PLAIN, Game, act, ctype, free, house
 
 T4 = [  # column, dice, L_avail (spec §12 T4)
     (1, ("grey", "grey"), 0),
@@ -213,3 +213,48 @@ def test_ce_t9_rest_dice_stay():
     assert g.turn(0, act(1, 0)) == 2
     assert g.dice(0, "rest") == {"green": 1, "pink": 1}
     assert len([e for e in g.events() if e[0] == L.EV_ROLL]) == 1
+
+
+def test_ce_t5_s2_income_is_the_lower_capped_track():
+    """CE-T5: S2 adds min(production, sales) on the capped tracks: a menu lifts production 19
+    only to its maximum 20, so S2 adds 20 with sales 20; with production 9 and sales 4 it adds
+    4."""
+    g = Game(2)
+    g.clear()
+    g.set_seat(0, L.F_STOCK_BASE + PLAIN, 1)
+    g.set_seat(0, L.F_STOCK_FROST + FL["lemon"], 1)
+    g.set_seat(0, L.F_INCOME, 10)
+    g.set_seat(0, L.F_PRODUCTION, 19)
+    g.set_seat(0, L.F_SALES, 20)
+    s2 = g.seat(0, L.F_S2_INCOME)
+    assert g.turn(0, free(L.FA_MENU), act(1, 0)) == 2
+    assert g.seat(0, L.F_PRODUCTION) == 20
+    assert g.seat(0, L.F_INCOME) == 30 and g.seat(0, L.F_S2_INCOME) == s2 + 20
+    s2_events = [e for e in g.events() if e[0] == L.EV_INCOME and e[4] == L.IN_S2]
+    assert [(int(e[2]), int(e[3])) for e in s2_events[-1:]] == [(20, 30)]
+    g.set_seat(0, L.F_PRODUCTION, 9)
+    g.set_seat(0, L.F_SALES, 4)
+    assert g.turn(0, act(1, 0)) == 2
+    assert g.seat(0, L.F_INCOME) == 34
+
+
+def test_ce_t7_s3_rolls_used_and_hired_dice_wherever_they_are():
+    """CE-T7: S3 rolls the used dice and the die hired this turn, even when the hire went to
+    the rest area (its column was full); a die already resting does not roll."""
+    g = Game(2)
+    g.clear()
+    g.put(0, 5, "pink")                                              # level 1: hire
+    g.put(0, 3, *(["grey"] * 6))                                     # orange's column is full
+    g.put(0, "rest", "grey")
+    supply = g.g(L.S_SUP_DICE + 3)
+    g.force(1, 2)                                                    # orange, then pink
+    g.start_turn(0)
+    g.script(act(5, 1), 3)
+    assert g.run() == 2
+    hires = [e for e in g.events() if e[0] == L.EV_HIRE]
+    assert [(int(e[2]), int(e[3])) for e in hires] == [(3, L.LOC_REST + 1)]
+    rolls = [e for e in g.events() if e[0] == L.EV_ROLL]
+    assert [(int(e[2]), int(e[3]), int(e[4])) for e in rolls] == [(3, 1, L.LOC_REST + 1), (5, 2, 5)]
+    assert g.dice(0, 1) == {"orange": 1} and g.dice(0, 2) == {"pink": 1} and g.dice(0, 5) == {}
+    assert g.dice(0, "rest") == {"grey": 1} and g.dice(0, 3) == {"grey": 6}
+    assert g.g(L.S_SUP_DICE + 3) == supply - 1

@@ -385,8 +385,9 @@ def initial_menu(state, rules, seat, code, log):
 
 # ==== free actions (CE-F1 .. CE-F4, SP1 .. SP4) ===============================================
 @njit(cache=True)
-def _list_menu(state, seat):
-    """CE-F1 (D04): every (base kind, frosting kind) pair in the seat's stock."""
+def _list_menu(state, seat, one=False):
+    """CE-F1 (D04): every (base kind, frosting kind) pair in the seat's stock. With ``one``
+    it stops at the first (1 if a menu can be made, else 0: a cheap legality check)."""
     b = seat_base(seat)
     n = 0
     for bk in range(N_BASE):
@@ -394,6 +395,8 @@ def _list_menu(state, seat):
             for fk in range(N_FROST):
                 if state[b + F_STOCK_FROST + fk] > 0:
                     n = _opt(state, n, bk * 10 + fk)
+                    if one:
+                        return n
     return n
 
 
@@ -424,9 +427,10 @@ def create_menu(state, rules, seat, code, log):
 
 
 @njit(cache=True)
-def _list_rest(state, rules, comp, seat):
+def _list_rest(state, rules, comp, seat, one=False):
     """CE-F2 (D05): ``method * 8 + column``: method 0 pays rest_recall_idea_cost ideas, method
-    1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room."""
+    1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room. With
+    ``one`` it stops at the first option (a legality check)."""
     b = seat_base(seat)
     if dice_at(state, b, LOC_REST) == 0:
         return 0
@@ -438,6 +442,8 @@ def _list_rest(state, rules, comp, seat):
             for k in range(N_COLS):
                 if room(state, comp[0], b, k) > 0:
                     n = _opt(state, n, method * 8 + k)
+                    if one:
+                        return n
     return n
 
 
@@ -501,8 +507,9 @@ def _movable(state, comp, b):
 
 
 @njit(cache=True)
-def _list_special(state, rules, comp, seat):
-    """CE-F3 (D07): SP1 (disc type and column), SP2, SP3, SP4 as far as affordable (CE-F4)."""
+def _list_special(state, rules, comp, seat, one=False):
+    """CE-F3 (D07): SP1 (disc type and column), SP2, SP3, SP4 as far as affordable (CE-F4).
+    With ``one`` it stops at the first option (a legality check)."""
     b = seat_base(seat)
     ideas = state[b + F_IDEAS]
     income = state[b + F_INCOME]
@@ -513,6 +520,8 @@ def _list_special(state, rules, comp, seat):
                 for k in range(N_COLS):
                     if free_space(state, comp[0], b, k, t) >= 0:
                         n = _opt(state, n, SP_DISC + t * 8 + k)
+                        if one:
+                            return n
     movable = _movable(state, comp, b)
     if ideas >= int(rules[R_SP_MOVE_IDEA_COST]) and movable:
         n = _opt(state, n, SP_MOVE1)
@@ -635,12 +644,12 @@ def _list_free(state, rules, comp, seat):
 def _has(state, rules, comp, seat, code):
     """True if the free action ``code`` is legal now (rewrites the options block)."""
     if code == FA_MENU:
-        return _list_menu(state, seat) > 0
+        return _list_menu(state, seat, True) > 0
     if code == FA_REST:
         return state[S_REST_USED] < int(rules[R_REST_USES_PER_TURN]) and \
-            _list_rest(state, rules, comp, seat) > 0
+            _list_rest(state, rules, comp, seat, True) > 0
     return state[S_SPECIAL_USED] < int(rules[R_SPECIALS_PER_TURN]) and \
-        _list_special(state, rules, comp, seat) > 0
+        _list_special(state, rules, comp, seat, True) > 0
 
 
 @njit(cache=True)
@@ -708,7 +717,7 @@ def _list_s1(state, rules, seat):
     """CE-T2 / CE-T3 (D11): the main action (once), each eligible disc (once, before or after
     it), a menu (CE-AMB-30), or the end of S1 once the main action is done."""
     b = seat_base(seat)
-    menu = _list_menu(state, seat) > 0
+    menu = _list_menu(state, seat, True) > 0
     n = 0
     if state[S_MAIN_DONE] == 0:
         n = _opt(state, n, S1_MAIN)
@@ -1623,23 +1632,16 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
 @njit(cache=True, parallel=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
-    """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
-    Games run in blocks of BLOCK_GAMES per ``prange`` iteration; a game is a pure function of
-    (seed, index)."""
+    """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its rows
+    ``games_out[i]`` and ``seats_out[i]``, directly. Games run in blocks of BLOCK_GAMES per
+    ``prange`` iteration, reusing one state array; a game is a pure function of (seed, index)."""
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in prange(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
-        grow = np.zeros(games_out.shape[1], dtype=np.int64)
-        srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
         lo = blk * BLOCK_GAMES
         hi = min(lo + BLOCK_GAMES, n_games)
         for i in range(lo, hi):
             _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
-                  first_index + i, state, grow, srows, log)
-            for j in range(grow.shape[0]):
-                games_out[i, j] = grow[j]
-            for p in range(n_players):
-                for j in range(srows.shape[1]):
-                    seats_out[i, p, j] = srows[p, j]
+                  first_index + i, state, games_out[i], seats_out[i], log)
