@@ -107,7 +107,7 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("w_build", "float", 1.2, "DP-04: value of a die on A while building is wanted", -5, 20),
     ParamSpec("w_egg", "float", 1.5, "DP-04: value of a die on C while eggs are wanted", -5, 20),
     ParamSpec("w_trade", "float", 0.8, "DP-04: value of a die on E when a trade would help", -5, 20),
-    ParamSpec("w_draw", "float", 0.05, "DP-04: value of a die on G (cards are not played yet)", -5, 20),
+    ParamSpec("w_draw", "float", 0.05, "DP-04: value of a die on G (a queen card)", -5, 20),
     ParamSpec("w_flower", "float", 0.6, "DP-04: value per expected cube won on a flower", -5, 20),
     ParamSpec("w_pair", "float", 3.0, "DP-04: value of completing a pair on a tile that can make honey", -5, 20),
     ParamSpec("w_hatch", "float", 2.5, "DP-04: value of completing a pair on an egg tile", -5, 20),
@@ -119,6 +119,8 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("honey_pair_min_same_colour", "int", 3, "DP-04: pair a tile holding at least this many cubes of one colour", 0, 8),
     ParamSpec("endgame_honey_threshold", "int", 5, "From this honey on, stop eggs and builds", 0, 20),
     ParamSpec("trade_egg_when_pool_ge", "int", 12, "DP-17: turn eggs into cubes once the pool is this large", 0, 30),
+    ParamSpec("card_min_value", "float", 0.5, "DP-01..03, DP-09..11, DP-15: play a queen card when its one-step value (cubes, tiles, dice) beats this; otherwise pass", -5, 20),
+    ParamSpec("scout_min_deck", "int", 3, "DP-03: play Scout only while the deck holds at least this many cards (§9.3)", 1, 120),
 )
 
 POLICIES: dict[str, PolicySpec] = {
