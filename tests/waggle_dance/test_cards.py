@@ -1,8 +1,15 @@
-"""Queen cards: the windows DW0, DW-end, NW_A..NW_G and Harvest at D (WD-R3, R9, R12, D6,
-WD-Q2, Q3, Q5, Q6), on hand-built states with forced dice; T-29 and T-30 of spec §11."""
-from sim.games.waggle_dance import layout as L
+"""Queen cards: the windows DW0, DW-end, NW_A..NW_G, Harvest at D, Expertise at B and F,
+Efficiency and Alchemy at F (WD-R3, R9, R12, D6, WD-Q2, Q3, Q5..Q7, WD-I18), on hand-built
+states with forced dice; T-26, T-27, T-29 and T-30 of spec §11."""
+import pytest
 
-from .helpers import G, Table, pair, place
+from sim import batch
+from sim.games.waggle_dance import SPEC
+from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance.rules import COMPONENTS_DIR, load_components
+from sim.spec import SpecError
+
+from .helpers import G, Table
 
 PASS = L.CARD_PASS
 
@@ -199,3 +206,102 @@ def test_wd_q6_cards_drawn_at_g_wait_for_the_next_day():
     assert [ph for ph, _, _ in t.seen if ph == L.PH_WINDOW] == []
     t.play(L.PH_DAY, stop=L.PH_PLACE)
     assert t.seen and t.seen[0][0] == L.PH_WINDOW and t.seen[0][1] == 0
+
+
+def _ripe(t, seat, tile, dice, **cubes):
+    t.cubes(seat, tile, **cubes)
+    t.tile_dice(seat, tile, *dice)
+
+
+def test_t26_alchemy_and_efficiency_wd_f7():
+    """T-26, WD-F7: {blue 3, pink 1} with two 2s makes no honey; with Alchemy it flips and 3
+    blue + 1 pink go back; with Efficiency it flips and all 4 cubes go back. A card flip is a
+    choice: keeping the card (FLIP_NONE) is offered."""
+    for q, kind in ((None, None), (L.Q_ALCHEMY, L.FLIP_ALCHEMY), (L.Q_EFFICIENCY, L.FLIP_EFFICIENCY)):
+        t = Table(2)
+        _ripe(t, 0, 1, (2, 2), c1=3, c3=1)
+        blue, pink = (int(t.state[L.S_CUBE_SUPPLY + c]) for c in (1, 3))
+        if q is not None:
+            give(t, 0, q)
+        t.night([kind * L.MAX_HIVE + 1] if q is not None else [])
+        flips = [o for ph, _, o in t.seen if ph == L.PH_F_FLIP]
+        assert t.seat(0, L.F_HONEY) == (0 if q is None else 1)
+        if q is not None:
+            assert flips == [[kind * L.MAX_HIVE + 1, L.FLIP_NONE]]
+            assert t.state[L.S_CUBE_SUPPLY + 1] == blue + 3 and t.state[L.S_CUBE_SUPPLY + 3] == pink + 1
+            assert t.state[L.S_DISCARD] == 1 and t.seat(0, L.F_HAND + q) == 0
+
+
+def test_wd_q7_efficiency_with_alchemy():
+    """WD-Q7: {blue 2, pink 1} needs both cards (3 cubes, 2 colours); they may not apply to
+    the same conversion by default; with allow_efficiency_with_alchemy the pair flips it and
+    both cards are played."""
+    for allow, honey in ((False, 0), (True, 1)):
+        t = Table(2, {"allow_efficiency_with_alchemy": allow})
+        _ripe(t, 0, 0, (4, 4), c1=2, c3=1)
+        give(t, 0, L.Q_EFFICIENCY)
+        give(t, 0, L.Q_ALCHEMY)
+        t.night()
+        assert t.seat(0, L.F_HONEY) == honey
+        assert t.state[L.S_DISCARD] == 2 * honey
+        if allow:
+            assert [o for ph, _, o in t.seen if ph == L.PH_F_FLIP] == [[L.FLIP_BOTH * L.MAX_HIVE, L.FLIP_NONE]]
+
+
+def test_t27_expertise_wd_i18():
+    """T-27, WD-I18: {yellow 4} with a 2 and a 5 makes no honey; Expertise makes that unequal
+    pair count and the tile flips. One card covers one pair: with two such tiles and one
+    card, only one flips. At B (DP-13), Expertise hatches an egg tile holding a 1 and a 4."""
+    expert = L.PAIR_EXPERT + ((1 * L.MAX_HIVE + 1) * L.PAIR_CODE + 2) * L.PAIR_CODE + 5
+    for held, honey in ((0, 0), (1, 1)):
+        t = Table(2)
+        _ripe(t, 0, 1, (2, 5), c0=4)
+        _ripe(t, 0, 2, (3, 6), c0=4)
+        give(t, 0, L.Q_EXPERTISE, held)
+        t.night([expert] if held else [])
+        assert t.seat(0, L.F_HONEY) == honey and t.state[L.S_DISCARD] == held
+        if held:
+            pairs = [o for ph, _, o in t.seen if ph == L.PH_F][0]
+            assert expert in pairs and L.PAIR_DONE in pairs
+            assert t.tile(0, 2) == [4, 0, 0, 0, 0, 0], "the second tile has no card left"
+    t = Table(2)
+    t.egg(0, 0)
+    t.tile_dice(0, 0, 1, 4)
+    give(t, 0, L.Q_EXPERTISE)
+    t.night([card(L.Q_EXPERTISE, 0)])
+    assert t.seat(0, L.F_EGGS_HATCHED) == 1 and t.seat(0, L.F_POOL) == 7
+    assert [ph for ph, _, _ in t.seen][:1] == [L.PH_B]
+
+
+def test_wd_i18_one_flower_per_harvest():
+    """WD-I18: a Harvest adds to one flower only: after taking from flowers 1 and 2, one card
+    adds a cube of the chosen colour and none of the other."""
+    t = Table(2)
+    give(t, 0, L.Q_HARVEST)
+    t.flower(1, 0, 1)
+    t.flower(2, 0, 1)
+    t.play(L.PH_D, [card(L.Q_HARVEST, 1)], stop=L.PH_E)
+    assert t.seen[0][2] == [PASS, card(L.Q_HARVEST, 0), card(L.Q_HARVEST, 1)]
+    assert t.seat(0, L.F_CUBES_GAINED) == 2 + 2 + 1
+    placed = t.events(L.EV_CUBE)
+    assert (placed[:, 2] == 0).sum() == 2 and (placed[:, 2] == 1).sum() == 3
+
+
+def test_card_parameters_checked(tmp_path):
+    """The card parameters are range-checked with one clear message: scout_keep <= scout_draw,
+    efficiency_cubes <= pollen_per_honey; a queen_cards.csv moving a card to the other phase
+    is refused (the kernel's windows are fixed, WD-I14)."""
+    for tweaks, name in (({"scout_draw": 2, "scout_keep": 3}, "scout_keep"),
+                         ({"efficiency_cubes": 5}, "efficiency_cubes"),
+                         ({"alchemy_max_colours": 5}, "alchemy_max_colours"),
+                         ({"harvest_bonus": 0}, "harvest_bonus")):
+        with pytest.raises(SpecError, match=name):
+            batch.make_arm(SPEC, 2, tweaks=tweaks)
+    d = tmp_path / "c"
+    d.mkdir()
+    for f in COMPONENTS_DIR.iterdir():
+        (d / f.name).write_text(f.read_text())
+    text = (d / "queen_cards.csv").read_text().replace("5,scout,Scout,day", "5,scout,Scout,night")
+    (d / "queen_cards.csv").write_text(text)
+    with pytest.raises(SpecError, match="column 'phase'"):
+        load_components(d)

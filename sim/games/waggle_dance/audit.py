@@ -35,6 +35,7 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
     pool = np.zeros(n, dtype=np.int64)
     egg_supply = None
     held = np.zeros(n, dtype=np.int64)
+    flip_cards = [0] * n    # bit 1 Efficiency, bit 2 Alchemy played for the next flip
     played = 0
     problems = []
 
@@ -47,6 +48,18 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
             problems.append(f"{what}: seat {seat} tile {t} holds {c.tolist()}")
         if c.sum() and (seat, t) in eggs_on:
             problems.append(f"{what}: seat {seat} tile {t} holds an egg and cubes")
+
+    def flip_ok(c, cards):
+        """WD-F4 plainly; WD-F7, WD-I18, WD-Q7 under Efficiency (1), Alchemy (2) or both (3)."""
+        top = sorted(c.tolist(), reverse=True)
+        k = values["alchemy_max_colours"]
+        if cards == 0:
+            return c.sum() >= values["pollen_per_honey"] and np.count_nonzero(c) == 1
+        if cards == 1:
+            return top[0] >= values["efficiency_cubes"]
+        if cards == 2:
+            return 2 <= np.count_nonzero(c) <= k and c.sum() >= values["pollen_per_honey"]
+        return values["allow_efficiency_with_alchemy"] and sum(top[:k]) >= values["efficiency_cubes"]
 
     def gather(seat, tx, ty, move, what):
         """WD-F3 split "gather colour c on x" (kernel.apply_gather) re-done on the audit's tiles."""
@@ -143,14 +156,18 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
                     problems.append(f"Queen's Gift: egg supply {egg_supply} != {a[4]}")
             elif a[1] == L.Q_RELOCATION:
                 gather(a[0], a[2], a[3], a[4], "Relocation")
+            elif a[1] in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
+                flip_cards[a[0]] |= 1 if a[1] == L.Q_EFFICIENCY else 2
         elif code == L.EV_KEEP:
             held[a[0]] += 1
         elif code == L.EV_DRAW and a[2] >= 0:
             held[a[0]] += 1
         elif code == L.EV_FLIP:
             c = cubes(a[0], a[1])
-            if c.sum() < values["pollen_per_honey"] or np.count_nonzero(c) != 1 or c[a[2]] != c.sum():
-                problems.append(f"flip of seat {a[0]} tile {a[1]} holding {c.tolist()}")
+            if not flip_ok(c, flip_cards[a[0]]):
+                problems.append(f"flip of seat {a[0]} tile {a[1]} holding {c.tolist()} "
+                                f"(cards {flip_cards[a[0]]})")
+            flip_cards[a[0]] = 0
             supply += c
             c[:] = 0
             honey[a[0]] += 1

@@ -10,7 +10,7 @@ from sim.borrow import no_refcount_module, no_wraparound_module
 from .layout import (F_CUBES, F_EGG, F_N_TILES, F_TDICE, F_TILE_HONEY, MAX_PLAYERS, N_COL,
                      N_VAL, S_FLOWER, S_N_PLAYERS, SEAT0,
                      SEAT_LEN)
-from .rules import (R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
+from .rules import (R_ALCHEMY_MAX_COLOURS, R_EFFICIENCY_CUBES, R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
                     R_MAJORITY_TIED_FIRST_PAYOUT, R_MAJORITY_TIED_SECOND_PAYOUT,
                     R_PAY_SECOND_WHEN_FIRST_TIED, R_POLLEN_PER_HONEY, R_TILE_POLLEN_CAPACITY)
 
@@ -199,3 +199,41 @@ def majority_owed(state, rules, f, seat, adj_seat=-1, adj=0):
             return int(rules[R_MAJORITY_SECOND_PAYOUT]), 2
         return int(rules[R_MAJORITY_TIED_SECOND_PAYOUT]), 2
     return 0, 0
+
+
+@njit(cache=True)
+def card_flip_ok(state, rules, b, t, kind):
+    """WD-F7, WD-I18, WD-Q7: can tile ``t`` turn into honey with Efficiency (kind 1: at least
+    ``efficiency_cubes`` of one colour, the other cubes go back too), Alchemy (kind 2: at
+    least ``pollen_per_honey`` cubes of 2 .. ``alchemy_max_colours`` colours) or both (kind 3:
+    the ``alchemy_max_colours`` biggest colours hold ``efficiency_cubes``)?"""
+    if not holds_pollen(state, b, t):
+        return False
+    k = int(rules[R_ALCHEMY_MAX_COLOURS])
+    top = 0
+    colours = 0
+    total = 0
+    best = 0
+    used = 0                        # bit c: colour c counted among the k biggest
+    for c in range(N_COL):
+        x = state[b + F_CUBES + t * N_COL + c]
+        total += x
+        if x > 0:
+            colours += 1
+        best = max(best, x)
+    for _ in range(k):
+        m = 0
+        mc = -1
+        for c in range(N_COL):
+            x = state[b + F_CUBES + t * N_COL + c]
+            if not (used >> c) & 1 and x > m:
+                m = x
+                mc = c
+        if mc >= 0:
+            used |= 1 << mc
+            top += m
+    if kind == 1:
+        return best >= int(rules[R_EFFICIENCY_CUBES])
+    if kind == 2:
+        return 2 <= colours <= k and total >= int(rules[R_POLLEN_PER_HONEY])
+    return top >= int(rules[R_EFFICIENCY_CUBES])

@@ -11,8 +11,11 @@ tiles_per_build_die [1], tile_pollen_capacity [4], pollen_per_honey [4], egg_sup
 pay_second_when_first_tied [true], d_payout_order [turn], trade costs and gains [2/1, 1/1],
 trade_requires_different_colour [true], blocked_cards [A,C,E,G], blocked slots per card
 [0/1/3 for 4/3/2 players], blocking_marker_sets [data: 3], use_mini_expansion [false],
-hand_limit [0], cards_per_draw_die [1]. Queen card play (WD-Q*, windows WD-R3/R9/R12) is not
-implemented: cards drawn at G stay in the hand.
+hand_limit [0], cards_per_draw_die [1], scout_draw / scout_keep [3 / 1], harvest_bonus [1],
+efficiency_cubes [3], alchemy_max_colours [2], allow_efficiency_with_alchemy [false]. Queen
+cards (WD-Q*) are played in the windows DW0, DW-end, NW_A..NW_G (WD-R3/R9/R12, WD-I13) and
+at B, D and F (Expertise, Harvest, Efficiency, Alchemy); the own-turn cards (Overtime,
+Command, Shift Change, Feint) are not played yet.
 
 Seats: seat 0 is the first start player; the WD-S5 draw is the game column ``start_chair``.
 The start player S passes clockwise every round (WD-R15); every "turn order" is from S.
@@ -31,9 +34,11 @@ from sim.decide import random_index
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
 from sim.trace import emit
 
-from .hive import (free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
+from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
-from .layout import (CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, EV_KEEP, EV_PLAY,
+from .layout import (D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
+                     PAIR_EXPERT, Q_ALCHEMY,
+                     Q_EFFICIENCY, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, EV_KEEP, EV_PLAY,
                      F_SICK, MAX_OPTS, PH_B, PH_HARVEST, PH_KEEP, PH_WINDOW, Q_HARVEST,
                      Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER, Q_WRONG_TURN,
                      RELOC_CODE, S_DISCARD, S_VOLUNTEER, S_WINDOW, W_DW0, W_DW_END, W_NW,
@@ -67,15 +72,14 @@ from .rules import (CM_DICE, CM_EGGS, CM_MARKER_SETS, CM_TILES, PAYOUT_RANK, RET
                     R_BLOCKED_SLOTS_PER_CARD_4P, R_BLOCKING_MARKER_SETS, R_CARDS_PER_DRAW_DIE,
                     R_DICE_PER_HATCH, R_DICE_PER_PLAYER, R_D_PAYOUT_ORDER, R_EGGS_PER_EGG_DIE,
                     R_EGG_SUPPLY, R_HAND_LIMIT, R_HATCH_WITHOUT_SUPPLY, R_HIVE_TILE_SUPPLY,
-                    R_HONEY_TO_WIN, R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
-                    R_MAJORITY_TIED_FIRST_PAYOUT, R_MAJORITY_TIED_SECOND_PAYOUT,
-                    R_MAX_DICE_PER_HIVE_TILE, R_MAX_ROUNDS, R_PAY_SECOND_WHEN_FIRST_TIED,
+                    R_HONEY_TO_WIN, R_MAX_DICE_PER_HIVE_TILE, R_MAX_ROUNDS,
                     R_POLLEN_PER_COLOUR, R_START_HIVE_TILES, R_START_PLAYER_FIXED_SEAT,
                     R_START_PLAYER_MODE, R_START_POOL_DICE, R_TILES_PER_BUILD_DIE,
                     R_TILE_POLLEN_CAPACITY,
                     R_TRADE_EGG_COST, R_TRADE_EGG_GAIN, R_TRADE_POLLEN_COST,
                     R_TRADE_POLLEN_GAIN, R_TRADE_REQUIRES_DIFFERENT_COLOUR,
-                    R_USE_MINI_EXPANSION, R_HARVEST_BONUS, R_SCOUT_DRAW, R_SCOUT_KEEP)
+                    R_USE_MINI_EXPANSION, R_HARVEST_BONUS, R_SCOUT_DRAW, R_SCOUT_KEEP,
+                    R_ALLOW_EFFICIENCY_WITH_ALCHEMY)
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
 # a callee allocated: the set-up of a new game and the batch entry points.
@@ -342,7 +346,8 @@ def build_hive(state, rules, log):
 def hatch(state, rules, log):
     """WD-B1 .. WD-B6: in turn order, each tile holding an egg at the start of B with two dice
     of equal value returns the egg and moves ``dice_per_hatch`` dice from the personal supply
-    to the pool (rolled from the next round, WD-B4). An empty personal supply: no hatch
+    to the pool (rolled from the next round, WD-B4); under Expertise (DP-13) any two dice do.
+    An empty personal supply: no hatch
     (``return_egg``: the egg goes back without a die, WD-B3). Every die on an egg tile goes
     back to the pool after B (WD-B6); the other tile dice are the F-dice (WD-I5)."""
     for k in range(state[S_N_PLAYERS]):
@@ -351,7 +356,8 @@ def hatch(state, rules, log):
         for t in range(state[b + F_N_TILES]):
             if state[b + F_EGG + t] == 0:
                 continue
-            pair = False
+            pair = state[b + F_EXPERT + t] == 1      # Expertise (DP-13)
+            state[b + F_EXPERT + t] = 0
             for v in range(N_VAL):
                 if state[b + F_TDICE + t * N_VAL + v] >= 2:
                     pair = True
@@ -658,7 +664,8 @@ def list_pairs(state, seat):
     """WD-F2 (DP-18): a pair of equal-value F-dice on tiles x <= y (x == y needs two dice
     there). Stopping early is not offered while a pair can be formed: a pair's moves are
     optional and an unpaired die does nothing, so leaving dice unpaired never helps. Returns
-    0 when no pair is left (the rest of the seat's F-dice then go back unpaired)."""
+    0 when no pair is left (the rest of the seat's F-dice then go back unpaired). Holding
+    Expertise, the unequal pairs follow (``list_expert_pairs``)."""
     b = seat_base(seat)
     nt = state[b + F_N_TILES]
     n = 0
@@ -674,24 +681,57 @@ def list_pairs(state, seat):
                 if state[b + F_TDICE + y * N_VAL + v] > 0:
                     state[S_OPTIONS + n] = (x * MAX_HIVE + y) * PAIR_CODE + v + 1
                     n += 1
+    if state[b + F_HAND + Q_EXPERTISE] > 0:
+        n = list_expert_pairs(state, b, n)
+    return n
+
+
+@njit(cache=True)
+def list_expert_pairs(state, b, n):
+    """Expertise (DP-18, WD-I18): one pair of unequal dice, a die of value v on tile x and one
+    of w != v on tile y (x <= y; v < w when x == y), counts as a pair. Played only by choice:
+    when no equal pair is left, PAIR_DONE (keep the card) is offered too (WD-Q5)."""
+    plain = n
+    nt = state[b + F_N_TILES]
+    for x in range(nt):
+        for v in range(N_VAL):
+            if state[b + F_TDICE + x * N_VAL + v] == 0:
+                continue
+            for y in range(x, nt):
+                for w in range(N_VAL):
+                    if w == v or (x == y and w < v) or state[b + F_TDICE + y * N_VAL + w] == 0:
+                        continue
+                    n = _option(state, n, PAIR_EXPERT + ((x * MAX_HIVE + y) * PAIR_CODE + v + 1)
+                                * PAIR_CODE + w + 1)
+    if plain == 0 and n > 0:
+        n = _option(state, n, PAIR_DONE)
     return n
 
 
 @njit(cache=True)
 def take_pair(state, seat, code, log):
-    """WD-F2: form the pair ``code`` (its two dice are used up); PAIR_DONE returns the
-    seat's other F-dice to the pool unpaired (they do nothing)."""
+    """WD-F2: form the pair ``code`` (its two dice are used up; an Expertise pair plays the
+    card, WD-Q3); PAIR_DONE returns the seat's other F-dice to the pool unpaired (they do
+    nothing)."""
     b = seat_base(seat)
     if code == PAIR_DONE:
         for t in range(state[b + F_N_TILES]):
             _clear_tile_dice(state, b, t)
         return
+    w = -1
+    if code >= PAIR_EXPERT:                  # Expertise: dice v on x and w on y
+        w = (code - PAIR_EXPERT) % PAIR_CODE - 1
+        code = (code - PAIR_EXPERT) // PAIR_CODE
     v = code % PAIR_CODE - 1
     xy = code // PAIR_CODE
     x = xy // MAX_HIVE
     y = xy % MAX_HIVE
     state[b + F_TDICE + x * N_VAL + v] -= 1
-    state[b + F_TDICE + y * N_VAL + v] -= 1
+    state[b + F_TDICE + y * N_VAL + (v if w < 0 else w)] -= 1
+    if w >= 0:
+        discard_card(state, seat, Q_EXPERTISE)
+        if log.shape[0] > 1:
+            emit(log, EV_PLAY, seat, Q_EXPERTISE, x, y, (v + 1) * 10 + w + 1, -1)
     state[S_CTX_SEAT] = seat
     state[S_CTX_X] = x
     state[S_CTX_Y] = y
@@ -785,7 +825,11 @@ def move_pollen(state, rules, seat, code, log):
 
 @njit(cache=True)
 def list_flips(state, rules, seat):
-    """WD-F4 (DP-19): the pair's tiles that can turn into honey (x, and y if different)."""
+    """WD-F4, WD-F7 (DP-19): the pair's tiles that can turn into honey (x, and y if
+    different), plainly; then, holding Efficiency or Alchemy, the tiles that only a card can
+    flip (``card_flip_ok``): with Efficiency, Alchemy, or both when neither alone works and
+    ``allow_efficiency_with_alchemy`` (WD-Q7). A card flip is a choice: FLIP_NONE keeps the
+    card when no plain flip is listed (WD-Q5: no card on a tile that flips without it)."""
     b = seat_base(seat)
     x = state[S_CTX_X]
     y = state[S_CTX_Y]
@@ -796,15 +840,56 @@ def list_flips(state, rules, seat):
     if y != x and honey_colour(state, rules, b, y) >= 0:
         state[S_OPTIONS + n] = y
         n += 1
+    eff = state[b + F_HAND + Q_EFFICIENCY] > 0
+    alc = state[b + F_HAND + Q_ALCHEMY] > 0
+    if not (eff or alc):
+        return n
+    plain = n
+    for i in range(2):
+        t = x if i == 0 else y
+        if (i == 1 and y == x) or honey_colour(state, rules, b, t) >= 0:
+            continue
+        one = False
+        if eff and card_flip_ok(state, rules, b, t, 1):
+            state[S_OPTIONS + n] = FLIP_EFFICIENCY * MAX_HIVE + t
+            n += 1
+            one = True
+        if alc and card_flip_ok(state, rules, b, t, 2):
+            state[S_OPTIONS + n] = FLIP_ALCHEMY * MAX_HIVE + t
+            n += 1
+            one = True
+        if (not one and eff and alc and rules[R_ALLOW_EFFICIENCY_WITH_ALCHEMY] > 0.5
+                and card_flip_ok(state, rules, b, t, 3)):
+            state[S_OPTIONS + n] = FLIP_BOTH * MAX_HIVE + t
+            n += 1
+    if plain == 0 and n > 0:
+        state[S_OPTIONS + n] = FLIP_NONE
+        n += 1
     return n
 
 
 @njit(cache=True)
-def flip_tile(state, rules, seat, t, log):
-    """WD-F4/F8: the pair flips tile ``t``: all its cubes go back to the supply at once and the
-    tile is HONEY for good (the kernel always flips a qualifying tile: honey is the goal)."""
+def flip_tile(state, rules, seat, code, log):
+    """WD-F4/F8: the pair flips tile ``code % MAX_HIVE``: all its cubes go back to the supply
+    at once and the tile is HONEY for good (the kernel always flips a qualifying tile: honey
+    is the goal). A card flip (``code // MAX_HIVE``) plays Efficiency and/or Alchemy first
+    (WD-Q3, WD-Q7); FLIP_NONE flips nothing."""
+    state[S_PHASE] = PH_F
+    if code == FLIP_NONE:
+        return
     b = seat_base(seat)
-    c = honey_colour(state, rules, b, t)
+    kind = code // MAX_HIVE
+    t = code % MAX_HIVE
+    for q in range(2):
+        if (kind >> q) & 1:
+            card = Q_EFFICIENCY if q == 0 else Q_ALCHEMY
+            discard_card(state, seat, card)
+            if log.shape[0] > 1:
+                emit(log, EV_PLAY, seat, card, t, 0, 0, -1)
+    c = 0
+    for d in range(N_COL):
+        if state[b + F_CUBES + t * N_COL + d] > state[b + F_CUBES + t * N_COL + c]:
+            c = d
     for d in range(N_COL):
         state[S_CUBE_SUPPLY + d] += state[b + F_CUBES + t * N_COL + d]
         state[b + F_CUBES + t * N_COL + d] = 0
@@ -812,7 +897,6 @@ def flip_tile(state, rules, seat, t, log):
     state[b + F_HONEY] += 1
     if log.shape[0] > 1:
         emit(log, EV_FLIP, seat, t, c, state[b + F_HONEY])
-    state[S_PHASE] = PH_F
 
 
 # ==== night G and the end of the round (WD-G*, WD-R15, WD-V*) ===================================
@@ -1207,15 +1291,52 @@ def harvest(state, rules, seat, code, log):
 
 
 @njit(cache=True)
-def window_step(state, rules, harvest_window):
-    """One pass in turn order from S (the cursor): the next seat with a card it can play posts
-    its decision; a seat with nothing to play is passed over. Returns the options, or 0 when
-    the pass is over."""
+def list_expert_hatches(state, rules, seat):
+    """DP-13, WD-I18: pass, or Expertise on an egg tile whose dice hold no equal pair but at
+    least two dice (one hatch per card); only where a hatch can happen (WD-Q5, WD-B3)."""
+    b = seat_base(seat)
+    state[S_OPTIONS] = CARD_PASS
+    if state[b + F_HAND + Q_EXPERTISE] == 0:
+        return 1
+    if state[b + F_PERSONAL] == 0 and int(rules[R_HATCH_WITHOUT_SUPPLY]) != RETURN_EGG:
+        return 1
+    n = 1
+    for t in range(state[b + F_N_TILES]):
+        if state[b + F_EGG + t] == 0 or state[b + F_EXPERT + t] == 1:
+            continue
+        dice = 0
+        pair = False
+        for v in range(N_VAL):
+            dice += state[b + F_TDICE + t * N_VAL + v]
+            pair = pair or state[b + F_TDICE + t * N_VAL + v] >= 2
+        if dice >= 2 and not pair:
+            n = _option(state, n, Q_EXPERTISE * CARD_PLAY + t)
+    return n
+
+
+@njit(cache=True)
+def expert_hatch(state, seat, code, log):
+    """DP-13: Expertise makes egg tile ``t``'s unequal dice count as a pair at B (WD-Q3)."""
+    t = code % CARD_PLAY
+    discard_card(state, seat, Q_EXPERTISE)
+    state[seat_base(seat) + F_EXPERT + t] = 1
+    if log.shape[0] > 1:
+        emit(log, EV_PLAY, seat, Q_EXPERTISE, t, t, 0, -1)
+
+
+@njit(cache=True)
+def window_step(state, rules, kind):
+    """One pass in turn order from S (the cursor) through a card window (``kind`` 0), Harvest
+    at D (1) or Expertise at B (2): the next seat with a card it can play posts its decision;
+    a seat with nothing to play is passed over. Returns the options, or 0 when the pass is
+    over."""
     n_players = state[S_N_PLAYERS]
     while state[S_CURSOR] < n_players:
         seat = turn_seat(state, state[S_CURSOR])
-        if harvest_window:
+        if kind == 1:
             n = list_harvests(state, seat)
+        elif kind == 2:
+            n = list_expert_hatches(state, rules, seat)
         else:
             n = list_window_plays(state, rules, seat)
         if n > 1:
@@ -1242,7 +1363,7 @@ def _step(state, rules, log):
         state[S_DECIDER] = seat
         return list_placements(state, rules, seat)
     elif ph == PH_WINDOW:
-        n = window_step(state, rules, False)
+        n = window_step(state, rules, 0)
         if n == 0:
             close_window(state)
         return n
@@ -1253,6 +1374,9 @@ def _step(state, rules, log):
         build_hive(state, rules, log)
         open_window(state, W_NW + 1)
     elif ph == PH_B:
+        n = window_step(state, rules, 2)
+        if n > 0:
+            return n
         hatch(state, rules, log)
         state[S_CTX_LEFT] = 0
         open_window(state, W_NW + 2)
@@ -1277,7 +1401,7 @@ def _step(state, rules, log):
         state[S_CURSOR] = 0
         state[S_PHASE] = PH_HARVEST
     elif ph == PH_HARVEST:
-        n = window_step(state, rules, True)
+        n = window_step(state, rules, 1)
         if n == 0:
             state[S_PHASE] = PH_D_PLACE
         return n
@@ -1350,11 +1474,13 @@ def _apply(state, rules, seat, code, log):
     ph = state[S_PHASE]
     if ph == PH_PLACE:
         place_die(state, seat, code, log)
-    elif ph == PH_WINDOW or ph == PH_HARVEST:
+    elif ph == PH_WINDOW or ph == PH_HARVEST or ph == PH_B:
         if code == CARD_PASS:
             state[S_CURSOR] += 1
         elif ph == PH_HARVEST:
             harvest(state, rules, seat, code, log)
+        elif ph == PH_B:
+            expert_hatch(state, seat, code, log)
         else:
             play_card(state, rules, seat, code, log)
     elif ph == PH_KEEP:
@@ -1390,6 +1516,8 @@ def decision_point(phase):
         return D_KEEP
     if phase == PH_HARVEST:
         return D_HARVEST
+    if phase == PH_B:
+        return D_HATCH
     if phase == PH_C:
         return D_EGG
     if phase == PH_D_PLACE:

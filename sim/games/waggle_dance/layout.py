@@ -30,7 +30,13 @@ Option encodings (decision points of spec §9):
 - ``D_MOVE`` (DP-19): ``MV_NONE`` or ``MV_GATHER + colour * 2 + side``: gather ``colour`` on
   the pair's tile x (side 0) or y (side 1), the other colours going to the other tile as far
   as room allows (the kernel's canonical splits, see the README).
-- ``D_FLIP`` (DP-19): the tile to flip when both tiles of the pair qualify.
+- ``D_FLIP`` (DP-19): ``kind * MAX_HIVE + t``: flip tile t plainly (``FLIP_PLAIN``) or with
+  Efficiency, Alchemy or both (``FLIP_EFFICIENCY``, ``FLIP_ALCHEMY``, ``FLIP_BOTH``, WD-Q7);
+  ``FLIP_NONE`` (-1) when only a card could flip a tile and the player keeps the card.
+- ``D_PAIR`` with Expertise (DP-18): ``PAIR_EXPERT + ((x * MAX_HIVE + y) * PAIR_CODE + v) *
+  PAIR_CODE + w``: a die of value v on tile x and one of value w != v on tile y.
+- ``D_HATCH`` (DP-13): ``CARD_PASS`` or ``Q_EXPERTISE * CARD_PLAY + t``: egg tile t hatches
+  with an unequal pair.
 - ``D_CARD`` (DP-01..03, DP-09..11, a card window WD-R3/R9/R12): ``CARD_PASS`` (-1: the seat
   ends its part of the window), else ``card * CARD_PLAY + target`` with ``card`` a ``Q_*``
   type; targets: Sick Day ``seat * N_VAL + v - 1``; Scout and Volunteer 0; Wrong Turn
@@ -80,6 +86,12 @@ TR_POLLEN = 1       # + c * N_COL + c2  (< 1 + 36)
 TR_EGG = 64         # + c2
 PAIR_DONE = -1
 PAIR_CODE = 8
+PAIR_EXPERT = 1 << 24  # > every plain pair code
+FLIP_NONE = -1
+FLIP_PLAIN = 0
+FLIP_EFFICIENCY = 1
+FLIP_ALCHEMY = 2
+FLIP_BOTH = 3
 MV_NONE = 0
 MV_GATHER = 1
 CARD_PASS = -1
@@ -124,6 +136,7 @@ D_FLIP = 9
 D_CARD = 10
 D_KEEP = 11
 D_HARVEST = 12
+D_HATCH = 13
 
 # ---- control positions of the step machine (S_PHASE) ----------------------------------------
 PH_DAY = 0          # a round starts: max_rounds guard, roll (WD-R2)
@@ -143,7 +156,7 @@ PH_OVER = 13
 PH_WINDOW = 14      # a card window S_WINDOW (WD-R3, R9, R12), D_CARD
 PH_KEEP = 15        # Scout: the cards kept (DP-03), D_KEEP
 PH_HARVEST = 16     # Harvest after the flowers paid (WD-D6), D_HARVEST
-PH_B = 17           # B hatch (WD-B*), forced
+PH_B = 17           # B: Expertise on unequal egg-tile pairs (DP-13, D_HATCH), then the hatch (WD-B*)
 
 # ---- trace events (text in replay.py) ------------------------------------------------------------
 EV_SETUP = 1        # n, start_chair, tiles supply, egg supply, deck size
@@ -169,14 +182,15 @@ EV_PLAY = 20        # seat, card type (Q_*), then the effect: Sick Day (target s
                     # Scout (cards drawn); Volunteer (value rolled); Wrong Turn (target seat,
                     # flower from, flower to); Queen's Gift (tile, 1 = egg / 0 = tile, supply
                     # left); Relocation (tile x, tile y, move code); Harvest (flower, cubes
-                    # taken, supply left); last the window (W_*, -1 = Harvest at D)
+                    # taken, supply left); Expertise (tile x, tile y; at B x = y);
+                    # Efficiency / Alchemy (tile); last the window (W_*, -1 = during B, D or F)
 EV_KEEP = 21        # seat, card type kept from a Scout draw, cards discarded with it (WD-Q3)
 
 # ---- output columns (after sim.spec.GAME_COMMON / SEAT_COMMON) -----------------------------------
 GAME_COLUMNS = (
     Column("end_trigger", "0 truncated at max_rounds (WD-V6), 1 honey_to_win reached (WD-V2)"),
     Column("start_chair", "WD-S5 random start-player draw: the physical chair of seat 0"),
-    Column("queen_played", "queen cards played (WD-Q1; Overtime, Command, Shift Change, Feint, Expertise, Efficiency and Alchemy are not played yet)"),
+    Column("queen_played", "queen cards played (WD-Q1; Overtime, Command, Shift Change and Feint are not played yet)"),
     Column("queen_drawn", "queen cards drawn at G (WD-G1)"),
     Column("deck_left", "queen cards left in the deck at the end (WD-G2)"),
     Column("tiles_left", "hive tiles left in the supply at the end (WD-A2)"),
@@ -249,6 +263,7 @@ SEAT = Block("F_", (
     ("gained", N_COL, "cubes gained at D still to place (WD-D7)"),
     ("hand", N_QUEEN, "queen cards in hand by type"),
     ("sick", 1, "dice sitting out this round (Sick Day), back at the round's end (WD-R15)"),
+    ("expert", MAX_HIVE, "1 = egg tile t hatches with its unequal pair tonight (Expertise, DP-13)"),
     ("eggs_hatched", 1, "statistic: hatches"),
     ("eggs_taken", 1, "statistic: eggs taken at C"),
     ("majorities", 1, "statistic: flowers paid as first"),

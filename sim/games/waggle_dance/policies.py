@@ -14,7 +14,7 @@ from sim.borrow import no_refcount_module, no_wraparound_module
 
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
                    honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
-from .layout import (CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, F_HAND, Q_HARVEST,
+from .layout import (D_FLIP, D_HATCH, FLIP_NONE, PAIR_EXPERT, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, Q_HARVEST,
                      Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER,
                      Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
@@ -215,6 +215,8 @@ def _pair_value(state, rules, b, code):
     """DP-18: a pair that makes honey at once, else one that links tiles for a useful move."""
     if code == PAIR_DONE:
         return -1.0
+    if code >= PAIR_EXPERT:      # Expertise: worth it when the pair makes honey (§9.3)
+        return _pair_value(state, rules, b, (code - PAIR_EXPERT) // PAIR_CODE) - 3.0
     xy = code // PAIR_CODE
     x = xy // MAX_HIVE
     y = xy % MAX_HIVE
@@ -301,19 +303,22 @@ def card_value(state, rules, pp, seat, code):
         return _relocation_value(state, rules, b, xy // MAX_HIVE, xy % MAX_HIVE, a % RELOC_CODE)
     if q == Q_HARVEST:
         return 1.0 + 0.1 * colour_in_hive(state, b, a)
+    if q == Q_EXPERTISE:         # DP-13: a hatch, +1 die
+        return 1.5
     return 0.0
 
 
 @njit(cache=True)
 def keep_value(q):
-    """DP-03: which Scout card to keep: the cards the kernel plays, the surest first."""
+    """DP-03: which Scout card to keep: the cards the kernel plays, the surest first (Harvest
+    and Queen's Gift are nearly always playable; the own-turn cards are not played yet)."""
     if q == Q_HARVEST:
         return 3.0
     if q == Q_QUEENS_GIFT:
         return 2.5
     if q == Q_RELOCATION or q == Q_SICK_DAY:
         return 2.0
-    if q == Q_WRONG_TURN or q == Q_VOLUNTEER:
+    if q == Q_WRONG_TURN or q == Q_VOLUNTEER or q >= Q_EXPERTISE:
         return 1.5
     if q == Q_SCOUT:
         return 1.0
@@ -346,7 +351,11 @@ def greedy_value(state, rules, pp, seat, point, code):
         return tile_cubes(state, b, code) - 2.0 * same
     if point == D_PAIR:
         return _pair_value(state, rules, b, code)
-    if point == D_CARD or point == D_HARVEST:
+    if point == D_FLIP:          # a plain flip, else a card flip (§9.3: when it creates one)
+        if code == FLIP_NONE:
+            return pp[P_CARD_MIN_VALUE]
+        return 3.0 if code < MAX_HIVE else 2.0
+    if point == D_CARD or point == D_HARVEST or point == D_HATCH:
         return card_value(state, rules, pp, seat, code)
     if point == D_KEEP:
         return keep_value(code)
@@ -355,7 +364,7 @@ def greedy_value(state, rules, pp, seat, point, code):
             return 0.0
         k = code - MV_GATHER
         return _gather_value(state, rules, b, state[S_CTX_X], state[S_CTX_Y], k // 2, k % 2)
-    return 0.0   # D_FLIP: either tile
+    return 0.0
 
 
 @njit(cache=True)
