@@ -36,7 +36,12 @@ def _window(w: int) -> str:
 def _play(a, queen, colour) -> str:
     """An EV_PLAY event: the card played and its effect (WD-Q2)."""
     seat, q = a[0], a[1]
-    head = f"{_window(a[5])}: seat {seat} plays {queen[q]}"
+    where = _window(a[5])
+    if q == L.Q_EXPERTISE:
+        where = "F" if a[4] else "B"
+    elif q in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
+        where = "F"
+    head = f"{where}: seat {seat} plays {queen[q]}"
     if q == L.Q_SICK_DAY:
         return f"{head}: a {a[3]} of seat {a[2]} sits out the round"
     if q == L.Q_VOLUNTEER:
@@ -54,6 +59,12 @@ def _play(a, queen, colour) -> str:
         return f"{head}: gathers {colour(c)} on tile {(a[2], a[3])[side]} (from tiles {a[2]} and {a[3]})"
     if q == L.Q_HARVEST:
         return f"{head} on flower {a[2]}: +{a[3]} {colour(a[2] - 1)} ({a[4]} left)"
+    if q == L.Q_EXPERTISE and a[4]:
+        return f"{head}: a {a[4] // 10} and a {a[4] % 10} on tiles {a[2]} and {a[3]} count as a pair"
+    if q == L.Q_EXPERTISE:
+        return f"{head}: the unequal dice on egg tile {a[2]} count as a pair"
+    if q in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
+        return f"{head} to make honey on tile {a[2]}"
     return head
 
 
