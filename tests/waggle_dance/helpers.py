@@ -133,8 +133,10 @@ class Table:
                 return used
 
     def night(self, script=()):
-        """Play the night (A..G) and the end of the round."""
-        return self.play(L.PH_NIGHT_A, script)
+        """Play the night (the window NW_A, then A..G) and the end of the round."""
+        self.state[L.S_WINDOW] = L.W_NW
+        self.state[L.S_CURSOR] = 0
+        return self.play(L.PH_WINDOW, script)
 
     def events(self, code=None):
         ev = events(self.log)

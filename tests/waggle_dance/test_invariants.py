@@ -37,7 +37,10 @@ def check(state, n):
         cubes[state[L.S_CTX_GAIN]] += state[L.S_CTX_LEFT]
     assert (cubes == 15).all(), cubes
     assert eggs == 12 and tiles == 48
-    assert hands == state[L.S_DECK_POS] <= state[L.S_DECK_N] == 27
+    scouted = state[L.S_CTX_Y] - state[L.S_CTX_X] if state[L.S_PHASE] == L.PH_KEEP else 0
+    assert hands + state[L.S_DISCARD] + scouted == state[L.S_DECK_POS] <= state[L.S_DECK_N] == 27
+    for p in range(n):
+        assert (state[seat_base(p) + L.F_HAND:seat_base(p) + L.F_HAND + L.N_QUEEN] >= 0).all()
     owner = state[L.S_SLOT_OWNER:L.S_SLOT_OWNER + 24]
     blocked = state[L.S_BLOCKED:L.S_BLOCKED + 24]
     assert not ((owner > 0) & (blocked > 0)).any(), "a die on a blocked slot"

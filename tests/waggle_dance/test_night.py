@@ -1,5 +1,8 @@
 """Night cards A, B, C, G and the dice going home (WD-A*, WD-B*, WD-C*, WD-G*, WD-R13/R14)."""
+import pytest
+
 from sim.games.waggle_dance import layout as L
+from sim.spec import SpecError
 
 from .helpers import A, C, E, G, Table, pair, place
 
@@ -164,3 +167,29 @@ def test_wd_r14_dice_return():
         b = t.b(p)
         assert s[b + L.F_TDICE:b + L.F_TDICE + L.MAX_HIVE * 6].sum() == 0
         assert t.seat(p, L.F_POOL) == 6
+
+
+def test_wd_g2_no_reshuffle():
+    """WD-G2, WD-I12: with the deck empty and cards on the discard pile, a die on G draws
+    nothing (the discards are not shuffled back); reshuffling is refused as not implemented."""
+    t = Table(2)
+    t.state[L.S_DECK_POS] = t.state[L.S_DECK_N]
+    t.state[L.S_DISCARD] = 5
+    t.slot(G, 4, 1)
+    t.night()
+    assert t.seat(1, L.F_DRAWN) == 0 and t.state[L.S_DISCARD] == 5
+    assert t.events(L.EV_DRAW)[:, 3].tolist() == [-1]
+    with pytest.raises(SpecError, match="queen_discard_reshuffle"):
+        Table(2, {"queen_discard_reshuffle": True})
+
+
+def test_wd_g3_no_hand_limit():
+    """WD-G3, WD-Q4: a hand of 10 cards still draws (hand_limit = 0); with hand_limit = 10 it
+    does not."""
+    for limit, drawn in ((0, 1), (10, 0)):
+        t = Table(2, {"hand_limit": limit})
+        t.seat(0, L.F_HAND + L.Q_OVERTIME, 10)
+        t.slot(G, 1, 0)
+        t.night()
+        assert t.seat(0, L.F_DRAWN) == drawn
+        assert t.state[t.b(0) + L.F_HAND:t.b(0) + L.F_HAND + L.N_QUEEN].sum() == 10 + drawn

@@ -91,3 +91,22 @@ def test_wd_r1_r15_round_cycle():
     assert t.state[L.S_ROUND] == 2 and t.state[L.S_START] == 1
     assert t.state[L.S_PHASE] == L.PH_PLACE
     assert t.state[L.S_FLOWER:L.S_FLOWER + 24].sum() == 0
+
+
+def test_wd_qa8_die_on_an_empty_tile():
+    """WD-QA8: a die may go on an EMPTY tile; with no pollen arriving it does nothing that
+    night: the tile stays EMPTY and the die goes back to the pool."""
+    t = Table(2)
+    t.seat(0, L.F_POOL, 1)
+    t.seat(1, L.F_POOL, 1)
+    t.force(4, 2)
+    t.game.advance()
+    assert place(4, L.DEST_TILE, 0) in t.game.steps.pending(t.state)[2]
+    t.game.take(place(4, L.DEST_TILE, 0))
+    assert t.state[t.b(0) + L.F_TDICE + 0 * 6 + 3] == 1
+    t.game.advance()
+    t.game.take(place(2, L.DEST_FLOWER))
+    t.play(L.PH_PLACE)
+    assert t.tile(0, 0) == [0] * 6 and t.state[t.b(0) + L.F_EGG] == 0
+    assert t.state[t.b(0) + L.F_TDICE:t.b(0) + L.F_TDICE + 6].sum() == 0
+    assert t.seat(0, L.F_POOL) == 1 and t.seat(0, L.F_HONEY) == 0

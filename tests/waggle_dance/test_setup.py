@@ -7,6 +7,7 @@ from sim.spec import SpecError
 from sim.games.waggle_dance import SPEC
 from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance.hive import is_empty_tile
 from sim.games.waggle_dance.rules import COMPONENTS_DIR, load_components
 from sim.trace import no_log
 
@@ -133,3 +134,59 @@ def test_bad_parameters_are_refused():
         SPEC.rule_values(2, tweaks={"blocking_marker_sets": 2})
     with pytest.raises(SpecError, match="hive_tile_supply"):
         SPEC.rule_values(4, tweaks={"hive_tile_supply": 10})
+
+
+def test_wd_s3_three_empty_tiles():
+    """WD-S3: each player starts with 3 EMPTY tiles (start_hive_tiles, here also 5), taken
+    from the tile supply."""
+    for tiles in (3, 5):
+        for n in (2, 4):
+            t = Table(n, {"start_hive_tiles": tiles})
+            assert t.state[L.S_TILE_SUPPLY] == 48 - n * tiles
+            for p in range(n):
+                assert t.seat(p, L.F_N_TILES) == tiles
+                assert all(is_empty_tile(t.state, t.b(p), k) for k in range(tiles))
+
+
+def test_wd_s4_pool_and_personal_supply():
+    """WD-S4: 6 dice in the worker pool and 12 in the personal supply (start_pool_dice = 8:
+    8 and 10); round 1 rolls the pool."""
+    for pool in (6, 8):
+        t = Table(3, {"start_pool_dice": pool})
+        for p in range(3):
+            assert t.seat(p, L.F_POOL) == pool and t.seat(p, L.F_PERSONAL) == 18 - pool
+        t.game.advance()
+        assert t.events(L.EV_ROLL)[:, 2].tolist() == [pool] * 3
+
+
+def test_wd_s6_nothing_else_at_start():
+    """WD-S6: no cubes, eggs, honey or queen cards anywhere but the supplies at the start."""
+    t = Table(4, index=3)
+    s = t.state
+    for p in range(4):
+        b = t.b(p)
+        assert s[b + L.F_CUBES:b + L.F_CUBES + L.MAX_HIVE * 6].sum() == 0
+        assert s[b + L.F_EGG:b + L.F_EGG + L.MAX_HIVE].sum() == 0
+        assert s[b + L.F_HAND:b + L.F_HAND + L.N_QUEEN].sum() == 0
+        assert s[b + L.F_GAINED:b + L.F_GAINED + 6].sum() == 0 and t.seat(p, L.F_HONEY) == 0
+    assert s[L.S_DISCARD] == 0 and s[L.S_DECK_POS] == 0
+
+
+def test_wd_i15_i17_deck_split():
+    """WD-I15, WD-I17: the base deck is 13 types x 2 plus a third Overtime (27), read from
+    queen_cards.csv; no other (Kickstarter) card is in it; an edited count changes the deck."""
+    comp = load_components()
+    queen = comp.arrays[0]
+    assert queen[0].tolist() == [3] + [2] * 12 + [0] and queen[0].sum() == 27
+    assert queen[1].tolist() == [0] * 13 + [3]
+    deck = Table(2).state[L.S_DECK:L.S_DECK + 27]
+    assert set(deck.tolist()) == set(range(13))
+
+
+def test_wd_i23_card_names_without_stray_letters():
+    """WD-I23: the stray "T" and "M" after Queen's Gift and Relocation are not part of the
+    card data: the names are plain and those cards have the effects of §6 only."""
+    names = load_components().tables["queen_names"]
+    assert names[L.Q_QUEENS_GIFT] == "Queen's Gift" and names[L.Q_RELOCATION] == "Relocation"
+    text = (COMPONENTS_DIR / "queen_cards.csv").read_text()
+    assert "Gift T" not in text and "Relocation M" not in text

@@ -4,14 +4,15 @@ from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
 from . import audit, kernel, replay, rules
-from .layout import (D_CUBE, D_EGG, D_FLIP, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE,
+from .layout import (D_CARD, D_CUBE, D_EGG, D_FLIP, D_GAIN, D_HARVEST, D_HATCH, D_KEEP, D_MOVE,
+                     D_PAIR, D_PAY, D_PLACE, D_TRADE,
                      GAME_COLUMNS, GAME_OUT, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE, S_DECIDER,
                      S_N_OPTIONS, S_OPTIONS, S_POINT)
 
 SPEC = GameSpec(
     id="waggle_dance",
     title="Waggle Dance",
-    version="0.1.0",
+    version="0.2.0",
     min_players=2,
     max_players=4,
     params=rules.PARAMS,
@@ -40,5 +41,7 @@ SPEC = GameSpec(
                         D_CUBE: "DP-16 cube placement", D_TRADE: "DP-17 trade",
                         D_PAY: "DP-17 trade payment", D_GAIN: "DP-17 received cube",
                         D_PAIR: "DP-18 pairing", D_MOVE: "DP-19 move",
-                        D_FLIP: "DP-19 flip"}),
+                        D_FLIP: "DP-19 flip", D_CARD: "DP-01..03, DP-09..11 card window",
+                        D_KEEP: "DP-03 Scout keep", D_HATCH: "DP-13 Expertise at B",
+                        D_HARVEST: "DP-15 Harvest"}),
 )

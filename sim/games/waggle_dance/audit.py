@@ -4,7 +4,9 @@ Replays games with tracing on and re-derives, from the events alone, the cube su
 cubes on every tile, the eggs, the hive tiles, the dice pools and the honey of every seat, then
 compares them with the game's result rows (§1.3 invariants: every colour sums to its supply,
 eggs and tiles are conserved, pool + personal supply stays the dice per player, honey only
-from flips of single-colour tiles).
+from flips of single-colour tiles), and the queen cards: the hand of every seat (draws at G,
+cards kept from a Scout, plays) and the number of plays, with the effects of Harvest, Queen's
+Gift and Relocation on the cubes, eggs and tiles.
 """
 from __future__ import annotations
 
@@ -32,6 +34,9 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
     hive = np.full(n, values["start_hive_tiles"], dtype=np.int64)
     pool = np.zeros(n, dtype=np.int64)
     egg_supply = None
+    held = np.zeros(n, dtype=np.int64)
+    flip_cards = [0] * n    # bit 1 Efficiency, bit 2 Alchemy played for the next flip
+    played = 0
     problems = []
 
     def cubes(seat, t):
@@ -43,6 +48,44 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
             problems.append(f"{what}: seat {seat} tile {t} holds {c.tolist()}")
         if c.sum() and (seat, t) in eggs_on:
             problems.append(f"{what}: seat {seat} tile {t} holds an egg and cubes")
+
+    def flip_ok(c, cards):
+        """WD-F4 plainly; WD-F7, WD-I18, WD-Q7 under Efficiency (1), Alchemy (2) or both (3)."""
+        top = sorted(c.tolist(), reverse=True)
+        k = values["alchemy_max_colours"]
+        if cards == 0:
+            return c.sum() >= values["pollen_per_honey"] and np.count_nonzero(c) == 1
+        if cards == 1:
+            return top[0] >= values["efficiency_cubes"]
+        if cards == 2:
+            return 2 <= np.count_nonzero(c) <= k and c.sum() >= values["pollen_per_honey"]
+        return values["allow_efficiency_with_alchemy"] and sum(top[:k]) >= values["efficiency_cubes"]
+
+    def gather(seat, tx, ty, move, what):
+        """WD-F3 split "gather colour c on x" (kernel.apply_gather) re-done on the audit's tiles."""
+        x, y = cubes(seat, tx), cubes(seat, ty)
+        c, side = divmod(move - L.MV_GATHER, 2)
+        if side:
+            x, y = y, x
+        both = x + y
+        xc = min(cap, both[c])
+        room = cap - (both[c] - xc)
+        ny = np.zeros(L.N_COL, dtype=np.int64)
+        ny[c] = both[c] - xc
+        for d in range(L.N_COL):
+            if d != c:
+                keep = min(y[d], room)
+                ny[d] += keep
+                room -= keep
+        for d in range(L.N_COL):
+            if d != c:
+                mv = min(both[d] - ny[d], room)
+                ny[d] += mv
+                room -= mv
+        x[:] = both - ny
+        y[:] = ny
+        check_tile(seat, tx, what)
+        check_tile(seat, ty, what)
 
     for ev in events:
         code, a = int(ev[0]), [int(x) for x in ev[1:]]
@@ -92,33 +135,39 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
             else:
                 supply[a[1]] += 1
         elif code == L.EV_MOVE and a[3] != L.MV_NONE:
-            x, y = cubes(a[0], a[1]), cubes(a[0], a[2])
-            c, side = divmod(a[3] - L.MV_GATHER, 2)
-            if side:
-                x, y = y, x
-            both = x + y
-            xc = min(cap, both[c])
-            room = cap - (both[c] - xc)
-            ny = np.zeros(L.N_COL, dtype=np.int64)
-            ny[c] = both[c] - xc
-            for d in range(L.N_COL):
-                if d != c:
-                    keep = min(y[d], room)
-                    ny[d] += keep
-                    room -= keep
-            for d in range(L.N_COL):
-                if d != c:
-                    mv = min(both[d] - ny[d], room)
-                    ny[d] += mv
-                    room -= mv
-            x[:] = both - ny
-            y[:] = ny
-            check_tile(a[0], a[1], "F move")
-            check_tile(a[0], a[2], "F move")
+            gather(a[0], a[1], a[2], a[3], "F move")
+        elif code == L.EV_PLAY:
+            held[a[0]] -= 1
+            played += 1
+            if a[1] == L.Q_HARVEST:
+                supply[a[2] - 1] -= a[3]
+                if supply[a[2] - 1] != a[4]:
+                    problems.append(f"Harvest D{a[2]}: supply {supply[a[2] - 1]} != {a[4]}")
+            elif a[1] == L.Q_QUEENS_GIFT and a[3] == 0:
+                hive[a[0]] += 1
+                if hive[a[0]] != a[2] + 1:
+                    problems.append(f"Queen's Gift: seat {a[0]} hive {hive[a[0]]} != {a[2] + 1}")
+            elif a[1] == L.Q_QUEENS_GIFT:
+                if cubes(a[0], a[2]).sum() or (a[0], a[2]) in eggs_on:
+                    problems.append(f"Queen's Gift: egg on tile {a[2]} of seat {a[0]} that is not EMPTY")
+                eggs_on.add((a[0], a[2]))
+                egg_supply -= 1
+                if egg_supply != a[4]:
+                    problems.append(f"Queen's Gift: egg supply {egg_supply} != {a[4]}")
+            elif a[1] == L.Q_RELOCATION:
+                gather(a[0], a[2], a[3], a[4], "Relocation")
+            elif a[1] in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
+                flip_cards[a[0]] |= 1 if a[1] == L.Q_EFFICIENCY else 2
+        elif code == L.EV_KEEP:
+            held[a[0]] += 1
+        elif code == L.EV_DRAW and a[2] >= 0:
+            held[a[0]] += 1
         elif code == L.EV_FLIP:
             c = cubes(a[0], a[1])
-            if c.sum() < values["pollen_per_honey"] or np.count_nonzero(c) != 1 or c[a[2]] != c.sum():
-                problems.append(f"flip of seat {a[0]} tile {a[1]} holding {c.tolist()}")
+            if not flip_ok(c, flip_cards[a[0]]):
+                problems.append(f"flip of seat {a[0]} tile {a[1]} holding {c.tolist()} "
+                                f"(cards {flip_cards[a[0]]})")
+            flip_cards[a[0]] = 0
             supply += c
             c[:] = 0
             honey[a[0]] += 1
@@ -136,12 +185,15 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
         row = s_rows[seat]
         seat_cubes = sum(int(c.sum()) for (s, _), c in tiles.items() if s == seat)
         names = arm.spec.seat_column_names
-        for name, want in (("honey", honey[seat]), ("cubes", seat_cubes), ("hive_tiles", hive[seat])):
+        for name, want in (("honey", honey[seat]), ("cubes", seat_cubes), ("hive_tiles", hive[seat]),
+                           ("cards_held", held[seat])):
             if int(row[names.index(name)]) != int(want):
                 problems.append(f"seat {seat} {name}: log {want} != row {int(row[names.index(name)])}")
         if int(row[names.index("pool")]) < pool[seat]:
             problems.append(f"seat {seat}: pool shrank")
     gnames = arm.spec.game_column_names
+    if int(g_row[gnames.index("queen_played")]) != played:
+        problems.append(f"queen cards played: log {played} != row {int(g_row[gnames.index('queen_played')])}")
     if egg_supply is not None and int(g_row[gnames.index("eggs_left")]) != egg_supply:
         problems.append(f"egg supply: log {egg_supply} != row {int(g_row[gnames.index('eggs_left')])}")
     return problems

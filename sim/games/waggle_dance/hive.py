@@ -7,9 +7,12 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
-from .layout import (F_CUBES, F_EGG, F_N_TILES, F_TDICE, F_TILE_HONEY, N_COL, N_VAL, SEAT0,
+from .layout import (F_CUBES, F_EGG, F_N_TILES, F_TDICE, F_TILE_HONEY, MAX_PLAYERS, N_COL,
+                     N_VAL, S_FLOWER, S_N_PLAYERS, SEAT0,
                      SEAT_LEN)
-from .rules import R_POLLEN_PER_HONEY, R_TILE_POLLEN_CAPACITY
+from .rules import (R_ALCHEMY_MAX_COLOURS, R_EFFICIENCY_CUBES, R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
+                    R_MAJORITY_TIED_FIRST_PAYOUT, R_MAJORITY_TIED_SECOND_PAYOUT,
+                    R_PAY_SECOND_WHEN_FIRST_TIED, R_POLLEN_PER_HONEY, R_TILE_POLLEN_CAPACITY)
 
 no_refcount_module(__name__)
 no_wraparound_module(__name__)
@@ -152,3 +155,85 @@ def same_as_earlier(state, b, t):
         if same:
             return True
     return False
+
+
+@njit(cache=True)
+def flower_dice(state, f, p, adj_seat, adj):
+    """Dice of seat ``p`` on flower ``f``, plus ``adj`` if ``p`` is ``adj_seat`` (a what-if
+    count for the policies; ``adj_seat = -1`` for the real count)."""
+    k = state[S_FLOWER + f * MAX_PLAYERS + p]
+    return k + adj if p == adj_seat else k
+
+
+@njit(cache=True)
+def majority_owed(state, rules, f, seat, adj_seat=-1, adj=0):
+    """WD-D1 .. WD-D4: cubes ``seat`` is owed on flower ``f`` (before the supply cap), and its
+    place (1 first, 2 second, 0 none); ``adj`` dice added to ``adj_seat`` (``flower_dice``)."""
+    n = state[S_N_PLAYERS]
+    mine = flower_dice(state, f, seat, adj_seat, adj)
+    if mine == 0:
+        return 0, 0
+    m1 = 0
+    for p in range(n):
+        m1 = max(m1, flower_dice(state, f, p, adj_seat, adj))
+    m2 = 0
+    t1 = 0
+    t2 = 0
+    for p in range(n):
+        x = flower_dice(state, f, p, adj_seat, adj)
+        if x == m1:
+            t1 += 1
+        elif x > m2:
+            m2 = x
+    for p in range(n):
+        if m2 > 0 and flower_dice(state, f, p, adj_seat, adj) == m2:
+            t2 += 1
+    if mine == m1:
+        if t1 == 1:
+            return int(rules[R_MAJORITY_FIRST_PAYOUT]), 1
+        return int(rules[R_MAJORITY_TIED_FIRST_PAYOUT]), 1
+    if mine == m2:
+        if t1 > 1 and rules[R_PAY_SECOND_WHEN_FIRST_TIED] < 0.5:
+            return 0, 2
+        if t2 == 1:
+            return int(rules[R_MAJORITY_SECOND_PAYOUT]), 2
+        return int(rules[R_MAJORITY_TIED_SECOND_PAYOUT]), 2
+    return 0, 0
+
+
+@njit(cache=True)
+def card_flip_ok(state, rules, b, t, kind):
+    """WD-F7, WD-I18, WD-Q7: can tile ``t`` turn into honey with Efficiency (kind 1: at least
+    ``efficiency_cubes`` of one colour, the other cubes go back too), Alchemy (kind 2: at
+    least ``pollen_per_honey`` cubes of 2 .. ``alchemy_max_colours`` colours) or both (kind 3:
+    the ``alchemy_max_colours`` biggest colours hold ``efficiency_cubes``)?"""
+    if not holds_pollen(state, b, t):
+        return False
+    k = int(rules[R_ALCHEMY_MAX_COLOURS])
+    top = 0
+    colours = 0
+    total = 0
+    best = 0
+    used = 0                        # bit c: colour c counted among the k biggest
+    for c in range(N_COL):
+        x = state[b + F_CUBES + t * N_COL + c]
+        total += x
+        if x > 0:
+            colours += 1
+        best = max(best, x)
+    for _ in range(k):
+        m = 0
+        mc = -1
+        for c in range(N_COL):
+            x = state[b + F_CUBES + t * N_COL + c]
+            if not (used >> c) & 1 and x > m:
+                m = x
+                mc = c
+        if mc >= 0:
+            used |= 1 << mc
+            top += m
+    if kind == 1:
+        return best >= int(rules[R_EFFICIENCY_CUBES])
+    if kind == 2:
+        return 2 <= colours <= k and total >= int(rules[R_POLLEN_PER_HONEY])
+    return top >= int(rules[R_EFFICIENCY_CUBES])

@@ -11,8 +11,11 @@ tiles_per_build_die [1], tile_pollen_capacity [4], pollen_per_honey [4], egg_sup
 pay_second_when_first_tied [true], d_payout_order [turn], trade costs and gains [2/1, 1/1],
 trade_requires_different_colour [true], blocked_cards [A,C,E,G], blocked slots per card
 [0/1/3 for 4/3/2 players], blocking_marker_sets [data: 3], use_mini_expansion [false],
-hand_limit [0], cards_per_draw_die [1]. Queen card play (WD-Q*, windows WD-R3/R9/R12) is not
-implemented: cards drawn at G stay in the hand.
+hand_limit [0], cards_per_draw_die [1], scout_draw / scout_keep [3 / 1], harvest_bonus [1],
+efficiency_cubes [3], alchemy_max_colours [2], allow_efficiency_with_alchemy [false]. Queen
+cards (WD-Q*) are played in the windows DW0, DW-end, NW_A..NW_G (WD-R3/R9/R12, WD-I13) and
+at B, D and F (Expertise, Harvest, Efficiency, Alchemy); the own-turn cards (Overtime,
+Command, Shift Change, Feint) are not played yet.
 
 Seats: seat 0 is the first start player; the WD-S5 draw is the game column ``start_chair``.
 The start player S passes clockwise every round (WD-R15); every "turn order" is from S.
@@ -31,9 +34,15 @@ from sim.decide import random_index
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
 from sim.trace import emit
 
-from .hive import (free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile, room,
-                   same_as_earlier, seat_base, tile_cubes)
-from .layout import (D_CUBE, D_EGG, D_FLIP, D_GAIN,
+from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
+                   majority_owed, room, same_as_earlier, seat_base, tile_cubes)
+from .layout import (D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
+                     PAIR_EXPERT, Q_ALCHEMY,
+                     Q_EFFICIENCY, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, EV_KEEP, EV_PLAY,
+                     F_SICK, MAX_OPTS, PH_B, PH_HARVEST, PH_KEEP, PH_WINDOW, Q_HARVEST,
+                     Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER, Q_WRONG_TURN,
+                     RELOC_CODE, S_DISCARD, S_VOLUNTEER, S_WINDOW, W_DW0, W_DW_END, W_NW,
+                     D_CUBE, D_EGG, D_FLIP, D_GAIN,
                      D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_FLOWER, DEST_TILE, ET_HONEY,
                      EV_BLOCK, EV_BUILD, EV_CUBE, EV_DRAW, EV_EGG, EV_END, EV_FLIP, EV_GAIN,
                      EV_HATCH, EV_MAJORITY, EV_MOVE, EV_PAIR, EV_PAY, EV_PLACE, EV_ROLL,
@@ -63,15 +72,14 @@ from .rules import (CM_DICE, CM_EGGS, CM_MARKER_SETS, CM_TILES, PAYOUT_RANK, RET
                     R_BLOCKED_SLOTS_PER_CARD_4P, R_BLOCKING_MARKER_SETS, R_CARDS_PER_DRAW_DIE,
                     R_DICE_PER_HATCH, R_DICE_PER_PLAYER, R_D_PAYOUT_ORDER, R_EGGS_PER_EGG_DIE,
                     R_EGG_SUPPLY, R_HAND_LIMIT, R_HATCH_WITHOUT_SUPPLY, R_HIVE_TILE_SUPPLY,
-                    R_HONEY_TO_WIN, R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
-                    R_MAJORITY_TIED_FIRST_PAYOUT, R_MAJORITY_TIED_SECOND_PAYOUT,
-                    R_MAX_DICE_PER_HIVE_TILE, R_MAX_ROUNDS, R_PAY_SECOND_WHEN_FIRST_TIED,
+                    R_HONEY_TO_WIN, R_MAX_DICE_PER_HIVE_TILE, R_MAX_ROUNDS,
                     R_POLLEN_PER_COLOUR, R_START_HIVE_TILES, R_START_PLAYER_FIXED_SEAT,
                     R_START_PLAYER_MODE, R_START_POOL_DICE, R_TILES_PER_BUILD_DIE,
                     R_TILE_POLLEN_CAPACITY,
                     R_TRADE_EGG_COST, R_TRADE_EGG_GAIN, R_TRADE_POLLEN_COST,
                     R_TRADE_POLLEN_GAIN, R_TRADE_REQUIRES_DIFFERENT_COLOUR,
-                    R_USE_MINI_EXPANSION)
+                    R_USE_MINI_EXPANSION, R_HARVEST_BONUS, R_SCOUT_DRAW, R_SCOUT_KEEP,
+                    R_ALLOW_EFFICIENCY_WITH_ALCHEMY)
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
 # a callee allocated: the set-up of a new game and the batch entry points.
@@ -235,8 +243,7 @@ def begin_round(state, rules, log):
             for v in range(N_VAL):
                 packed = packed * 32 + state[b + F_UNPLACED + v]
             emit(log, EV_ROLL, seat, state[b + F_POOL], packed)
-    state[S_CURSOR] = 0
-    state[S_PHASE] = PH_PLACE
+    open_window(state, W_DW0)
     return True
 
 
@@ -339,7 +346,8 @@ def build_hive(state, rules, log):
 def hatch(state, rules, log):
     """WD-B1 .. WD-B6: in turn order, each tile holding an egg at the start of B with two dice
     of equal value returns the egg and moves ``dice_per_hatch`` dice from the personal supply
-    to the pool (rolled from the next round, WD-B4). An empty personal supply: no hatch
+    to the pool (rolled from the next round, WD-B4); under Expertise (DP-13) any two dice do.
+    An empty personal supply: no hatch
     (``return_egg``: the egg goes back without a die, WD-B3). Every die on an egg tile goes
     back to the pool after B (WD-B6); the other tile dice are the F-dice (WD-I5)."""
     for k in range(state[S_N_PLAYERS]):
@@ -348,7 +356,8 @@ def hatch(state, rules, log):
         for t in range(state[b + F_N_TILES]):
             if state[b + F_EGG + t] == 0:
                 continue
-            pair = False
+            pair = state[b + F_EXPERT + t] == 1      # Expertise (DP-13)
+            state[b + F_EXPERT + t] = 0
             for v in range(N_VAL):
                 if state[b + F_TDICE + t * N_VAL + v] >= 2:
                     pair = True
@@ -417,42 +426,6 @@ def take_egg(state, seat, code, log):
 
 
 # ==== night D (WD-D*) ==========================================================================
-@njit(cache=True)
-def majority_owed(state, rules, f, seat):
-    """WD-D1 .. WD-D4: cubes ``seat`` is owed on flower ``f`` (before the supply cap), and its
-    place (1 first, 2 second, 0 none)."""
-    n = state[S_N_PLAYERS]
-    mine = state[S_FLOWER + f * MAX_PLAYERS + seat]
-    if mine == 0:
-        return 0, 0
-    m1 = 0
-    for p in range(n):
-        m1 = max(m1, state[S_FLOWER + f * MAX_PLAYERS + p])
-    m2 = 0
-    t1 = 0
-    t2 = 0
-    for p in range(n):
-        x = state[S_FLOWER + f * MAX_PLAYERS + p]
-        if x == m1:
-            t1 += 1
-        elif x > m2:
-            m2 = x
-    for p in range(n):
-        if m2 > 0 and state[S_FLOWER + f * MAX_PLAYERS + p] == m2:
-            t2 += 1
-    if mine == m1:
-        if t1 == 1:
-            return int(rules[R_MAJORITY_FIRST_PAYOUT]), 1
-        return int(rules[R_MAJORITY_TIED_FIRST_PAYOUT]), 1
-    if mine == m2:
-        if t1 > 1 and rules[R_PAY_SECOND_WHEN_FIRST_TIED] < 0.5:
-            return 0, 2
-        if t2 == 1:
-            return int(rules[R_MAJORITY_SECOND_PAYOUT]), 2
-        return int(rules[R_MAJORITY_TIED_SECOND_PAYOUT]), 2
-    return 0, 0
-
-
 @njit(cache=True)
 def pay_flower(state, rules, f, seat, log):
     """WD-D5: ``seat`` takes what it is owed on flower ``f``, capped by the colour's supply."""
@@ -691,7 +664,8 @@ def list_pairs(state, seat):
     """WD-F2 (DP-18): a pair of equal-value F-dice on tiles x <= y (x == y needs two dice
     there). Stopping early is not offered while a pair can be formed: a pair's moves are
     optional and an unpaired die does nothing, so leaving dice unpaired never helps. Returns
-    0 when no pair is left (the rest of the seat's F-dice then go back unpaired)."""
+    0 when no pair is left (the rest of the seat's F-dice then go back unpaired). Holding
+    Expertise, the unequal pairs follow (``list_expert_pairs``)."""
     b = seat_base(seat)
     nt = state[b + F_N_TILES]
     n = 0
@@ -707,24 +681,57 @@ def list_pairs(state, seat):
                 if state[b + F_TDICE + y * N_VAL + v] > 0:
                     state[S_OPTIONS + n] = (x * MAX_HIVE + y) * PAIR_CODE + v + 1
                     n += 1
+    if state[b + F_HAND + Q_EXPERTISE] > 0:
+        n = list_expert_pairs(state, b, n)
+    return n
+
+
+@njit(cache=True)
+def list_expert_pairs(state, b, n):
+    """Expertise (DP-18, WD-I18): one pair of unequal dice, a die of value v on tile x and one
+    of w != v on tile y (x <= y; v < w when x == y), counts as a pair. Played only by choice:
+    when no equal pair is left, PAIR_DONE (keep the card) is offered too (WD-Q5)."""
+    plain = n
+    nt = state[b + F_N_TILES]
+    for x in range(nt):
+        for v in range(N_VAL):
+            if state[b + F_TDICE + x * N_VAL + v] == 0:
+                continue
+            for y in range(x, nt):
+                for w in range(N_VAL):
+                    if w == v or (x == y and w < v) or state[b + F_TDICE + y * N_VAL + w] == 0:
+                        continue
+                    n = _option(state, n, PAIR_EXPERT + ((x * MAX_HIVE + y) * PAIR_CODE + v + 1)
+                                * PAIR_CODE + w + 1)
+    if plain == 0 and n > 0:
+        n = _option(state, n, PAIR_DONE)
     return n
 
 
 @njit(cache=True)
 def take_pair(state, seat, code, log):
-    """WD-F2: form the pair ``code`` (its two dice are used up); PAIR_DONE returns the
-    seat's other F-dice to the pool unpaired (they do nothing)."""
+    """WD-F2: form the pair ``code`` (its two dice are used up; an Expertise pair plays the
+    card, WD-Q3); PAIR_DONE returns the seat's other F-dice to the pool unpaired (they do
+    nothing)."""
     b = seat_base(seat)
     if code == PAIR_DONE:
         for t in range(state[b + F_N_TILES]):
             _clear_tile_dice(state, b, t)
         return
+    w = -1
+    if code >= PAIR_EXPERT:                  # Expertise: dice v on x and w on y
+        w = (code - PAIR_EXPERT) % PAIR_CODE - 1
+        code = (code - PAIR_EXPERT) // PAIR_CODE
     v = code % PAIR_CODE - 1
     xy = code // PAIR_CODE
     x = xy // MAX_HIVE
     y = xy % MAX_HIVE
     state[b + F_TDICE + x * N_VAL + v] -= 1
-    state[b + F_TDICE + y * N_VAL + v] -= 1
+    state[b + F_TDICE + y * N_VAL + (v if w < 0 else w)] -= 1
+    if w >= 0:
+        discard_card(state, seat, Q_EXPERTISE)
+        if log.shape[0] > 1:
+            emit(log, EV_PLAY, seat, Q_EXPERTISE, x, y, (v + 1) * 10 + w + 1, -1)
     state[S_CTX_SEAT] = seat
     state[S_CTX_X] = x
     state[S_CTX_Y] = y
@@ -818,7 +825,11 @@ def move_pollen(state, rules, seat, code, log):
 
 @njit(cache=True)
 def list_flips(state, rules, seat):
-    """WD-F4 (DP-19): the pair's tiles that can turn into honey (x, and y if different)."""
+    """WD-F4, WD-F7 (DP-19): the pair's tiles that can turn into honey (x, and y if
+    different), plainly; then, holding Efficiency or Alchemy, the tiles that only a card can
+    flip (``card_flip_ok``): with Efficiency, Alchemy, or both when neither alone works and
+    ``allow_efficiency_with_alchemy`` (WD-Q7). A card flip is a choice: FLIP_NONE keeps the
+    card when no plain flip is listed (WD-Q5: no card on a tile that flips without it)."""
     b = seat_base(seat)
     x = state[S_CTX_X]
     y = state[S_CTX_Y]
@@ -829,15 +840,56 @@ def list_flips(state, rules, seat):
     if y != x and honey_colour(state, rules, b, y) >= 0:
         state[S_OPTIONS + n] = y
         n += 1
+    eff = state[b + F_HAND + Q_EFFICIENCY] > 0
+    alc = state[b + F_HAND + Q_ALCHEMY] > 0
+    if not (eff or alc):
+        return n
+    plain = n
+    for i in range(2):
+        t = x if i == 0 else y
+        if (i == 1 and y == x) or honey_colour(state, rules, b, t) >= 0:
+            continue
+        one = False
+        if eff and card_flip_ok(state, rules, b, t, 1):
+            state[S_OPTIONS + n] = FLIP_EFFICIENCY * MAX_HIVE + t
+            n += 1
+            one = True
+        if alc and card_flip_ok(state, rules, b, t, 2):
+            state[S_OPTIONS + n] = FLIP_ALCHEMY * MAX_HIVE + t
+            n += 1
+            one = True
+        if (not one and eff and alc and rules[R_ALLOW_EFFICIENCY_WITH_ALCHEMY] > 0.5
+                and card_flip_ok(state, rules, b, t, 3)):
+            state[S_OPTIONS + n] = FLIP_BOTH * MAX_HIVE + t
+            n += 1
+    if plain == 0 and n > 0:
+        state[S_OPTIONS + n] = FLIP_NONE
+        n += 1
     return n
 
 
 @njit(cache=True)
-def flip_tile(state, rules, seat, t, log):
-    """WD-F4/F8: the pair flips tile ``t``: all its cubes go back to the supply at once and the
-    tile is HONEY for good (the kernel always flips a qualifying tile: honey is the goal)."""
+def flip_tile(state, rules, seat, code, log):
+    """WD-F4/F8: the pair flips tile ``code % MAX_HIVE``: all its cubes go back to the supply
+    at once and the tile is HONEY for good (the kernel always flips a qualifying tile: honey
+    is the goal). A card flip (``code // MAX_HIVE``) plays Efficiency and/or Alchemy first
+    (WD-Q3, WD-Q7); FLIP_NONE flips nothing."""
+    state[S_PHASE] = PH_F
+    if code == FLIP_NONE:
+        return
     b = seat_base(seat)
-    c = honey_colour(state, rules, b, t)
+    kind = code // MAX_HIVE
+    t = code % MAX_HIVE
+    for q in range(2):
+        if (kind >> q) & 1:
+            card = Q_EFFICIENCY if q == 0 else Q_ALCHEMY
+            discard_card(state, seat, card)
+            if log.shape[0] > 1:
+                emit(log, EV_PLAY, seat, card, t, 0, 0, -1)
+    c = 0
+    for d in range(N_COL):
+        if state[b + F_CUBES + t * N_COL + d] > state[b + F_CUBES + t * N_COL + c]:
+            c = d
     for d in range(N_COL):
         state[S_CUBE_SUPPLY + d] += state[b + F_CUBES + t * N_COL + d]
         state[b + F_CUBES + t * N_COL + d] = 0
@@ -845,15 +897,15 @@ def flip_tile(state, rules, seat, t, log):
     state[b + F_HONEY] += 1
     if log.shape[0] > 1:
         emit(log, EV_FLIP, seat, t, c, state[b + F_HONEY])
-    state[S_PHASE] = PH_F
 
 
 # ==== night G and the end of the round (WD-G*, WD-R15, WD-V*) ===================================
 @njit(cache=True)
 def draw_queen_cards(state, rules, log):
     """WD-G1 .. WD-G3 (WD-R13): in turn order, each die on G draws ``cards_per_draw_die``
-    cards into its owner's hand; an empty deck (no reshuffle: no card is ever discarded while
-    card play is not implemented, WD-I12) or a full hand (``hand_limit``) draws nothing."""
+    cards into its owner's hand; an empty deck (no reshuffle, WD-I12) or a full hand
+    (``hand_limit``) draws nothing. There is no window after G: the cards drawn are first
+    played the next day (WD-Q6)."""
     limit = int(rules[R_HAND_LIMIT])
     for k in range(state[S_N_PLAYERS]):
         seat = turn_seat(state, k)
@@ -879,7 +931,12 @@ def draw_queen_cards(state, rules, log):
 @njit(cache=True)
 def end_of_round(state, rules, log):
     """WD-R15, WD-V1, WD-V2: after G, the game ends if a player has ``honey_to_win`` honey;
-    otherwise the start player passes clockwise and the next day begins."""
+    otherwise the start player passes clockwise and the next day begins. First the volunteer
+    die goes back to the supply and the dice out sick rejoin their pools (WD-R15 steps 1, 2:
+    the pools never lost them)."""
+    state[S_VOLUNTEER] = 0
+    for p in range(state[S_N_PLAYERS]):
+        state[seat_base(p) + F_SICK] = 0
     for p in range(state[S_N_PLAYERS]):
         if state[seat_base(p) + F_HONEY] >= int(rules[R_HONEY_TO_WIN]):
             state[S_ENDED] = 1
@@ -927,6 +984,368 @@ def _game_over(state, log):
         emit(log, EV_END, state[S_END_TRIGGER], state[S_ROUND], ws, nw)
 
 
+# ==== queen cards (WD-Q*, windows WD-R3 / R9 / R12, WD-I13) =====================================
+@njit(cache=True)
+def open_window(state, w):
+    """WD-I13: card window ``w`` (W_*) opens: one pass in turn order from S (WD-R3/R9/R12)."""
+    state[S_WINDOW] = w
+    state[S_CURSOR] = 0
+    state[S_PHASE] = PH_WINDOW
+
+
+@njit(cache=True)
+def close_window(state):
+    """The window is over: DW0 goes on to the placement turns, DW-end to NW_A (the day/night
+    card flips, WD-R10), NW_X to the resolution of card X (WD-R12)."""
+    w = state[S_WINDOW]
+    state[S_CURSOR] = 0
+    if w == W_DW0:
+        state[S_PHASE] = PH_PLACE
+    elif w == W_DW_END:
+        open_window(state, W_NW)
+    else:
+        k = w - W_NW
+        if k == 0:
+            state[S_PHASE] = PH_NIGHT_A
+        elif k == 1:
+            state[S_PHASE] = PH_B
+        elif k == 2:
+            state[S_PHASE] = PH_C
+        elif k == 3:
+            state[S_PHASE] = PH_D
+        elif k == 4:
+            state[S_PHASE] = PH_E
+        elif k == 5:
+            state[S_PHASE] = PH_F
+        else:
+            state[S_PHASE] = PH_G
+
+
+@njit(cache=True)
+def _option(state, n, code):
+    """Append ``code`` to the options block unless it is full (MAX_OPTS); the new count."""
+    if n < MAX_OPTS:
+        state[S_OPTIONS + n] = code
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def list_sick_day(state, seat, n):
+    """Sick Day (DP-01, DW0 only): any opponent's unplaced die, by value (WD-Q5: only dice
+    that are there)."""
+    if state[seat_base(seat) + F_HAND + Q_SICK_DAY] == 0:
+        return n
+    for p in range(state[S_N_PLAYERS]):
+        if p == seat:
+            continue
+        for v in range(N_VAL):
+            if state[seat_base(p) + F_UNPLACED + v] > 0:
+                n = _option(state, n, Q_SICK_DAY * CARD_PLAY + p * N_VAL + v)
+    return n
+
+
+@njit(cache=True)
+def list_wrong_turn(state, seat, n):
+    """Wrong Turn (DP-09): an opponent's die on flower f to another flower f2 != f."""
+    if state[seat_base(seat) + F_HAND + Q_WRONG_TURN] == 0:
+        return n
+    for p in range(state[S_N_PLAYERS]):
+        if p == seat:
+            continue
+        for f in range(N_COL):
+            if state[S_FLOWER + f * MAX_PLAYERS + p] == 0:
+                continue
+            for f2 in range(N_COL):
+                if f2 != f:
+                    n = _option(state, n, Q_WRONG_TURN * CARD_PLAY + (p * N_COL + f) * N_COL + f2)
+    return n
+
+
+@njit(cache=True)
+def list_queens_gift(state, seat, n):
+    """Queen's Gift (DP-10): a tile from the supply, or an egg onto an EMPTY tile (identical
+    tiles listed once); nothing when the supplies are empty (WD-Q5)."""
+    b = seat_base(seat)
+    if state[b + F_HAND + Q_QUEENS_GIFT] == 0:
+        return n
+    if state[S_TILE_SUPPLY] > 0 and state[b + F_N_TILES] < MAX_HIVE:
+        n = _option(state, n, Q_QUEENS_GIFT * CARD_PLAY)
+    if state[S_EGG_SUPPLY] > 0:
+        for t in range(state[b + F_N_TILES]):
+            if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
+                n = _option(state, n, Q_QUEENS_GIFT * CARD_PLAY + 1 + t)
+    return n
+
+
+@njit(cache=True)
+def list_relocation(state, rules, seat, n):
+    """Relocation (DP-11): two tiles x < y that hold neither egg nor honey, shared out by a
+    canonical split "gather colour c on x (or y)" of WD-F3 (``apply_gather``) that changes
+    them (WD-Q5); an empty partner tile is offered once (the first one), as EMPTY tiles are
+    alike."""
+    b = seat_base(seat)
+    if state[b + F_HAND + Q_RELOCATION] == 0:
+        return n
+    nt = state[b + F_N_TILES]
+    for x in range(nt):
+        if not holds_pollen(state, b, x) or tile_cubes(state, b, x) == 0:
+            continue
+        empty_seen = False
+        for y in range(nt):
+            if y == x or not holds_pollen(state, b, y):
+                continue
+            if tile_cubes(state, b, y) == 0:
+                if empty_seen:
+                    continue
+                empty_seen = True
+            elif y < x:
+                continue                     # the pair was listed from y
+            lo = min(x, y)
+            hi = max(x, y)
+            for c in range(N_COL):
+                for side in range(2):
+                    tx = lo if side == 0 else hi
+                    ty = hi if side == 0 else lo
+                    if (state[b + F_CUBES + lo * N_COL + c] + state[b + F_CUBES + hi * N_COL + c] > 0
+                            and _gather_changes(state, rules, b, tx, ty, c)):
+                        n = _option(state, n, Q_RELOCATION * CARD_PLAY
+                                    + (lo * MAX_HIVE + hi) * RELOC_CODE + MV_GATHER + c * 2 + side)
+    return n
+
+
+@njit(cache=True)
+def list_window_plays(state, rules, seat):
+    """WD-Q1, WD-I13 (DP-01 .. DP-03, DP-09 .. DP-11): pass, or a card of the window's phase
+    with its targets: DW0 Sick Day, Volunteer, Scout (WD-R3); DW-end Wrong Turn, Scout
+    (WD-R9); NW_A .. NW_G Queen's Gift, Relocation (WD-R12). Only plays with an effect
+    (WD-Q5). Returns the number of options (1: pass only)."""
+    b = seat_base(seat)
+    w = state[S_WINDOW]
+    state[S_OPTIONS] = CARD_PASS
+    n = 1
+    if w == W_DW0 or w == W_DW_END:
+        if w == W_DW0:
+            n = list_sick_day(state, seat, n)
+            if state[b + F_HAND + Q_VOLUNTEER] > 0 and state[S_VOLUNTEER] == 0:
+                n = _option(state, n, Q_VOLUNTEER * CARD_PLAY)
+        else:
+            n = list_wrong_turn(state, seat, n)
+        if state[b + F_HAND + Q_SCOUT] > 0 and state[S_DECK_POS] < state[S_DECK_N]:
+            n = _option(state, n, Q_SCOUT * CARD_PLAY)
+    else:
+        n = list_queens_gift(state, seat, n)
+        n = list_relocation(state, rules, seat, n)
+    return n
+
+
+@njit(cache=True)
+def discard_card(state, seat, q):
+    """WD-Q2/Q3: card ``q`` leaves the hand for the face-up discard pile."""
+    state[seat_base(seat) + F_HAND + q] -= 1
+    state[S_DISCARD] += 1
+    state[S_QUEEN_PLAYED] += 1
+
+
+@njit(cache=True)
+def play_card(state, rules, seat, code, log):
+    """WD-Q2: play card ``code // CARD_PLAY`` on its target and resolve it completely, then
+    discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the volunteer
+    die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die to
+    the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
+    cubes of two tiles out."""
+    q = code // CARD_PLAY
+    a = code % CARD_PLAY
+    discard_card(state, seat, q)
+    r0 = 0
+    r1 = 0
+    r2 = 0
+    if q == Q_SICK_DAY:
+        r0 = a // N_VAL
+        r1 = a % N_VAL + 1
+        bp = seat_base(r0)
+        state[bp + F_UNPLACED + r1 - 1] -= 1
+        state[bp + F_SICK] += 1
+    elif q == Q_VOLUNTEER:
+        r0 = roll_die(state)
+        state[seat_base(seat) + F_UNPLACED + r0 - 1] += 1
+        state[S_VOLUNTEER] = seat + 1
+    elif q == Q_SCOUT:
+        r0 = scout(state, rules, seat)
+    elif q == Q_WRONG_TURN:
+        r0 = a // (N_COL * N_COL)
+        r1 = a // N_COL % N_COL
+        r2 = a % N_COL
+        state[S_FLOWER + r1 * MAX_PLAYERS + r0] -= 1
+        state[S_FLOWER + r2 * MAX_PLAYERS + r0] += 1
+        r1 += 1
+        r2 += 1
+    elif q == Q_QUEENS_GIFT:
+        b = seat_base(seat)
+        if a == 0:
+            r0 = state[b + F_N_TILES]
+            state[b + F_N_TILES] = r0 + 1
+            state[S_TILE_SUPPLY] -= 1
+            r2 = state[S_TILE_SUPPLY]
+        else:
+            r0 = a - 1
+            r1 = 1
+            state[b + F_EGG + r0] = 1
+            state[S_EGG_SUPPLY] -= 1
+            r2 = state[S_EGG_SUPPLY]
+    else:                                    # Q_RELOCATION
+        xy = a // RELOC_CODE
+        r2 = a % RELOC_CODE
+        r0 = xy // MAX_HIVE
+        r1 = xy % MAX_HIVE
+        k = r2 - MV_GATHER
+        if k % 2 == 0:
+            apply_gather(state, rules, seat_base(seat), r0, r1, k // 2)
+        else:
+            apply_gather(state, rules, seat_base(seat), r1, r0, k // 2)
+    if log.shape[0] > 1:
+        emit(log, EV_PLAY, seat, q, r0, r1, r2, state[S_WINDOW])
+
+
+@njit(cache=True)
+def scout(state, rules, seat):
+    """Scout (DP-03): draw min(``scout_draw``, deck) cards; ``scout_keep`` of them are kept one
+    by one at PH_KEEP, the rest go to the discard pile (WD-Q3). Returns the cards drawn."""
+    k = min(int(rules[R_SCOUT_DRAW]), state[S_DECK_N] - state[S_DECK_POS])
+    state[S_CTX_SEAT] = seat
+    state[S_CTX_X] = state[S_DECK_POS]
+    state[S_CTX_Y] = state[S_DECK_POS] + k
+    state[S_CTX_LEFT] = min(int(rules[R_SCOUT_KEEP]), k)
+    state[S_DECK_POS] += k
+    state[S_PHASE] = PH_KEEP
+    return k
+
+
+@njit(cache=True)
+def list_keeps(state):
+    """DP-03: the card types among the Scout draw not kept yet (each type listed once)."""
+    n = 0
+    for i in range(state[S_CTX_X], state[S_CTX_Y]):
+        q = state[S_DECK + i]
+        dup = False
+        for j in range(state[S_CTX_X], i):
+            if state[S_DECK + j] == q:
+                dup = True
+        if not dup:
+            state[S_OPTIONS + n] = q
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def keep_card(state, seat, q, log):
+    """DP-03: keep one drawn card of type ``q``; once ``scout_keep`` are kept, the others go to
+    the discard pile (WD-Q3) and the window goes on."""
+    x = state[S_CTX_X]
+    for i in range(x, state[S_CTX_Y]):
+        if state[S_DECK + i] == q:
+            state[S_DECK + i] = state[S_DECK + x]
+            state[S_DECK + x] = q
+            break
+    state[seat_base(seat) + F_HAND + q] += 1
+    state[S_CTX_X] = x + 1
+    state[S_CTX_LEFT] -= 1
+    gone = 0
+    if state[S_CTX_LEFT] == 0 or state[S_CTX_X] == state[S_CTX_Y]:
+        gone = state[S_CTX_Y] - state[S_CTX_X]
+        state[S_DISCARD] += gone
+        state[S_PHASE] = PH_WINDOW
+    if log.shape[0] > 1:
+        emit(log, EV_KEEP, seat, q, gone)
+
+
+@njit(cache=True)
+def list_harvests(state, seat):
+    """WD-D6, WD-I18 (DP-15): pass, or Harvest on a flower from which the seat took >= 1 cube
+    this night and whose colour is still in the supply (WD-Q5)."""
+    b = seat_base(seat)
+    state[S_OPTIONS] = CARD_PASS
+    if state[b + F_HAND + Q_HARVEST] == 0:
+        return 1
+    n = 1
+    for f in range(N_COL):
+        if state[b + F_GAINED + f] > 0 and state[S_CUBE_SUPPLY + f] > 0:
+            state[S_OPTIONS + n] = Q_HARVEST * CARD_PLAY + f
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def harvest(state, rules, seat, code, log):
+    """WD-D6: one Harvest adds ``harvest_bonus`` cubes of flower f's colour (as far as the
+    supply allows) to the cubes the seat gained this D; they are placed with them (WD-D7)."""
+    f = code % CARD_PLAY
+    b = seat_base(seat)
+    discard_card(state, seat, Q_HARVEST)
+    got = min(int(rules[R_HARVEST_BONUS]), state[S_CUBE_SUPPLY + f])
+    state[S_CUBE_SUPPLY + f] -= got
+    state[b + F_GAINED + f] += got
+    state[b + F_CUBES_GAINED] += got
+    if log.shape[0] > 1:
+        emit(log, EV_PLAY, seat, Q_HARVEST, f + 1, got, state[S_CUBE_SUPPLY + f], -1)
+
+
+@njit(cache=True)
+def list_expert_hatches(state, rules, seat):
+    """DP-13, WD-I18: pass, or Expertise on an egg tile whose dice hold no equal pair but at
+    least two dice (one hatch per card); only where a hatch can happen (WD-Q5, WD-B3)."""
+    b = seat_base(seat)
+    state[S_OPTIONS] = CARD_PASS
+    if state[b + F_HAND + Q_EXPERTISE] == 0:
+        return 1
+    if state[b + F_PERSONAL] == 0 and int(rules[R_HATCH_WITHOUT_SUPPLY]) != RETURN_EGG:
+        return 1
+    n = 1
+    for t in range(state[b + F_N_TILES]):
+        if state[b + F_EGG + t] == 0 or state[b + F_EXPERT + t] == 1:
+            continue
+        dice = 0
+        pair = False
+        for v in range(N_VAL):
+            dice += state[b + F_TDICE + t * N_VAL + v]
+            pair = pair or state[b + F_TDICE + t * N_VAL + v] >= 2
+        if dice >= 2 and not pair:
+            n = _option(state, n, Q_EXPERTISE * CARD_PLAY + t)
+    return n
+
+
+@njit(cache=True)
+def expert_hatch(state, seat, code, log):
+    """DP-13: Expertise makes egg tile ``t``'s unequal dice count as a pair at B (WD-Q3)."""
+    t = code % CARD_PLAY
+    discard_card(state, seat, Q_EXPERTISE)
+    state[seat_base(seat) + F_EXPERT + t] = 1
+    if log.shape[0] > 1:
+        emit(log, EV_PLAY, seat, Q_EXPERTISE, t, t, 0, -1)
+
+
+@njit(cache=True)
+def window_step(state, rules, kind):
+    """One pass in turn order from S (the cursor) through a card window (``kind`` 0), Harvest
+    at D (1) or Expertise at B (2): the next seat with a card it can play posts its decision;
+    a seat with nothing to play is passed over. Returns the options, or 0 when the pass is
+    over."""
+    n_players = state[S_N_PLAYERS]
+    while state[S_CURSOR] < n_players:
+        seat = turn_seat(state, state[S_CURSOR])
+        if kind == 1:
+            n = list_harvests(state, seat)
+        elif kind == 2:
+            n = list_expert_hatches(state, rules, seat)
+        else:
+            n = list_window_plays(state, rules, seat)
+        if n > 1:
+            state[S_DECIDER] = seat
+            return n
+        state[S_CURSOR] += 1
+    return 0
+
+
 # ==== the step machine (sim.decide) ============================================================
 @njit(cache=True)
 def _step(state, rules, log):
@@ -939,19 +1358,32 @@ def _step(state, rules, log):
     elif ph == PH_PLACE:
         seat = next_placer(state)
         if seat < 0:
-            state[S_PHASE] = PH_NIGHT_A
+            open_window(state, W_DW_END)
             return 0
         state[S_DECIDER] = seat
         return list_placements(state, rules, seat)
+    elif ph == PH_WINDOW:
+        n = window_step(state, rules, 0)
+        if n == 0:
+            close_window(state)
+        return n
+    elif ph == PH_KEEP:
+        state[S_DECIDER] = state[S_CTX_SEAT]
+        return list_keeps(state)
     elif ph == PH_NIGHT_A:
         build_hive(state, rules, log)
+        open_window(state, W_NW + 1)
+    elif ph == PH_B:
+        n = window_step(state, rules, 2)
+        if n > 0:
+            return n
         hatch(state, rules, log)
         state[S_CTX_LEFT] = 0
-        state[S_PHASE] = PH_C
+        open_window(state, W_NW + 2)
     elif ph == PH_C:
         if state[S_CTX_LEFT] == 0:
             if next_slot_die(state, CARD_C) < 0:
-                state[S_PHASE] = PH_D
+                open_window(state, W_NW + 3)
                 return 0
             state[S_CTX_LEFT] = int(rules[R_EGGS_PER_EGG_DIE])
         seat = state[S_CTX_SEAT]
@@ -966,19 +1398,24 @@ def _step(state, rules, log):
         return n
     elif ph == PH_D:
         resolve_flowers(state, rules, log)
-        state[S_PHASE] = PH_D_PLACE
+        state[S_CURSOR] = 0
+        state[S_PHASE] = PH_HARVEST
+    elif ph == PH_HARVEST:
+        n = window_step(state, rules, 1)
+        if n == 0:
+            state[S_PHASE] = PH_D_PLACE
+        return n
     elif ph == PH_D_PLACE:
         seat = next_cube_owner(state, rules, log)
         if seat < 0:
-            state[S_PHASE] = PH_E
+            open_window(state, W_NW + 4)
             return 0
         state[S_DECIDER] = seat
         return list_cube_places(state, rules, seat)
     elif ph == PH_E:
         seat = next_slot_die(state, CARD_E)
         if seat < 0:
-            state[S_PHASE] = PH_F
-            state[S_CURSOR] = 0
+            open_window(state, W_NW + 5)
             return 0
         state[S_DECIDER] = seat
         n = list_trades(state, rules, seat)
@@ -1009,7 +1446,7 @@ def _step(state, rules, log):
                 if n == 0:
                     take_pair(state, seat, PAIR_DONE, log)
                 return n
-        state[S_PHASE] = PH_G
+        open_window(state, W_NW + 6)
     elif ph == PH_F_MOVE:
         seat = state[S_CTX_SEAT]
         state[S_DECIDER] = seat
@@ -1037,6 +1474,17 @@ def _apply(state, rules, seat, code, log):
     ph = state[S_PHASE]
     if ph == PH_PLACE:
         place_die(state, seat, code, log)
+    elif ph == PH_WINDOW or ph == PH_HARVEST or ph == PH_B:
+        if code == CARD_PASS:
+            state[S_CURSOR] += 1
+        elif ph == PH_HARVEST:
+            harvest(state, rules, seat, code, log)
+        elif ph == PH_B:
+            expert_hatch(state, seat, code, log)
+        else:
+            play_card(state, rules, seat, code, log)
+    elif ph == PH_KEEP:
+        keep_card(state, seat, code, log)
     elif ph == PH_C:
         take_egg(state, seat, code, log)
         if state[S_CTX_LEFT] == 0:
@@ -1062,6 +1510,14 @@ def decision_point(phase):
     """The decision point D_* posted at control position ``phase``."""
     if phase == PH_PLACE:
         return D_PLACE
+    if phase == PH_WINDOW:
+        return D_CARD
+    if phase == PH_KEEP:
+        return D_KEEP
+    if phase == PH_HARVEST:
+        return D_HARVEST
+    if phase == PH_B:
+        return D_HATCH
     if phase == PH_C:
         return D_EGG
     if phase == PH_D_PLACE:
@@ -1140,7 +1596,10 @@ def finish(state, rules, comp, games_row, seats_rows):
     games_row[GO_END_TRIGGER] = state[S_END_TRIGGER]
     games_row[GO_START_CHAIR] = state[S_START_CHAIR]
     games_row[GO_QUEEN_PLAYED] = state[S_QUEEN_PLAYED]
-    games_row[GO_QUEEN_DRAWN] = state[S_DECK_POS]
+    drawn = 0
+    for p in range(n):
+        drawn += state[seat_base(p) + F_DRAWN]
+    games_row[GO_QUEEN_DRAWN] = drawn
     games_row[GO_DECK_LEFT] = state[S_DECK_N] - state[S_DECK_POS]
     games_row[GO_TILES_LEFT] = state[S_TILE_SUPPLY]
     games_row[GO_EGGS_LEFT] = state[S_EGG_SUPPLY]

@@ -30,7 +30,21 @@ Option encodings (decision points of spec §9):
 - ``D_MOVE`` (DP-19): ``MV_NONE`` or ``MV_GATHER + colour * 2 + side``: gather ``colour`` on
   the pair's tile x (side 0) or y (side 1), the other colours going to the other tile as far
   as room allows (the kernel's canonical splits, see the README).
-- ``D_FLIP`` (DP-19): the tile to flip when both tiles of the pair qualify.
+- ``D_FLIP`` (DP-19): ``kind * MAX_HIVE + t``: flip tile t plainly (``FLIP_PLAIN``) or with
+  Efficiency, Alchemy or both (``FLIP_EFFICIENCY``, ``FLIP_ALCHEMY``, ``FLIP_BOTH``, WD-Q7);
+  ``FLIP_NONE`` (-1) when only a card could flip a tile and the player keeps the card.
+- ``D_PAIR`` with Expertise (DP-18): ``PAIR_EXPERT + ((x * MAX_HIVE + y) * PAIR_CODE + v) *
+  PAIR_CODE + w``: a die of value v on tile x and one of value w != v on tile y.
+- ``D_HATCH`` (DP-13): ``CARD_PASS`` or ``Q_EXPERTISE * CARD_PLAY + t``: egg tile t hatches
+  with an unequal pair.
+- ``D_CARD`` (DP-01..03, DP-09..11, a card window WD-R3/R9/R12): ``CARD_PASS`` (-1: the seat
+  ends its part of the window), else ``card * CARD_PLAY + target`` with ``card`` a ``Q_*``
+  type; targets: Sick Day ``seat * N_VAL + v - 1``; Scout and Volunteer 0; Wrong Turn
+  ``(seat * N_COL + f) * N_COL + f2`` (an opponent's die from flower f+1 to f2+1); Queen's
+  Gift 0 (a tile) or ``1 + t`` (an egg on EMPTY tile t); Relocation
+  ``(x * MAX_HIVE + y) * RELOC_CODE + move`` (a ``D_MOVE`` gather code on tiles x < y).
+- ``D_KEEP`` (DP-03): the card type kept from a Scout draw.
+- ``D_HARVEST`` (DP-15): ``CARD_PASS`` or ``Q_HARVEST * CARD_PLAY + f`` (+1 cube of flower f+1).
 """
 from sim.decide import option_fields
 from sim.layout import Block, columns_block
@@ -72,8 +86,38 @@ TR_POLLEN = 1       # + c * N_COL + c2  (< 1 + 36)
 TR_EGG = 64         # + c2
 PAIR_DONE = -1
 PAIR_CODE = 8
+PAIR_EXPERT = 1 << 24  # > every plain pair code
+FLIP_NONE = -1
+FLIP_PLAIN = 0
+FLIP_EFFICIENCY = 1
+FLIP_ALCHEMY = 2
+FLIP_BOTH = 3
 MV_NONE = 0
 MV_GATHER = 1
+CARD_PASS = -1
+CARD_PLAY = 1 << 16  # > every card target
+RELOC_CODE = 16     # > MV_GATHER + 2 * N_COL
+
+# ---- queen card types (ids of components/queen_cards.csv, rules.QUEEN_KEYS) ------------------
+Q_OVERTIME = 0
+Q_COMMAND = 1
+Q_SHIFT_CHANGE = 2
+Q_SICK_DAY = 3
+Q_WRONG_TURN = 4
+Q_SCOUT = 5
+Q_FEINT = 6
+Q_QUEENS_GIFT = 7
+Q_EXPERTISE = 8
+Q_HARVEST = 9
+Q_EFFICIENCY = 10
+Q_ALCHEMY = 11
+Q_RELOCATION = 12
+Q_VOLUNTEER = 13
+
+# ---- card windows (S_WINDOW, WD-I13) ----------------------------------------------------------
+W_DW0 = 0           # before the first placement (WD-R3)
+W_DW_END = 1        # after the last placement (WD-R9)
+W_NW = 2            # + card index 0..6: NW_A .. NW_G, before resolving A .. G (WD-R12)
 
 # ---- end triggers (game column end_trigger) ------------------------------------------------------
 ET_NONE = 0         # truncated at max_rounds (WD-V6)
@@ -89,11 +133,15 @@ D_GAIN = 6
 D_PAIR = 7
 D_MOVE = 8
 D_FLIP = 9
+D_CARD = 10
+D_KEEP = 11
+D_HARVEST = 12
+D_HATCH = 13
 
 # ---- control positions of the step machine (S_PHASE) ----------------------------------------
 PH_DAY = 0          # a round starts: max_rounds guard, roll (WD-R2)
 PH_PLACE = 1        # placement turns (WD-R4 .. WD-R6), D_PLACE
-PH_NIGHT_A = 2      # A, B forced (WD-A*, WD-B*)
+PH_NIGHT_A = 2      # A forced (WD-A*), after the window NW_A
 PH_C = 3            # C die by die (WD-C*), D_EGG
 PH_D = 4            # D majorities (WD-D1 .. WD-D6), forced
 PH_D_PLACE = 5      # D cube placing (WD-D7), D_CUBE
@@ -105,6 +153,10 @@ PH_F_MOVE = 10      # moves of the chosen pair, D_MOVE
 PH_F_FLIP = 11      # the pair's flip, D_FLIP when both tiles qualify
 PH_G = 12           # G and the end of the round (WD-G*, WD-R15, WD-V*)
 PH_OVER = 13
+PH_WINDOW = 14      # a card window S_WINDOW (WD-R3, R9, R12), D_CARD
+PH_KEEP = 15        # Scout: the cards kept (DP-03), D_KEEP
+PH_HARVEST = 16     # Harvest after the flowers paid (WD-D6), D_HARVEST
+PH_B = 17           # B: Expertise on unequal egg-tile pairs (DP-13, D_HATCH), then the hatch (WD-B*)
 
 # ---- trace events (text in replay.py) ------------------------------------------------------------
 EV_SETUP = 1        # n, start_chair, tiles supply, egg supply, deck size
@@ -126,12 +178,19 @@ EV_FLIP = 16        # seat, tile, colour, honey now
 EV_DRAW = 17        # seat, slot, card type (-1 = deck empty), deck left
 EV_END = 18         # trigger, round, winner seat, n winners
 EV_TRUNCATED = 19   # rounds
+EV_PLAY = 20        # seat, card type (Q_*), then the effect: Sick Day (target seat, value);
+                    # Scout (cards drawn); Volunteer (value rolled); Wrong Turn (target seat,
+                    # flower from, flower to); Queen's Gift (tile, 1 = egg / 0 = tile, supply
+                    # left); Relocation (tile x, tile y, move code); Harvest (flower, cubes
+                    # taken, supply left); Expertise (tile x, tile y; at B x = y);
+                    # Efficiency / Alchemy (tile); last the window (W_*, -1 = during B, D or F)
+EV_KEEP = 21        # seat, card type kept from a Scout draw, cards discarded with it (WD-Q3)
 
 # ---- output columns (after sim.spec.GAME_COMMON / SEAT_COMMON) -----------------------------------
 GAME_COLUMNS = (
     Column("end_trigger", "0 truncated at max_rounds (WD-V6), 1 honey_to_win reached (WD-V2)"),
     Column("start_chair", "WD-S5 random start-player draw: the physical chair of seat 0"),
-    Column("queen_played", "queen cards played (card play is not implemented yet: always 0)"),
+    Column("queen_played", "queen cards played (WD-Q1; Overtime, Command, Shift Change and Feint are not played yet)"),
     Column("queen_drawn", "queen cards drawn at G (WD-G1)"),
     Column("deck_left", "queen cards left in the deck at the end (WD-G2)"),
     Column("tiles_left", "hive tiles left in the supply at the end (WD-A2)"),
@@ -178,7 +237,9 @@ STATE = Block("S_", (
     ("deck", MAX_DECK, "queen deck: card types, top at S_DECK_POS"),
     ("deck_n", 1, "cards in the shuffled deck"),
     ("deck_pos", 1, "next card to draw (WD-G1)"),
-    ("discard", 1, "played queen cards (WD-Q3)"),
+    ("discard", 1, "queen cards on the discard pile: played, or not kept from a Scout (WD-Q3)"),
+    ("window", 1, "the card window being played (W_*, WD-I13)"),
+    ("volunteer", 1, "seat + 1 holding the volunteer die this round; 0 = in the supply"),
     ("queen_played", 1, "queen cards played"),
     ("blocked", N_SLOTCARDS * N_VAL, "1 = slot card k, slot v+1 blocked (k * 6 + v, WD-S8/S9)"),
     ("slot_owner", N_SLOTCARDS * N_VAL, "seat + 1 of the die on slot card k, slot v+1; 0 = free"),
@@ -201,6 +262,8 @@ SEAT = Block("F_", (
     ("unplaced", N_VAL, "this round's unplaced dice by value (1..6 at index v-1)"),
     ("gained", N_COL, "cubes gained at D still to place (WD-D7)"),
     ("hand", N_QUEEN, "queen cards in hand by type"),
+    ("sick", 1, "dice sitting out this round (Sick Day), back at the round's end (WD-R15)"),
+    ("expert", MAX_HIVE, "1 = egg tile t hatches with its unequal pair tonight (Expertise, DP-13)"),
     ("eggs_hatched", 1, "statistic: hatches"),
     ("eggs_taken", 1, "statistic: eggs taken at C"),
     ("majorities", 1, "statistic: flowers paid as first"),

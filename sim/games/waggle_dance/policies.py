@@ -4,21 +4,25 @@
 ``greedy`` and ``honey_rush`` presets) scores every listed option of the pending decision with
 a one-step heuristic of spec §9.3 and takes the best (the first on ties): placement by action
 value (DP-04), eggs (DP-14), cube routing toward single-colour tiles (DP-16, DP-17), and pairs,
-moves and flips that make honey (DP-18, DP-19). Policies never change the state.
+moves and flips that make honey (DP-18, DP-19), and queen cards (DP-01..03, DP-09..11, DP-15):
+a card is played when its one-step value beats ``card_min_value`` (the value of passing).
+Policies never change the state.
 """
 from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
-                   honey_colour, is_empty_tile, room, seat_base, tile_cubes)
-from .layout import (D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
+                   honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
+from .layout import (D_FLIP, D_HATCH, FLIP_NONE, PAIR_EXPERT, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, Q_HARVEST,
+                     Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER,
+                     Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
                      F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
-from .rules import (P_BLOCK_WEIGHT, P_BUILD_IF_FREE_CAPACITY_BELOW, P_EGG_IF_POOL_BELOW,
+from .rules import (P_CARD_MIN_VALUE, P_SCOUT_MIN_DECK, P_BLOCK_WEIGHT, P_BUILD_IF_FREE_CAPACITY_BELOW, P_EGG_IF_POOL_BELOW,
                     P_ENDGAME_HONEY_THRESHOLD, P_HONEY_PAIR_MIN_SAME_COLOUR, P_MAX_EGGS_WAITING,
                     P_TARGET_HIVE_SIZE, P_TRADE_EGG_WHEN_POOL_GE, P_W_BUILD, P_W_DRAW, P_W_EGG,
                     P_W_FLOWER, P_W_HATCH, P_W_PAIR, P_W_TRADE, R_MAJORITY_FIRST_PAYOUT,
@@ -211,6 +215,8 @@ def _pair_value(state, rules, b, code):
     """DP-18: a pair that makes honey at once, else one that links tiles for a useful move."""
     if code == PAIR_DONE:
         return -1.0
+    if code >= PAIR_EXPERT:      # Expertise: worth it when the pair makes honey (§9.3)
+        return _pair_value(state, rules, b, (code - PAIR_EXPERT) // PAIR_CODE) - 3.0
     xy = code // PAIR_CODE
     x = xy // MAX_HIVE
     y = xy % MAX_HIVE
@@ -239,6 +245,87 @@ def _gather_value(state, rules, b, x, y, c, side):
 
 
 @njit(cache=True)
+def _wrong_turn_value(state, rules, seat, p, f, f2):
+    """DP-09: my cubes won by moving opponent ``p``'s die from flower f to f2 (WD-D2/D3),
+    plus half of what ``p`` loses there."""
+    mine = (majority_owed(state, rules, f, seat, p, -1)[0] - majority_owed(state, rules, f, seat)[0]
+            + majority_owed(state, rules, f2, seat, p, 1)[0] - majority_owed(state, rules, f2, seat)[0])
+    theirs = majority_owed(state, rules, f, p)[0] - majority_owed(state, rules, f, p, p, -1)[0]
+    return mine + 0.5 * theirs
+
+
+@njit(cache=True)
+def _relocation_value(state, rules, b, x, y, move):
+    """DP-11: 10 when the split makes a honey tile that carries an equal pair of dice (it
+    flips at F), else a quarter of the gain of ``_gather_value``."""
+    k = move - MV_GATHER
+    c = k // 2
+    tx = x if k % 2 == 0 else y
+    ty = y if k % 2 == 0 else x
+    xc, yc, oy, ox = gather_split(state, rules, b, tx, ty, c)
+    if ox == 0 and xc >= rules[R_POLLEN_PER_HONEY]:
+        for v in range(N_VAL):
+            if state[b + F_TDICE + tx * N_VAL + v] >= 2:
+                return 10.0
+    return 0.25 * _gather_value(state, rules, b, x, y, c, k % 2)
+
+
+@njit(cache=True)
+def card_value(state, rules, pp, seat, code):
+    """DP-01..03, DP-09..11, DP-15 (§9.3 per-card rules): the one-step value of a card play;
+    passing is worth ``card_min_value``. Sick Day: the leader's die, most if I hold that value
+    too; Volunteer: a die; Scout: while the deck holds ``scout_min_deck``; Wrong Turn: the
+    cubes it wins me; Queen's Gift: an egg while eggs are wanted, else a tile below the target
+    hive size; Relocation: a flip; Harvest: always, on the colour I hold most of."""
+    if code == CARD_PASS:
+        return pp[P_CARD_MIN_VALUE]
+    b = seat_base(seat)
+    q = code // CARD_PLAY
+    a = code % CARD_PLAY
+    if q == Q_SICK_DAY:
+        p = a // N_VAL
+        v = a % N_VAL
+        return (0.6 + 0.25 * state[seat_base(p) + F_HONEY]
+                + (0.5 if state[b + F_UNPLACED + v] > 0 else 0.0))
+    if q == Q_VOLUNTEER:
+        return 1.0
+    if q == Q_SCOUT:
+        return 1.0 if state[S_DECK_N] - state[S_DECK_POS] >= pp[P_SCOUT_MIN_DECK] else 0.0
+    if q == Q_WRONG_TURN:
+        return _wrong_turn_value(state, rules, seat, a // (N_COL * N_COL), a // N_COL % N_COL,
+                                 a % N_COL)
+    if q == Q_QUEENS_GIFT:
+        if a > 0:
+            return 1.2 if _wants_eggs(state, pp, b) else 0.2
+        return 1.0 if state[b + F_N_TILES] < pp[P_TARGET_HIVE_SIZE] else 0.3
+    if q == Q_RELOCATION:
+        xy = a // RELOC_CODE
+        return _relocation_value(state, rules, b, xy // MAX_HIVE, xy % MAX_HIVE, a % RELOC_CODE)
+    if q == Q_HARVEST:
+        return 1.0 + 0.1 * colour_in_hive(state, b, a)
+    if q == Q_EXPERTISE:         # DP-13: a hatch, +1 die
+        return 1.5
+    return 0.0
+
+
+@njit(cache=True)
+def keep_value(q):
+    """DP-03: which Scout card to keep: the cards the kernel plays, the surest first (Harvest
+    and Queen's Gift are nearly always playable; the own-turn cards are not played yet)."""
+    if q == Q_HARVEST:
+        return 3.0
+    if q == Q_QUEENS_GIFT:
+        return 2.5
+    if q == Q_RELOCATION or q == Q_SICK_DAY:
+        return 2.0
+    if q == Q_WRONG_TURN or q == Q_VOLUNTEER or q >= Q_EXPERTISE:
+        return 1.5
+    if q == Q_SCOUT:
+        return 1.0
+    return 0.0
+
+
+@njit(cache=True)
 def greedy_value(state, rules, pp, seat, point, code):
     """The greedy score of option ``code`` at decision ``point`` of ``seat``."""
     b = seat_base(seat)
@@ -264,12 +351,20 @@ def greedy_value(state, rules, pp, seat, point, code):
         return tile_cubes(state, b, code) - 2.0 * same
     if point == D_PAIR:
         return _pair_value(state, rules, b, code)
+    if point == D_FLIP:          # a plain flip, else a card flip (§9.3: when it creates one)
+        if code == FLIP_NONE:
+            return pp[P_CARD_MIN_VALUE]
+        return 3.0 if code < MAX_HIVE else 2.0
+    if point == D_CARD or point == D_HARVEST or point == D_HATCH:
+        return card_value(state, rules, pp, seat, code)
+    if point == D_KEEP:
+        return keep_value(code)
     if point == D_MOVE:
         if code < MV_GATHER:
             return 0.0
         k = code - MV_GATHER
         return _gather_value(state, rules, b, state[S_CTX_X], state[S_CTX_Y], k // 2, k % 2)
-    return 0.0   # D_FLIP: either tile
+    return 0.0
 
 
 @njit(cache=True)

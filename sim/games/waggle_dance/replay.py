@@ -26,6 +26,48 @@ def _trade(code: int, colours) -> str:
     return f"{colours[c]} cubes for {colours[c2]}"
 
 
+def _window(w: int) -> str:
+    """The window of a play (S_WINDOW, -1 = Harvest during D)."""
+    if w < 0:
+        return "D"
+    return ("DW0", "DW-end")[w] if w < L.W_NW else "NW_" + "ABCDEFG"[w - L.W_NW]
+
+
+def _play(a, queen, colour) -> str:
+    """An EV_PLAY event: the card played and its effect (WD-Q2)."""
+    seat, q = a[0], a[1]
+    where = _window(a[5])
+    if q == L.Q_EXPERTISE:
+        where = "F" if a[4] else "B"
+    elif q in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
+        where = "F"
+    head = f"{where}: seat {seat} plays {queen[q]}"
+    if q == L.Q_SICK_DAY:
+        return f"{head}: a {a[3]} of seat {a[2]} sits out the round"
+    if q == L.Q_VOLUNTEER:
+        return f"{head}: the volunteer die rolls a {a[2]}"
+    if q == L.Q_SCOUT:
+        return f"{head}: draws {a[2]} card(s)"
+    if q == L.Q_WRONG_TURN:
+        return f"{head}: a die of seat {a[2]} moves from flower {a[3]} to flower {a[4]}"
+    if q == L.Q_QUEENS_GIFT:
+        if a[3]:
+            return f"{head}: an egg on tile {a[2]} (egg supply {a[4]})"
+        return f"{head}: a new tile {a[2]} (tile supply {a[4]})"
+    if q == L.Q_RELOCATION:
+        c, side = divmod(a[4] - L.MV_GATHER, 2)
+        return f"{head}: gathers {colour(c)} on tile {(a[2], a[3])[side]} (from tiles {a[2]} and {a[3]})"
+    if q == L.Q_HARVEST:
+        return f"{head} on flower {a[2]}: +{a[3]} {colour(a[2] - 1)} ({a[4]} left)"
+    if q == L.Q_EXPERTISE and a[4]:
+        return f"{head}: a {a[4] // 10} and a {a[4] % 10} on tiles {a[2]} and {a[3]} count as a pair"
+    if q == L.Q_EXPERTISE:
+        return f"{head}: the unequal dice on egg tile {a[2]} count as a pair"
+    if q in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
+        return f"{head} to make honey on tile {a[2]}"
+    return head
+
+
 def format_event(event, ctx=None) -> str:
     """Render one event row ``(code, a0..a6)`` as text; ``ctx`` (None, a dict or a Components)
     only supplies the colour names."""
@@ -86,6 +128,11 @@ def format_event(event, ctx=None) -> str:
     if code == L.EV_DRAW:
         what = "draws nothing" if a[2] < 0 else f"draws {queen[a[2]]}"
         return f"G{a[1]}: seat {a[0]} {what} ({a[3]} left in the deck)"
+    if code == L.EV_PLAY:
+        return _play(a, queen, colour)
+    if code == L.EV_KEEP:
+        rest = f", discards {a[2]}" if a[2] else ""
+        return f"Scout: seat {a[0]} keeps {queen[a[1]]}{rest}"
     if code == L.EV_END:
         who = f"seat {a[2]} wins" if a[3] == 1 else f"{a[3]} seats share the win"
         return f"end of the night of round {a[1]}: {who}"

@@ -29,7 +29,6 @@ CARD_LETTERS = ("A", "C", "E", "G")
 QUEEN_KEYS = ("overtime", "command", "shift_change", "sick_day", "wrong_turn", "scout", "feint",
               "queens_gift", "expertise", "harvest", "efficiency", "alchemy", "relocation",
               "volunteer")
-_QUEEN_TODO = "queen card play is not implemented yet: no effect"
 
 PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("honey_to_win", "int", 7, "Honey that ends the game at the end of a night (WD-V2)", 1, 20, source="[S]"),
@@ -71,15 +70,15 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("blocking_marker_sets", "int", -1, "Marker sets numbered 1-6; -1 = components.toml [blocking] sets (3) (WD-S9)", -1, 6, source="[S]"),
     ParamSpec("blocking_mode", "choice", "static", "static markers (v1.7.5); reroll_each_round is a later edition's rule, not implemented yet (WD-S11)", choices=("static", "reroll_each_round"), source="[V]"),
     ParamSpec("use_mini_expansion", "bool", False, "Add the count_mini cards (3 Volunteer) to the deck (WD-S2, WD-I16)", source="[A]"),
-    ParamSpec("queen_discard_reshuffle", "bool", False, "Shuffle the discards into a new deck when it runs out (WD-G2, WD-I12)", source="[A]"),
+    ParamSpec("queen_discard_reshuffle", "bool", False, "Shuffle the discards into a new deck when it runs out (WD-G2, WD-I12); true is not implemented yet and is refused", source="[A]"),
     ParamSpec("hand_limit", "int", 0, "Queen cards in hand, 0 = unlimited; a die on G at the limit draws nothing (WD-G3, WD-Q4)", 0, 10, source="[S]"),
     ParamSpec("cards_per_draw_die", "int", 1, "Queen cards per die on G (WD-G1)", 0, 3, source="[S]"),
-    ParamSpec("scout_draw", "int", 3, f"Scout: cards drawn ({_QUEEN_TODO})", 1, 5, source="[S]"),
-    ParamSpec("scout_keep", "int", 1, f"Scout: cards kept ({_QUEEN_TODO})", 1, 5, source="[S]"),
-    ParamSpec("harvest_bonus", "int", 1, f"Harvest: extra cubes ({_QUEEN_TODO})", 1, 3, source="[S]"),
-    ParamSpec("efficiency_cubes", "int", 3, f"Efficiency: cubes needed ({_QUEEN_TODO})", 1, 8, source="[S]"),
-    ParamSpec("alchemy_max_colours", "int", 2, f"Alchemy: colours allowed ({_QUEEN_TODO})", 2, 4, source="[S]"),
-    ParamSpec("allow_efficiency_with_alchemy", "bool", False, f"WD-Q7 ({_QUEEN_TODO})", source="[A]"),
+    ParamSpec("scout_draw", "int", 3, "Scout: cards drawn (as far as the deck allows) (DP-03)", 1, 5, source="[S]"),
+    ParamSpec("scout_keep", "int", 1, "Scout: cards kept, <= scout_draw; the others are discarded (DP-03, WD-Q3)", 1, 5, source="[S]"),
+    ParamSpec("harvest_bonus", "int", 1, "Harvest: extra cubes of one flower's colour (WD-D6)", 1, 3, source="[S]"),
+    ParamSpec("efficiency_cubes", "int", 3, "Efficiency: cubes of one colour a honey conversion needs (WD-I18), <= pollen_per_honey", 1, 8, source="[S]"),
+    ParamSpec("alchemy_max_colours", "int", 2, "Alchemy: colours allowed on a converted tile (WD-I18)", 2, 4, source="[S]"),
+    ParamSpec("allow_efficiency_with_alchemy", "bool", False, "Efficiency and Alchemy may apply to the same honey conversion (WD-Q7)", source="[A]"),
 )
 
 PROVENANCE = {
@@ -98,7 +97,7 @@ VARIANTS: dict[str, Variant] = {
                           "An egg hatched with an empty personal supply goes back without a die (WD-B3).",
                           rule_ids=("WD-B3",)),
     "mini_expansion": Variant("mini_expansion", {"use_mini_expansion": True},
-                              "Queen deck with the 3 Volunteer cards (drawn, not played yet) (WD-S2).",
+                              "Queen deck with the 3 Volunteer cards and the volunteer die (WD-S2, WD-R3).",
                               rule_ids=("WD-S2",)),
 }
 
@@ -107,7 +106,7 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("w_build", "float", 1.2, "DP-04: value of a die on A while building is wanted", -5, 20),
     ParamSpec("w_egg", "float", 1.5, "DP-04: value of a die on C while eggs are wanted", -5, 20),
     ParamSpec("w_trade", "float", 0.8, "DP-04: value of a die on E when a trade would help", -5, 20),
-    ParamSpec("w_draw", "float", 0.05, "DP-04: value of a die on G (cards are not played yet)", -5, 20),
+    ParamSpec("w_draw", "float", 0.05, "DP-04: value of a die on G (a queen card)", -5, 20),
     ParamSpec("w_flower", "float", 0.6, "DP-04: value per expected cube won on a flower", -5, 20),
     ParamSpec("w_pair", "float", 3.0, "DP-04: value of completing a pair on a tile that can make honey", -5, 20),
     ParamSpec("w_hatch", "float", 2.5, "DP-04: value of completing a pair on an egg tile", -5, 20),
@@ -119,6 +118,8 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("honey_pair_min_same_colour", "int", 3, "DP-04: pair a tile holding at least this many cubes of one colour", 0, 8),
     ParamSpec("endgame_honey_threshold", "int", 5, "From this honey on, stop eggs and builds", 0, 20),
     ParamSpec("trade_egg_when_pool_ge", "int", 12, "DP-17: turn eggs into cubes once the pool is this large", 0, 30),
+    ParamSpec("card_min_value", "float", 0.5, "DP-01..03, DP-09..11, DP-15: play a queen card when its one-step value (cubes, tiles, dice) beats this; otherwise pass", -5, 20),
+    ParamSpec("scout_min_deck", "int", 3, "DP-03: play Scout only while the deck holds at least this many cards (§9.3)", 1, 120),
 )
 
 POLICIES: dict[str, PolicySpec] = {
@@ -161,15 +162,17 @@ def _r(rule_id: str, summary: str, test: str = "", implemented: bool = True,
     return RuleStatus(rule_id, summary, implemented, note)
 
 
-_Q = "queen card play is not implemented (cards are drawn and held)"
+# WD-Q1, WD-I14: the phase (0 day, 1 night) the kernel plays each card type in
+QUEEN_PHASES = (0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0)
+_Q = "the own-turn cards (Overtime, Command, Shift Change, Feint; Wrong Turn, Scout and Volunteer on the own turn) are not played yet"
 
 RULES: tuple[RuleStatus, ...] = (
     _r("WD-S1", "cards A, B, C, D1-D6, E, F, G (action_cards.csv checked)", "test_setup.py::test_wd_s1_action_cards_file"),
     _r("WD-S2", "general supply: tiles, eggs, cubes per colour, shuffled queen deck", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
-    _r("WD-S3", "3 EMPTY tiles per player", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
-    _r("WD-S4", "6 dice in the pool, 12 in the personal supply", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
+    _r("WD-S3", "3 EMPTY tiles per player", "test_setup.py::test_wd_s3_three_empty_tiles"),
+    _r("WD-S4", "6 dice in the pool, 12 in the personal supply", "test_setup.py::test_wd_s4_pool_and_personal_supply"),
     _r("WD-S5", "random (or fixed) start chair; seat 0 starts", "test_setup.py::test_wd_s5_start_chair"),
-    _r("WD-S6", "no cubes, eggs or cards at start", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
+    _r("WD-S6", "no cubes, eggs or cards at start", "test_setup.py::test_wd_s6_nothing_else_at_start"),
     _r("WD-S7", "no blocking with 4 players", "test_setup.py::test_wd_s7_no_blocking_4p"),
     _r("WD-S8", "3 players: one marker set over A, C, E, G (T-14)", "test_setup.py::test_t14_three_player_blocking_wd_s8"),
     _r("WD-S9", "2 players: three sets, redraw duplicates (T-15)", "test_setup.py::test_t15_two_player_blocking_wd_s9"),
@@ -177,16 +180,16 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-S11", "blocking lasts the game; blocked slots never take a die", "test_setup.py::test_wd_s11_blocked_slot_never_offered"),
     _r("WD-R1", "rounds of day then night", "test_round.py::test_wd_r1_r15_round_cycle"),
     _r("WD-R2", "everyone rolls the whole pool", "test_round.py::test_wd_r2_roll_pool"),
-    _r("WD-R3", "window DW0", implemented=False, why=_Q),
+    _r("WD-R3", "window DW0: Sick Day, Volunteer, Scout, in turn order from S (T-30)", "test_cards.py::test_t30_sick_day_wd_r3"),
     _r("WD-R4", "placement turns in order from S, skipping players out of dice (T-13)", "test_round.py::test_t13_turn_order_wd_r4"),
     _r("WD-R5", "placement is compulsory", "test_round.py::test_t13_turn_order_wd_r4"),
     _r("WD-R6", "legal destinations: free unblocked slot v, flower v, own non-honey tile", "test_round.py::test_wd_r6_legal_destinations"),
     _r("WD-R7", "placed dice never move (no card moves them)", "test_round.py::test_wd_r6_legal_destinations"),
     _r("WD-R8", "a die keeps its value all round", "test_round.py::test_wd_r6_legal_destinations"),
-    _r("WD-R9", "window DW-end", implemented=False, why=_Q),
+    _r("WD-R9", "window DW-end: Wrong Turn, Scout (T-29)", "test_cards.py::test_t29_wrong_turn_wd_r9"),
     _r("WD-R10", "day turns into night", "test_round.py::test_wd_r1_r15_round_cycle"),
     _r("WD-R11", "night resolves A, B, C, D1-D6, E, F, G in order", "test_night.py::test_t18_no_hatch_on_egg_day_wd_b5"),
-    _r("WD-R12", "night windows NW_A..NW_G", implemented=False, why=_Q),
+    _r("WD-R12", "night windows NW_A..NW_G: Queen's Gift, Relocation", "test_cards.py::test_wd_r12_night_windows_queens_gift"),
     _r("WD-R13", "per card: start player first, then clockwise", "test_night.py::test_t16_build_short_supply_wd_a2"),
     _r("WD-R14", "dice return to the pool after their card (egg-tile dice after B)", "test_night.py::test_wd_r14_dice_return"),
     _r("WD-R15", "end of round: victory check, start player passes clockwise", "test_round.py::test_wd_r1_r15_round_cycle"),
@@ -210,7 +213,7 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-D3", "second place: 1 sole, 0 tied, paid after a tied first", "test_majority.py::test_t03_tied_second_gets_nothing"),
     _r("WD-D4", "everyone else 0", "test_majority.py::test_t04_example4"),
     _r("WD-D5", "payout in turn order from S (or rank), capped by supply (T-20)", "test_majority.py::test_t20_short_supply_turn_and_rank"),
-    _r("WD-D6", "Harvest", implemented=False, why=_Q),
+    _r("WD-D6", "Harvest after every flower paid, in turn order from S", "test_cards.py::test_wd_d6_harvest"),
     _r("WD-D7", "cubes placed after all flowers; keep as many as fit, choose which (T-19)", "test_majority.py::test_t19_overflow_wd_d7"),
     _r("WD-D8", "cubes in the hive are never displaced by D", "test_majority.py::test_t19_overflow_wd_d7"),
     _r("WD-E1", "one trade per die, dice in turn order", "test_trade.py::test_t21_trade_feeds_honey_wd_e2"),
@@ -225,21 +228,21 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-F4", "a pair flips one of its tiles holding 4 of one colour (T-08, T-09)", "test_honey.py::test_t08_honey_wd_f4"),
     _r("WD-F5", "move then flip (T-11)", "test_honey.py::test_t11_move_and_honey_wd_f5"),
     _r("WD-F6", "a pair on one tile flips but moves nothing", "test_honey.py::test_t08_honey_wd_f4"),
-    _r("WD-F7", "honey needs one colour and an equal pair (T-26, T-27 without cards)", "test_honey.py::test_t26_t27_mixed_and_unequal_wd_f7"),
+    _r("WD-F7", "honey needs one colour and an equal pair, except under Efficiency, Alchemy, Expertise (T-26, T-27)", "test_cards.py::test_t26_alchemy_and_efficiency_wd_f7"),
     _r("WD-F8", "players do F in turn order; returned cubes go back at once", "test_honey.py::test_t09_honey_supply_wd_f8"),
     _r("WD-G1", "a die on G draws a queen card", "test_night.py::test_t31_empty_deck_wd_g2"),
-    _r("WD-G2", "empty deck: nothing; no reshuffle (T-31)", "test_night.py::test_t31_empty_deck_wd_g2"),
-    _r("WD-G3", "no hand limit (hand_limit option)", "test_night.py::test_t31_empty_deck_wd_g2"),
+    _r("WD-G2", "empty deck: nothing; no reshuffle of the discards (T-31)", "test_night.py::test_wd_g2_no_reshuffle"),
+    _r("WD-G3", "no hand limit (hand_limit option)", "test_night.py::test_wd_g3_no_hand_limit"),
     _r("WD-X1", "exhausted components: dice return empty-handed", "test_night.py::test_wd_c3_no_egg_supply"),
     _r("WD-X2", "never more than dice_per_player dice", "test_night.py::test_t25_hatch_dice_cap_wd_b3"),
     _r("WD-X3", "running out never blocks placement", "test_round.py::test_wd_r6_legal_destinations"),
     _r("WD-Q1", "day and night cards, play windows", implemented=False, why=_Q),
-    _r("WD-Q2", "a card resolves fully before the next", implemented=False, why=_Q),
-    _r("WD-Q3", "played cards go to a discard pile", implemented=False, why=_Q),
+    _r("WD-Q2", "a card resolves fully before the next", "test_cards.py::test_wd_q2_scout_resolves_before_the_next_play"),
+    _r("WD-Q3", "played cards go to a discard pile", "test_cards.py::test_wd_q3_discard_pile"),
     _r("WD-Q4", "no hand limit", "test_night.py::test_t31_empty_deck_wd_g2"),
-    _r("WD-Q5", "no empty plays", implemented=False, why=_Q),
-    _r("WD-Q6", "cards drawn at G are first playable next day", implemented=False, why=_Q),
-    _r("WD-Q7", "Efficiency and Alchemy not on the same conversion", implemented=False, why=_Q),
+    _r("WD-Q5", "no empty plays", "test_cards.py::test_wd_q5_no_empty_plays"),
+    _r("WD-Q6", "cards drawn at G are first playable next day", "test_cards.py::test_wd_q6_cards_drawn_at_g_wait_for_the_next_day"),
+    _r("WD-Q7", "Efficiency and Alchemy not on the same conversion (allow_efficiency_with_alchemy)", "test_cards.py::test_wd_q7_efficiency_with_alchemy"),
     _r("WD-V1", "victory checked only at the end of the night (T-24)", "test_end.py::test_t24_win_only_after_g_wd_v1"),
     _r("WD-V2", "someone has honey_to_win: the game ends", "test_end.py::test_t24_win_only_after_g_wd_v1"),
     _r("WD-V3", "rank by honey, then cubes (T-23)", "test_end.py::test_t23_tie_break_wd_v3"),
@@ -248,12 +251,12 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-V6", "max_rounds guard flags truncated", "test_end.py::test_wd_v6_max_rounds"),
     _r("WD-QA1", "too much pollen: choose colours to keep", "test_majority.py::test_t19_overflow_wd_d7"),
     _r("WD-QA2", "pollen moves only by card or an F pair", "test_honey.py::test_t10_move_wd_f3"),
-    _r("WD-QA3", "honey from one colour only (no Alchemy yet)", "test_honey.py::test_t26_t27_mixed_and_unequal_wd_f7"),
-    _r("WD-QA4", "honey needs an equal pair (no Expertise yet)", "test_honey.py::test_t26_t27_mixed_and_unequal_wd_f7"),
+    _r("WD-QA3", "honey from one colour only, except with Alchemy", "test_cards.py::test_t26_alchemy_and_efficiency_wd_f7"),
+    _r("WD-QA4", "honey needs an equal pair, except with Expertise", "test_cards.py::test_t27_expertise_wd_i18"),
     _r("WD-QA5", "pollen and an egg never share a tile", "test_night.py::test_wd_c1_take_egg"),
     _r("WD-QA6", "more dice: place the rest once the others are done", "test_round.py::test_t13_turn_order_wd_r4"),
     _r("WD-QA7", "a die always has somewhere to go", "test_round.py::test_wd_r6_legal_destinations"),
-    _r("WD-QA8", "a die on an empty tile is allowed", "test_round.py::test_wd_r6_legal_destinations"),
+    _r("WD-QA8", "a die on an empty tile is allowed", "test_round.py::test_wd_qa8_die_on_an_empty_tile"),
     _r("WD-QA9", "no hatch on the day the egg is taken", "test_night.py::test_t18_no_hatch_on_egg_day_wd_b5"),
     _r("WD-QA10", "exhausted supplies: dice come back empty-handed", "test_night.py::test_t31_empty_deck_wd_g2"),
     _r("WD-I1", "blocked cards are A, C, E, G", "test_setup.py::test_t14_three_player_blocking_wd_s8"),
@@ -270,15 +273,15 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-I12", "no reshuffle of discards", "test_night.py::test_t31_empty_deck_wd_g2"),
     _r("WD-I13", "discrete card windows", implemented=False, why=_Q),
     _r("WD-I14", "phases of Scout, Wrong Turn, Queen's Gift, Relocation (data)", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
-    _r("WD-I15", "27 base cards: 13 types x 2 + 1 Overtime (data)", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
+    _r("WD-I15", "27 base cards: 13 types x 2 + 1 Overtime (data)", "test_setup.py::test_wd_i15_i17_deck_split"),
     _r("WD-I16", "mini expansion: 3 Volunteer (data)", "test_setup.py::test_wd_i16_mini_expansion_deck"),
-    _r("WD-I17", "Kickstarter cards excluded", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
-    _r("WD-I18", "scope of Expertise, Efficiency, Alchemy, Harvest", implemented=False, why=_Q),
+    _r("WD-I17", "Kickstarter cards excluded", "test_setup.py::test_wd_i15_i17_deck_split"),
+    _r("WD-I18", "one pair per Expertise, one conversion per Efficiency / Alchemy, one flower per Harvest", "test_cards.py::test_t27_expertise_wd_i18"),
     _r("WD-I19", "Shift Change pass", implemented=False, why=_Q),
     _r("WD-I20", "Feint on your own turn only", implemented=False, why=_Q),
     _r("WD-I21", "ties after honey and pollen: shared win", "test_end.py::test_wd_v4_shared_win"),
     _r("WD-I22", "no dice on honey tiles", "test_round.py::test_wd_r6_legal_destinations"),
-    _r("WD-I23", "stray letters carry no rule", "test_setup.py::test_wd_s1_action_cards_file"),
+    _r("WD-I23", "stray letters carry no rule", "test_setup.py::test_wd_i23_card_names_without_stray_letters"),
     _r("WD-I24", "A always taken; C may be refused", "test_night.py::test_wd_c1_take_egg"),
     _r("WD-I25", "later editions out of scope (blocking_mode variant refused)", "test_setup.py::test_wd_s11_reroll_mode_refused"),
 )
@@ -296,6 +299,9 @@ def validate(values: dict, n_players: int) -> None:
     if values["blocking_mode"] != "static":
         raise SpecError("parameter 'blocking_mode' = 'reroll_each_round' is a later edition's "
                         "rule that is not implemented yet (valid: static)")
+    if values["queen_discard_reshuffle"]:
+        raise SpecError("parameter 'queen_discard_reshuffle' = true is not implemented yet "
+                        "(valid: false; the discards stay out, WD-I12)")
     dice = values["dice_per_player"]
     if dice != -1 and dice < values["start_pool_dice"]:
         raise SpecError(f"parameter 'start_pool_dice' = {values['start_pool_dice']} must be <= "
@@ -325,6 +331,9 @@ def validate(values: dict, n_players: int) -> None:
                         f"card used with {n_players} players")
     if values["scout_keep"] > values["scout_draw"]:
         raise SpecError(f"parameter 'scout_keep' = {values['scout_keep']} must be <= scout_draw")
+    if values["efficiency_cubes"] > values["pollen_per_honey"]:
+        raise SpecError(f"parameter 'efficiency_cubes' = {values['efficiency_cubes']} must be <= "
+                        f"pollen_per_honey = {values['pollen_per_honey']}")
 
 
 # ---- components ----------------------------------------------------------------------------
@@ -377,6 +386,10 @@ def load_components(directory: Path | str | None = None) -> Components:
         if r["key"] != r["id"]:
             raise SpecError(f"{path}: row {r['_row']}: id {r['id']} must be the card "
                             f"'{QUEEN_KEYS[r['id']]}' (ids follow {', '.join(QUEEN_KEYS)})")
+        if r["phase"] != QUEEN_PHASES[r["id"]]:
+            raise SpecError(f"{path}: row {r['_row']}, column 'phase': the kernel plays "
+                            f"{r['name']} in its {('day', 'night')[QUEEN_PHASES[r['id']]]} "
+                            f"windows (WD-Q1, WD-I14); another phase is not implemented")
         queen[0, r["id"]], queen[1, r["id"]] = r["count_base"], r["count_mini"]
         assumed |= r["provenance"] == "A"
     if queen.sum() > MAX_DECK:
