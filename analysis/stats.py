@@ -49,6 +49,9 @@ __all__ = [
     "required_games_paired",
     "required_games_unpaired",
     "ladder_monotonicity",
+    "Ratings",
+    "bradley_terry",
+    "ELO_PER_LOGIT",
     "points",
 ]
 
@@ -640,3 +643,112 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
                 f"before ({order}; largest Holm-adjusted one-sided p-value: "
                 f"{_p_eq(worst.p_expected)}, for {worst.easier} vs {worst.harder}).")
     return LadderResult(verdict, steps, alpha, text)
+
+
+# ----------------------------------------------------------------------------------------------
+# Ratings from head-to-head results (playtest ladder)
+# ----------------------------------------------------------------------------------------------
+#: Elo points per unit of log-strength: a 400-point gap is 10:1 odds in a two-player game.
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Result of :func:`bradley_terry`: one rating per player on the Elo scale, anchored at the
+    ``anchor`` player (rating 0, no interval of its own: every interval is relative to it)."""
+
+    names: list[str]
+    rating: np.ndarray  # Elo points
+    low: np.ndarray  # 95% (``level``) Wald interval from the Fisher information
+    high: np.ndarray
+    se: np.ndarray  # standard error, Elo points
+    anchor: int
+    level: float
+    deviance: float  # goodness of fit: residual deviance on ``df`` degrees of freedom
+    df: int
+    adjusted: bool  # True: 0.5 wins were added to each side of every pair (see bradley_terry)
+
+    def expected(self, a: int, b: int, n_players: int = 2) -> float:
+        """Probability that one seat of ``a`` wins against ``n_players - 1`` seats of ``b``."""
+        gap = (self.rating[b] - self.rating[a]) / ELO_PER_LOGIT
+        return 1.0 / (1.0 + (n_players - 1) * math.exp(gap))
+
+
+def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
+                  wins_a: Sequence[float], wins_b: Sequence[float],
+                  n_players: Sequence[int] | int = 2, anchor: int = 0,
+                  level: float = 0.95) -> Ratings:
+    """Maximum-likelihood Bradley-Terry (Luce) ratings from head-to-head results.
+
+    Each result row is a match-up: one seat of player ``a[i]`` against ``n_players - 1`` seats
+    of player ``b[i]``, in which ``a`` won ``wins_a[i]`` games and ``b``'s seats together won
+    ``wins_b[i]`` (fractional for shared wins). The model gives each player a strength
+    ``exp(theta)`` and the seat of ``a`` the chance ``exp(theta_a) / (exp(theta_a) + (n - 1)
+    exp(theta_b))`` of winning: the Bradley-Terry model for two players, Luce's choice model
+    for more. That is a binomial GLM with logit ``theta_a - theta_b - log(n - 1)``
+    (statsmodels ``GLM``, ``offset = -log(n - 1)``), fitted with ``theta[anchor] = 0``.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The players (policies).
+    a, b : sequence of int
+        Indices into ``names`` of each row's single seat and of the other seats.
+    wins_a, wins_b : sequence of float
+        Wins of ``a``'s seat and of ``b``'s seats (games nobody won count for neither).
+    n_players : int or sequence of int, default 2
+        Seats per game, per row or for all rows.
+    anchor : int, default 0
+        The player whose rating is fixed at 0.
+    level : float, default 0.95
+        Level of the Wald intervals (rating ± z·se, se from the Fisher information).
+
+    Returns
+    -------
+    Ratings
+        Ratings in Elo points (:data:`ELO_PER_LOGIT` per unit of ``theta``): a gap of ``d``
+        points means odds ``10**(d / 400)`` for a two-player game.
+
+    Notes
+    -----
+    The maximum-likelihood estimate exists only when every player has both won and lost
+    against the others in a connected way (the directed "won against" graph is strongly
+    connected; Zermelo, Ford). When it is not (say greedy won every single game against
+    random), 0.5 wins are added to each side of every row, which keeps the estimates finite
+    and shrinks them slightly toward each other; ``adjusted`` says so.
+    """
+    import statsmodels.api as sm
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    k = len(names)
+    ia, ib = np.asarray(a, dtype=int), np.asarray(b, dtype=int)
+    wa, wb = np.asarray(wins_a, dtype=float), np.asarray(wins_b, dtype=float)
+    n = np.broadcast_to(np.asarray(n_players, dtype=float), ia.shape)
+    if k < 2 or ia.size == 0:
+        raise ValueError("need at least two players and one result")
+    # edge i -> j: i won at least once against j (or shared a win)
+    src = np.concatenate([ia[wa > 0], ib[wb > 0]])
+    dst = np.concatenate([ib[wa > 0], ia[wb > 0]])
+    graph = csr_matrix((np.ones(src.size), (src, dst)), shape=(k, k))
+    adjusted = connected_components(graph, directed=True, connection="strong")[0] > 1
+    if adjusted:
+        wa, wb = wa + 0.5, wb + 0.5
+    keep = wa + wb > 0  # a match-up without a winner in any game carries no information
+    ia, ib, wa, wb, n = ia[keep], ib[keep], wa[keep], wb[keep], n[keep]
+    free = [j for j in range(k) if j != anchor]
+    X = np.zeros((ia.size, k))
+    X[np.arange(ia.size), ia] += 1.0
+    X[np.arange(ia.size), ib] -= 1.0
+    with warnings.catch_warnings():  # no residual df (two players): a harmless scale warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.GLM(np.column_stack([wa, wb]), X[:, free], family=sm.families.Binomial(),
+                     offset=-np.log(n - 1.0)).fit()
+    theta = np.zeros(k)
+    se = np.zeros(k)
+    theta[free] = fit.params
+    se[free] = fit.bse
+    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    r, s = theta * ELO_PER_LOGIT, se * ELO_PER_LOGIT
+    return Ratings(list(names), r, r - z * s, r + z * s, s, anchor, level,
+                   float(fit.deviance), int(fit.df_resid), bool(adjusted))

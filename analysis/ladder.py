@@ -1,0 +1,206 @@
+"""Ladder statistics: how strong are the bots? (``playtest ladder``, its report, ``show``).
+
+A ladder experiment (:func:`pipelines.studies.ladder_experiment`) records in its manifest
+``spec`` the ``rungs`` (policies, weakest first) and the ``matches``: for every pair of rungs,
+one arm per seat in which the higher rung ``a`` plays that seat and the lower rung ``b`` every
+other seat, all arms on the same per-game seeds. Solo ladders have one arm per rung.
+
+============================ ====================================================================
+figure                       how
+============================ ====================================================================
+pair win rate                ``a``'s seat win rate (mean ``win_share``) pooled over its seats
+                             (equal games per seat), Wilson 95% interval, against the fair share
+                             1/N: ``a`` *beats* ``b`` when the interval lies above 1/N, *loses
+                             to* it when below, else no clear difference
+ratings                      Bradley-Terry (Luce for N > 2) maximum likelihood over every
+                             match-up, Elo scale anchored at the lowest rung = 0, 95% Wald
+                             intervals from the Fisher information (:func:`stats.bradley_terry`)
+skill versus luck            how often the better-rated policy of each pair wins per seat,
+                             pooled over the pairs, against 1/N; ``skill index`` = (rate − 1/N) /
+                             (1 − 1/N): 0 = its seat wins no more than its fair share (luck
+                             decides), 1 = it always wins
+steps                        each rung against the one just below it: the ladder verdict
+solo                         win probability per rung (Wilson); each step's paired difference
+                             (same seeds) with a t interval (:func:`stats.paired_difference`)
+============================ ====================================================================
+
+The intervals are per pair or per step, each at 95%, not corrected for the number of steps.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import db, stats
+
+__all__ = ["Ladder", "match_games", "pair_table", "fit_ratings", "skill_versus_luck",
+           "solo_table", "solo_steps", "summarize"]
+
+BEATS, LOSES, UNCLEAR = "beats", "loses to", "no clear difference"
+
+
+def match_games(con, experiment: str, matches: list[dict]) -> pd.DataFrame:
+    """One row per game of every match arm: ``arm, a, b, seat, master_seed, game_index,
+    n_players, a_share`` (win share of ``a``'s seat), ``b_share`` (of all the other seats)."""
+    s = db.query(con, """
+        SELECT arm, master_seed, game_index, n_players, seat, CAST(win_share AS DOUBLE) AS ws
+        FROM stg_seats WHERE experiment = ? ORDER BY arm, master_seed, game_index, seat""",
+                 [experiment])
+    m = pd.DataFrame(matches, columns=["arm", "a", "b", "seat"])
+    s = s[s["arm"].isin(m["arm"])]
+    keys = ["arm", "master_seed", "game_index"]
+    total = s.groupby(keys, sort=False).agg(n_players=("n_players", "first"), total=("ws", "sum"))
+    s = s.merge(m[["arm", "seat"]], on=["arm", "seat"])  # the focal seat of each arm
+    out = m.merge(s[keys + ["ws"]].rename(columns={"ws": "a_share"}), on="arm")
+    out = out.merge(total.reset_index(), on=keys)
+    out["b_share"] = out["total"] - out["a_share"]
+    return out.drop(columns="total").sort_values(keys, ignore_index=True)
+
+
+def pair_table(games: pd.DataFrame, rungs: list[str], n_players: int,
+               level: float = 0.95) -> pd.DataFrame:
+    """One row per pair of rungs (higher rung ``a``, lower ``b``, in ladder order): ``a, b,
+    games, a_wins, b_wins, rate`` (``a``'s seat), ``low, high, fair, verdict`` and ``by_seat``
+    (``a``'s win rate in each seat)."""
+    fair = 1.0 / n_players
+    rows = []
+    for i, b in enumerate(rungs):
+        for a in rungs[i + 1:]:
+            d = games[(games["a"] == a) & (games["b"] == b)]
+            if d.empty:
+                continue
+            e = stats.proportion_estimate(float(d["a_share"].sum()), len(d), level)
+            verdict = BEATS if e.low > fair else LOSES if e.high < fair else UNCLEAR
+            by_seat = d.groupby("seat")["a_share"].mean()
+            rows.append({"a": a, "b": b, "games": len(d), "a_wins": float(d["a_share"].sum()),
+                         "b_wins": float(d["b_share"].sum()), "rate": e.estimate, "low": e.low,
+                         "high": e.high, "fair": fair, "verdict": verdict,
+                         "by_seat": [float(by_seat.get(s, np.nan)) for s in range(n_players)]})
+    return pd.DataFrame(rows, columns=["a", "b", "games", "a_wins", "b_wins", "rate", "low",
+                                       "high", "fair", "verdict", "by_seat"])
+
+
+def fit_ratings(pairs: pd.DataFrame, rungs: list[str], n_players: int,
+                level: float = 0.95) -> stats.Ratings:
+    """Bradley-Terry ratings of the rungs from the pair table, the lowest rung anchored at 0."""
+    idx = {r: i for i, r in enumerate(rungs)}
+    return stats.bradley_terry(rungs, pairs["a"].map(idx), pairs["b"].map(idx),
+                               pairs["a_wins"], pairs["b_wins"], n_players, 0, level)
+
+
+def skill_versus_luck(pairs: pd.DataFrame, ratings: stats.Ratings, n_players: int,
+                      level: float = 0.95) -> dict:
+    """How often the better-rated policy of a pair wins, per seat, pooled over the pairs.
+
+    Returns ``rate, low, high`` (Wilson), ``fair`` (1/N), ``index`` ((rate − 1/N) / (1 − 1/N),
+    with ``index_low``/``index_high``) and ``games``. The better policy's seat count: ``a``'s
+    one seat, or each of ``b``'s N − 1 seats (their wins divided by N − 1)."""
+    rating = dict(zip(ratings.names, ratings.rating))
+    wins = seats = 0.0
+    for r in pairs.itertuples():
+        if rating[r.a] >= rating[r.b]:
+            wins, seats = wins + r.a_wins, seats + r.games
+        else:
+            wins, seats = wins + r.b_wins / (n_players - 1), seats + r.games
+    e = stats.proportion_estimate(wins, int(round(seats)), level)
+    fair = 1.0 / n_players
+    scale = lambda x: (x - fair) / (1.0 - fair)  # noqa: E731
+    return {"rate": e.estimate, "low": e.low, "high": e.high, "fair": fair, "games": int(seats),
+            "index": scale(e.estimate), "index_low": scale(e.low), "index_high": scale(e.high)}
+
+
+def solo_table(games: pd.DataFrame, rungs: list[str], level: float = 0.95) -> pd.DataFrame:
+    """Solo ladder: ``policy, games, wins, rate, low, high`` per rung (Wilson)."""
+    rows = []
+    for r in rungs:
+        d = games[games["a"] == r]
+        if d.empty:
+            continue
+        e = stats.proportion_estimate(float(d["a_share"].sum()), len(d), level)
+        rows.append({"policy": r, "games": len(d), "wins": float(d["a_share"].sum()),
+                     "rate": e.estimate, "low": e.low, "high": e.high})
+    return pd.DataFrame(rows, columns=["policy", "games", "wins", "rate", "low", "high"])
+
+
+def solo_steps(games: pd.DataFrame, rungs: list[str], level: float = 0.95) -> pd.DataFrame:
+    """Each solo rung minus the one below: paired difference of the win probability (the rungs
+    play the same seeds), ``a, b, diff, low, high, games, verdict``."""
+    rows = []
+    keys = ["master_seed", "game_index"]
+    for b, a in zip(rungs, rungs[1:]):
+        da = games[games["a"] == a].set_index(keys)["a_share"]
+        dbb = games[games["a"] == b].set_index(keys)["a_share"]
+        common = da.index.intersection(dbb.index)
+        if not len(common):
+            continue
+        d = stats.paired_difference(da.loc[common].to_numpy(), dbb.loc[common].to_numpy(), level)
+        verdict = BEATS if d.low > 0 else LOSES if d.high < 0 else UNCLEAR
+        rows.append({"a": a, "b": b, "diff": d.estimate, "low": d.low, "high": d.high,
+                     "games": d.n, "verdict": verdict})
+    return pd.DataFrame(rows, columns=["a", "b", "diff", "low", "high", "games", "verdict"])
+
+
+@dataclass
+class Ladder:
+    """Everything a ladder report and the CLI show (see :func:`summarize`)."""
+
+    rungs: list[str]
+    n_players: int
+    pairs: pd.DataFrame  # pair_table (multiplayer) or solo_table (solo)
+    steps: pd.DataFrame  # adjacent rungs: rows of pairs (multiplayer) or solo_steps
+    ratings: stats.Ratings | None
+    skill: dict | None
+    verdict: str
+    all_steps_hold: bool
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _step_text(r, solo: bool) -> str:
+    if solo:
+        return (f"{r.a} over {r.b}: {stats.points(r.diff)} points of win probability "
+                f"(95% CI {stats.points(r.low)} to {stats.points(r.high)})")
+    return (f"{r.a} over {r.b}: {_pct(r.rate)} (95% CI {_pct(r.low)}–{_pct(r.high)}) "
+            f"against the fair share {_pct(r.fair)}")
+
+
+def _verdict(steps: pd.DataFrame, n_steps: int, solo: bool) -> tuple[str, bool]:
+    """"Each rung beats the one below with 95% confidence: yes/no", naming the steps that fail."""
+    if steps.empty:
+        return "No stored games yet: nothing to rank.", False
+    holds = steps["verdict"] == BEATS
+    if holds.all() and len(steps) == n_steps:
+        worst = steps.loc[(steps["low"] if solo else steps["low"] - steps["fair"]).idxmin()]
+        return ("Each rung beats the one below with 95% confidence: yes (the closest step: "
+                + _step_text(worst, solo) + ")."), True
+    bad = [("goes the wrong way: " if r.verdict == LOSES else "not shown: ")
+           + _step_text(r, solo) for r in steps[~holds].itertuples()]
+    return ("Each rung beats the one below with 95% confidence: no; " + "; ".join(bad) + "."), \
+        False
+
+
+def summarize(con, experiment: str, source: dict, level: float = 0.95) -> Ladder:
+    """The ladder of a stored experiment (its manifest ``spec``: rungs, players, matches)."""
+    rungs = list(source["rungs"])
+    n = int(source["players"])
+    games = match_games(con, experiment, source["matches"])
+    if n == 1:
+        table = solo_table(games, rungs, level)
+        steps = solo_steps(games, rungs, level)
+        text, ok = _verdict(steps, len(rungs) - 1, True)
+        return Ladder(rungs, n, table, steps, None, None, text, ok)
+    pairs = pair_table(games, rungs, n, level)
+    ratings = skill = None
+    if len(pairs) and len(set(pairs["a"]) | set(pairs["b"])) == len(rungs):
+        ratings = fit_ratings(pairs, rungs, n, level)
+        pairs["expected"] = [ratings.expected(rungs.index(r.a), rungs.index(r.b), n)
+                             for r in pairs.itertuples()]
+        skill = skill_versus_luck(pairs, ratings, n, level)
+    adjacent = {(a, b) for b, a in zip(rungs, rungs[1:])}
+    steps = pairs[[(r.a, r.b) in adjacent for r in pairs.itertuples()]] if len(pairs) else pairs
+    text, ok = _verdict(steps, len(rungs) - 1, False)
+    return Ladder(rungs, n, pairs, steps, ratings, skill, text, ok)
