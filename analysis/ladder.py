@@ -9,16 +9,19 @@ other seat, all arms on the same per-game seeds. Solo ladders have one arm per r
 figure                       how
 ============================ ====================================================================
 pair win rate                ``a``'s seat win rate (mean ``win_share``) pooled over its seats
-                             (equal games per seat), Wilson 95% interval, against the fair share
+                             (equal games per seat), Wilson 95% interval on the effective number
+                             of games (:func:`stats.clustered_proportion`: the seat-rotated
+                             copies of one game index share its dice), against the fair share
                              1/N: ``a`` *beats* ``b`` when the interval lies above 1/N, *loses
                              to* it when below, else no clear difference
-ratings                      Bradley-Terry (Luce for N > 2) maximum likelihood over every
-                             match-up, Elo scale anchored at the lowest rung = 0, 95% Wald
-                             intervals from the Fisher information (:func:`stats.bradley_terry`)
+ratings                      Bradley-Terry (Luce for N > 2) maximum likelihood over every game,
+                             Elo scale anchored at the lowest rung = 0, 95% Wald intervals with
+                             cluster-robust standard errors, a game index being one cluster
+                             (:func:`stats.bradley_terry`)
 skill versus luck            how often the better-rated policy of each pair wins per seat,
-                             pooled over the pairs, against 1/N; ``skill index`` = (rate − 1/N) /
-                             (1 − 1/N): 0 = its seat wins no more than its fair share (luck
-                             decides), 1 = it always wins
+                             pooled over the pairs (clustered by game index), against 1/N;
+                             ``skill index`` = (rate − 1/N) / (1 − 1/N): 0 = its seat wins no
+                             more than its fair share (luck decides), 1 = it always wins
 steps                        each rung against the one just below it: the ladder verdict
 solo                         win probability per rung (Wilson); each step's paired difference
                              (same seeds) with a t interval (:func:`stats.paired_difference`)
@@ -71,7 +74,7 @@ def pair_table(games: pd.DataFrame, rungs: list[str], n_players: int,
             d = games[(games["a"] == a) & (games["b"] == b)]
             if d.empty:
                 continue
-            e = stats.proportion_estimate(float(d["a_share"].sum()), len(d), level)
+            e = stats.clustered_proportion(d["a_share"], d["game_index"], level)
             verdict = BEATS if e.low > fair else LOSES if e.high < fair else UNCLEAR
             by_seat = d.groupby("seat")["a_share"].mean()
             rows.append({"a": a, "b": b, "games": len(d), "a_wins": float(d["a_share"].sum()),
@@ -82,32 +85,32 @@ def pair_table(games: pd.DataFrame, rungs: list[str], n_players: int,
                                        "high", "fair", "verdict", "by_seat"])
 
 
-def fit_ratings(pairs: pd.DataFrame, rungs: list[str], n_players: int,
+def fit_ratings(games: pd.DataFrame, rungs: list[str], n_players: int,
                 level: float = 0.95) -> stats.Ratings:
-    """Bradley-Terry ratings of the rungs from the pair table, the lowest rung anchored at 0."""
+    """Bradley-Terry ratings of the rungs from every stored game (:func:`match_games`), the
+    lowest rung anchored at 0; cluster-robust intervals, a game index being one cluster (it is
+    played on the same dice in every arm)."""
     idx = {r: i for i, r in enumerate(rungs)}
-    return stats.bradley_terry(rungs, pairs["a"].map(idx), pairs["b"].map(idx),
-                               pairs["a_wins"], pairs["b_wins"], n_players, 0, level)
+    return stats.bradley_terry(rungs, games["a"].map(idx), games["b"].map(idx),
+                               games["a_share"], games["b_share"], n_players, 0, level,
+                               clusters=games["game_index"])
 
 
-def skill_versus_luck(pairs: pd.DataFrame, ratings: stats.Ratings, n_players: int,
+def skill_versus_luck(games: pd.DataFrame, ratings: stats.Ratings, n_players: int,
                       level: float = 0.95) -> dict:
     """How often the better-rated policy of a pair wins, per seat, pooled over the pairs.
 
-    Returns ``rate, low, high`` (Wilson), ``fair`` (1/N), ``index`` ((rate − 1/N) / (1 − 1/N),
-    with ``index_low``/``index_high``) and ``games``. The better policy's seat count: ``a``'s
-    one seat, or each of ``b``'s N − 1 seats (their wins divided by N − 1)."""
+    Returns ``rate, low, high`` (:func:`stats.clustered_proportion`: the games of one index
+    share their dice in every arm), ``fair`` (1/N), ``index`` ((rate − 1/N) / (1 − 1/N), with
+    ``index_low``/``index_high``) and ``games``. The better policy's seat counts as ``a``'s one
+    seat, or one of ``b``'s N − 1 seats (their wins divided by N − 1)."""
     rating = dict(zip(ratings.names, ratings.rating))
-    wins = seats = 0.0
-    for r in pairs.itertuples():
-        if rating[r.a] >= rating[r.b]:
-            wins, seats = wins + r.a_wins, seats + r.games
-        else:
-            wins, seats = wins + r.b_wins / (n_players - 1), seats + r.games
-    e = stats.proportion_estimate(wins, int(round(seats)), level)
+    a_better = games["a"].map(rating) >= games["b"].map(rating)
+    share = np.where(a_better, games["a_share"], games["b_share"] / (n_players - 1))
+    e = stats.clustered_proportion(share, games["game_index"], level)
     fair = 1.0 / n_players
     scale = lambda x: (x - fair) / (1.0 - fair)  # noqa: E731
-    return {"rate": e.estimate, "low": e.low, "high": e.high, "fair": fair, "games": int(seats),
+    return {"rate": e.estimate, "low": e.low, "high": e.high, "fair": fair, "games": e.n,
             "index": scale(e.estimate), "index_low": scale(e.low), "index_high": scale(e.high)}
 
 
@@ -161,11 +164,12 @@ def _pct(x: float) -> str:
 
 
 def _step_text(r, solo: bool) -> str:
+    """One step in words (``r``: a row of the steps table, as a Series)."""
     if solo:
-        return (f"{r.a} over {r.b}: {stats.points(r.diff)} points of win probability "
-                f"(95% CI {stats.points(r.low)} to {stats.points(r.high)})")
-    return (f"{r.a} over {r.b}: {_pct(r.rate)} (95% CI {_pct(r.low)}–{_pct(r.high)}) "
-            f"against the fair share {_pct(r.fair)}")
+        return (f"{r['a']} over {r['b']}: {stats.points(r['diff'])} points of win probability "
+                f"(95% CI {stats.points(r['low'])} to {stats.points(r['high'])})")
+    return (f"{r['a']} over {r['b']}: {_pct(r['rate'])} (95% CI {_pct(r['low'])}–"
+            f"{_pct(r['high'])}) against the fair share {_pct(r['fair'])}")
 
 
 def _verdict(steps: pd.DataFrame, n_steps: int, solo: bool) -> tuple[str, bool]:
@@ -177,8 +181,8 @@ def _verdict(steps: pd.DataFrame, n_steps: int, solo: bool) -> tuple[str, bool]:
         worst = steps.loc[(steps["low"] if solo else steps["low"] - steps["fair"]).idxmin()]
         return ("Each rung beats the one below with 95% confidence: yes (the closest step: "
                 + _step_text(worst, solo) + ")."), True
-    bad = [("goes the wrong way: " if r.verdict == LOSES else "not shown: ")
-           + _step_text(r, solo) for r in steps[~holds].itertuples()]
+    bad = [("goes the wrong way: " if r["verdict"] == LOSES else "not shown: ")
+           + _step_text(r, solo) for _, r in steps[~holds].iterrows()]
     return ("Each rung beats the one below with 95% confidence: no; " + "; ".join(bad) + "."), \
         False
 
@@ -196,10 +200,10 @@ def summarize(con, experiment: str, source: dict, level: float = 0.95) -> Ladder
     pairs = pair_table(games, rungs, n, level)
     ratings = skill = None
     if len(pairs) and len(set(pairs["a"]) | set(pairs["b"])) == len(rungs):
-        ratings = fit_ratings(pairs, rungs, n, level)
+        ratings = fit_ratings(games, rungs, n, level)
         pairs["expected"] = [ratings.expected(rungs.index(r.a), rungs.index(r.b), n)
                              for r in pairs.itertuples()]
-        skill = skill_versus_luck(pairs, ratings, n, level)
+        skill = skill_versus_luck(games, ratings, n, level)
     adjacent = {(a, b) for b, a in zip(rungs, rungs[1:])}
     steps = pairs[[(r.a, r.b) in adjacent for r in pairs.itertuples()]] if len(pairs) else pairs
     text, ok = _verdict(steps, len(rungs) - 1, False)

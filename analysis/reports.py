@@ -1222,16 +1222,13 @@ def ladder_rows(lad: ladder_stats.Ladder) -> dict:
                            "ci": ("anchor (0 by definition)" if i == rt.anchor else
                                   f"{_elo(rt.low[i])} to {_elo(rt.high[i])}"),
                            "rank": str(rank[n])} for i, n in enumerate(rt.names)]
-        from scipy.stats import chi2
-
-        p_fit = float(chi2.sf(rt.deviance, rt.df)) if rt.df > 0 else float("nan")
         out["fit"] = (f"Ratings: Bradley-Terry maximum likelihood over all "
                       f"{_num(int(lad.pairs['games'].sum()))} games, anchored at "
-                      f"{rt.names[rt.anchor]} = 0; 95% intervals from the Fisher information. "
-                      + (f"Fit: deviance {rt.deviance:.2f} on {rt.df} df (p {_p(p_fit)}; a small "
-                         f"p means the pairs are not consistent with one strength per policy, "
-                         f"e.g. A beats B beats C beats A)." if rt.df > 0 else
-                         "With two policies the ratings reproduce the one pair exactly.")
+                      f"{rt.names[rt.anchor]} = 0; 95% intervals with cluster-robust standard "
+                      f"errors (the games of one index share their dice in every pair and "
+                      f"seat). Compare each pair's win rate with the rate the ratings predict: "
+                      f"a large gap means one strength per policy does not describe the pairs "
+                      f"(e.g. A beats B beats C beats A)."
                       + (" Some policy won (or lost) every game against the others, so 0.5 "
                          "wins were added to each side of every pair to keep the ratings "
                          "finite." if rt.adjusted else ""))

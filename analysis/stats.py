@@ -39,6 +39,7 @@ __all__ = [
     "LadderResult",
     "wilson_interval",
     "proportion_estimate",
+    "clustered_proportion",
     "mean_interval",
     "bootstrap_interval",
     "paired_difference",
@@ -262,6 +263,49 @@ def proportion_estimate(successes: float, n: int, level: float = 0.95) -> Estima
     lo, hi = wilson_interval(successes, n, level)
     est = successes / n if n > 0 else float("nan")
     return Estimate(float(est), lo, hi, int(n), level, "wilson")
+
+
+def clustered_proportion(values: Sequence[float], clusters: Sequence, level: float = 0.95
+                         ) -> Estimate:
+    """Mean of win shares whose games come in correlated clusters, with a Wilson interval on
+    the effective number of games.
+
+    ``playtest ladder`` plays game index *i* once with a policy in every seat, on the same dice:
+    those copies are correlated (positively when the dice favour one policy's style), so
+    treating them as independent games would make the interval too narrow. The interval here
+    is Wilson's at ``n_eff = n / deff`` games, where the design effect ``deff`` (Kish) is the
+    cluster-robust variance of the mean (from the cluster totals) over the binomial one,
+    ``p(1 - p) / n``, and at least 1 (independent games are the best case assumed).
+
+    Parameters
+    ----------
+    values : array_like
+        One win share (0..1) per game.
+    clusters : array_like
+        A label per game; games with the same label are one cluster (e.g. the game index).
+    level : float, default 0.95
+
+    Returns
+    -------
+    Estimate
+        ``method = "wilson-clustered"``; ``n`` is the number of games (not ``n_eff``).
+    """
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, level, "wilson-clustered")
+    p = float(x.mean())
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    sums = np.bincount(inv, weights=x)
+    k = sums.size
+    var_binomial = p * (1.0 - p) / n
+    deff = 1.0
+    if k > 1 and var_binomial > 0:
+        resid = sums - p * np.bincount(inv)
+        var_cluster = k / (k - 1.0) * float(np.sum(resid ** 2)) / n ** 2
+        deff = max(1.0, var_cluster / var_binomial)
+    lo, hi = wilson_interval(p * n / deff, n / deff, level)
+    return Estimate(p, lo, hi, n, level, "wilson-clustered")
 
 
 def mean_interval(values: Sequence[float], level: float = 0.95, method: str = "t",
@@ -659,14 +703,13 @@ class Ratings:
 
     names: list[str]
     rating: np.ndarray  # Elo points
-    low: np.ndarray  # 95% (``level``) Wald interval from the Fisher information
+    low: np.ndarray  # ``level`` Wald interval (Fisher information, or cluster-robust)
     high: np.ndarray
     se: np.ndarray  # standard error, Elo points
     anchor: int
     level: float
-    deviance: float  # goodness of fit: residual deviance on ``df`` degrees of freedom
-    df: int
     adjusted: bool  # True: 0.5 wins were added to each side of every pair (see bradley_terry)
+    method: str  # "fisher" or "cluster-robust"
 
     def expected(self, a: int, b: int, n_players: int = 2) -> float:
         """Probability that one seat of ``a`` wins against ``n_players - 1`` seats of ``b``."""
@@ -677,16 +720,17 @@ class Ratings:
 def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
                   wins_a: Sequence[float], wins_b: Sequence[float],
                   n_players: Sequence[int] | int = 2, anchor: int = 0,
-                  level: float = 0.95) -> Ratings:
+                  level: float = 0.95, clusters: Sequence | None = None) -> Ratings:
     """Maximum-likelihood Bradley-Terry (Luce) ratings from head-to-head results.
 
-    Each result row is a match-up: one seat of player ``a[i]`` against ``n_players - 1`` seats
-    of player ``b[i]``, in which ``a`` won ``wins_a[i]`` games and ``b``'s seats together won
-    ``wins_b[i]`` (fractional for shared wins). The model gives each player a strength
-    ``exp(theta)`` and the seat of ``a`` the chance ``exp(theta_a) / (exp(theta_a) + (n - 1)
-    exp(theta_b))`` of winning: the Bradley-Terry model for two players, Luce's choice model
-    for more. That is a binomial GLM with logit ``theta_a - theta_b - log(n - 1)``
-    (statsmodels ``GLM``, ``offset = -log(n - 1)``), fitted with ``theta[anchor] = 0``.
+    Each result row is one game or a total of games of one match-up: one seat of player
+    ``a[i]`` against ``n_players - 1`` seats of player ``b[i]``, in which ``a`` won
+    ``wins_a[i]`` and ``b``'s seats together ``wins_b[i]`` (fractional for shared wins). The
+    model gives each player a strength ``exp(theta)`` and the seat of ``a`` the chance
+    ``exp(theta_a) / (exp(theta_a) + (n - 1) exp(theta_b))`` of winning: the Bradley-Terry
+    model for two players, Luce's choice model for more. That is a binomial GLM with logit
+    ``theta_a - theta_b - log(n - 1)`` (statsmodels ``GLM``, ``offset = -log(n - 1)``), fitted
+    with ``theta[anchor] = 0``.
 
     Parameters
     ----------
@@ -695,13 +739,17 @@ def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
     a, b : sequence of int
         Indices into ``names`` of each row's single seat and of the other seats.
     wins_a, wins_b : sequence of float
-        Wins of ``a``'s seat and of ``b``'s seats (games nobody won count for neither).
+        Wins of ``a``'s seat and of ``b``'s seats (a game nobody won counts for neither).
     n_players : int or sequence of int, default 2
         Seats per game, per row or for all rows.
     anchor : int, default 0
         The player whose rating is fixed at 0.
     level : float, default 0.95
-        Level of the Wald intervals (rating ± z·se, se from the Fisher information).
+        Level of the Wald intervals (rating ± z·se).
+    clusters : sequence, optional
+        With one row per game: a label per row; rows with the same label may be correlated
+        (games on the same dice), and the standard errors are cluster-robust (sandwich).
+        Without it, from the Fisher information (rows independent).
 
     Returns
     -------
@@ -711,11 +759,11 @@ def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
 
     Notes
     -----
-    The maximum-likelihood estimate exists only when every player has both won and lost
-    against the others in a connected way (the directed "won against" graph is strongly
-    connected; Zermelo, Ford). When it is not (say greedy won every single game against
-    random), 0.5 wins are added to each side of every row, which keeps the estimates finite
-    and shrinks them slightly toward each other; ``adjusted`` says so.
+    The maximum-likelihood estimate exists only when the directed "won against" graph of the
+    players is strongly connected (Zermelo, Ford). When it is not (say greedy won every single
+    game against random), 0.5 wins are added to each side of every pair of players that met,
+    which keeps the estimates finite and shrinks them slightly toward each other; ``adjusted``
+    says so.
     """
     import statsmodels.api as sm
     from scipy.sparse import csr_matrix
@@ -724,31 +772,39 @@ def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
     k = len(names)
     ia, ib = np.asarray(a, dtype=int), np.asarray(b, dtype=int)
     wa, wb = np.asarray(wins_a, dtype=float), np.asarray(wins_b, dtype=float)
-    n = np.broadcast_to(np.asarray(n_players, dtype=float), ia.shape)
+    n = np.broadcast_to(np.asarray(n_players, dtype=float), ia.shape).copy()
+    groups = (np.unique(np.asarray(clusters), return_inverse=True)[1] if clusters is not None
+              else np.arange(ia.size))
     if k < 2 or ia.size == 0:
         raise ValueError("need at least two players and one result")
     # edge i -> j: i won at least once against j (or shared a win)
     src = np.concatenate([ia[wa > 0], ib[wb > 0]])
     dst = np.concatenate([ib[wa > 0], ia[wb > 0]])
     graph = csr_matrix((np.ones(src.size), (src, dst)), shape=(k, k))
-    adjusted = connected_components(graph, directed=True, connection="strong")[0] > 1
-    if adjusted:
-        wa, wb = wa + 0.5, wb + 0.5
-    keep = wa + wb > 0  # a match-up without a winner in any game carries no information
-    ia, ib, wa, wb, n = ia[keep], ib[keep], wa[keep], wb[keep], n[keep]
+    adjusted = bool(connected_components(graph, directed=True, connection="strong")[0] > 1)
+    if adjusted:  # one pseudo-row per match-up, a cluster of its own
+        met = np.unique(np.column_stack([ia, ib, n]), axis=0)
+        ia, ib, n = (np.r_[ia, met[:, 0].astype(int)], np.r_[ib, met[:, 1].astype(int)],
+                     np.r_[n, met[:, 2]])
+        wa, wb = np.r_[wa, np.full(len(met), 0.5)], np.r_[wb, np.full(len(met), 0.5)]
+        groups = np.r_[groups, groups.max() + 1 + np.arange(len(met))]
+    keep = wa + wb > 0  # a game nobody won carries no information
+    ia, ib, wa, wb, n, groups = ia[keep], ib[keep], wa[keep], wb[keep], n[keep], groups[keep]
     free = [j for j in range(k) if j != anchor]
     X = np.zeros((ia.size, k))
     X[np.arange(ia.size), ia] += 1.0
     X[np.arange(ia.size), ib] -= 1.0
+    cov = ({"cov_type": "cluster", "cov_kwds": {"groups": groups}} if clusters is not None
+           else {})
     with warnings.catch_warnings():  # no residual df (two players): a harmless scale warning
         warnings.simplefilter("ignore", RuntimeWarning)
         fit = sm.GLM(np.column_stack([wa, wb]), X[:, free], family=sm.families.Binomial(),
-                     offset=-np.log(n - 1.0)).fit()
+                     offset=-np.log(n - 1.0)).fit(**cov)
     theta = np.zeros(k)
     se = np.zeros(k)
     theta[free] = fit.params
     se[free] = fit.bse
     z = float(_st.norm.ppf(0.5 + level / 2.0))
     r, s = theta * ELO_PER_LOGIT, se * ELO_PER_LOGIT
-    return Ratings(list(names), r, r - z * s, r + z * s, s, anchor, level,
-                   float(fit.deviance), int(fit.df_resid), bool(adjusted))
+    return Ratings(list(names), r, r - z * s, r + z * s, s, anchor, level, adjusted,
+                   "cluster-robust" if clusters is not None else "fisher")
