@@ -9,8 +9,8 @@ from analysis import ladder as ladder_stats
 from pipelines import runner
 from pipelines.studies import ladder_experiment, split_policies
 
-from .studyhelpers import html_text, listing
-from pipe_helpers import content
+from pipe_helpers import content, listing
+from tests.studies.studyhelpers import html_text
 
 
 def _manifest(store):
@@ -36,6 +36,22 @@ def test_ladder_bad_input_exit_2_one_line_nothing_written(cli, tmp_path, args, e
     assert r.exit_code == 2, r.output
     assert expect in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert listing(store) == [] and listing(out) == []
+
+
+def test_game_spec_ladder_default_and_check(fake_game):
+    """Every registered game declares a ladder of its own policies (default: random first);
+    a ladder naming an unknown policy is refused when the spec is built."""
+    import dataclasses
+
+    from sim.spec import SpecError
+
+    for gid in fake_game.available_games():
+        spec = fake_game.make(gid)
+        assert sorted(spec.ladder) == sorted(spec.policies) and spec.ladder[0] == "random"
+    spec = fake_game.make("fakedice")
+    assert dataclasses.replace(spec, ladder=("greedy", "random")).ladder == ("greedy", "random")
+    with pytest.raises(SpecError, match="ladder names unknown policies"):
+        dataclasses.replace(spec, ladder=("random", "smart"))
 
 
 def test_split_policies_keeps_policy_options_together():
