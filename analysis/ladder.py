@@ -46,20 +46,24 @@ BEATS, LOSES, UNCLEAR = "beats", "loses to", "no clear difference"
 
 def match_games(con, experiment: str, matches: list[dict]) -> pd.DataFrame:
     """One row per game of every match arm: ``arm, a, b, seat, master_seed, game_index,
-    n_players, a_share`` (win share of ``a``'s seat), ``b_share`` (of all the other seats)."""
-    s = db.query(con, """
-        SELECT arm, master_seed, game_index, n_players, seat, CAST(win_share AS DOUBLE) AS ws
-        FROM stg_seats WHERE experiment = ? ORDER BY arm, master_seed, game_index, seat""",
-                 [experiment])
+    n_players, a_share`` (win share of ``a``'s seat), ``b_share`` (of all the other seats).
+    Computed in DuckDB (one pass over the seats), in arm and game order."""
     m = pd.DataFrame(matches, columns=["arm", "a", "b", "seat"])
-    s = s[s["arm"].isin(m["arm"])]
-    keys = ["arm", "master_seed", "game_index"]
-    total = s.groupby(keys, sort=False).agg(n_players=("n_players", "first"), total=("ws", "sum"))
-    s = s.merge(m[["arm", "seat"]], on=["arm", "seat"])  # the focal seat of each arm
-    out = m.merge(s[keys + ["ws"]].rename(columns={"ws": "a_share"}), on="arm")
-    out = out.merge(total.reset_index(), on=keys)
-    out["b_share"] = out["total"] - out["a_share"]
-    return out.drop(columns="total").sort_values(keys, ignore_index=True)
+    con.register("_ladder_matches", m)
+    try:
+        return db.query(con, """
+            SELECT s.arm, any_value(m.a) AS a, any_value(m.b) AS b, any_value(m.seat) AS seat,
+                   s.master_seed, s.game_index, any_value(s.n_players) AS n_players,
+                   sum(CASE WHEN s.seat = m.seat THEN s.win_share ELSE 0 END)::DOUBLE
+                       AS a_share,
+                   sum(CASE WHEN s.seat <> m.seat THEN s.win_share ELSE 0 END)::DOUBLE
+                       AS b_share
+            FROM stg_seats s JOIN _ladder_matches m ON s.arm = m.arm
+            WHERE s.experiment = ?
+            GROUP BY s.arm, s.master_seed, s.game_index
+            ORDER BY s.arm, s.master_seed, s.game_index""", [experiment])
+    finally:
+        con.unregister("_ladder_matches")
 
 
 def pair_table(games: pd.DataFrame, rungs: list[str], n_players: int,

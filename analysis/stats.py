@@ -759,11 +759,14 @@ def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
 
     Notes
     -----
+    The fit uses the totals per match-up (one small GLM whatever the number of games). With
+    ``clusters``, the standard errors are the sandwich ``I^-1 M I^-1``: ``I`` the Fisher
+    information, ``M`` the outer products of the per-cluster score sums (times G / (G - 1)).
+
     The maximum-likelihood estimate exists only when the directed "won against" graph of the
     players is strongly connected (Zermelo, Ford). When it is not (say greedy won every single
-    game against random), 0.5 wins are added to each side of every pair of players that met,
-    which keeps the estimates finite and shrinks them slightly toward each other; ``adjusted``
-    says so.
+    game against random), 0.5 wins are added to each side of every match-up, which keeps the
+    estimates finite and shrinks them slightly toward each other; ``adjusted`` says so.
     """
     import statsmodels.api as sm
     from scipy.sparse import csr_matrix
@@ -772,38 +775,47 @@ def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
     k = len(names)
     ia, ib = np.asarray(a, dtype=int), np.asarray(b, dtype=int)
     wa, wb = np.asarray(wins_a, dtype=float), np.asarray(wins_b, dtype=float)
-    n = np.broadcast_to(np.asarray(n_players, dtype=float), ia.shape).copy()
-    groups = (np.unique(np.asarray(clusters), return_inverse=True)[1] if clusters is not None
-              else np.arange(ia.size))
+    n = np.broadcast_to(np.asarray(n_players, dtype=float), ia.shape)
     if k < 2 or ia.size == 0:
         raise ValueError("need at least two players and one result")
+    # the fit needs only the totals per match-up (a, b, n)
+    ups, row_up = np.unique(np.column_stack([ia, ib, n]), axis=0, return_inverse=True)
+    row_up = row_up.ravel()
+    ua, ub, un = ups[:, 0].astype(int), ups[:, 1].astype(int), ups[:, 2]
+    ta = np.bincount(row_up, weights=wa, minlength=len(ups))
+    tb = np.bincount(row_up, weights=wb, minlength=len(ups))
     # edge i -> j: i won at least once against j (or shared a win)
-    src = np.concatenate([ia[wa > 0], ib[wb > 0]])
-    dst = np.concatenate([ib[wa > 0], ia[wb > 0]])
+    src = np.r_[ua[ta > 0], ub[tb > 0]]
+    dst = np.r_[ub[ta > 0], ua[tb > 0]]
     graph = csr_matrix((np.ones(src.size), (src, dst)), shape=(k, k))
     adjusted = bool(connected_components(graph, directed=True, connection="strong")[0] > 1)
-    if adjusted:  # one pseudo-row per match-up, a cluster of its own
-        met = np.unique(np.column_stack([ia, ib, n]), axis=0)
-        ia, ib, n = (np.r_[ia, met[:, 0].astype(int)], np.r_[ib, met[:, 1].astype(int)],
-                     np.r_[n, met[:, 2]])
-        wa, wb = np.r_[wa, np.full(len(met), 0.5)], np.r_[wb, np.full(len(met), 0.5)]
-        groups = np.r_[groups, groups.max() + 1 + np.arange(len(met))]
-    keep = wa + wb > 0  # a game nobody won carries no information
-    ia, ib, wa, wb, n, groups = ia[keep], ib[keep], wa[keep], wb[keep], n[keep], groups[keep]
+    if adjusted:
+        ta, tb = ta + 0.5, tb + 0.5
     free = [j for j in range(k) if j != anchor]
-    X = np.zeros((ia.size, k))
-    X[np.arange(ia.size), ia] += 1.0
-    X[np.arange(ia.size), ib] -= 1.0
-    cov = ({"cov_type": "cluster", "cov_kwds": {"groups": groups}} if clusters is not None
-           else {})
+    X = np.zeros((len(ups), k))
+    X[np.arange(len(ups)), ua] += 1.0
+    X[np.arange(len(ups)), ub] -= 1.0
+    X = X[:, free]
+    keep = ta + tb > 0  # a match-up nobody won a game of carries no information
     with warnings.catch_warnings():  # no residual df (two players): a harmless scale warning
         warnings.simplefilter("ignore", RuntimeWarning)
-        fit = sm.GLM(np.column_stack([wa, wb]), X[:, free], family=sm.families.Binomial(),
-                     offset=-np.log(n - 1.0)).fit(**cov)
+        fit = sm.GLM(np.column_stack([ta, tb])[keep], X[keep], family=sm.families.Binomial(),
+                     offset=-np.log(un[keep] - 1.0)).fit()
+    cov = np.asarray(fit.cov_params())  # inverse Fisher information
+    if clusters is not None:  # sandwich: bread = that inverse, meat = the cluster scores
+        groups = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+        logit = X @ np.asarray(fit.params) - np.log(un - 1.0)
+        p = 1.0 / (1.0 + np.exp(-logit))
+        resid = wa - p[row_up] * (wa + wb)  # score of each row
+        g = int(groups.max()) + 1
+        scores = np.column_stack([np.bincount(groups, weights=X[row_up, c] * resid, minlength=g)
+                                  for c in range(len(free))])
+        meat = scores.T @ scores * (g / (g - 1.0) if g > 1 else 1.0)
+        cov = cov @ meat @ cov
     theta = np.zeros(k)
     se = np.zeros(k)
     theta[free] = fit.params
-    se[free] = fit.bse
+    se[free] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     z = float(_st.norm.ppf(0.5 + level / 2.0))
     r, s = theta * ELO_PER_LOGIT, se * ELO_PER_LOGIT
     return Ratings(list(names), r, r - z * s, r + z * s, s, anchor, level, adjusted,

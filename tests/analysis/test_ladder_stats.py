@@ -137,3 +137,26 @@ def test_skill_index_is_zero_when_luck_decides():
     sk = ladder.skill_versus_luck(g, rt, 2)
     # the better-rated side is picked after the fact, so the index is >= 0, but near it
     assert 0 <= sk["index"] < 0.03 and sk["index_low"] < 0 < sk["index_high"]
+
+
+def test_cluster_robust_errors_match_statsmodels():
+    """The sandwich from the totals equals statsmodels' cluster-robust GLM on per-game rows."""
+    import statsmodels.api as sm
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    a = rng.integers(1, 3, n)
+    b = np.where(a == 2, rng.integers(0, 2, n), 0)
+    clusters = rng.integers(0, 700, n)
+    luck = rng.normal(0, 1.0, 700)[clusters]  # shared within a cluster: correlated results
+    p = 1 / (1 + 2 * np.exp(-(0.4 * a - 0.4 * b + luck)))
+    wa = (rng.random(n) < p).astype(float)
+    r = stats.bradley_terry(["x", "y", "z"], a, b, wa, 1 - wa, 3, clusters=clusters)
+    X = np.zeros((n, 3))
+    X[np.arange(n), a] += 1
+    X[np.arange(n), b] -= 1
+    ref = sm.GLM(np.column_stack([wa, 1 - wa]), X[:, 1:], family=sm.families.Binomial(),
+                 offset=np.full(n, -np.log(2))).fit(cov_type="cluster",
+                                                    cov_kwds={"groups": clusters})
+    np.testing.assert_allclose(r.rating[1:] / stats.ELO_PER_LOGIT, ref.params, rtol=1e-6)
+    np.testing.assert_allclose(r.se[1:] / stats.ELO_PER_LOGIT, ref.bse, rtol=2e-3)
