@@ -2,7 +2,7 @@
 
 Every command turns bad input (:class:`sim.spec.SpecError`, raised by validation before anything
 is written) into one message on stderr and exit code 2. New commands (``compare``, ``sweep``,
-``plan``) build an :class:`~pipelines.experiment.Experiment` and call :func:`_run_and_summarise`.
+``plan``, ``ladder``) build an :class:`~pipelines.experiment.Experiment` and call :func:`_run_and_summarise`.
 """
 from __future__ import annotations
 

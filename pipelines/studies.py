@@ -1,12 +1,14 @@
-"""Studies built on experiments: paired tweak comparisons, parameter sweeps, sample-size plans
-and precision-targeted runs (``playtest compare / sweep / plan``, ``--precision``).
+"""Studies built on experiments: paired tweak comparisons, parameter sweeps, sample-size plans,
+policy ladders and precision-targeted runs (``playtest compare / sweep / plan / ladder``,
+``--precision``).
 
 Each study is an ordinary :class:`~pipelines.experiment.Experiment` (validated up front, stored,
 resumable, growable) whose arms share the master seed and the game indices, so every pair of arms
 is paired game by game (common random numbers). What makes it a study is recorded in the
 manifest's ``spec`` (``kind = "compare"`` with its baseline/tweak ``pairs``, ``kind = "sweep"``
-with its ``params`` and ``points``), so ``playtest report EXPERIMENT`` renders the same study
-report again later. The statistics live in :mod:`analysis.studies`.
+with its ``params`` and ``points``, ``kind = "ladder"`` with its ``rungs`` and ``matches``), so
+``playtest report EXPERIMENT`` renders the same study report again later. The statistics live in
+:mod:`analysis.studies` and :mod:`analysis.ladder`.
 
 Precision-targeted runs (:func:`run_to_precision`): run the arms, measure the widest 95% interval
 on the probability scale (win rates, first-player advantage, end-reason shares, and for a
