@@ -3,6 +3,7 @@ on the fake game, and one small real ladder (Rattlebones: greedy must beat rando
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from analysis import db
 from analysis import ladder as ladder_stats
@@ -10,6 +11,7 @@ from pipelines import runner
 from pipelines.studies import ladder_experiment, split_policies
 
 from pipe_helpers import content, listing
+from test_fuzz_cli import check, policies, sizes, texts, values
 from tests.studies.studyhelpers import html_text
 
 
@@ -165,3 +167,30 @@ def test_real_ladder_greedy_beats_random(rattlebones_ladder, tmp_path):
     text = html_text(path)
     assert "Each rung beats the one below with 95% confidence: yes" in text
     assert "rattlebones" in text
+
+
+@hsettings(max_examples=20, deadline=None, derandomize=True,
+           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_ladder_options_exit_0_or_2_and_leave_the_store_alone(cli, tmp_path_factory,
+                                                                      monkeypatch, data):
+    """Random values for every option of ``ladder`` (the strategies of test_fuzz_cli): exit 0
+    or 2 with a message, never a traceback, nothing written on exit 2."""
+    from analysis import reports
+
+    monkeypatch.setattr(reports, "write_study_report", lambda store, experiment, out_dir, plan=None:
+                        reports._write_html(out_dir, f"{experiment}.html", "<html></html>"))
+    work = tmp_path_factory.getbasetemp() / "ladder-fuzz"
+    rungs = st.lists(st.one_of(policies, texts), min_size=1, max_size=3).map(",".join)
+    options = [("--players", st.one_of(values, st.sampled_from(["1", "2", "3", "1-2"]))),
+               ("--policies", rungs), ("--variant", st.one_of(st.sampled_from(["hard", "many"]),
+                                                              texts)),
+               ("--set", st.builds(lambda v: f"dice={v}", values)), ("--seed", values),
+               ("--games", sizes), ("--chunk-size", sizes), ("--experiment", texts)]
+    picked = data.draw(st.lists(st.sampled_from(options).flatmap(
+        lambda o: st.tuples(st.just(o[0]), o[1])), max_size=3), "options")
+    argv = ["ladder", data.draw(st.sampled_from(["fakedice", "nogame"]), "game"),
+            "--store", work / "store", "--out", work / "reports", "--quiet", "--games", "8"]
+    for flag, value in picked:
+        argv += [flag, value]
+    check(cli, work / "store", argv)
