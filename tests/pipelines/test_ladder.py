@@ -92,6 +92,11 @@ def test_ladder_cli_end_to_end_resume_report_show(cli, tmp_path):
     assert man["spec"]["kind"] == "ladder" and man["status"] == "complete"
     assert len(man["arms"]) == 3 * 3 and {a["n_games"] for a in man["arms"]} == {400}
     before = content(store, "seats")
+    # a lost part is simulated again on the next run: the same rows as before
+    next((store / "results" / "seats").rglob("arm=greedy-vs-random-seat1/*.parquet")).unlink()
+    r = cli(*args)
+    assert r.exit_code == 0, r.output
+    assert content(store, "seats").equals(before)
     # the same command again: nothing to simulate, the same rows
     r = cli(*args)
     assert r.exit_code == 0 and "nothing to simulate" in r.stdout
