@@ -163,6 +163,8 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
         t.add_row(p.name, ", ".join(f"{k}={_fmt(x)}" for k, x in p.overrides.items()) or "(defaults)",
                   p.doc)
     out.print(t)
+    out.print("ladder (`playtest ladder`, weakest first): " + " < ".join(spec.ladder),
+              markup=False, soft_wrap=True)
     t = Table(title="Policy parameters")
     for c in ("name", "kind", "default", "range", "meaning"):
         t.add_column(c, overflow="fold")

@@ -56,6 +56,12 @@ def test_game_spec_ladder_default_and_check(fake_game):
         dataclasses.replace(spec, ladder=("random", "smart"))
 
 
+def test_rules_prints_the_ladder(cli):
+    r = cli("rules", "fakedice")
+    assert r.exit_code == 0 and "ladder (`playtest ladder`, weakest first): random < greedy" \
+        in r.stdout
+
+
 def test_split_policies_keeps_policy_options_together():
     assert split_policies("random, greedy:threshold=9,x=2 ,greedy") == [
         "random", "greedy:threshold=9,x=2", "greedy"]
