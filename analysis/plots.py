@@ -35,6 +35,7 @@ __all__ = [
     "task_card_plot",
     "metric_curve_plot",
     "difference_plot",
+    "estimate_plot",
 ]
 
 # Solo difficulty ladder, easiest first (shared/rules/flower_shop.md §7).
@@ -492,5 +493,43 @@ def difference_plot(table: pd.DataFrame, title: str | None = None) -> Figure:
         ax.legend(fontsize=7, loc="lower right")
     if title:
         fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def estimate_plot(df: pd.DataFrame, xlabel: str, title: str, reference: float | None = None,
+                  percent: bool = False) -> Figure:
+    """Estimates with their 95% intervals, one row per ``label`` in the given order (top first):
+    ladder ratings, solo win probabilities per policy.
+
+    Parameters
+    ----------
+    df : DataFrame
+        Columns ``label, estimate, low, high``.
+    xlabel, title : str
+    reference : float, optional
+        A dashed vertical line (e.g. the anchor rating 0); intervals that exclude it are orange.
+    percent : bool, default False
+        Probabilities: the axis in %.
+    """
+    fig = _figure((6.4, 0.5 * len(df) + 1.6))
+    with sns.axes_style("whitegrid"):
+        ax = fig.subplots()
+    colors = sns.color_palette(_PALETTE, 10)
+    est, lo, hi = (df[c].to_numpy(float) for c in ("estimate", "low", "high"))
+    y = np.arange(len(df))[::-1]
+    off = ((lo > reference) | (hi < reference)) if reference is not None else np.zeros(len(df),
+                                                                                      bool)
+    ax.errorbar(est, y, xerr=np.vstack([(est - lo).clip(min=0), (hi - est).clip(min=0)]),
+                fmt="none", ecolor="black", capsize=3, lw=1.2)
+    ax.scatter(est, y, c=[colors[3] if o else colors[0] for o in off], zorder=3, s=36)
+    if reference is not None:
+        ax.axvline(reference, color="gray", ls="--", lw=1)
+    ax.set_yticks(y, df["label"].astype(str))
+    ax.set_ylim(-0.7, len(df) - 0.3)
+    if percent:
+        ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig

@@ -38,11 +38,12 @@ import pandas as pd
 from sim.spec import SpecError
 
 from . import db, plots, stats, studies
+from . import ladder as ladder_stats
 
 __all__ = ["ASSUMED_COMPONENTS_TEXT", "write_report", "render_report", "build_context",
            "figure_to_data_uri", "policy_text", "study_kind", "study_pairs", "compare_context",
            "sweep_long", "sweep_table", "sweep_context", "plan_rows", "plan_context",
-           "write_study_report"]
+           "ladder_rows", "ladder_context", "write_study_report"]
 
 ASSUMED_COMPONENTS_TEXT = (
     "assumed defaults (spec §2 [A]); replace with real components via --components"
@@ -815,12 +816,12 @@ def build_context(con, store, experiment: str) -> dict:
 # studies: compare, sweep, plan (playtest compare / sweep / plan; analysis.studies)
 # ----------------------------------------------------------------------------------------------
 def study_kind(manifest: dict) -> str | None:
-    """``"compare"`` or ``"sweep"`` for experiments made by those commands (or by a TOML spec
-    with a ``baseline`` arm), else None."""
+    """``"compare"``, ``"sweep"`` or ``"ladder"`` for experiments made by those commands (or
+    ``"compare"`` for a TOML spec with a ``baseline`` arm), else None."""
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if not isinstance(spec, dict):
         return None
-    if spec.get("kind") in ("compare", "sweep"):
+    if spec.get("kind") in ("compare", "sweep", "ladder"):
         return spec["kind"]
     return "compare" if spec.get("pairs") else None
 
@@ -1180,6 +1181,104 @@ def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) 
     return ctx
 
 
+def _elo(x: float) -> str:
+    return f"{x:+.0f}" if np.isfinite(x) else "n/a"
+
+
+def _index(x: float) -> str:
+    return f"{round(float(x), 2) + 0.0:.2f}"  # never "-0.00"
+
+
+def ladder_rows(lad: ladder_stats.Ladder) -> dict:
+    """The ladder's tables as strings (the report and ``playtest ladder / show``): ``pairs``
+    (multiplayer: a vs b, games, a's seat win rate with its interval, fair share, rate per
+    seat, the rate the ratings predict, verdict), ``ratings`` (policy, Elo rating, 95%
+    interval, rank), ``solo`` (policy, games, win probability, interval), ``steps`` (solo:
+    each rung minus the one below, paired) and ``skill`` / ``fit`` sentences."""
+    out: dict[str, Any] = {"pairs": [], "ratings": [], "solo": [], "steps": [], "skill": "",
+                           "fit": ""}
+    if lad.n_players == 1:
+        out["solo"] = [{"policy": r.policy, "games": _num(r.games), "rate": _pct(r.rate),
+                        "ci": _ci(r.low, r.high)} for r in lad.pairs.itertuples()]
+        out["steps"] = [{"step": f"{r.a} over {r.b}", "games": _num(r.games),
+                         "diff": f"{_pts(r.diff)} pts", "ci": f"{_pts(r.low)} to {_pts(r.high)}",
+                         "verdict": r.verdict,
+                         "cls": "hl" if r.verdict != ladder_stats.BEATS else ""}
+                        for r in lad.steps.itertuples()]
+        return out
+    adjacent = {(a, b) for b, a in zip(lad.rungs, lad.rungs[1:])}
+    for r in lad.pairs.itertuples():
+        out["pairs"].append({
+            "a": r.a, "b": r.b, "step": (r.a, r.b) in adjacent, "games": _num(r.games),
+            "rate": _pct(r.rate), "ci": _ci(r.low, r.high), "fair": _pct(r.fair),
+            "by_seat": " / ".join(_pct(x) for x in r.by_seat),
+            "expected": _pct(getattr(r, "expected", float("nan"))), "verdict": r.verdict,
+            "cls": "hl" if r.verdict != ladder_stats.BEATS else ""})
+    rt = lad.ratings
+    if rt is not None:
+        rank = {n: i + 1 for i, n in enumerate(np.array(rt.names)[np.argsort(-rt.rating,
+                                                                            kind="stable")])}
+        out["ratings"] = [{"policy": n, "rating": _elo(rt.rating[i]),
+                           "ci": ("anchor (0 by definition)" if i == rt.anchor else
+                                  f"{_elo(rt.low[i])} to {_elo(rt.high[i])}"),
+                           "rank": str(rank[n])} for i, n in enumerate(rt.names)]
+        out["fit"] = (f"Ratings: Bradley-Terry maximum likelihood over all "
+                      f"{_num(int(lad.pairs['games'].sum()))} games, anchored at "
+                      f"{rt.names[rt.anchor]} = 0; 95% intervals with cluster-robust standard "
+                      f"errors (the games of one index share their dice in every pair and "
+                      f"seat). Compare each pair's win rate with the rate the ratings predict: "
+                      f"a large gap means one strength per policy does not describe the pairs "
+                      f"(e.g. A beats B beats C beats A)."
+                      + (" Some policy won (or lost) every game against the others, so 0.5 "
+                         "wins were added to each side of every pair to keep the ratings "
+                         "finite." if rt.adjusted else ""))
+    sk = lad.skill
+    if sk is not None:
+        out["skill"] = (f"Skill versus luck: the better-rated policy of a pair wins "
+                        f"{_pct(sk['rate'])} of its seats' games (95% CI "
+                        f"{_ci(sk['low'], sk['high'])}; fair share {_pct(sk['fair'])}, pooled "
+                        f"over {_num(sk['games'])} seat-games of all pairs): skill index "
+                        f"{_index(sk['index'])} (95% CI {_index(sk['index_low'])} to "
+                        f"{_index(sk['index_high'])}; 0 = the better policy wins no more than its "
+                        f"fair share, luck decides; 1 = it always wins).")
+    return out
+
+
+def ladder_context(con, store, experiment: str) -> dict:
+    """Context of the ladder report (``playtest ladder``): verdict, head-to-head table,
+    ratings, skill versus luck, charts with 95% intervals."""
+    ctx = _summary_context(con, store, experiment)
+    manifest = ctx.pop("_manifest")
+    source = manifest.get("spec") or {}
+    lad = ladder_stats.summarize(con, experiment, source)
+    rows = ladder_rows(lad)
+    charts = []
+    n = lad.n_players
+    if n == 1 and len(lad.pairs):
+        d = lad.pairs.assign(label=lad.pairs["policy"], estimate=lad.pairs["rate"])
+        charts.append({"title": "Solo win probability per policy", "img": figure_to_data_uri(
+            plots.estimate_plot(d, "solo win probability (95% CI)",
+                                "Solo win probability per policy (lowest rung at the top)",
+                                percent=True))})
+    if lad.ratings is not None:
+        rt = lad.ratings
+        d = pd.DataFrame({"label": rt.names, "estimate": rt.rating, "low": rt.low,
+                          "high": rt.high})
+        charts.append({"title": "Ratings (Elo scale)", "img": figure_to_data_uri(
+            plots.estimate_plot(d, f"rating, Elo points (95% CI; {rt.names[rt.anchor]} = 0)",
+                                "Bradley-Terry ratings (lowest rung at the top)",
+                                reference=0.0))})
+    if n > 1 and len(lad.pairs):
+        d = lad.pairs.assign(arm="head to head", n_players=n, win_rate=lad.pairs["rate"],
+                             label=[f"{r.a} vs {r.b}" for r in lad.pairs.itertuples()])
+        charts.append({"title": "Head to head: win rate of the higher rung's seat",
+                       "img": figure_to_data_uri(plots.factor_gap_plot(d, "pair"))})
+    ctx.update({"kind": "ladder", "rungs": lad.rungs, "n_players": n, "verdict": lad.verdict,
+                "verdict_ok": lad.all_steps_hold, "charts": charts, **rows,
+                "games_per_arm": source.get("games"), "precision": None})
+    return ctx
+
+
 def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
     """Write the comparison, sweep or (with ``plan={"delta": d, "power": p}``) sample-size
     report of ``experiment`` to ``<out_dir>/<experiment>[-plan].html``; return its path."""
@@ -1193,13 +1292,16 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
                 ctx = sweep_context(con, store, experiment)
             elif kind == "compare":
                 ctx = compare_context(con, store, experiment)
+            elif kind == "ladder":
+                ctx = ladder_context(con, store, experiment)
             else:
                 ctx = build_context(con, store, experiment)
                 ctx["kind"] = "report"
     finally:
         con.close()
     template = {"report": "report.html.j2", "compare": "compare.html.j2",
-                "sweep": "sweep.html.j2", "plan": "plan.html.j2"}[ctx["kind"]]
+                "sweep": "sweep.html.j2", "plan": "plan.html.j2",
+                "ladder": "ladder.html.j2"}[ctx["kind"]]
     html = _env().get_template(template).render(**ctx)
     suffix = "-plan" if ctx["kind"] == "plan" else ""
     return _write_html(out_dir, f"{_safe_name(experiment)}{suffix}.html", html)

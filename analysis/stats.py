@@ -39,6 +39,7 @@ __all__ = [
     "LadderResult",
     "wilson_interval",
     "proportion_estimate",
+    "clustered_proportion",
     "mean_interval",
     "bootstrap_interval",
     "paired_difference",
@@ -49,6 +50,9 @@ __all__ = [
     "required_games_paired",
     "required_games_unpaired",
     "ladder_monotonicity",
+    "Ratings",
+    "bradley_terry",
+    "ELO_PER_LOGIT",
     "points",
 ]
 
@@ -259,6 +263,49 @@ def proportion_estimate(successes: float, n: int, level: float = 0.95) -> Estima
     lo, hi = wilson_interval(successes, n, level)
     est = successes / n if n > 0 else float("nan")
     return Estimate(float(est), lo, hi, int(n), level, "wilson")
+
+
+def clustered_proportion(values: Sequence[float], clusters: Sequence, level: float = 0.95
+                         ) -> Estimate:
+    """Mean of win shares whose games come in correlated clusters, with a Wilson interval on
+    the effective number of games.
+
+    ``playtest ladder`` plays game index *i* once with a policy in every seat, on the same dice:
+    those copies are correlated (positively when the dice favour one policy's style), so
+    treating them as independent games would make the interval too narrow. The interval here
+    is Wilson's at ``n_eff = n / deff`` games, where the design effect ``deff`` (Kish) is the
+    cluster-robust variance of the mean (from the cluster totals) over the binomial one,
+    ``p(1 - p) / n``, and at least 1 (independent games are the best case assumed).
+
+    Parameters
+    ----------
+    values : array_like
+        One win share (0..1) per game.
+    clusters : array_like
+        A label per game; games with the same label are one cluster (e.g. the game index).
+    level : float, default 0.95
+
+    Returns
+    -------
+    Estimate
+        ``method = "wilson-clustered"``; ``n`` is the number of games (not ``n_eff``).
+    """
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    if n == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), 0, level, "wilson-clustered")
+    p = float(x.mean())
+    _, inv = np.unique(np.asarray(clusters), return_inverse=True)
+    sums = np.bincount(inv, weights=x)
+    k = sums.size
+    var_binomial = p * (1.0 - p) / n
+    deff = 1.0
+    if k > 1 and var_binomial > 0:
+        resid = sums - p * np.bincount(inv)
+        var_cluster = k / (k - 1.0) * float(np.sum(resid ** 2)) / n ** 2
+        deff = max(1.0, var_cluster / var_binomial)
+    lo, hi = wilson_interval(p * n / deff, n / deff, level)
+    return Estimate(p, lo, hi, n, level, "wilson-clustered")
 
 
 def mean_interval(values: Sequence[float], level: float = 0.95, method: str = "t",
@@ -640,3 +687,136 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
                 f"before ({order}; largest Holm-adjusted one-sided p-value: "
                 f"{_p_eq(worst.p_expected)}, for {worst.easier} vs {worst.harder}).")
     return LadderResult(verdict, steps, alpha, text)
+
+
+# ----------------------------------------------------------------------------------------------
+# Ratings from head-to-head results (playtest ladder)
+# ----------------------------------------------------------------------------------------------
+#: Elo points per unit of log-strength: a 400-point gap is 10:1 odds in a two-player game.
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Result of :func:`bradley_terry`: one rating per player on the Elo scale, anchored at the
+    ``anchor`` player (rating 0, no interval of its own: every interval is relative to it)."""
+
+    names: list[str]
+    rating: np.ndarray  # Elo points
+    low: np.ndarray  # ``level`` Wald interval (Fisher information, or cluster-robust)
+    high: np.ndarray
+    se: np.ndarray  # standard error, Elo points
+    anchor: int
+    level: float
+    adjusted: bool  # True: 0.5 wins were added to each side of every pair (see bradley_terry)
+    method: str  # "fisher" or "cluster-robust"
+
+    def expected(self, a: int, b: int, n_players: int = 2) -> float:
+        """Probability that one seat of ``a`` wins against ``n_players - 1`` seats of ``b``."""
+        gap = (self.rating[b] - self.rating[a]) / ELO_PER_LOGIT
+        return 1.0 / (1.0 + (n_players - 1) * math.exp(gap))
+
+
+def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
+                  wins_a: Sequence[float], wins_b: Sequence[float],
+                  n_players: Sequence[int] | int = 2, anchor: int = 0,
+                  level: float = 0.95, clusters: Sequence | None = None) -> Ratings:
+    """Maximum-likelihood Bradley-Terry (Luce) ratings from head-to-head results.
+
+    Each result row is one game or a total of games of one match-up: one seat of player
+    ``a[i]`` against ``n_players - 1`` seats of player ``b[i]``, in which ``a`` won
+    ``wins_a[i]`` and ``b``'s seats together ``wins_b[i]`` (fractional for shared wins). The
+    model gives each player a strength ``exp(theta)`` and the seat of ``a`` the chance
+    ``exp(theta_a) / (exp(theta_a) + (n - 1) exp(theta_b))`` of winning: the Bradley-Terry
+    model for two players, Luce's choice model for more. That is a binomial GLM with logit
+    ``theta_a - theta_b - log(n - 1)`` (statsmodels ``GLM``, ``offset = -log(n - 1)``), fitted
+    with ``theta[anchor] = 0``.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The players (policies).
+    a, b : sequence of int
+        Indices into ``names`` of each row's single seat and of the other seats.
+    wins_a, wins_b : sequence of float
+        Wins of ``a``'s seat and of ``b``'s seats (a game nobody won counts for neither).
+    n_players : int or sequence of int, default 2
+        Seats per game, per row or for all rows.
+    anchor : int, default 0
+        The player whose rating is fixed at 0.
+    level : float, default 0.95
+        Level of the Wald intervals (rating ± z·se).
+    clusters : sequence, optional
+        With one row per game: a label per row; rows with the same label may be correlated
+        (games on the same dice), and the standard errors are cluster-robust (sandwich).
+        Without it, from the Fisher information (rows independent).
+
+    Returns
+    -------
+    Ratings
+        Ratings in Elo points (:data:`ELO_PER_LOGIT` per unit of ``theta``): a gap of ``d``
+        points means odds ``10**(d / 400)`` for a two-player game.
+
+    Notes
+    -----
+    The fit uses the totals per match-up (one small GLM whatever the number of games). With
+    ``clusters``, the standard errors are the sandwich ``I^-1 M I^-1``: ``I`` the Fisher
+    information, ``M`` the outer products of the per-cluster score sums (times G / (G - 1)).
+
+    The maximum-likelihood estimate exists only when the directed "won against" graph of the
+    players is strongly connected (Zermelo, Ford). When it is not (say greedy won every single
+    game against random), 0.5 wins are added to each side of every match-up, which keeps the
+    estimates finite and shrinks them slightly toward each other; ``adjusted`` says so.
+    """
+    import statsmodels.api as sm
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    k = len(names)
+    ia, ib = np.asarray(a, dtype=int), np.asarray(b, dtype=int)
+    wa, wb = np.asarray(wins_a, dtype=float), np.asarray(wins_b, dtype=float)
+    n = np.broadcast_to(np.asarray(n_players, dtype=float), ia.shape)
+    if k < 2 or ia.size == 0:
+        raise ValueError("need at least two players and one result")
+    # the fit needs only the totals per match-up (a, b, n)
+    ups, row_up = np.unique(np.column_stack([ia, ib, n]), axis=0, return_inverse=True)
+    row_up = row_up.ravel()
+    ua, ub, un = ups[:, 0].astype(int), ups[:, 1].astype(int), ups[:, 2]
+    ta = np.bincount(row_up, weights=wa, minlength=len(ups))
+    tb = np.bincount(row_up, weights=wb, minlength=len(ups))
+    # edge i -> j: i won at least once against j (or shared a win)
+    src = np.r_[ua[ta > 0], ub[tb > 0]]
+    dst = np.r_[ub[ta > 0], ua[tb > 0]]
+    graph = csr_matrix((np.ones(src.size), (src, dst)), shape=(k, k))
+    adjusted = bool(connected_components(graph, directed=True, connection="strong")[0] > 1)
+    if adjusted:
+        ta, tb = ta + 0.5, tb + 0.5
+    free = [j for j in range(k) if j != anchor]
+    X = np.zeros((len(ups), k))
+    X[np.arange(len(ups)), ua] += 1.0
+    X[np.arange(len(ups)), ub] -= 1.0
+    X = X[:, free]
+    keep = ta + tb > 0  # a match-up nobody won a game of carries no information
+    with warnings.catch_warnings():  # no residual df (two players): a harmless scale warning
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.GLM(np.column_stack([ta, tb])[keep], X[keep], family=sm.families.Binomial(),
+                     offset=-np.log(un[keep] - 1.0)).fit()
+    cov = np.asarray(fit.cov_params())  # inverse Fisher information
+    if clusters is not None:  # sandwich: bread = that inverse, meat = the cluster scores
+        groups = np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+        logit = X @ np.asarray(fit.params) - np.log(un - 1.0)
+        p = 1.0 / (1.0 + np.exp(-logit))
+        resid = wa - p[row_up] * (wa + wb)  # score of each row
+        g = int(groups.max()) + 1
+        scores = np.column_stack([np.bincount(groups, weights=X[row_up, c] * resid, minlength=g)
+                                  for c in range(len(free))])
+        meat = scores.T @ scores * (g / (g - 1.0) if g > 1 else 1.0)
+        cov = cov @ meat @ cov
+    theta = np.zeros(k)
+    se = np.zeros(k)
+    theta[free] = fit.params
+    se[free] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    z = float(_st.norm.ppf(0.5 + level / 2.0))
+    r, s = theta * ELO_PER_LOGIT, se * ELO_PER_LOGIT
+    return Ratings(list(names), r, r - z * s, r + z * s, s, anchor, level, adjusted,
+                   "cluster-robust" if clusters is not None else "fisher")

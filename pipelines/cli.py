@@ -2,7 +2,7 @@
 
 Every command turns bad input (:class:`sim.spec.SpecError`, raised by validation before anything
 is written) into one message on stderr and exit code 2. New commands (``compare``, ``sweep``,
-``plan``) build an :class:`~pipelines.experiment.Experiment` and call :func:`_run_and_summarise`.
+``plan``, ``ladder``) build an :class:`~pipelines.experiment.Experiment` and call :func:`_run_and_summarise`.
 """
 from __future__ import annotations
 
@@ -163,6 +163,8 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
         t.add_row(p.name, ", ".join(f"{k}={_fmt(x)}" for k, x in p.overrides.items()) or "(defaults)",
                   p.doc)
     out.print(t)
+    out.print("ladder (`playtest ladder`, weakest first): " + " < ".join(spec.ladder),
+              markup=False, soft_wrap=True)
     t = Table(title="Policy parameters")
     for c in ("name", "kind", "default", "range", "meaning"):
         t.add_column(c, overflow="fold")
@@ -551,6 +553,98 @@ def plan_cmd(
     out.print(f"report: {path}", soft_wrap=True, markup=False)
 
 
+# ---- ladder --------------------------------------------------------------------------------
+
+def ladder_tables(store_root, experiment: str, source: dict) -> list:
+    """The ladder of a stored experiment as terminal tables and sentences (``ladder``,
+    ``show``): head to head (or solo win probabilities and steps), ratings, verdict."""
+    from analysis import db
+    from analysis import ladder as ladder_stats
+    from analysis import reports
+
+    con = db.connect(store_root)
+    try:
+        lad = ladder_stats.summarize(con, experiment, source)
+    finally:
+        con.close()
+    rows = reports.ladder_rows(lad)
+    items: list = []
+
+    def table(title, cols, keys, data):
+        t = Table(title=title)
+        for c in cols:
+            t.add_column(c, overflow="fold")
+        for r in data:
+            t.add_row(*(escape(str(r[k])) for k in keys))
+        items.append(t)
+
+    if lad.n_players == 1:
+        table(f"Solo win probability ({experiment})", ("policy", "games", "win prob.", "95% CI"),
+              ("policy", "games", "rate", "ci"), rows["solo"])
+        table("Steps: each rung minus the one below (paired)",
+              ("step", "games", "difference", "95% CI", "verdict"),
+              ("step", "games", "diff", "ci", "verdict"), rows["steps"])
+    else:
+        table(f"Head to head, {lad.n_players} players: one seat of the higher rung vs the "
+              f"others ({experiment})",
+              ("higher rung", "vs", "games", "seat win rate", "95% CI", "fair", "by seat",
+               "verdict"),
+              ("a", "b", "games", "rate", "ci", "fair", "by_seat", "verdict"), rows["pairs"])
+        if rows["ratings"]:
+            table("Ratings (Bradley-Terry, Elo scale)", ("policy", "rating", "95% CI", "rank"),
+                  ("policy", "rating", "ci", "rank"), rows["ratings"])
+    items += [s for s in (rows["skill"], lad.verdict) if s]
+    return items
+
+
+def _print_items(items: list) -> None:
+    """Print rich tables and plain sentences (no markup: policy options hold brackets)."""
+    for item in items:
+        if isinstance(item, str):
+            out.print(item, soft_wrap=True, markup=False)
+        else:
+            out.print(item)
+
+
+@app.command("ladder")
+@guarded
+def ladder_cmd(
+    game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p",
+                                          help="One player count (default: the maximum; 1 = "
+                                               "solo, where the game has it)."),
+    policies: Optional[str] = typer.Option(None, "--policies",
+                                           help="Rungs, weakest first: A,B,C (NAME[:k=v,...]; "
+                                                "default: the game's declared ladder)."),
+    variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule tweak NAME=VALUE for "
+                                             "every game (repeatable)."),
+    games: Optional[int] = typer.Option(None, "--games", "-n",
+                                        help=f"Games per arm, i.e. per pair and seat of the "
+                                             f"higher rung (default {settings.DEFAULT_GAMES:,})."),
+    seed: Optional[int] = SeedOpt,
+    store: Optional[str] = StoreOpt,
+    experiment: Optional[str] = ExperimentOpt,
+    out_dir: Path = OutOpt,
+    workers: Optional[int] = WorkersOpt,
+    chunk_size: Optional[int] = ChunkSizeOpt,
+    components: Optional[str] = ComponentsOpt,
+    quiet: bool = QuietOpt,
+    replan: bool = ReplanOpt,
+):
+    """Policies head to head: win rates against the fair share, ratings, HTML report."""
+    from .studies import ladder_experiment
+
+    exp = ladder_experiment(game, players, variant, policies, set_ or (),
+                            settings.DEFAULT_GAMES if games is None else games,
+                            settings.DEFAULT_SEED if seed is None else seed, experiment,
+                            chunk_size, components)
+    res = _run_and_summarise(exp, store, workers, "local", None, quiet, replan)
+    _print_items(ladder_tables(res.store, exp.name, exp.source))
+    out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
+              markup=False)
+
+
 # ---- replay ------------------------------------------------------------------------------
 
 @app.command("replay")
@@ -823,7 +917,10 @@ def show_cmd(experiment: str = typer.Argument(..., help="Experiment name (see `p
                       s["policies"])
     out.print(t)
     game = next((a.get("game") for a in m.get("arms") or [] if isinstance(a, dict)), None)
-    if game in _registry().available_games():
+    src = m.get("spec") if isinstance(m.get("spec"), dict) else {}
+    if src.get("kind") == "ladder":
+        _print_items(ladder_tables(root, experiment, src))
+    elif game in _registry().available_games():
         for table in win_rate_tables(root, experiment, game, factor_only=True):
             out.print(table)
     out.print(f"report: playtest report {experiment}" + (f" --store {store}" if store else ""),

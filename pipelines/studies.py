@@ -1,12 +1,14 @@
-"""Studies built on experiments: paired tweak comparisons, parameter sweeps, sample-size plans
-and precision-targeted runs (``playtest compare / sweep / plan``, ``--precision``).
+"""Studies built on experiments: paired tweak comparisons, parameter sweeps, sample-size plans,
+policy ladders and precision-targeted runs (``playtest compare / sweep / plan / ladder``,
+``--precision``).
 
 Each study is an ordinary :class:`~pipelines.experiment.Experiment` (validated up front, stored,
 resumable, growable) whose arms share the master seed and the game indices, so every pair of arms
 is paired game by game (common random numbers). What makes it a study is recorded in the
 manifest's ``spec`` (``kind = "compare"`` with its baseline/tweak ``pairs``, ``kind = "sweep"``
-with its ``params`` and ``points``), so ``playtest report EXPERIMENT`` renders the same study
-report again later. The statistics live in :mod:`analysis.studies`.
+with its ``params`` and ``points``, ``kind = "ladder"`` with its ``rungs`` and ``matches``), so
+``playtest report EXPERIMENT`` renders the same study report again later. The statistics live in
+:mod:`analysis.studies` and :mod:`analysis.ladder`.
 
 Precision-targeted runs (:func:`run_to_precision`): run the arms, measure the widest 95% interval
 on the probability scale (win rates, first-player advantage, end-reason shares, and for a
@@ -22,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from sim.spec import SpecError
+from sim.spec import SpecError, short_hash
 
 from . import settings
 from .experiment import (ArmConfig, Experiment, check_games, check_name, check_run_options,
@@ -222,6 +224,100 @@ def sweep_experiment(game: str, params: Sequence[str], players=None, variant: st
               "params": [{"name": n, "values": [list(v) if isinstance(v, tuple) else v
                                                 for v in vals]} for n, vals in parsed],
               "points": points}
+    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
+
+
+# ---- ladder ------------------------------------------------------------------------------------
+
+def split_policies(text: str) -> list[str]:
+    """``"random,greedy:w=2,x=3,expert"`` -> ``["random", "greedy:w=2,x=3", "expert"]``: a
+    comma-separated item holding ``=`` but no ``:`` is one more option of the policy before it
+    (policy names never hold ``=``)."""
+    out: list[str] = []
+    for item in (x.strip() for x in str(text).split(",")):
+        if out and "=" in item and ":" not in item:
+            out[-1] += "," + item
+        else:
+            out.append(item)
+    return out
+
+
+def ladder_rungs(spec, policies: str | None) -> list[str]:
+    """The validated rungs of a ladder, weakest first: ``--policies`` or the game's declared
+    order (``GameSpec.ladder``). Raises SpecError on an unknown policy (listing the valid
+    ones), a rung given twice (or two spellings of one policy) and fewer than two rungs."""
+    rungs = list(spec.ladder) if policies is None else split_policies(policies)
+    if any(not r for r in rungs):
+        raise SpecError(f"--policies: empty name in {policies!r}; give NAME[:k=v,...],... "
+                        f"(valid: {', '.join(spec.policies)})")
+    seen: dict[str, str] = {}
+    for r in rungs:
+        try:
+            name, values = spec.policy_values(r)
+        except SpecError as e:
+            raise SpecError(f"--policies {r}: {e}") from None
+        key = repr((name, sorted(values.items())))
+        if key in seen:
+            raise SpecError(f"--policies: '{r}' plays the same policy as '{seen[key]}'; "
+                            f"give each rung once")
+        seen[key] = r
+    if len(rungs) < 2:
+        raise SpecError(f"--policies: a ladder needs at least 2 policies, got {len(rungs)} "
+                        f"(valid: {', '.join(spec.policies)})")
+    return rungs
+
+
+def _rung_slug(text: str) -> str:
+    return slug(text.replace(":", "_").replace("=", "_"))
+
+
+def ladder_experiment(game: str, players=None, variant: str | None = None,
+                      policies: str | None = None, tweaks: Iterable[str] = (),
+                      games: int = settings.DEFAULT_GAMES, seed: int = settings.DEFAULT_SEED,
+                      experiment: str | None = None, chunk_size: int | None = None,
+                      components: str | None = None) -> Experiment:
+    """Policies head to head (``playtest ladder``), one player count.
+
+    Multiplayer: for every pair of rungs (``b`` below ``a`` in the ladder order), ``a`` takes one
+    seat and ``b`` every other one, in one arm per seat of ``a`` (``<a>-vs-<b>-seat<s>``, each
+    ``games`` games on the shared seeds), so ``a`` sits in every seat equally often. Solo: one
+    arm per rung (its win probability). The manifest's ``spec`` records ``kind = "ladder"``, the
+    ``rungs`` and the ``matches`` (arm, a, b, seat of a) that :mod:`analysis.ladder` reads.
+    """
+    spec = registry().make(game)
+    counts = _players(players, spec)
+    if len(counts) != 1:
+        raise SpecError(f"--players: a ladder is played at one player count, got {players!r} "
+                        f"(valid for {spec.id}: {spec.min_players}-{spec.max_players})")
+    n = counts[0]
+    check_run_options(games, seed, chunk_size)
+    rungs = ladder_rungs(spec, policies)
+    tw = parse_set(tweaks)
+    labels = {r: _rung_slug(r) for r in rungs}
+    arms, matches = [], []
+
+    def add(name, policy, seats, a, b, seat):
+        if len(name) > 100:  # long policy options: keep the name a valid partition value
+            name = name[:90].rstrip("-_.") + "-" + short_hash(name, 8)
+        arms.append(resolve_arm(ArmConfig(name, spec.id, n, variant, tw, policy, seats,
+                                          components), games))
+        matches.append({"arm": name, "a": a, "b": b, "seat": seat})
+
+    if n == 1:
+        for r in rungs:
+            add(labels[r], r, (), r, None, 0)
+    else:
+        for i, b in enumerate(rungs):
+            for a in rungs[i + 1:]:
+                for seat in range(n):
+                    add(f"{labels[a]}-vs-{labels[b]}-seat{seat}", b, ((seat, a),), a, b, seat)
+    name_derived = experiment is None
+    if experiment is None:
+        experiment = _name(["ladder", spec.id, f"{n}p", *labels.values()], seed, arms)
+    check_name(experiment, "experiment")
+    source = {"kind": "ladder", "game": spec.id, "players": n, "variant": variant,
+              "set": [f"{k}={v}" for k, v in tw], "rungs": rungs, "games": games, "seed": seed,
+              "components": components, "matches": matches}
     return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
 
 

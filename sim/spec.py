@@ -335,6 +335,21 @@ class GameSpec:
     # The game's step machine (sim.decide.Steps): the one decision interface, used by the
     # scripted and search policies and the registry-wide decision tests.
     steps: Any = None
+    # The policies from weakest to strongest, as `playtest ladder` plays them by default (its
+    # rungs); empty = every policy in registration order, ``random`` first (see __post_init__).
+    ladder: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        """Fill the default ladder and check that a declared one names only policies."""
+        if not self.ladder:
+            names = list(self.policies)
+            order = (["random"] if "random" in names else []) + [n for n in names
+                                                                if n != "random"]
+            object.__setattr__(self, "ladder", tuple(order))
+        bad = [n for n in self.ladder if n not in self.policies]
+        if bad:
+            raise SpecError(f"{self.id}: ladder names unknown policies {bad}; valid: "
+                            f"{', '.join(self.policies)}")
 
     # ---- names and validation -------------------------------------------------------
     def check_players(self, n: int) -> int:
