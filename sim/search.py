@@ -1,9 +1,9 @@
 """Search policies: Monte-Carlo rollouts over the one decision interface (``sim.decide``).
 
 At each decision of a ``search`` seat, every legal option is tried on a copy of the state:
-the copy applies the option, re-samples what the deciding seat cannot know (the game's
-``Steps.resample`` hook: every random stream restarts from the search's own stream and hidden
-orders are re-shuffled, so a rollout never sees the game's future), and plays on to the end
+the copy re-samples what the deciding seat cannot know (the game's ``Steps.resample`` hook:
+every random stream restarts from the search's own stream and hidden orders are re-shuffled,
+so a rollout never sees the game's future), applies the option, and plays on to the end
 with the **base policy** at every seat (the game's ``Steps.playout``, its self-play loop). The
 option with the best mean result for the deciding seat wins: win share first (1 win, 1/k for a
 k-way shared win, 0 loss), the mean score margin (own score minus the best other score; the
@@ -201,12 +201,14 @@ def rollout_key(key, r):
 
 def rollout(state, rules, comp, seat, index, bkinds, bpparams, bwork, oracle, key, r, copy,
             grow, srows, log):
-    """One rollout of option ``index``: copy, apply, re-sample (not the oracle), play on with
-    the base policy, score. Returns (win share, score margin) of ``seat``."""
+    """One rollout of option ``index``: copy, re-sample (not the oracle), apply, play on with
+    the base policy, score. Returns (win share, score margin) of ``seat``. The re-sampling
+    comes first because applying an option may already draw (a Rattlebones dice choice rolls
+    the chosen dice)."""
     copy[:] = state
-    _apply(copy, rules, comp, index, log)
     if not oracle:
         _resample(copy, rules, comp, seat, rollout_key(key, r))
+    _apply(copy, rules, comp, index, log)
     _playout(copy, rules, comp, bkinds, bpparams, bwork, log)
     _finish(copy, rules, comp, grow, srows)
     share = srows[seat, S_WON] / max(grow[G_N_WINNERS], 1) if srows[seat, S_WON] != 0 else 0.0
