@@ -171,6 +171,14 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
     for p in spec.policy_params:
         t.add_row(p.name, p.kind, _fmt(p.default), p.range_text(), p.doc)
     out.print(t)
+    own = next((p.params for p in spec.policies.values() if p.params is not None), None)
+    if own:  # the search policies' table (sim.search)
+        t = Table(title="Search policy parameters (search, oracle: docs/search.md)")
+        for c in ("name", "kind", "default", "range", "meaning"):
+            t.add_column(c, overflow="fold")
+        for p in own:
+            t.add_row(p.name, p.kind, _fmt(p.default), p.range_text(), p.doc)
+        out.print(t)
 
     t = Table(title="Output columns")
     t.add_column("table")

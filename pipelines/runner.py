@@ -343,13 +343,14 @@ def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> float:
     from rich.console import Console
 
     from sim.batch import run_games
+    from sim.search import uses_search
 
     console = Console(stderr=True, quiet=quiet)
-    one_arm = {}  # every arm of a game runs the same compiled kernel
+    one_arm = {}  # every arm of a game runs the same compiled kernel (or its search loop)
     for ra in ras:
-        one_arm.setdefault(ra.game, ra)
+        one_arm.setdefault((ra.game, uses_search(ra.arm)), ra)
     total = 0.0
-    for game, ra in one_arm.items():
+    for (game, _), ra in one_arm.items():
         t0 = time.perf_counter()
         with console.status(f"Loading the {game} kernel (a first run on this machine "
                             "compiles it: 1-2 min, then it is cached)"):

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .search import arrays as search_arrays, run_games as run_search, uses_search
 from .spec import Components, GameSpec, SpecError
 from .trace import events, new_log
 
@@ -54,7 +55,10 @@ def make_arm(spec: GameSpec, n_players: int, variant: str | None = None,
     for p in seats:
         spec.policy_values(p)  # validate
     comps = components if components is not None else spec.load_components(None)
-    return Arm(spec, n_players, v.name, dict(values), comps, tuple(seats))
+    arm = Arm(spec, n_players, v.name, dict(values), comps, tuple(seats))
+    if uses_search(arm):
+        search_arrays(arm)  # validate the search seats together (one base policy)
+    return arm
 
 
 def run_games(arm: Arm, master_seed: int, first_index: int, n_games: int) -> tuple[np.ndarray, np.ndarray]:
@@ -72,6 +76,9 @@ def run_games(arm: Arm, master_seed: int, first_index: int, n_games: int) -> tup
     spec = arm.spec
     games = np.zeros((n_games, len(spec.game_column_names)), dtype=np.int64)
     seats = np.zeros((n_games, arm.n_players, len(spec.seat_column_names)), dtype=np.int64)
+    if uses_search(arm):  # the generic search loop over the game's step machine
+        run_search(arm, master_seed, first_index, games, seats)
+        return games, seats
     kinds, params = arm.policy_arrays
     spec.play_many(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
                    np.uint64(master_seed), np.int64(first_index), games, seats)
@@ -86,6 +93,9 @@ def replay(arm: Arm, master_seed: int, game_index: int):
     (events int64[n, EV_WIDTH], games row, seats rows)
     """
     spec = arm.spec
+    if uses_search(arm):
+        raise SpecError("replay does not support the search policies yet; replay the game "
+                        "with the base policy, or run it and read its result rows")
     log = new_log(spec.max_events)
     g = np.zeros(len(spec.game_column_names), dtype=np.int64)
     s = np.zeros((arm.n_players, len(spec.seat_column_names)), dtype=np.int64)

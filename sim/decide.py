@@ -98,6 +98,13 @@ class Steps:
     n_options: int
     options: int
     points: dict
+    # Optional hooks of a game a search policy can play (``sim.search``):
+    # ``resample(state, rules, comp, seat, key)`` re-samples, in a copy of the state, what
+    # ``seat`` cannot know (every random stream restarted from the int64 ``key``, hidden
+    # orders re-shuffled); ``playout(state, rules, comp, kinds, pparams, work, log)`` plays on
+    # to the end with the seats' policies (the kernel's own self-play loop).
+    resample: Callable | None = None
+    playout: Callable | None = None
 
     def pending(self, state: np.ndarray) -> tuple[int, int, list[int]]:
         """(decision point, seat, option codes) of the pending decision."""

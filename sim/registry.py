@@ -1,6 +1,9 @@
 """The one registry of games. Adding a game = one import and one entry here."""
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .search import search_policies, searchable
 from .spec import GameSpec, SpecError, unknown_name
 from .games.flower_shop import SPEC as _flower_shop
 from .games.rattlebones import SPEC as _rattlebones
@@ -13,6 +16,9 @@ _GAMES: dict[str, GameSpec] = {
     _cupcake_empire.id: _cupcake_empire,
     _waggle_dance.id: _waggle_dance,
 }
+# The search policies (sim.search) join the policies of every game with the hooks they need.
+_GAMES = {k: replace(g, policies={**g.policies, **search_policies(g)}) if searchable(g) else g
+          for k, g in _GAMES.items()}
 
 
 def available_games() -> list[str]:

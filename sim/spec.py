@@ -222,6 +222,10 @@ class PolicySpec:
     kind: int
     doc: str
     overrides: Mapping[str, Any] = field(default_factory=dict)
+    # A policy with a parameter table of its own instead of the game's ``policy_params``: the
+    # search policies (``sim.search``), whose ``base`` option names the kernel policy it
+    # plays in the rollouts (and where it does not search).
+    params: tuple[ParamSpec, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -411,8 +415,9 @@ class GameSpec:
                 raise SpecError(f"policy option '{item}' must look like NAME=VALUE")
             tweaks[k.strip()] = v.strip()
         pol = self.policies[name]
-        values = resolve(self.policy_params, pol.overrides, what="policy parameter")
-        values = resolve(self.policy_params, {**values, **tweaks}, what="policy parameter")
+        table = self.policy_params if pol.params is None else pol.params
+        values = resolve(table, pol.overrides, what="policy parameter")
+        values = resolve(table, {**values, **tweaks}, what="policy parameter")
         return name, values
 
     def pack_policies(self, policies: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -421,6 +426,8 @@ class GameSpec:
         params = np.zeros((len(policies), packed_length(self.policy_params)), dtype=np.float64)
         for seat, text in enumerate(policies):
             name, values = self.policy_values(text)
+            if self.policies[name].params is not None:  # a search policy: its base's arrays
+                name, values = self.policy_values(values["base"])
             kinds[seat] = self.policies[name].kind
             params[seat] = pack(self.policy_params, values)
         return kinds, params

@@ -27,6 +27,8 @@ def _cases():
         spec = registry.make(g)
         for n in range(spec.min_players, spec.max_players + 1):
             for pol in spec.policies:
+                if spec.policies[pol].params is not None:
+                    continue  # the search policies: tests/test_search.py (fewer games, slower)
                 yield pytest.param(g, n, pol, id=f"{g}-{n}p-{pol}")
 
 

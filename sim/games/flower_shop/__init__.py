@@ -37,5 +37,6 @@ SPEC = GameSpec(
     max_events=20000,
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
                 choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,
-                n_options=S_N_OPTIONS, options=S_OPTIONS, points=DECISION_POINTS),
+                n_options=S_N_OPTIONS, options=S_OPTIONS, points=DECISION_POINTS,
+                resample=kernel.resample, playout=kernel.playout),
 )

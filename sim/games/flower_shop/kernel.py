@@ -1571,9 +1571,19 @@ def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, 
 def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
     """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
     setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
-    # ``while advance: apply(choose)``: the heuristic seats decide inside ``step``; only a
-    # random seat's decisions are posted (a draw, unless the option is forced)
-    while step(state, rules, comp, kinds, (pparams, scr, fscr), log):
+    playout(state, rules, comp, kinds, pparams, (scr, fscr), log)
+
+
+@njit(cache=True)
+def playout(state, rules, comp, kinds, pparams, work, log):
+    """Play on from the current position to the end with the seats' policies: ``while
+    advance: apply(choose)`` in self-play mode (the game loop; a search policy's rollouts).
+    The heuristic seats decide inside ``step``; only a random seat's decisions are posted (a
+    draw, unless the option is forced). ``work`` = (scr, fscr), the greedy caches, emptied
+    first: they are keyed by (seat, day) and a rollout from a copy must not reuse another
+    copy's values."""
+    prepare_scratch(state, rules, comp, work[0], work[1])
+    while step(state, rules, comp, kinds, (pparams, work[0], work[1]), log):
         n = state[S_N_OPTIONS]
         i = random_index(state, S_RNG_POLICY, n) if n > 1 else np.int64(0)
         apply_code(state, rules, comp[0], state[S_OPTIONS + i], log)
@@ -1677,3 +1687,33 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
             play_game(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
                       scr, fscr, log)
             finish(state, rules, comp, games_out[i], seats_out[i])
+
+
+@njit(cache=True)
+def resample(state, rules, comp, seat, key):
+    """Re-sample what ``seat`` cannot know, for a search policy's rollout (``sim.search``): a
+    copy of the state then plays on with futures the seat could expect, never the game's own.
+
+    Every random stream restarts from ``key`` (the search's stream): the dice of every later
+    Phase 1 and the initiative tie shuffles (FS-D3, FS-D5; solo opponent die FS-SOLO-R1, all
+    keyed from ``S_DICE_BASE``), the setup stream of the discard reshuffle (FS-SOLO-N4 option)
+    and the policy stream. The draw stack is face down except its top tile, which lies
+    unfinished side up (FS-S4: public): the tiles below it are put in a canonical order (so
+    their order in ``state`` cannot leak) and shuffled. The row, task cards (FS-S5), salary
+    cards and shops are open information and stay.
+    """
+    substream_in(state, S_RNG_SETUP, key, SUB_SETUP)
+    substream_in(state, S_RNG_DICE, key, SUB_DICE)
+    state[S_DICE_BASE] = state[S_RNG_DICE]
+    substream_in(state, S_RNG_POLICY, key, SUB_POLICY)
+    lo = state[S_STACK_POS] + 1   # the top tile is public (FS-S4)
+    hi = state[S_STACK_N]
+    for i in range(lo + 1, hi):   # insertion sort: canonical order of the hidden tiles
+        t = state[S_STACK + i]
+        j = i
+        while j > lo and state[S_STACK + j - 1] > t:
+            state[S_STACK + j] = state[S_STACK + j - 1]
+            j -= 1
+        state[S_STACK + j] = t
+    if hi - lo > 1:
+        shuffle_in(state, S_RNG_SETUP, state[S_STACK + lo:S_STACK + hi])

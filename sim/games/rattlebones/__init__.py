@@ -41,5 +41,6 @@ SPEC = GameSpec(
                         D_NINE: "D07 NINE distance", D_INSTALL: "D08 face install",
                         D_ARROW: "D09 arrow target", D_PLUS1: "D10 +1 choice",
                         D_SHOP: "D11 star cash-in", D_THIEF: "D12 thief item",
-                        D_RM_MOVE: "D13 optional Ringmaster move"}),
+                        D_RM_MOVE: "D13 optional Ringmaster move"},
+                resample=kernel.resample, playout=kernel.playout),
 )

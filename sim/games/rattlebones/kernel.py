@@ -35,7 +35,8 @@ from numba import njit, prange
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
+from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in,
+                     substream_in)
 from sim.trace import emit
 
 from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
@@ -1532,3 +1533,27 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
             for p in range(n_players):
                 for j in range(srows.shape[1]):
                     seats_out[i, p, j] = srows[p, j]
+
+
+@njit(cache=True)
+def playout(state, rules, comp, kinds, pparams, work, log):
+    """Play on from the current position to the end with the seats' policies (self-play
+    ``while advance: apply_option(choose)``, as ``_play_game``): a search policy's rollouts
+    (``sim.search``). ``work = (cfg,)`` made for ``kinds``/``pparams`` (``new_game``)."""
+    _steps(state, rules, kinds, work, log, False, True)
+
+
+@njit(cache=True)
+def resample(state, rules, comp, seat, key):
+    """Re-sample what ``seat`` cannot know, for a search policy's rollout (``sim.search``).
+
+    The only hidden information is the dice not yet rolled (RB-T3 rolls, RB-F8 re-rolls,
+    RB-F6 gamble-die rolls, all on the dice stream) and the random seats' draws: both streams
+    restart from ``key`` (the search's stream), and the scenario tests' forced draws
+    (``S_FORCE``, a future written into the state) are dropped. The board and its tiles
+    (RB-S2, placed face up), supplies and every seat's dice faces are open information and
+    stay.
+    """
+    state[S_FORCE_POS] = state[S_FORCE_N]
+    substream_in(state, S_RNG_D, key, SUB_DICE)
+    substream_in(state, S_RNG_P, key, SUB_POLICY)
