@@ -19,6 +19,7 @@ SPEC = GameSpec(
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
+    ladder=("random", "novice", "greedy", "expert"),  # weakest first (`playtest ladder`)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     game_columns=GAME_COLUMNS,
