@@ -137,9 +137,10 @@ def _head_to_head(game, n, games_per_seat, policy):
     return np.concatenate(shares)
 
 
-# rollouts per option and games per seat that make the search clearly better than greedy
+# rollouts per option and games per seat that make the search clearly better than greedy (the
+# Rattlebones greedy of 1.1 is stronger: 100 games per seat, search 0.595 over the first 50)
 # (docs/search.md: with 4 rollouts per option it is not, in either game)
-BEATS = {"flower_shop": (16, 30), "rattlebones": (32, 50)}
+BEATS = {"flower_shop": (16, 30), "rattlebones": (32, 100)}
 
 
 @pytest.mark.parametrize("game", SEARCHABLE)
