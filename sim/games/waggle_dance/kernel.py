@@ -53,7 +53,7 @@ from .layout import (D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY
                      GO_DECK_LEFT, GO_EGGS_LEFT, GO_END_REASON, GO_END_TRIGGER, GO_N_WINNERS,
                      GO_QUEEN_DRAWN, GO_QUEEN_PLAYED, GO_ROUNDS, GO_START_CHAIR, GO_TILES_LEFT,
                      GO_TRUNCATED, GO_WINNER_SEAT, K_GREEDY, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
-                     MV_NONE, N_COL, N_QUEEN, N_SLOTCARDS, N_VAL, PAIR_CODE, PAIR_DONE,
+                     MV_NONE, N_COL, N_QUEEN, N_SLOTCARDS, N_VAL, NIGHT_PHASES, PAIR_CODE, PAIR_DONE,
                      PH_C, PH_D, PH_D_PLACE, PH_DAY, PH_E, PH_E_GAIN, PH_E_PAY, PH_F,
                      PH_F_FLIP, PH_F_MOVE, PH_G, PH_NIGHT_A, PH_OVER, PH_PLACE, PLACE_CODE,
                      S_BLOCKED, S_CTX_COLOUR, S_CTX_GAIN, S_CTX_LEFT, S_CTX_SEAT, S_CTX_SLOT,
@@ -1004,21 +1004,7 @@ def close_window(state):
     elif w == W_DW_END:
         open_window(state, W_NW)
     else:
-        k = w - W_NW
-        if k == 0:
-            state[S_PHASE] = PH_NIGHT_A
-        elif k == 1:
-            state[S_PHASE] = PH_B
-        elif k == 2:
-            state[S_PHASE] = PH_C
-        elif k == 3:
-            state[S_PHASE] = PH_D
-        elif k == 4:
-            state[S_PHASE] = PH_E
-        elif k == 5:
-            state[S_PHASE] = PH_F
-        else:
-            state[S_PHASE] = PH_G
+        state[S_PHASE] = NIGHT_PHASES[w - W_NW]
 
 
 @njit(cache=True)

@@ -157,6 +157,8 @@ PH_WINDOW = 14      # a card window S_WINDOW (WD-R3, R9, R12), D_CARD
 PH_KEEP = 15        # Scout: the cards kept (DP-03), D_KEEP
 PH_HARVEST = 16     # Harvest after the flowers paid (WD-D6), D_HARVEST
 PH_B = 17           # B: Expertise on unequal egg-tile pairs (DP-13, D_HATCH), then the hatch (WD-B*)
+# the phase each night window NW_A .. NW_G leads to (WD-R12)
+NIGHT_PHASES = (PH_NIGHT_A, PH_B, PH_C, PH_D, PH_E, PH_F, PH_G)
 
 # ---- trace events (text in replay.py) ------------------------------------------------------------
 EV_SETUP = 1        # n, start_chair, tiles supply, egg supply, deck size
