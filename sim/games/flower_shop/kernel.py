@@ -1569,21 +1569,27 @@ def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, 
 
 @njit(cache=True)
 def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
-    """The body of ``play_game``: setup, then ``while advance: apply(choose)``."""
+    """The body of ``play_game``: setup (which prepares the greedy caches), then
+    ``self_play``."""
     setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
-    playout(state, rules, comp, kinds, pparams, (scr, fscr), log)
+    self_play(state, rules, comp, kinds, pparams, scr, fscr, log)
 
 
 @njit(cache=True)
 def playout(state, rules, comp, kinds, pparams, work, log):
-    """Play on from the current position to the end with the seats' policies: ``while
-    advance: apply(choose)`` in self-play mode (the game loop; a search policy's rollouts).
-    The heuristic seats decide inside ``step``; only a random seat's decisions are posted (a
-    draw, unless the option is forced). ``work`` = (scr, fscr), the greedy caches, emptied
-    first: they are keyed by (seat, day) and a rollout from a copy must not reuse another
-    copy's values."""
+    """Play on from the current position to the end with the seats' policies (a search
+    policy's rollouts). ``work`` = (scr, fscr), the greedy caches, emptied first: they are
+    keyed by (seat, day) and a rollout from a copy must not reuse another copy's values."""
     prepare_scratch(state, rules, comp, work[0], work[1])
-    while step(state, rules, comp, kinds, (pparams, work[0], work[1]), log):
+    self_play(state, rules, comp, kinds, pparams, work[0], work[1], log)
+
+
+@njit(cache=True)
+def self_play(state, rules, comp, kinds, pparams, scr, fscr, log):
+    """``while advance: apply(choose)`` in self-play mode, from the current position to the
+    end. The heuristic seats decide inside ``step``; only a random seat's decisions are posted
+    (a draw, unless the option is forced)."""
+    while step(state, rules, comp, kinds, (pparams, scr, fscr), log):
         n = state[S_N_OPTIONS]
         i = random_index(state, S_RNG_POLICY, n) if n > 1 else np.int64(0)
         apply_code(state, rules, comp[0], state[S_OPTIONS + i], log)
