@@ -101,10 +101,9 @@ def test_replay_text_names_the_events():
     assert lines[-1].startswith("game over")
 
 
-def test_greedy_activation_shortcut_takes_the_best_option_value():
-    """At the activation decision (D10) greedy values each column's discs and experts once
-    (``policies._greedy_activate``); it must still take the first option of highest
-    ``option_value``, as at every other decision (4p games, every D10 checked)."""
+def test_greedy_activation_takes_the_best_option_value():
+    """At the activation decision (D10) greedy takes the first option of highest
+    ``option_value`` (4p games, every D10 checked)."""
     from sim import decide
     from sim.games.cupcake_empire import policies as P
     arm = batch.make_arm(SPEC, 4, policy="greedy")

@@ -190,42 +190,12 @@ def activation_value(state, rules, comp, pp, seat, code):
     expert die rerolled."""
     b = seat_base(seat)
     k, lv = code // 8, code % 8
-    d0, d1, d2, d3 = _disc_values(state, rules, comp, pp, seat, k, lv)
-    return _activation(state, rules, comp, pp, seat, k, lv, experts(state, comp[0], b, k),
-                       d0, d1, d2, d3)
-
-
-@njit(cache=True)
-def _disc_values(state, rules, comp, pp, seat, k, lv):
-    """``disc_value`` of the discs on spaces 1..lv of column ``k`` (0.0 for an empty space
-    or a space above ``lv``), as four numbers: no array to allocate."""
-    b = seat_base(seat)
-    d0 = d1 = d2 = d3 = 0.0
-    for p in range(min(lv, MAX_SPACES)):
-        t = state[b + F_DISC + k * MAX_SPACES + p]
-        if t >= 0:
-            v = disc_value(state, rules, comp, pp, seat, t)
-            if p == 0:
-                d0 = v
-            elif p == 1:
-                d1 = v
-            elif p == 2:
-                d2 = v
-            else:
-                d3 = v
-    return d0, d1, d2, d3
-
-
-@njit(cache=True)
-def _activation(state, rules, comp, pp, seat, k, lv, ex, d0, d1, d2, d3):
-    """``activation_value`` from the column's expert count ``ex`` and disc values ``d0..d3``
-    (``_disc_values``), adding the discs in space order."""
-    b = seat_base(seat)
     v = action_value(state, rules, comp, pp, seat, k, lv)
     for p in range(lv):
-        if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
-            v += d0 if p == 0 else (d1 if p == 1 else (d2 if p == 2 else d3))
-    return v - pp[P_W_EXPERT_KEEP] * ex - 0.01 * lv
+        t = state[b + F_DISC + k * MAX_SPACES + p]
+        if t >= 0:
+            v += disc_value(state, rules, comp, pp, seat, t)
+    return v - pp[P_W_EXPERT_KEEP] * experts(state, comp[0], b, k) - 0.01 * lv
 
 
 @njit(cache=True)
@@ -413,43 +383,10 @@ def greedy(state, rules, comp, pp, seat, dp, n):
     if pp[P_EPSILON] > 0.0:
         if uniform_in(state) < pp[P_EPSILON]:
             return random_index(state, S_RNG_P, n)
-    if dp == D_ACTIVATE:
-        return _greedy_activate(state, rules, comp, pp, seat, n)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
         v = option_value(state, rules, comp, pp, seat, dp, state[S_OPTIONS + i])
-        if v > bv:
-            bv = v
-            best = i
-    return best
-
-
-@njit(cache=True)
-def _greedy_activate(state, rules, comp, pp, seat, n):
-    """``greedy`` at D10 with ``activation_value``'s per-column work done once per column, not
-    once per level option: the column's experts and the values of its discs up to the highest
-    level listed (the options list a column's levels in a row). Same values as
-    ``option_value``, so the same choice."""
-    b = seat_base(seat)
-    best = 0
-    bv = NEG - 1.0e17
-    ck = -1
-    ex = 0
-    d0 = d1 = d2 = d3 = 0.0
-    for i in range(n):
-        code = state[S_OPTIONS + i]
-        k, lv = code // 8, code % 8
-        if k != ck:
-            ck = k
-            ex = experts(state, comp[0], b, k)
-            top = lv
-            j = i + 1
-            while j < n and state[S_OPTIONS + j] // 8 == k:
-                top = max(top, state[S_OPTIONS + j] % 8)
-                j += 1
-            d0, d1, d2, d3 = _disc_values(state, rules, comp, pp, seat, k, top)
-        v = _activation(state, rules, comp, pp, seat, k, lv, ex, d0, d1, d2, d3)
         if v > bv:
             bv = v
             best = i
