@@ -47,5 +47,6 @@ SPEC = GameSpec(
                         D_PAIR: "DP9 mixed pair", D_SHOP: "DP10 shop placement",
                         D_SELL: "DP11 customer", D_HIRE: "DP12 hire colour",
                         D_DISC: "DP12 disc gain", D_BAKERY_Y: "DP12 yellow bakery",
-                        D_L4: "DP12 level-4 choice", D_OVERFLOW: "DP13 overflow"}),
+                        D_L4: "DP12 level-4 choice", D_OVERFLOW: "DP13 overflow"},
+                resample=kernel.resample, playout=kernel.playout),
 )

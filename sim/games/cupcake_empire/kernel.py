@@ -22,7 +22,8 @@ from numba import njit, prange
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
+from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in,
+                     substream_in)
 from sim.trace import emit
 
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
@@ -1614,10 +1615,31 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
                games_row, seats_rows, log):
     """The loop of ``sim.decide``: ``while advance: apply_option(choose)``."""
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    work = (pparams[0],)
+    playout(state, rules, comp, kinds, pparams, (pparams[0],), log)
+    finish(state, rules, comp, games_row, seats_rows)
+
+
+@njit(cache=True)
+def playout(state, rules, comp, kinds, pparams, work, log):
+    """Play on from the current position to the end with the seats' policies, ``while
+    advance: apply_option(choose)``: the game loop, and a search policy's rollouts
+    (``sim.search``; ``work`` as ``new_game`` makes it, unused by the policies)."""
     while _steps(state, rules, comp, log, False):
         apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
-    finish(state, rules, comp, games_row, seats_rows)
+
+
+@njit(cache=True)
+def resample(state, rules, comp, seat, key):
+    """Re-sample what ``seat`` cannot know, for a search policy's rollout (``sim.search``).
+
+    Everything drawn at setup is open: the customers on the houses (CE-S1), the goal tiles
+    (CE-S3) and the start discs (CE-S10) lie face up. The only hidden information is the dice
+    not yet rolled (the S3 rolls of CE-T7, on the dice stream) and the random seats' draws:
+    both streams restart from ``key`` (the search's stream), and the scenario tests' forced
+    dice (``S_FORCE``, a future written into the state) are dropped."""
+    state[S_FORCE_POS] = state[S_FORCE_N]
+    substream_in(state, S_RNG_D, key, SUB_DICE)
+    substream_in(state, S_RNG_P, key, SUB_POLICY)
 
 
 @njit(cache=True)
