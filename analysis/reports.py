@@ -37,7 +37,7 @@ import pandas as pd
 
 from sim.spec import SpecError
 
-from . import db, plots, stats, studies
+from . import db, plots, robust, stats, studies
 from . import ladder as ladder_stats
 
 __all__ = ["ASSUMED_COMPONENTS_TEXT", "write_report", "render_report", "build_context",
@@ -805,11 +805,41 @@ def build_context(con, store, experiment: str) -> dict:
         "ends": _end_rows(con, experiment),
         "precision": _precision_block(manifest),  # `run --precision`: met or NOT met
     })
+    ctx["robust"] = _robustness(con, experiment, manifest, multi, ctx["solo"])
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):
         ctx["rounds_chart"] = figure_to_data_uri(
             plots.rounds_distribution_plot(rh[rh["arm"].isin(multi)]))
     return ctx
+
+
+def _robustness(con, experiment: str, manifest: dict, multi: list[str], solo: dict | None
+                ) -> dict:
+    """"Does the verdict hold under stronger play?": the verdicts of arms that differ only in
+    the policy every seat plays, side by side (``analysis.robust``)."""
+    arms = [a for a in manifest.get("arms") or [] if isinstance(a, dict)]
+    tables = []
+    if multi:
+        factor = studies.balance_factor(_game_of(manifest))
+        frates = _factor_rates(con, experiment, multi, factor) if not factor.is_seat else None
+        srates = db.seat_win_rates(con, experiment).rename(columns={"seat": "value"})
+        for group in robust.same_but_policy(a for a in arms if a.get("name") in multi):
+            first = next(a for a in arms if a.get("name") == next(iter(group.values())))
+            verdicts = (robust.seat_verdicts(frates, group, factor.label)
+                        if frates is not None and len(frates) else [])
+            verdicts += robust.seat_verdicts(
+                srates, group, lambda v: "seat 0 (start player)" if int(v) == 0 else f"seat {int(v)}")
+            tables.append(robust.table(f"{first.get('n_players')} players, variant "
+                                       f"{first.get('variant', UNKNOWN)}", list(group), verdicts))
+    if solo and solo.get("checks"):
+        known = [robust.uniform_policy(a) for a in arms]  # the manifest's order of policies
+        pols = sorted(dict.fromkeys(c["policy"] for c in solo["checks"]),
+                      key=lambda p: known.index(p) if p in known else len(known))
+        if len(pols) >= 2:
+            tables.append(robust.table("Solo difficulty", pols,
+                                       robust.step_verdicts(solo["checks"])))
+    return {"tables": tables,
+            "note": "" if tables else robust.one_policy_note("the same `playtest run` command")}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -951,6 +981,11 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
             "seat_chart": (figure_to_data_uri(plots.factor_gap_plot(chart_rates, factor.name))
                            if len(chart_rates) and pair["n_players"] > 1 else None),
         })
+    policy_of = {a["name"]: robust.uniform_policy(a) for a in manifest.get("arms") or []
+                 if isinstance(a, dict) and a.get("name")}
+    tables = robust.effect_verdicts(sections, {k: v for k, v in policy_of.items() if v})
+    ctx["robust"] = {"tables": tables, "note": "" if tables else robust.one_policy_note(
+        "the same `playtest compare` command")}
     ctx.update({"kind": "compare", "sections": sections,
                 "precision": _precision_block(manifest), "n_truncated": sum(
                     int(x) for x in db.query(con, "SELECT count(*) FROM stg_games WHERE "

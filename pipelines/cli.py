@@ -88,6 +88,10 @@ PlayersOpt = typer.Option(None, "--players", "-p",
 VariantOpt = typer.Option(None, "--variant", help="Named rule variant (see `playtest rules GAME`).")
 SetOpt = typer.Option(None, "--set", help="Rule tweak NAME=VALUE (repeatable).")
 PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] (default greedy).")
+AlsoPolicyOpt = typer.Option(
+    None, "--also-policy",
+    help="Play the same arms again with every seat on this policy too (repeatable; e.g. "
+         "search): the report says whether each verdict holds under every policy.")
 SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] for one seat (repeatable; 0 = start player).")
 ComponentsOpt = typer.Option(None, "--components", help="Directory with your own component data files.")
 SeedOpt = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED}).")
@@ -268,6 +272,7 @@ def run_cmd(
     variant: Optional[str] = VariantOpt,
     set_: Optional[List[str]] = SetOpt,
     policy: Optional[str] = PolicyOpt,
+    also_policy: Optional[List[str]] = AlsoPolicyOpt,
     seat_policy: Optional[List[str]] = SeatPolicyOpt,
     games: Optional[int] = typer.Option(None, "--games", "-n",
                                         help=f"Games per arm (default {settings.DEFAULT_GAMES:,})."),
@@ -295,6 +300,7 @@ def run_cmd(
     if spec is not None:
         given = [n for n, v in (("GAME", game), ("--players", players), ("--variant", variant),
                                 ("--set", set_), ("--policy", policy),
+                                ("--also-policy", also_policy),
                                 ("--seat-policy", seat_policy), ("--components", components)) if v]
         if given:
             raise SpecError(f"--spec defines the arms; remove {', '.join(given)} "
@@ -308,7 +314,7 @@ def run_cmd(
         exp = ex.from_cli(game, players, variant, set_ or (), policy, seat_policy or (),
                           settings.DEFAULT_GAMES if games is None else games,
                           settings.DEFAULT_SEED if seed is None else seed,
-                          experiment, chunk_size, components)
+                          experiment, chunk_size, components, also_policy or ())
     res = _simulate(exp, store, workers, executor, scheduler, quiet, precision, max_games,
                     start_small=games is None and spec is None, replan=replan)
     for table in win_rate_tables(res.store, exp.name, exp.arms[0].game, factor_only=True):
@@ -422,6 +428,7 @@ def compare_cmd(
     players: Optional[str] = StudyPlayersOpt,
     variant: Optional[str] = VariantOpt,
     policy: Optional[str] = PolicyOpt,
+    also_policy: Optional[List[str]] = AlsoPolicyOpt,
     seat_policy: Optional[List[str]] = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] in both arms (repeatable)."),
     games: Optional[int] = StudyGamesOpt,
     seed: Optional[int] = SeedOpt,
@@ -444,7 +451,7 @@ def compare_cmd(
                              tweak_seat_policy or (),
                              settings.DEFAULT_GAMES if games is None else games,
                              settings.DEFAULT_SEED if seed is None else seed, experiment,
-                             chunk_size, components)
+                             chunk_size, components, also_policy or ())
     res = _simulate(exp, store, workers, "local", None, quiet, precision, max_games,
                     start_small=games is None, replan=replan)
     _print_compare(res.store, exp)
@@ -968,11 +975,14 @@ def win_rate_tables(store_root: Path, experiment: str, game: str,
         if df.empty:
             continue
         t = Table(title=f"Win rate by {col} ({experiment})")
-        for c in ("players", col, "games", "win rate", "95% CI", "fair share"):
+        arms = int(df.groupby("n_players")["arm"].nunique().max()) > 1  # e.g. --also-policy
+        for c in ("players",) + (("arm",) if arms else ()) + (col, "games", "win rate",
+                                                               "95% CI", "fair share"):
             t.add_column(c, justify="right")
-        for r in df.sort_values(["n_players", "value"]).itertuples():
+        for r in df.sort_values(["n_players", "arm", "value"]).itertuples():
             v = int(r.value)
-            t.add_row(str(r.n_players), labels[v] if 0 <= v < len(labels) else str(v),
+            t.add_row(str(r.n_players), *((r.arm,) if arms else ()),
+                      labels[v] if 0 <= v < len(labels) else str(v),
                       f"{int(r.n_games):,}", f"{r.win_rate:.3f}", f"[{r.low:.3f}, {r.high:.3f}]",
                       f"{1 / r.n_players:.3f}")
         tables.append(t)

@@ -397,20 +397,52 @@ def parse_seat_policies(items: Iterable[str]) -> tuple[tuple[int, str], ...]:
     return tuple(sorted(out.items()))
 
 
+def policy_slug(text: str) -> str:
+    """A policy string as a name part: ``search:rollouts=8`` -> ``search_rollouts_8``."""
+    return slug(text.replace(":", "_").replace("=", "_"))
+
+
+def parse_also_policies(spec, policy: str, also: Iterable[str],
+                        seat_policies: Iterable = ()) -> list[str]:
+    """``--also-policy``: more policies to play the same arms under, every seat alike (the
+    report then says whether each verdict holds under all of them). Each must be valid and
+    play differently from ``policy`` and from the others."""
+    also = [str(p).strip() for p in also or ()]
+    if also and tuple(seat_policies):
+        raise SpecError("--also-policy plays every seat with one policy; it cannot be combined "
+                        "with --seat-policy")
+    seen: dict[str, str] = {}
+    for opt, p in [("--policy", policy)] + [("--also-policy", p) for p in also]:
+        try:
+            key = repr(spec.policy_values(p))
+        except (SpecError, *_NUMBER_ERRORS) as e:
+            raise _err(f"{opt} {p}", _why(e)) from None
+        if key in seen:
+            raise SpecError(f"--also-policy {p}: plays the same policy as '{seen[key]}'; give "
+                            f"each policy once")
+        seen[key] = p
+    return also
+
+
 def from_cli(game: str, players: str | None = None, variant: str | None = None,
              tweaks: Iterable[str] = (), policy: str | None = None,
              seat_policies: Iterable[str] = (), games: int = settings.DEFAULT_GAMES,
              seed: int = settings.DEFAULT_SEED, experiment: str | None = None,
-             chunk_size: int | None = None, components: str | None = None) -> Experiment:
-    """One arm per player count; the name is derived from the content unless given."""
+             chunk_size: int | None = None, components: str | None = None,
+             also_policies: Iterable[str] = ()) -> Experiment:
+    """One arm per player count (``p<N>``), and per ``--also-policy`` P one more
+    (``p<N>-<P>``); the name is derived from the content unless given."""
     spec = registry().make(game)
     counts = parse_players(players, spec)
     check_run_options(games, seed, chunk_size)
     tw = parse_set(tweaks)
     sp = parse_seat_policies(seat_policies)
     policy = policy or settings.DEFAULT_POLICY
+    also = parse_also_policies(spec, policy, also_policies, sp)
     arms = [resolve_arm(ArmConfig(f"p{n}", spec.id, n, variant, tw, policy, sp, components),
                         games) for n in counts]
+    arms += [resolve_arm(ArmConfig(f"p{n}-{policy_slug(p)}", spec.id, n, variant, tw, p, (),
+                                   components), games) for p in also for n in counts]
     name_derived = experiment is None
     if experiment is None:
         ps = f"{counts[0]}p" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}p"
@@ -423,6 +455,7 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
             else slug(policy)  # policy options that change the policy, readable in the name
         if sp:
             pol += "-mixed"
+        pol += "".join(f"-and-{policy_slug(p)}" for p in also)
         untweaked = [(a.arm.rule_values, spec.rule_values(a.arm.n_players, a.arm.variant))
                      for a in arms]
         changes = "-".join(slug(f"{k}={v}") for k, v in tw  # tweaks that change a rule
@@ -435,6 +468,8 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
               "set": [f"{k}={v}" for k, v in tw], "policy": policy,
               "seat_policy": [f"{s}={p}" for s, p in sp], "games": games, "seed": seed,
               "components": components}
+    if also:
+        source["also_policy"] = also
     return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
 
 

@@ -28,8 +28,8 @@ from sim.spec import SpecError, short_hash
 
 from . import settings
 from .experiment import (ArmConfig, Experiment, check_games, check_name, check_run_options,
-                         content_hash, parse_players, parse_seat_policies, parse_set, registry,
-                         resolve_arm, slug)
+                         content_hash, parse_also_policies, parse_players, parse_seat_policies,
+                         parse_set, policy_slug, registry, resolve_arm, slug)
 
 #: ``--max-games`` default for precision-targeted runs (games per arm).
 DEFAULT_MAX_GAMES = 1_000_000
@@ -64,8 +64,12 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
                        seat_policies: Iterable[str] = (), tweak_seat_policies: Iterable[str] = (),
                        games: int = settings.DEFAULT_GAMES, seed: int = settings.DEFAULT_SEED,
                        experiment: str | None = None, chunk_size: int | None = None,
-                       components: str | None = None) -> Experiment:
-    """Baseline and tweak arms (``baseline-p<N>``, ``tweak-p<N>``) per player count, same seeds.
+                       components: str | None = None,
+                       also_policies: Iterable[str] = ()) -> Experiment:
+    """Baseline and tweak arms (``baseline-p<N>``, ``tweak-p<N>``) per player count, same seeds;
+    per ``--also-policy`` P the same pair again with every seat playing P
+    (``baseline-p<N>-<P>``, ``tweak-p<N>-<P>``), so the report says whether the tweak's effect
+    holds under each policy.
 
     ``tweaks`` (``NAME=VALUE``) and ``tweak_seat_policies`` (``SEAT=POLICY``) apply to the tweak
     arm only; everything else to both.
@@ -80,20 +84,23 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
         raise SpecError("compare needs a tweak: --set NAME=VALUE (rule parameters: see "
                         f"`playtest rules {spec.id}`) or --tweak-seat-policy SEAT=POLICY")
     policy = policy or settings.DEFAULT_POLICY
-    tweak_seats = tuple(sorted({**dict(sp), **dict(tsp)}.items()))
+    also = parse_also_policies(spec, policy, also_policies, sp)
     arms, pairs = [], []
-    for n in counts:
-        b = resolve_arm(ArmConfig(f"baseline-p{n}", spec.id, n, variant, (), policy, sp,
-                                  components), games)
-        t = resolve_arm(ArmConfig(f"tweak-p{n}", spec.id, n, variant, tw, policy, tweak_seats,
-                                  components), games)
-        if b.arm.rule_values == t.arm.rule_values and b.arm.policies == t.arm.policies:
-            what = ", ".join([f"{k}={v}" for k, v in tw] + [f"seat {s}={p}" for s, p in tsp])
-            raise SpecError(f"--set/--tweak-seat-policy: the tweak ({what}) changes nothing "
-                            f"for {n} players (already the baseline's value)")
-        arms += [b, t]
-        pairs.append({"n_players": n, "baseline": b.name, "tweak": t.name})
+    for pol, seats, suffix in [(policy, sp, "")] + [(p, (), f"-{policy_slug(p)}") for p in also]:
+        tweak_seats = tuple(sorted({**dict(seats), **dict(tsp)}.items()))
+        for n in counts:
+            b = resolve_arm(ArmConfig(f"baseline-p{n}{suffix}", spec.id, n, variant, (), pol,
+                                      seats, components), games)
+            t = resolve_arm(ArmConfig(f"tweak-p{n}{suffix}", spec.id, n, variant, tw, pol,
+                                      tweak_seats, components), games)
+            if b.arm.rule_values == t.arm.rule_values and b.arm.policies == t.arm.policies:
+                what = ", ".join([f"{k}={v}" for k, v in tw] + [f"seat {s}={p}" for s, p in tsp])
+                raise SpecError(f"--set/--tweak-seat-policy: the tweak ({what}) changes nothing "
+                                f"for {n} players (already the baseline's value)")
+            arms += [b, t]
+            pairs.append({"n_players": n, "baseline": b.name, "tweak": t.name})
     what = [f"{k}{v}" for k, v in tw] + [f"seat{s}{p.partition(':')[0]}" for s, p in tsp]
+    what += [f"and-{policy_slug(p)}" for p in also]
     name_derived = experiment is None
     if experiment is None:
         experiment = _name(["compare", spec.id, _ps(counts), *what], seed, arms)
@@ -103,6 +110,8 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
               "seat_policy": [f"{s}={p}" for s, p in sp],
               "tweak_seat_policy": [f"{s}={p}" for s, p in tsp], "games": games, "seed": seed,
               "components": components, "pairs": pairs}
+    if also:
+        source["also_policy"] = also
     return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
 
 
@@ -267,10 +276,6 @@ def ladder_rungs(spec, policies: str | None) -> list[str]:
     return rungs
 
 
-def _rung_slug(text: str) -> str:
-    return slug(text.replace(":", "_").replace("=", "_"))
-
-
 def ladder_experiment(game: str, players=None, variant: str | None = None,
                       policies: str | None = None, tweaks: Iterable[str] = (),
                       games: int = settings.DEFAULT_GAMES, seed: int = settings.DEFAULT_SEED,
@@ -293,7 +298,7 @@ def ladder_experiment(game: str, players=None, variant: str | None = None,
     check_run_options(games, seed, chunk_size)
     rungs = ladder_rungs(spec, policies)
     tw = parse_set(tweaks)
-    labels = {r: _rung_slug(r) for r in rungs}
+    labels = {r: policy_slug(r) for r in rungs}
     arms, matches = [], []
 
     def add(name, policy, seats, a, b, seat):
