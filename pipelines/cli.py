@@ -653,6 +653,116 @@ def ladder_cmd(
               markup=False)
 
 
+# ---- tune ----------------------------------------------------------------------------------
+
+def _tune_command(game, n, variant, policy, params, field_policy, trials, games, validation,
+                  seed) -> str:
+    """The command line that reproduces a tuning run (recorded in its preset)."""
+    import shlex
+
+    parts = ["playtest", "tune", game, "--players", str(n)]
+    for opt, v in (("--variant", variant), ("--policy", policy), ("--params", params),
+                   ("--field", field_policy)):
+        if v is not None:
+            parts += [opt, v]
+    parts += ["--trials", str(trials), "--games", str(games), "--validation-games",
+              str(validation), "--seed", str(seed)]
+    return shlex.join(parts)
+
+
+def _print_tune(res, out_file: Path) -> None:
+    """The tuned values against the start's, the training objective, the held-out gain."""
+    from analysis import stats
+
+    s = res.setup
+    start = s.start_values
+    out.print(f"tuned {s.base} for {s.spec.id}, {s.n_players} player"
+              f"{'s' if s.n_players > 1 else ''}, variant {s.variant}: {res.trials_run} trials",
+              markup=False, soft_wrap=True)
+    t = Table()
+    for c in ("parameter", "start", "tuned", "range"):
+        t.add_column(c, overflow="fold")
+    for p in s.params:
+        t.add_row(p.name, _fmt(start[p.name]), _fmt(res.best[p.name]), p.range_text())
+    out.print(t)
+    what = "win probability" if s.n_players == 1 else \
+        f"seat win rate against {s.field_policy} (fair share {1 / s.n_players:.1%})"
+    out.print(f"training ({s.games_per_seat * s.n_players:,} games per trial): {what} "
+              f"{res.train_start:.1%} (start) -> {res.train_best:.1%} (best trial)",
+              markup=False, soft_wrap=True)
+    v = res.validation
+    gain = v["gain"]
+    verdict = ("better than the start" if gain.low > 0 else "worse than the start"
+               if gain.high < 0 else "no clear difference from the start")
+    out.print(f"validation ({v['tuned'].n:,} held-out games each, same games for both): "
+              f"tuned {v['tuned'].estimate:.1%} (95% CI {v['tuned'].low:.1%}–"
+              f"{v['tuned'].high:.1%}), start {v['start'].estimate:.1%} (95% CI "
+              f"{v['start'].low:.1%}–{v['start'].high:.1%})", markup=False, soft_wrap=True)
+    out.print(f"gain: {stats.points(gain.estimate)} points (95% CI {stats.points(gain.low)} to "
+              f"{stats.points(gain.high)}): {verdict}", markup=False, soft_wrap=True)
+    out.print(f"policy: {res.policy}", markup=False, soft_wrap=True)
+    out.print(f"preset: {out_file} (use it with --policy @{out_file}); {res.elapsed:.1f} s",
+              markup=False, soft_wrap=True)
+
+
+@app.command("tune")
+@guarded
+def tune_cmd(
+    game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="One player count (default: the maximum; 1 = "
+                                               "solo, where the game has it)."),
+    variant: Optional[str] = VariantOpt,
+    policy: str = typer.Option(settings.DEFAULT_POLICY, "--policy",
+                               help="Start policy: NAME[:k=v,...] or @PRESET.toml."),
+    params: Optional[str] = typer.Option(None, "--params",
+                                         help="Policy parameters to tune: A,B,... (default: "
+                                              "every int and float one; bool and choice ones "
+                                              "when named)."),
+    field_policy: Optional[str] = typer.Option(None, "--field",
+                                               help="Policy of the other seats (default: the "
+                                                    "start policy; not for solo)."),
+    trials: int = typer.Option(100, "--trials", help="Optuna trials (the start is the first)."),
+    games: int = typer.Option(2000, "--games", "-n",
+                              help="Training games per trial, split equally over the seats; "
+                                   "the same games in every trial."),
+    validation: int = typer.Option(10000, "--validation-games",
+                                   help="Held-out games (split over the seats) for the gain."),
+    seed: Optional[int] = SeedOpt,
+    out_file: Optional[Path] = typer.Option(None, "--out", "-o",
+                                            help="Preset file to write (default "
+                                                 "tuned-GAME-Np-POLICY.toml)."),
+    quiet: bool = QuietOpt,
+):
+    """Tune a policy's parameters (Optuna CMA-ES) for its seat's win rate; write a preset."""
+    from sim.presets import preset_toml
+
+    from .runner import GameProgress, load_kernels
+    from .tune import make_setup, seat_arms, tune
+
+    spec = _registry().make(game)
+    n = spec.max_players if players is None else players
+    seed = settings.DEFAULT_SEED if seed is None else seed
+    setup = make_setup(spec, n, variant, policy, field_policy, params, trials, games,
+                       validation, seed)
+    out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
+    if out_file.is_dir() or not out_file.parent.is_dir():
+        raise SpecError(f"--out {out_file}: give a file in an existing directory")
+    load_kernels(seat_arms(setup, setup.start), quiet)
+    total = n * (trials * setup.games_per_seat + 2 * setup.validation_per_seat)
+    bar = GameProgress(total, quiet, f"tune {spec.id} {n}p")
+    try:
+        res = tune(setup, lambda played, best: bar.advance(played))
+    finally:
+        bar.close()
+    from .tune import preset_document
+
+    command = _tune_command(spec.id, n, variant, policy, params, field_policy, trials, games,
+                            validation, seed)
+    out_file.write_text(preset_toml(preset_document(res, command)), encoding="utf-8")
+    _print_tune(res, out_file)
+
+
 # ---- replay ------------------------------------------------------------------------------
 
 @app.command("replay")
