@@ -87,8 +87,8 @@ PlayersOpt = typer.Option(None, "--players", "-p",
                           help="Player count(s): 4, 2-4 or 2,3 (run: default all; one arm each).")
 VariantOpt = typer.Option(None, "--variant", help="Named rule variant (see `playtest rules GAME`).")
 SetOpt = typer.Option(None, "--set", help="Rule tweak NAME=VALUE (repeatable).")
-PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] (default greedy).")
-SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] for one seat (repeatable; 0 = start player).")
+PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] or @PRESET.toml (default greedy).")
+SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] or SEAT=@PRESET.toml for one seat (repeatable; 0 = start player).")
 ComponentsOpt = typer.Option(None, "--components", help="Directory with your own component data files.")
 SeedOpt = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED}).")
 WorkersOpt = typer.Option(None, "--workers", "-w", help="Threads (default: all cores).")
@@ -622,7 +622,7 @@ def ladder_cmd(
                                           help="One player count (default: the maximum; 1 = "
                                                "solo, where the game has it)."),
     policies: Optional[str] = typer.Option(None, "--policies",
-                                           help="Rungs, weakest first: A,B,C (NAME[:k=v,...]; "
+                                           help="Rungs, weakest first: A,B,C (NAME[:k=v,...] or @PRESET.toml; "
                                                 "default: the game's declared ladder)."),
     variant: Optional[str] = VariantOpt,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule tweak NAME=VALUE for "

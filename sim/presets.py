@@ -43,11 +43,14 @@ def read_preset(path: str | Path) -> dict:
     malformed."""
     path = Path(path).expanduser()
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise SpecError(f"policy preset {path}: cannot read it ({e.strerror or e}); give "
+        data = path.read_bytes()
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the path
+        why = getattr(e, "strerror", None) or e
+        raise SpecError(f"policy preset {path}: cannot read it ({why}); give "
                         f"@PATH of a file written by `playtest tune`") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+    try:
+        doc = tomllib.loads(data.decode("utf-8"))
+    except ValueError as e:  # not UTF-8, or not TOML
         raise SpecError(f"policy preset {path}: not valid TOML ({e})") from None
     for key, kind in REQUIRED.items():
         if not isinstance(doc.get(key), kind):

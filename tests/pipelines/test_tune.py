@@ -32,6 +32,8 @@ FAKE_TUNE = ("--trials", "6", "--games", "400", "--validation-games", "400", "-q
     (("fakedice", "--variant", "hard"), "variant 'hard' is for 1-1 players, not 4"),
     (("rattlebones", "--players", "2", "--policy", "search"), "a search policy has no"),
     (("fakedice", "--policy", "@missing.toml"), "policy preset missing.toml: cannot read it"),
+    (("fakedice", "--policy", "@a\x00b"), "cannot read it"),
+    (("fakedice", "--policy", "@."), "cannot read it"),
 ])
 def test_tune_bad_input_exit_2_one_line_no_preset(cli, tmp_path, monkeypatch, args, expect):
     monkeypatch.chdir(tmp_path)
@@ -54,6 +56,7 @@ def _preset(path, game="fakedice", policy="greedy", params=None):
     (lambda p: _preset(p, params={"threshold": 31}), "out of range (valid: 0..30)"),
     (lambda p: p.write_text("game = 'fakedice'\npolicy = 'greedy'\n"), "needs `params`"),
     (lambda p: p.write_text("game = \n"), "not valid TOML"),
+    (lambda p: p.write_bytes(b"game = '\xff'"), "not valid TOML"),
 ])
 def test_bad_preset_in_run_exit_2(cli, tmp_path, write, expect):
     """A preset of another game, with an unknown or out-of-range value, or malformed: one
