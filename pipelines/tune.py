@@ -46,6 +46,7 @@ from sim.presets import expand, policy_string
 from sim.spec import G_N_WINNERS, S_WON, GameSpec, ParamSpec, SpecError, unknown_name
 
 from . import settings
+from .store import win_share
 
 #: Kinds of policy parameters tuned by default (``bool``/``choice`` only when named).
 DEFAULT_KINDS = ("int", "float")
@@ -108,10 +109,11 @@ def tunable_params(spec: GameSpec, names: str | None) -> tuple[ParamSpec, ...]:
     by_name = {p.name: p for p in usable}
     chosen = []
     for name in filter(None, (s.strip() for s in names.split(","))):
+        if name in {p.name for p in table} and name not in by_name:
+            raise SpecError(f"--params: '{name}' cannot be tuned (a list, or a number without "
+                            f"a finite range); valid: {', '.join(sorted(by_name))}")
         if name not in by_name:
-            why = ("a list parameter cannot be tuned; "
-                   if name in {p.name for p in table} else "")
-            raise SpecError(f"--params: {why}" + unknown_name(
+            raise SpecError("--params: " + unknown_name(
                 "tunable policy parameter", name, sorted(by_name), f" of {spec.id}"))
         if by_name[name] not in chosen:
             chosen.append(by_name[name])
@@ -175,19 +177,21 @@ def seat_shares(arms: list[Arm], seed: int, first_index: int, n: int) -> np.ndar
     out = np.empty((n, len(arms)))
     for seat, arm in enumerate(arms):
         games, seats = run_games(arm, seed, first_index, n)
-        won = seats[:, seat, S_WON] != 0
-        out[:, seat] = np.where(won, 1.0 / np.maximum(games[:, G_N_WINNERS], 1), 0.0)
+        out[:, seat] = win_share(seats[:, seat, S_WON] != 0, games[:, G_N_WINNERS])
     return out
 
 
-def candidate(setup: TuneSetup, values: dict[str, Any]) -> str:
-    """The policy string of the start policy with ``values`` replaced: the base policy and
-    every value that differs from the base's own (:func:`sim.presets.policy_string`)."""
-    spec, base = setup.spec, setup.base
-    own = spec.policy_values(base)[1]
+def preset_params(setup: TuneSetup, values: dict[str, Any]) -> dict[str, Any]:
+    """The start policy with ``values`` replaced, as values over its base policy: the tuned
+    ones and every other one that differs from the base's own."""
+    own = setup.spec.policy_values(setup.base)[1]
     merged = {**setup.start_values, **values}
-    return policy_string(base, {k: v for k, v in merged.items()
-                                if k in values or v != own[k]})
+    return {k: v for k, v in merged.items() if k in values or v != own[k]}
+
+
+def candidate(setup: TuneSetup, values: dict[str, Any]) -> str:
+    """The policy string of :func:`preset_params` (:func:`sim.presets.policy_string`)."""
+    return policy_string(setup.base, preset_params(setup, values))
 
 
 def rounded(p: ParamSpec, x: float) -> float:
@@ -231,12 +235,11 @@ def tune(setup: TuneSetup, progress: Callable[[int, float], None] | None = None)
     def objective(trial) -> float:
         values = {p.name: _suggest(trial, p) for p in setup.params}
         text = candidate(setup, values)
-        played = 0 if text in seen else k * n_seats
-        if played:
+        if text not in seen:
             seen[text] = float(seat_shares(seat_arms(setup, text), setup.seed, 0, k).mean())
         trial.set_user_attr("values", values)
-        if progress:
-            progress(played, max(seen.values()))
+        if progress:  # a repeated candidate is not played again, but its trial is done
+            progress(k * n_seats, max(seen.values()))
         return seen[text]
 
     study = optuna.create_study(direction="maximize", sampler=_sampler(setup))
@@ -269,13 +272,10 @@ def validate(setup: TuneSetup, policy: str) -> dict:
 def preset_document(res: TuneResult, command: str = "") -> dict:
     """The preset file's content (:mod:`sim.presets`): what to play, and how it was made."""
     s = res.setup
-    name, values = s.spec.policy_values(res.policy)
-    own = s.spec.policy_values(name)[1]
     gain, tuned, start = (res.validation[k] for k in ("gain", "tuned", "start"))
-    params = {k: v for k, v in values.items() if k in res.best or v != own[k]}
     return {
-        "game": s.spec.id, "policy": name, "players": s.n_players, "variant": s.variant,
-        "params": params,
+        "game": s.spec.id, "policy": s.base, "players": s.n_players, "variant": s.variant,
+        "params": preset_params(s, res.best),
         "provenance": {
             "command": command,
             "start": s.start, "field": s.field_policy if s.n_players > 1 else "",

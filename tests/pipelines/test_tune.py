@@ -19,7 +19,7 @@ FAKE_TUNE = ("--trials", "6", "--games", "400", "--validation-games", "400", "-q
     (("fakedice", "--players", "7"), "--players 7 is out of range (valid: 1-4)"),
     (("fakedice", "--params", "nope"), "unknown tunable policy parameter 'nope' of fakedice; "
                                        "valid: threshold"),
-    (("rattlebones", "--params", "v_points"), "a list parameter cannot be tuned"),
+    (("rattlebones", "--params", "v_points"), "'v_points' cannot be tuned (a list"),
     (("fakedice", "--params", ","), "no parameter named; valid: threshold"),
     (("fakedice", "--policy", "smart"), "--policy smart: fakedice: unknown policy 'smart'"),
     (("fakedice", "--policy", "greedy:threshold=99"), "out of range (valid: 0..30)"),
