@@ -656,7 +656,7 @@ def ladder_cmd(
 # ---- tune ----------------------------------------------------------------------------------
 
 def _tune_command(game, n, variant, policy, params, field_policy, trials, games, validation,
-                  seed) -> str:
+                  seed, step) -> str:
     """The command line that reproduces a tuning run (recorded in its preset)."""
     import shlex
 
@@ -666,7 +666,7 @@ def _tune_command(game, n, variant, policy, params, field_policy, trials, games,
         if v is not None:
             parts += [opt, v]
     parts += ["--trials", str(trials), "--games", str(games), "--validation-games",
-              str(validation), "--seed", str(seed)]
+              str(validation), "--seed", str(seed), "--step", str(step)]
     return shlex.join(parts)
 
 
@@ -729,6 +729,9 @@ def tune_cmd(
     validation: int = typer.Option(10000, "--validation-games",
                                    help="Held-out games (split over the seats) for the gain."),
     seed: Optional[int] = SeedOpt,
+    step: float = typer.Option(0.1, "--step",
+                               help="CMA-ES's first step, as a fraction of each parameter's "
+                                    "range (smaller: a finer search near the start)."),
     out_file: Optional[Path] = typer.Option(None, "--out", "-o",
                                             help="Preset file to write (default "
                                                  "tuned-GAME-Np-POLICY.toml)."),
@@ -744,7 +747,7 @@ def tune_cmd(
     n = spec.max_players if players is None else players
     seed = settings.DEFAULT_SEED if seed is None else seed
     setup = make_setup(spec, n, variant, policy, field_policy, params, trials, games,
-                       validation, seed)
+                       validation, seed, step)
     out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
     if out_file.is_dir() or not out_file.parent.is_dir():
         raise SpecError(f"--out {out_file}: give a file in an existing directory")
@@ -758,7 +761,7 @@ def tune_cmd(
     from .tune import preset_document
 
     command = _tune_command(spec.id, n, variant, policy, params, field_policy, trials, games,
-                            validation, seed)
+                            validation, seed, step)
     out_file.write_text(preset_toml(preset_document(res, command)), encoding="utf-8")
     _print_tune(res, out_file)
 

@@ -14,7 +14,8 @@ objective                 the candidate's seat's mean win share against the fiel
 training seeds            master seed ``--seed``, game indices ``0..k-1`` per seat, the same in
                           every trial: trials are compared on the same dice (paired)
 optimizer                 Optuna's CMA-ES sampler (``CmaEsSampler(seed=--seed)``) started at the
-                          start policy's values (``x0``); the start policy itself is trial 0, so
+                          start policy's values (``x0``) with a first step of ``--step`` (default
+                          0.1) of each range; the start policy itself is trial 0, so
                           the best trial is never worse than it on the training games. ``bool`` and
                           ``choice`` parameters (only when named in ``--params``) are sampled
                           independently, as CMA-ES handles numbers only
@@ -54,6 +55,8 @@ TUNABLE_KINDS = ("int", "float", "bool", "choice")
 #: Significant digits a tuned float keeps (readable presets; the value measured is the one kept).
 FLOAT_DIGITS = 4
 MAX_TRIALS = 100_000
+#: CMA-ES's initial step (``sigma0``) as a fraction of every tuned parameter's range.
+DEFAULT_STEP = 0.1
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ class TuneSetup:
     games_per_seat: int  # training games per seat and trial
     validation_per_seat: int
     seed: int
+    step: float = DEFAULT_STEP  # CMA-ES initial step, as a fraction of each parameter's range
     components: Any = None
 
     @property
@@ -140,7 +144,8 @@ def _policy(spec: GameSpec, text: str, option: str) -> str:
 
 def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
                field_policy: str | None, params: str | None, trials: int, games: int,
-               validation_games: int, seed: int, components=None) -> TuneSetup:
+               validation_games: int, seed: int, step: float = DEFAULT_STEP,
+               components=None) -> TuneSetup:
     """Validate a tuning request (SpecError naming the valid choices or range)."""
     spec.check_players(n_players)
     start = _policy(spec, policy, "--policy")
@@ -157,9 +162,11 @@ def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
     _check_count(validation_games, "--validation-games", 1, settings.MAX_GAMES)
     if not 0 <= seed <= settings.MAX_SEED:
         raise SpecError(f"--seed {seed} is out of range (valid: 0..{settings.MAX_SEED})")
+    if not 0 < step <= 1:
+        raise SpecError(f"--step: must be a fraction of each range in (0, 1], got {step!r}")
     setup = TuneSetup(spec, n_players, spec.variant(variant, n_players).name, start, fld,
                       tunable_params(spec, params), trials, math.ceil(games / n_players),
-                      math.ceil(validation_games / n_players), seed, components)
+                      math.ceil(validation_games / n_players), seed, step, components)
     seat_arms(setup, start)  # validates the field and the variant's players together
     return setup
 
@@ -210,15 +217,16 @@ def _suggest(trial, p: ParamSpec):
 
 
 def _sampler(setup: TuneSetup):
-    """CMA-ES centred on the start policy's values (``x0``: deprecated by Optuna 4.9 but kept
-    until 6.0; the version is pinned), step size 1/6 of each range (Optuna's default)."""
+    """CMA-ES centred on the start policy's values, with a first step of ``setup.step`` of each
+    range (Optuna searches in every range scaled to 0..1). ``x0`` and ``sigma0`` are deprecated
+    by Optuna 4.9 but kept until 6.0; the version is pinned."""
     import optuna
 
     start = setup.start_values
     x0 = {p.name: start[p.name] for p in setup.params if p.kind in DEFAULT_KINDS}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        return optuna.samplers.CmaEsSampler(x0=x0 or None, seed=setup.seed,
+        return optuna.samplers.CmaEsSampler(x0=x0 or None, sigma0=setup.step, seed=setup.seed,
                                             warn_independent_sampling=False)
 
 
@@ -280,7 +288,8 @@ def preset_document(res: TuneResult, command: str = "") -> dict:
             "command": command,
             "start": s.start, "field": s.field_policy if s.n_players > 1 else "",
             "tuned": [p.name for p in s.params],
-            "sampler": "optuna CmaEsSampler", "seed": s.seed, "trials": res.trials_run,
+            "sampler": "optuna CmaEsSampler", "step": s.step, "seed": s.seed,
+            "trials": res.trials_run,
             "training_games_per_seat": s.games_per_seat,
             "validation_games_per_seat": s.validation_per_seat,
             "validation_first_index": s.games_per_seat,

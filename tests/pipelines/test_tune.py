@@ -29,6 +29,7 @@ FAKE_TUNE = ("--trials", "6", "--games", "400", "--validation-games", "400", "-q
     (("fakedice", "--games", "0"), "--games: must be a whole number in 1.."),
     (("fakedice", "--validation-games", "0"), "--validation-games: must be a whole number"),
     (("fakedice", "--seed", "-1"), "--seed -1 is out of range"),
+    (("fakedice", "--step", "0"), "--step: must be a fraction of each range in (0, 1]"),
     (("fakedice", "--variant", "hard"), "variant 'hard' is for 1-1 players, not 4"),
     (("rattlebones", "--players", "2", "--policy", "search"), "a search policy has no"),
     (("fakedice", "--policy", "@missing.toml"), "policy preset missing.toml: cannot read it"),
