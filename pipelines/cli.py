@@ -755,7 +755,7 @@ def tune_cmd(
     total = n * (trials * setup.games_per_seat + 2 * setup.validation_per_seat)
     bar = GameProgress(total, quiet, f"tune {spec.id} {n}p")
     try:
-        res = tune(setup, lambda played, best: bar.advance(played))
+        res = tune(setup, bar.advance)
     finally:
         bar.close()
     from .tune import preset_document

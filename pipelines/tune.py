@@ -230,9 +230,9 @@ def _sampler(setup: TuneSetup):
                                             warn_independent_sampling=False)
 
 
-def tune(setup: TuneSetup, progress: Callable[[int, float], None] | None = None) -> TuneResult:
-    """Run the search and the validation (see the module docstring). ``progress(games, best)``
-    is called after each trial and after the validation."""
+def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> TuneResult:
+    """Run the search and the validation (see the module docstring). ``progress(games)`` is
+    called after each trial and after the validation."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -242,12 +242,14 @@ def tune(setup: TuneSetup, progress: Callable[[int, float], None] | None = None)
 
     def objective(trial) -> float:
         values = {p.name: _suggest(trial, p) for p in setup.params}
+        if trial.number == 0:  # the enqueued start, exactly (not rounded)
+            values = {p.name: setup.start_values[p.name] for p in setup.params}
         text = candidate(setup, values)
         if text not in seen:
             seen[text] = float(seat_shares(seat_arms(setup, text), setup.seed, 0, k).mean())
         trial.set_user_attr("values", values)
         if progress:  # a repeated candidate is not played again, but its trial is done
-            progress(k * n_seats, max(seen.values()))
+            progress(k * n_seats)
         return seen[text]
 
     study = optuna.create_study(direction="maximize", sampler=_sampler(setup))
@@ -257,7 +259,7 @@ def tune(setup: TuneSetup, progress: Callable[[int, float], None] | None = None)
     policy = candidate(setup, best)
     validation = validate(setup, policy)
     if progress:
-        progress(2 * setup.validation_per_seat * n_seats, study.best_value)
+        progress(2 * setup.validation_per_seat * n_seats)
     return TuneResult(setup, best, policy, study.best_value, study.trials[0].value,
                       len(study.trials), validation, time.perf_counter() - t0,
                       [t.value for t in study.trials])

@@ -138,6 +138,25 @@ def test_tune_solo_objective_is_the_win_probability():
     assert res.validation["tuned"].n == res.validation["start"].n == 700
 
 
+def test_trial_zero_is_the_start_exactly_even_off_the_rounding_grid(monkeypatch):
+    """A start value with more digits than tuned floats keep is played as given in trial 0;
+    the sampler's later values are rounded to 4 significant digits."""
+    played = []
+    real = tune.seat_shares
+
+    def recording(arms, seed, first, n):
+        played.append(arms[0].policies[0])  # seat 0 of the first arm: the candidate
+        return real(arms, seed, first, n)
+
+    monkeypatch.setattr(tune, "seat_shares", recording)
+    spec = registry.make("rattlebones")
+    setup = tune.make_setup(spec, 2, None, "greedy:w_points=1.234567", None, "w_points", 4,
+                            100, 100, 1)
+    tune.tune(setup)
+    assert played[0] == "greedy:w_points=1.234567"
+    assert all(len(p.partition("=")[2].replace(".", "").lstrip("0")) <= 4 for p in played[1:-2])
+
+
 def test_tunable_params_default_every_number_with_a_range():
     spec = registry.make("rattlebones")
     names = [p.name for p in tune.tunable_params(spec, None)]
