@@ -203,3 +203,29 @@ def test_preset_works_in_replay_ladder_and_tune(cli, tmp_path):
     assert r.exit_code == 0, r.output
     start = tomllib.loads((tmp_path / "again.toml").read_text())["provenance"]["start"]
     assert start == "greedy:threshold=9"
+
+
+def test_preset_in_a_toml_spec_arm(cli, tmp_path):
+    """`policy = "@FILE"` and `seat_policy = { 0 = "@FILE" }` in an experiment spec play the
+    preset's plain values (the path is read from the current directory)."""
+    path = _preset(tmp_path / "p.toml", params={"threshold": 9})
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"""[experiment]
+seed = 3
+games = 200
+game = "fakedice"
+[[arms]]
+name = "preset"
+players = 2
+seat_policy = {{ 0 = "@{path}" }}
+[[arms]]
+name = "plain"
+players = 2
+seat_policy = {{ 0 = "greedy:threshold=9" }}
+""")
+    store = tmp_path / "store"
+    r = cli("run", "--spec", spec, "--store", store, "-q")
+    assert r.exit_code == 0, r.output
+    seats = content(store, "seats")
+    preset, plain = (seats.filter(seats["arm"] == a).drop("arm") for a in ("preset", "plain"))
+    assert preset.equals(plain)
