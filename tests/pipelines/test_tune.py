@@ -4,12 +4,14 @@ greedy preset must gain on held-out games)."""
 import tomllib
 
 import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from pipelines import tune
 from sim import presets, registry
 from sim.spec import SpecError
 
 from pipe_helpers import content, listing
+from test_fuzz_cli import GAMES, check, policies, sizes, texts, values
 
 FAKE_TUNE = ("--trials", "6", "--games", "400", "--validation-games", "400", "-q")
 
@@ -229,3 +231,28 @@ seat_policy = {{ 0 = "greedy:threshold=9" }}
     seats = content(store, "seats")
     preset, plain = (seats.filter(seats["arm"] == a).drop("arm") for a in ("preset", "plain"))
     assert preset.equals(plain)
+
+
+TUNE_OPTIONS = [st.tuples(st.just(flag), strategy) for flag, strategy in (
+    ("--players", st.one_of(values, st.sampled_from(["1", "2", "2-3"]))),
+    ("--variant", st.one_of(st.sampled_from(["base", "many", "hard"]), texts)),
+    ("--policy", policies), ("--field", policies),
+    ("--params", st.one_of(st.sampled_from(["threshold", "threshold,nope", "w_points"]), texts)),
+    ("--trials", sizes), ("--games", sizes), ("--validation-games", sizes),
+    ("--step", st.one_of(values, st.sampled_from(["0.05", "1", "1.5"]))), ("--seed", values))]
+
+
+@hsettings(max_examples=40, deadline=None, derandomize=True,
+           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_tune_options_exit_0_or_2_and_write_no_preset_on_2(cli, tmp_path_factory, data):
+    """Random strings and numbers for every option of `tune`: exit 0 or 2 with a message, never
+    a traceback, and no preset written on exit 2 (test_fuzz_cli's check)."""
+    out_dir = tmp_path_factory.mktemp("tune_fuzz")
+    game = data.draw(st.one_of(st.sampled_from(GAMES), texts), "game")
+    picked = data.draw(st.lists(st.one_of(*TUNE_OPTIONS), max_size=4), "options")
+    argv = ["tune", game, "--quiet", "--trials", "2", "--games", "12", "--validation-games",
+            "12", "--out", out_dir / "t.toml"]
+    for flag, value in picked:
+        argv += [flag, value]
+    check(cli, out_dir, argv)
