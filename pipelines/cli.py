@@ -655,8 +655,8 @@ def ladder_cmd(
 
 # ---- tune ----------------------------------------------------------------------------------
 
-def _tune_command(game, n, variant, policy, params, field_policy, trials, games, validation,
-                  seed, step) -> str:
+def _tune_command(game, n, variant, tweaks, policy, params, field_policy, trials, games,
+                  validation, seed, step) -> str:
     """The command line that reproduces a tuning run (recorded in its preset)."""
     import shlex
 
@@ -665,6 +665,8 @@ def _tune_command(game, n, variant, policy, params, field_policy, trials, games,
                    ("--field", field_policy)):
         if v is not None:
             parts += [opt, v]
+    for k, v in tweaks:
+        parts += ["--set", f"{k}={v}"]
     parts += ["--trials", str(trials), "--games", str(games), "--validation-games",
               str(validation), "--seed", str(seed), "--step", str(step)]
     return shlex.join(parts)
@@ -713,6 +715,8 @@ def tune_cmd(
                                           help="One player count (default: the maximum; 1 = "
                                                "solo, where the game has it)."),
     variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule tweak NAME=VALUE for "
+                                             "every game (repeatable)."),
     policy: str = typer.Option(settings.DEFAULT_POLICY, "--policy",
                                help="Start policy: NAME[:k=v,...] or @PRESET.toml."),
     params: Optional[str] = typer.Option(None, "--params",
@@ -740,14 +744,15 @@ def tune_cmd(
     """Tune a policy's parameters (Optuna CMA-ES) for its seat's win rate; write a preset."""
     from sim.presets import preset_toml
 
+    from .experiment import parse_set
     from .runner import GameProgress, load_kernels
-    from .tune import make_setup, seat_arms, tune
+    from .tune import make_setup, preset_document, seat_arms, tune
 
     spec = _registry().make(game)
     n = spec.max_players if players is None else players
     seed = settings.DEFAULT_SEED if seed is None else seed
     setup = make_setup(spec, n, variant, policy, field_policy, params, trials, games,
-                       validation, seed, step)
+                       validation, seed, step, parse_set(set_ or ()))
     out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
     if out_file.is_dir() or not out_file.parent.is_dir():
         raise SpecError(f"--out {out_file}: give a file in an existing directory")
@@ -758,10 +763,8 @@ def tune_cmd(
         res = tune(setup, bar.advance)
     finally:
         bar.close()
-    from .tune import preset_document
-
-    command = _tune_command(spec.id, n, variant, policy, params, field_policy, trials, games,
-                            validation, seed, step)
+    command = _tune_command(spec.id, n, variant, setup.tweaks, policy, params, field_policy,
+                            trials, games, validation, seed, step)
     out_file.write_text(preset_toml(preset_document(res, command)), encoding="utf-8")
     _print_tune(res, out_file)
 

@@ -74,7 +74,8 @@ class TuneSetup:
     validation_per_seat: int
     seed: int
     step: float = DEFAULT_STEP  # CMA-ES initial step, as a fraction of each parameter's range
-    components: Any = None
+    tweaks: tuple[tuple[str, str], ...] = ()  # rule tweaks (--set NAME=VALUE) of every game
+    components: Any = None  # the game's component data, loaded once
 
     @property
     def base(self) -> str:
@@ -145,7 +146,7 @@ def _policy(spec: GameSpec, text: str, option: str) -> str:
 def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
                field_policy: str | None, params: str | None, trials: int, games: int,
                validation_games: int, seed: int, step: float = DEFAULT_STEP,
-               components=None) -> TuneSetup:
+               tweaks: tuple[tuple[str, str], ...] = ()) -> TuneSetup:
     """Validate a tuning request (SpecError naming the valid choices or range)."""
     spec.check_players(n_players)
     start = _policy(spec, policy, "--policy")
@@ -166,7 +167,8 @@ def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
         raise SpecError(f"--step: must be a fraction of each range in (0, 1], got {step!r}")
     setup = TuneSetup(spec, n_players, spec.variant(variant, n_players).name, start, fld,
                       tunable_params(spec, params), trials, math.ceil(games / n_players),
-                      math.ceil(validation_games / n_players), seed, step, components)
+                      math.ceil(validation_games / n_players), seed, step, tuple(tweaks),
+                      spec.load_components(None))
     seat_arms(setup, start)  # validates the field and the variant's players together
     return setup
 
@@ -175,8 +177,9 @@ def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
 
 def seat_arms(setup: TuneSetup, policy: str) -> list[Arm]:
     """One arm per seat: ``policy`` in that seat, the field in the others (solo: one arm)."""
-    return [make_arm(setup.spec, setup.n_players, setup.variant, None, setup.field_policy,
-                     {seat: policy}, setup.components) for seat in range(setup.n_players)]
+    return [make_arm(setup.spec, setup.n_players, setup.variant, dict(setup.tweaks),
+                     setup.field_policy, {seat: policy}, setup.components)
+            for seat in range(setup.n_players)]
 
 
 def seat_shares(arms: list[Arm], seed: int, first_index: int, n: int) -> np.ndarray:
@@ -289,6 +292,7 @@ def preset_document(res: TuneResult, command: str = "") -> dict:
         "provenance": {
             "command": command,
             "start": s.start, "field": s.field_policy if s.n_players > 1 else "",
+            "rule_tweaks": {k: v for k, v in s.tweaks},
             "tuned": [p.name for p in s.params],
             "sampler": "optuna CmaEsSampler", "step": s.step, "seed": s.seed,
             "trials": res.trials_run,

@@ -32,6 +32,8 @@ FAKE_TUNE = ("--trials", "6", "--games", "400", "--validation-games", "400", "-q
     (("fakedice", "--validation-games", "0"), "--validation-games: must be a whole number"),
     (("fakedice", "--seed", "-1"), "--seed -1 is out of range"),
     (("fakedice", "--step", "0"), "--step: must be a fraction of each range in (0, 1]"),
+    (("fakedice", "--set", "nope=1"), "unknown parameter 'nope'"),
+    (("fakedice", "--set", "dice=9"), "parameter 'dice' = 9 is out of range (valid: 1..5)"),
     (("fakedice", "--variant", "hard"), "variant 'hard' is for 1-1 players, not 4"),
     (("rattlebones", "--players", "2", "--policy", "search"), "a search policy has no"),
     (("fakedice", "--policy", "@missing.toml"), "policy preset missing.toml: cannot read it"),
@@ -124,6 +126,20 @@ def test_tune_is_deterministic_and_the_start_is_trial_zero():
     assert a.best == b.best and a.history == b.history
     assert a.validation["gain"] == b.validation["gain"]
     assert a.history[0] == a.train_start and a.train_best == max(a.history) >= a.train_start
+
+
+def test_tune_plays_the_rule_tweaks(cli, tmp_path):
+    """--set applies to every game of the tuning (the objective changes with it) and is
+    recorded in the preset's provenance and command."""
+    spec = registry.make("fakedice")
+    args = (spec, 2, None, "greedy:threshold=0", "random", "threshold", 3, 400, 400, 1, 0.1)
+    plain, tweaked = (tune.tune(tune.make_setup(*args, tw)) for tw in ((), (("dice", "4"),)))
+    assert plain.train_start != tweaked.train_start
+    out = tmp_path / "t.toml"
+    r = cli("tune", "fakedice", "--players", "2", "--set", "dice=4", "--out", out, *FAKE_TUNE)
+    assert r.exit_code == 0, r.output
+    prov = tomllib.loads(out.read_text())["provenance"]
+    assert prov["rule_tweaks"] == {"dice": "4"} and "--set dice=4" in prov["command"]
 
 
 def test_tune_solo_objective_is_the_win_probability():
