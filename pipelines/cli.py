@@ -87,12 +87,12 @@ PlayersOpt = typer.Option(None, "--players", "-p",
                           help="Player count(s): 4, 2-4 or 2,3 (run: default all; one arm each).")
 VariantOpt = typer.Option(None, "--variant", help="Named rule variant (see `playtest rules GAME`).")
 SetOpt = typer.Option(None, "--set", help="Rule tweak NAME=VALUE (repeatable).")
-PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] (default greedy).")
+PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] or @PRESET.toml (default greedy).")
 AlsoPolicyOpt = typer.Option(
     None, "--also-policy",
     help="Play the same arms again with every seat on this policy too (repeatable; e.g. "
          "search): the report says whether each verdict holds under every policy.")
-SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] for one seat (repeatable; 0 = start player).")
+SeatPolicyOpt = typer.Option(None, "--seat-policy", help="SEAT=NAME[:k=v,...] or SEAT=@PRESET.toml for one seat (repeatable; 0 = start player).")
 ComponentsOpt = typer.Option(None, "--components", help="Directory with your own component data files.")
 SeedOpt = typer.Option(None, "--seed", help=f"Master seed (default {settings.DEFAULT_SEED}).")
 WorkersOpt = typer.Option(None, "--workers", "-w", help="Threads (default: all cores).")
@@ -629,7 +629,7 @@ def ladder_cmd(
                                           help="One player count (default: the maximum; 1 = "
                                                "solo, where the game has it)."),
     policies: Optional[str] = typer.Option(None, "--policies",
-                                           help="Rungs, weakest first: A,B,C (NAME[:k=v,...]; "
+                                           help="Rungs, weakest first: A,B,C (NAME[:k=v,...] or @PRESET.toml; "
                                                 "default: the game's declared ladder)."),
     variant: Optional[str] = VariantOpt,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule tweak NAME=VALUE for "
@@ -658,6 +658,122 @@ def ladder_cmd(
     _print_items(ladder_tables(res.store, exp.name, exp.source))
     out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,
               markup=False)
+
+
+# ---- tune ----------------------------------------------------------------------------------
+
+def _tune_command(game, n, variant, tweaks, policy, params, field_policy, trials, games,
+                  validation, seed, step) -> str:
+    """The command line that reproduces a tuning run (recorded in its preset)."""
+    import shlex
+
+    parts = ["playtest", "tune", game, "--players", str(n)]
+    for opt, v in (("--variant", variant), ("--policy", policy), ("--params", params),
+                   ("--field", field_policy)):
+        if v is not None:
+            parts += [opt, v]
+    for k, v in tweaks:
+        parts += ["--set", f"{k}={v}"]
+    parts += ["--trials", str(trials), "--games", str(games), "--validation-games",
+              str(validation), "--seed", str(seed), "--step", str(step)]
+    return shlex.join(parts)
+
+
+def _print_tune(res, out_file: Path) -> None:
+    """The tuned values against the start's, the training objective, the held-out gain."""
+    from analysis import stats
+
+    s = res.setup
+    start = s.start_values
+    out.print(f"tuned {s.base} for {s.spec.id}, {s.n_players} player"
+              f"{'s' if s.n_players > 1 else ''}, variant {s.variant}: {res.trials_run} trials",
+              markup=False, soft_wrap=True)
+    t = Table()
+    for c in ("parameter", "start", "tuned", "range"):
+        t.add_column(c, overflow="fold")
+    for p in s.params:
+        t.add_row(p.name, _fmt(start[p.name]), _fmt(res.best[p.name]), p.range_text())
+    out.print(t)
+    what = "win probability" if s.n_players == 1 else \
+        f"seat win rate against {s.field_policy} (fair share {1 / s.n_players:.1%})"
+    out.print(f"training ({s.games_per_seat * s.n_players:,} games per trial): {what} "
+              f"{res.train_start:.1%} (start) -> {res.train_best:.1%} (best trial)",
+              markup=False, soft_wrap=True)
+    v = res.validation
+    gain = v["gain"]
+    verdict = ("better than the start" if gain.low > 0 else "worse than the start"
+               if gain.high < 0 else "no clear difference from the start")
+    out.print(f"validation ({v['tuned'].n:,} held-out games each, same games for both): "
+              f"tuned {v['tuned'].estimate:.1%} (95% CI {v['tuned'].low:.1%}–"
+              f"{v['tuned'].high:.1%}), start {v['start'].estimate:.1%} (95% CI "
+              f"{v['start'].low:.1%}–{v['start'].high:.1%})", markup=False, soft_wrap=True)
+    out.print(f"gain: {stats.points(gain.estimate)} points (95% CI {stats.points(gain.low)} to "
+              f"{stats.points(gain.high)}): {verdict}", markup=False, soft_wrap=True)
+    out.print(f"policy: {res.policy}", markup=False, soft_wrap=True)
+    out.print(f"preset: {out_file} (use it with --policy @{out_file}); {res.elapsed:.1f} s",
+              markup=False, soft_wrap=True)
+
+
+@app.command("tune")
+@guarded
+def tune_cmd(
+    game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p",
+                                          help="One player count (default: the maximum; 1 = "
+                                               "solo, where the game has it)."),
+    variant: Optional[str] = VariantOpt,
+    set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule tweak NAME=VALUE for "
+                                             "every game (repeatable)."),
+    policy: str = typer.Option(settings.DEFAULT_POLICY, "--policy",
+                               help="Start policy: NAME[:k=v,...] or @PRESET.toml."),
+    params: Optional[str] = typer.Option(None, "--params",
+                                         help="Policy parameters to tune: A,B,... (default: "
+                                              "every int and float one; bool and choice ones "
+                                              "when named)."),
+    field_policy: Optional[str] = typer.Option(None, "--field",
+                                               help="Policy of the other seats (default: the "
+                                                    "start policy; not for solo)."),
+    trials: int = typer.Option(100, "--trials", help="Optuna trials (the start is the first)."),
+    games: int = typer.Option(2000, "--games", "-n",
+                              help="Training games per trial, split equally over the seats; "
+                                   "the same games in every trial."),
+    validation: int = typer.Option(10000, "--validation-games",
+                                   help="Held-out games (split over the seats) for the gain."),
+    seed: Optional[int] = SeedOpt,
+    step: float = typer.Option(0.1, "--step",
+                               help="CMA-ES's first step, as a fraction of each parameter's "
+                                    "range (smaller: a finer search near the start)."),
+    out_file: Optional[Path] = typer.Option(None, "--out", "-o",
+                                            help="Preset file to write (default "
+                                                 "tuned-GAME-Np-POLICY.toml)."),
+    quiet: bool = QuietOpt,
+):
+    """Tune a policy's parameters (Optuna CMA-ES) for its seat's win rate; write a preset."""
+    from sim.presets import preset_toml
+
+    from .experiment import parse_set
+    from .runner import GameProgress, load_kernels
+    from .tune import make_setup, preset_document, seat_arms, tune
+
+    spec = _registry().make(game)
+    n = spec.max_players if players is None else players
+    seed = settings.DEFAULT_SEED if seed is None else seed
+    setup = make_setup(spec, n, variant, policy, field_policy, params, trials, games,
+                       validation, seed, step, parse_set(set_ or ()))
+    out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
+    if out_file.is_dir() or not out_file.parent.is_dir():
+        raise SpecError(f"--out {out_file}: give a file in an existing directory")
+    load_kernels(seat_arms(setup, setup.start), quiet)
+    total = n * (trials * setup.games_per_seat + 2 * setup.validation_per_seat)
+    bar = GameProgress(total, quiet, f"tune {spec.id} {n}p")
+    try:
+        res = tune(setup, bar.advance)
+    finally:
+        bar.close()
+    command = _tune_command(spec.id, n, variant, setup.tweaks, policy, params, field_policy,
+                            trials, games, validation, seed, step)
+    out_file.write_text(preset_toml(preset_document(res, command)), encoding="utf-8")
+    _print_tune(res, out_file)
 
 
 # ---- replay ------------------------------------------------------------------------------

@@ -294,7 +294,9 @@ class DaskExecutor:
 
 # ---- progress ----------------------------------------------------------------------------
 
-class _Progress:
+class GameProgress:
+    """A progress bar over games (games/s, ETA) on stderr; nothing when ``quiet``."""
+
     def __init__(self, total: int, quiet: bool, label: str):
         self.p = None
         if quiet or total <= 0:
@@ -329,8 +331,9 @@ class _Progress:
 COMPILE_NOTE_S = 5.0
 
 
-def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> float:
-    """Compile or load each game's kernel with a one-game warm-up, before the progress bar.
+def load_kernels(arms: Iterable, quiet: bool) -> float:
+    """Compile or load the kernel of each game of ``arms`` (:class:`sim.batch.Arm`) with a
+    one-game warm-up, before the progress bar.
 
     Numba compiles a kernel on its first use on a machine (a minute or two) and caches it: later
     processes load it in about a second. Doing it here, under a status line, tells a first run
@@ -347,14 +350,14 @@ def load_kernels(ras: Iterable[ResolvedArm], quiet: bool) -> float:
 
     console = Console(stderr=True, quiet=quiet)
     one_arm = {}  # every arm of a game runs the same compiled kernel (or its search loop)
-    for ra in ras:
-        one_arm.setdefault((ra.game, uses_search(ra.arm)), ra)
+    for arm in arms:
+        one_arm.setdefault((arm.spec.id, uses_search(arm)), arm)
     total = 0.0
-    for (game, _), ra in one_arm.items():
+    for (game, _), arm in one_arm.items():
         t0 = time.perf_counter()
         with console.status(f"Loading the {game} kernel (a first run on this machine "
                             "compiles it: 1-2 min, then it is cached)"):
-            run_games(ra.arm, 0, 0, 1)
+            run_games(arm, 0, 0, 1)
         took = time.perf_counter() - t0
         total += took
         if took > COMPILE_NOTE_S:
@@ -454,11 +457,11 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
         entries = {a["name"]: a for a in manifest["arms"]}
         if tasks:
             if executor == "local":
-                load_s = load_kernels((arms[t.arm_name] for t in tasks), quiet)
+                load_s = load_kernels((arms[t.arm_name].arm for t in tasks), quiet)
             ex = (LocalExecutor(workers) if executor == "local"
                   else DaskExecutor(workers, scheduler, processes=dask_processes))
             total = sum(t.n for t in tasks)
-            bar = _Progress(total, quiet, exp.name)
+            bar = GameProgress(total, quiet, exp.name)
             try:
                 for t, g, s in ex.map(tasks, arms):
                     ra = arms[t.arm_name]

@@ -305,6 +305,12 @@ def write_parquet_atomic(path: Path, data: pa.Table) -> None:
 
 # ---- result columns -> Arrow tables ------------------------------------------------------
 
+def win_share(won: np.ndarray, n_winners: np.ndarray) -> np.ndarray:
+    """A seat's share of the win (the ``win_share`` column): 1/n_winners if it won (winners
+    share), else 0."""
+    return np.where(won, 1.0 / np.maximum(n_winners, 1), 0.0)
+
+
 def _const(value, n: int, typ) -> pa.Array:
     return pa.repeat(pa.scalar(value, typ), n)
 
@@ -363,8 +369,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         if j == S_WON:
             won = col != 0
             scols[name] = pa.array(won, pa.bool_())
-            share = np.where(won, 1.0 / np.maximum(n_winners, 1), 0.0)
-            scols["win_share"] = pa.array(share, pa.float64())
+            scols["win_share"] = pa.array(win_share(won, n_winners), pa.float64())
         else:
             scols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
     # win_share goes right after won (design column order), game-specific stats after it.

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .presets import expand
 from .search import arrays as search_arrays, run_games as run_search, uses_search
 from .spec import Components, GameSpec, SpecError
 from .trace import events, new_log
@@ -52,6 +53,7 @@ def make_arm(spec: GameSpec, n_players: int, variant: str | None = None,
         if not 0 <= int(seat) < n_players:
             raise SpecError(f"--seat-policy seat {seat} is out of range (valid: 0-{n_players - 1})")
         seats[int(seat)] = pol
+    seats = [expand(p, spec.id) for p in seats]  # a preset file -> its plain values
     for p in seats:
         spec.policy_values(p)  # validate
     comps = components if components is not None else spec.load_components(None)

@@ -401,8 +401,11 @@ class GameSpec:
         return pack(self.params, values)
 
     def policy_values(self, text: str) -> tuple[str, dict[str, Any]]:
-        """Parse ``NAME[:k=v,...]`` into (policy name, resolved policy-parameter values)."""
-        name, _, rest = text.partition(":")
+        """Parse ``NAME[:k=v,...]`` (or ``@PATH`` of a preset file, :mod:`sim.presets`) into
+        (policy name, resolved policy-parameter values)."""
+        from .presets import expand  # sim.presets raises this module's SpecError
+
+        name, _, rest = expand(text, self.id).partition(":")
         name = name.strip()
         if name not in self.policies:
             raise SpecError(
