@@ -27,7 +27,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Mapping
 
-from .spec import SpecError
+from .errors import SpecError
 
 PREFIX = "@"
 REQUIRED = {"game": str, "policy": str, "params": dict}

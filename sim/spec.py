@@ -29,11 +29,10 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .errors import SpecError
+from .presets import expand
+
 KINDS = ("int", "float", "bool", "choice", "list")
-
-
-class SpecError(ValueError):
-    """Bad user input about a game: unknown name, value out of range, malformed data."""
 
 
 def unknown_name(what: str, name: str, valid, where: str = "") -> str:
@@ -403,8 +402,6 @@ class GameSpec:
     def policy_values(self, text: str) -> tuple[str, dict[str, Any]]:
         """Parse ``NAME[:k=v,...]`` (or ``@PATH`` of a preset file, :mod:`sim.presets`) into
         (policy name, resolved policy-parameter values)."""
-        from .presets import expand  # sim.presets raises this module's SpecError
-
         name, _, rest = expand(text, self.id).partition(":")
         name = name.strip()
         if name not in self.policies:
