@@ -115,11 +115,21 @@ def start_in(state, field, master_seed, game_index, sub):
 
 @njit(cache=True, inline='always')
 def draw(state, field, n):
-    """``randint`` on the stream kept in ``state[field]``: uniform integer in [0, n)."""
+    """``randint`` on the stream kept in ``state[field]``: uniform integer in [0, n) for
+    1 <= n <= 2048 (a larger n overflows the 64-bit product: use ``uniform_in``)."""
     u = np.uint64(state[field]) + _GOLDEN
     state[field] = np.int64(u)
     x = mix64(u) >> np.uint64(11)
     return np.int64((x * np.uint64(n)) >> np.uint64(53))
+
+
+@njit(cache=True, inline='always')
+def uniform_in(state, field):
+    """``uniform`` on the stream kept in ``state[field]``: a float in [0, 1), 53 random bits
+    (one draw, like ``draw``)."""
+    u = np.uint64(state[field]) + _GOLDEN
+    state[field] = np.int64(u)
+    return np.float64(mix64(u) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True, inline='always')

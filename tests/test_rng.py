@@ -71,3 +71,18 @@ def test_streams_kept_in_a_state_array_draw_exactly_like_uint64_streams():
     rng.shuffle_in(state, 2, a)
     rng.shuffle(s, b)
     assert list(a) == list(b) and sorted(a) == list(range(20)) and list(a) != list(range(20))
+
+
+def test_uniform_in_a_state_array_is_the_uniform_of_the_stream():
+    """``uniform_in`` draws exactly ``uniform`` of the same uint64 stream (one draw each), over
+    the whole of [0, 1): the fractions of draws below 0.5 and 0.25 are near those values
+    (a 64-bit overflow once kept such a float below 0.002)."""
+    s = rng.make_stream(np.uint64(3), np.int64(1), np.int64(2))
+    state = np.zeros(2, dtype=np.int64)
+    rng.start_in(state, 1, np.uint64(3), np.int64(1), np.int64(2))
+    a = np.array([rng.uniform(s) for _ in range(20000)])
+    b = np.array([rng.uniform_in(state, 1) for _ in range(20000)])
+    assert np.array_equal(a, b)
+    assert 0.0 <= b.min() and b.max() < 1.0
+    for q in (0.5, 0.25):
+        assert abs((b < q).mean() - q) < 0.015

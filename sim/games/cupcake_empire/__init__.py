@@ -13,7 +13,7 @@ from .layout import (COLDATA, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_
 SPEC = GameSpec(
     id="cupcake_empire",
     title="Cupcake Empire",
-    version="1.0.0",
+    version="1.0.1",
     min_players=2,
     max_players=4,
     params=rules.PARAMS,

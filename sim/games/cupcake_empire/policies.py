@@ -15,6 +15,7 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.decide import random_index
+from sim.rng import uniform_in
 
 from .board import (customer_goal, dice_at, experts, free_space, has_building, is_expert,
                     l_avail, level_of, menu_mask, room, seat_base, serves)
@@ -381,7 +382,7 @@ def greedy(state, rules, comp, pp, seat, dp, n):
     """The greedy policy: the listed option with the highest ``option_value`` (first on ties);
     with probability ``epsilon`` a uniform option (SUB_POLICY stream)."""
     if pp[P_EPSILON] > 0.0:
-        if uniform_in(state) < pp[P_EPSILON]:
+        if uniform_in(state, S_RNG_P) < pp[P_EPSILON]:
             return random_index(state, S_RNG_P, n)
     best = 0
     bv = NEG - 1.0e17
@@ -392,8 +393,3 @@ def greedy(state, rules, comp, pp, seat, dp, n):
             best = i
     return best
 
-
-@njit(cache=True)
-def uniform_in(state):
-    """A uniform float in [0, 1) from the policy stream kept in the state."""
-    return random_index(state, S_RNG_P, 1 << 20) / float(1 << 20)

@@ -84,7 +84,7 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("sales_max", "int", 20, "Sales track maximum (§2.3, CE-AMB-22)", 10, 60, source="[A]"),
     ParamSpec("allow_level0_activation", "bool", True, "Activating a column at level 0 (pure reroll) is legal (CE-T1.1, CE-AMB-13)", source="[A]"),
     ParamSpec("disc_trigger_on_available", "bool", False, "Discs trigger on L_avail instead of L_exec (CE-T3, CE-AMB-07)", source="[A]"),
-    ParamSpec("max_rounds", "int", 100, "Safety horizon in rounds; reaching it flags the game truncated (CE-E4)", 20, 500, source="[A]"),
+    ParamSpec("max_rounds", "int", 200, "Safety horizon in rounds; reaching it flags the game truncated (CE-E4; the spec suggests 100, which 2 in 1,000,000 2-player random games reach: they end by round 110)", 20, 500, source="[A]"),
 )
 
 PROVENANCE = {
