@@ -37,7 +37,8 @@ from sim.trace import emit
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
 from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
-                     S_RESUME, S_TURN_LEFT, S_TURN_PLACED, S_TURN_VALUE, SHIFT_PASS, SHIFT_TWO, TURN_CARD, W_TURN, D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
+                     S_RESUME, S_TURN_LEFT, S_TURN_PLACED, S_TURN_VALUE, SHIFT_PASS, SHIFT_TWO,
+                     TURN_CARD, W_TURN, D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
                      PAIR_EXPERT, Q_ALCHEMY,
                      Q_EFFICIENCY, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, EV_KEEP, EV_PLAY,
                      F_SICK, MAX_OPTS, PH_B, PH_HARVEST, PH_KEEP, PH_WINDOW, Q_HARVEST,

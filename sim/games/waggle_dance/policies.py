@@ -312,6 +312,14 @@ def card_value(state, rules, pp, seat, code):
 
 
 @njit(cache=True)
+def _best_places(state, rules, pp, seat):
+    """DP-05: ``_best_place`` of each value 1..6 (once per decision, for the Overtime plays)."""
+    return (_best_place(state, rules, pp, seat, 1), _best_place(state, rules, pp, seat, 2),
+            _best_place(state, rules, pp, seat, 3), _best_place(state, rules, pp, seat, 4),
+            _best_place(state, rules, pp, seat, 5), _best_place(state, rules, pp, seat, 6))
+
+
+@njit(cache=True)
 def _best_place(state, rules, pp, seat, v):
     """DP-05: the best placement value of a die of value v (WD-R6 destinations)."""
     b = seat_base(seat)
@@ -370,10 +378,10 @@ def _two_contested(state, rules, pp, seat, plain):
 
 
 @njit(cache=True)
-def turn_card_value(state, rules, pp, seat, code, top, plain):
+def turn_card_value(state, rules, pp, seat, code, top, plain, bests):
     """DP-02, DP-03, DP-05..DP-09 (§9.3 per-card rules) on the own turn, against ``top``, the
     best plain placement of the first ``plain`` options. Overtime: the best placement of the
-    new value ("the value needed is missing"); Command: the cubes one more die wins on my
+    new value (``bests``: ``_best_places``; "the value needed is missing"); Command: the cubes one more die wins on my
     flower ("secure or keep a majority"); Feint: the better spot for a placed die, the
     placement kept for later; Shift Change: two contested slots, or a pass while my best
     placement is below ``shift_pass_below``; each less ``turn_card_margin``. Wrong Turn, Scout
@@ -383,7 +391,7 @@ def turn_card_value(state, rules, pp, seat, code, top, plain):
     b = seat_base(seat)
     margin = pp[P_TURN_CARD_MARGIN]
     if q == Q_OVERTIME:
-        return (_best_place(state, rules, pp, seat, a % N_VAL + 1) - margin
+        return (bests[a % N_VAL] - margin
                 + 0.01 * state[b + F_UNPLACED + a // N_VAL])
     if q == Q_COMMAND:
         return (_place_value(state, rules, pp, seat, (a % N_COL + 1) * PLACE_CODE + DEST_FLOWER)
@@ -474,8 +482,12 @@ def greedy(state, rules, pparams, seat, point, n):
             bv = v
             best = i
     top = bv
+    if plain < n and (state[S_OPTIONS + plain] - TURN_CARD) // CARD_PLAY == Q_OVERTIME:
+        bests = _best_places(state, rules, pp, seat)   # Overtime plays come first
+    else:
+        bests = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for i in range(plain, n):
-        v = turn_card_value(state, rules, pp, seat, state[S_OPTIONS + i] - TURN_CARD, top, plain)
+        v = turn_card_value(state, rules, pp, seat, state[S_OPTIONS + i] - TURN_CARD, top, plain, bests)
         if v > bv:
             bv = v
             best = i
