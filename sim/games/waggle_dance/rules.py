@@ -126,7 +126,7 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
 
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
-    "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early."),
+    "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3."),
     "builder": PolicySpec("builder", K_GREEDY,
                           "Grows first: big hive, many eggs hatched early, fewer flowers; honey later.",
                           {"w_build": 2.5, "target_hive_size": 12, "build_if_free_capacity_below": 8,
