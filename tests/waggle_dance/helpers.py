@@ -91,8 +91,12 @@ class Table:
     def slot(self, card, v, seat):
         self.state[L.S_SLOT_OWNER + card * L.N_VAL + v - 1] = seat + 1
 
-    def flower(self, f, seat, k):
+    def flower(self, f, seat, k, value=None):
+        """``seat`` has k dice on flower f (all of value ``value``, by default f)."""
         self.state[L.S_FLOWER + (f - 1) * L.MAX_PLAYERS + seat] = k
+        fval = self.b(seat) + L.F_FVAL + (f - 1) * L.N_VAL
+        self.state[fval:fval + L.N_VAL] = 0
+        self.state[fval + (value or f) - 1] = k
 
     def seat(self, seat, field, value=None):
         i = self.b(seat) + field

@@ -74,3 +74,22 @@ def test_audit_rechecks_random_and_greedy_games():
     s_bad = s_rows.copy()
     s_bad[0, SPEC.seat_column_names.index("cubes")] += 1
     assert any("cubes" in p for p in AU.audit_events(arm, ev, g_row, s_bad))
+
+
+def test_audit_rechecks_the_days_dice_under_the_own_turn_cards():
+    """The audit follows every seat's unplaced dice by value through the day (placements,
+    Overtime, Command, Sick Day, Volunteer) and the tile dice through Feint to the pairs of F:
+    a placement dropped from the log, or an Overtime die given another new value, leaves a die
+    unplaced at the next roll."""
+    arm = batch.make_arm(SPEC, 3, policy="random")
+    ev, g_row, s_rows = batch.replay(arm, 9, 0)
+    assert AU.audit_events(arm, ev, g_row, s_rows) == []
+    first = np.nonzero(ev[:, 0] == L.EV_PLACE)[0][0]
+    dropped = np.delete(ev, first, axis=0)
+    assert any("unplaced" in p for p in AU.audit_events(arm, dropped, g_row, s_rows))
+    rolls = np.nonzero(ev[:, 0] == L.EV_ROLL)[0]
+    plays = np.nonzero((ev[:, 0] == L.EV_PLAY) & (ev[:, 2] == L.Q_OVERTIME) & (ev[:, 6] == L.W_TURN))[0]
+    i = plays[plays < rolls[-1]][0]         # an Overtime play before the last day's roll
+    bad = ev.copy()
+    bad[i, 4] = bad[i, 4] % 6 + 1           # another new value
+    assert any("unplaced" in p for p in AU.audit_events(arm, bad, g_row, s_rows))

@@ -6,7 +6,11 @@ compares them with the game's result rows (§1.3 invariants: every colour sums t
 eggs and tiles are conserved, pool + personal supply stays the dice per player, honey only
 from flips of single-colour tiles), and the queen cards: the hand of every seat (draws at G,
 cards kept from a Scout, plays) and the number of plays, with the effects of Harvest, Queen's
-Gift and Relocation on the cubes, eggs and tiles.
+Gift and Relocation on the cubes, eggs and tiles; and the dice of each day: every seat's
+unplaced dice by value (rolled, placed, sat out by Sick Day, added by Volunteer, changed by
+Overtime, placed by Command) never go negative and are all placed before the next roll, and
+the dice on tiles (placed or moved there by Feint, with their Overtime values) hold every pair
+formed at F.
 """
 from __future__ import annotations
 
@@ -38,6 +42,56 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
     flip_cards = [0] * n    # bit 1 Efficiency, bit 2 Alchemy played for the next flip
     played = 0
     problems = []
+    unplaced = np.zeros((n, L.N_VAL), dtype=np.int64)    # this day's dice by value
+    tdice = {}          # (seat, tile, value) -> dice on the tile this round
+    expert = {}         # seat -> (v, w) of an Expertise pair announced at F
+
+    def use_die(seat, v, what):
+        unplaced[seat, v - 1] -= 1
+        if unplaced[seat, v - 1] < 0:
+            problems.append(f"{what}: seat {seat} has no unplaced {v}")
+
+    def tile_die(seat, t, v, k, what):
+        tdice[seat, t, v] = tdice.get((seat, t, v), 0) + k
+        if tdice[seat, t, v] < 0:
+            problems.append(f"{what}: seat {seat} has no {v} on tile {t}")
+
+    def day_dice(code, a):
+        """The checks of the dice of the day (the own-turn cards included)."""
+        if code == L.EV_ROLL:
+            if unplaced[a[0]].any():
+                problems.append(f"seat {a[0]} rolls with dice unplaced: {unplaced[a[0]].tolist()}")
+            unplaced[a[0]] = [(a[2] >> (5 * (5 - v))) & 31 for v in range(L.N_VAL)]
+            if unplaced[a[0]].sum() != a[1]:
+                problems.append(f"seat {a[0]} rolls {a[1]} dice but the counts say {unplaced[a[0]].tolist()}")
+        elif code == L.EV_ROUND:
+            tdice.clear()
+        elif code == L.EV_PLACE:
+            use_die(a[0], a[1], "place")
+            if a[2] == L.DEST_TILE:
+                tile_die(a[0], a[3], a[1], 1, "place")
+        elif code == L.EV_PAIR:
+            v, w = expert.pop(a[0], (a[3], a[3]))
+            tile_die(a[0], a[1], v, -1, "pair")
+            tile_die(a[0], a[2], w, -1, "pair")
+        elif code == L.EV_PLAY:
+            q = a[1]
+            if q == L.Q_SICK_DAY:
+                use_die(a[2], a[3], "Sick Day")
+            elif q == L.Q_VOLUNTEER:
+                unplaced[a[0], a[2] - 1] += 1
+            elif q == L.Q_OVERTIME:
+                use_die(a[0], a[2], "Overtime")
+                unplaced[a[0], a[3] - 1] += 1
+            elif q == L.Q_COMMAND:
+                use_die(a[0], a[2], "Command")
+            elif q == L.Q_FEINT:
+                if a[3] >= L.FROM_TILE:
+                    tile_die(a[0], a[3] - L.FROM_TILE, a[2], -1, "Feint")
+                if a[4] >= L.DEST_TILE:
+                    tile_die(a[0], a[4] - L.DEST_TILE, a[2], 1, "Feint")
+            elif q == L.Q_EXPERTISE and a[4]:
+                expert[a[0]] = divmod(a[4], 10)
 
     def cubes(seat, t):
         return tiles.setdefault((seat, t), np.zeros(L.N_COL, dtype=np.int64))
@@ -89,6 +143,7 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
 
     for ev in events:
         code, a = int(ev[0]), [int(x) for x in ev[1:]]
+        day_dice(code, a)
         if code == L.EV_SETUP:
             egg_supply = a[3]
         elif code == L.EV_ROLL:

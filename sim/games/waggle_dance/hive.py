@@ -137,11 +137,13 @@ def gather_split(state, rules, b, x, y, c):
 
 
 @njit(cache=True)
-def same_as_earlier(state, b, t):
-    """True if an earlier tile u < t of the seat is identical to t (cubes, egg, honey and
-    this round's dice): a choice between identical tiles is listed once (§9.1: options that
-    lead to the same position up to the order of the tiles)."""
+def same_as_earlier(state, b, t, skip=-1):
+    """True if an earlier tile u < t of the seat (other than ``skip``) is identical to t
+    (cubes, egg, honey and this round's dice): a choice between identical tiles is listed once
+    (§9.1: options that lead to the same position up to the order of the tiles)."""
     for u in range(t):
+        if u == skip:
+            continue
         same = (state[b + F_EGG + u] == state[b + F_EGG + t]
                 and state[b + F_TILE_HONEY + u] == state[b + F_TILE_HONEY + t])
         for c in range(N_COL):

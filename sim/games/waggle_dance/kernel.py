@@ -14,8 +14,8 @@ trade_requires_different_colour [true], blocked_cards [A,C,E,G], blocked slots p
 hand_limit [0], cards_per_draw_die [1], scout_draw / scout_keep [3 / 1], harvest_bonus [1],
 efficiency_cubes [3], alchemy_max_colours [2], allow_efficiency_with_alchemy [false]. Queen
 cards (WD-Q*) are played in the windows DW0, DW-end, NW_A..NW_G (WD-R3/R9/R12, WD-I13) and
-at B, D and F (Expertise, Harvest, Efficiency, Alchemy); the own-turn cards (Overtime,
-Command, Shift Change, Feint) are not played yet.
+at B, D and F (Expertise, Harvest, Efficiency, Alchemy), and on the own placement turn
+(Overtime, Command, Shift Change, Feint, Wrong Turn, Scout, Volunteer; DP-02..DP-09).
 
 Seats: seat 0 is the first start player; the WD-S5 draw is the game column ``start_chair``.
 The start player S passes clockwise every round (WD-R15); every "turn order" is from S.
@@ -36,7 +36,9 @@ from sim.trace import emit
 
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
-from .layout import (D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
+from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
+                     S_RESUME, S_TURN_LEFT, S_TURN_PLACED, S_TURN_VALUE, SHIFT_PASS, SHIFT_TWO,
+                     TURN_CARD, W_TURN, D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
                      PAIR_EXPERT, Q_ALCHEMY,
                      Q_EFFICIENCY, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, EV_KEEP, EV_PLAY,
                      F_SICK, MAX_OPTS, PH_B, PH_HARVEST, PH_KEEP, PH_WINDOW, Q_HARVEST,
@@ -264,58 +266,127 @@ def next_placer(state):
 
 
 @njit(cache=True)
-def list_placements(state, rules, seat):
-    """WD-R6 (DP-04): every (value, destination) for an unplaced die: a free unblocked slot v
-    of A, C, E, G; flower Dv (always legal, WD-QA7); any own tile that is not HONEY (any value,
-    below ``max_dice_per_hive_tile``; WD-I4, WD-I22). Returns the number of options."""
-    b = seat_base(seat)
+def open_tiles(state, rules, b, src):
+    """WD-R6c, WD-I4, WD-I22: bit t set for each own tile a die may not go to: HONEY, at
+    ``max_dice_per_hive_tile``, the die's own tile ``src`` (Feint; -1 none), or identical to an
+    earlier tile other than ``src`` (listed once)."""
     cap = int(rules[R_MAX_DICE_PER_HIVE_TILE])
-    n = 0
-    skip = 0                                # bit t: tile t is not offered
+    skip = 0
     for t in range(state[b + F_N_TILES]):
-        if state[b + F_TILE_HONEY + t] or same_as_earlier(state, b, t):
+        if t == src or state[b + F_TILE_HONEY + t] or same_as_earlier(state, b, t, src):
             skip |= 1 << t
-    for v in range(1, N_VAL + 1):
-        if state[b + F_UNPLACED + v - 1] == 0:
-            continue
-        for card in range(N_SLOTCARDS):
-            i = S_BLOCKED + card * N_VAL + v - 1
-            if state[i] == 0 and state[S_SLOT_OWNER + card * N_VAL + v - 1] == 0:
-                state[S_OPTIONS + n] = v * PLACE_CODE + card
-                n += 1
-        state[S_OPTIONS + n] = v * PLACE_CODE + DEST_FLOWER
-        n += 1
-        for t in range(state[b + F_N_TILES]):
-            if (skip >> t) & 1:
-                continue
-            if cap > 0:
-                d = 0
-                for w in range(N_VAL):
-                    d += state[b + F_TDICE + t * N_VAL + w]
-                if d >= cap:
-                    continue
-            state[S_OPTIONS + n] = v * PLACE_CODE + DEST_TILE + t
-            n += 1
+        elif cap > 0:
+            d = 0
+            for w in range(N_VAL):
+                d += state[b + F_TDICE + t * N_VAL + w]
+            if d >= cap:
+                skip |= 1 << t
+    return skip
+
+
+@njit(cache=True)
+def list_destinations(state, seat, v, head, src, skip, n):
+    """WD-R6 (DP-04, DP-08): append ``head + dest`` for every legal destination of a die of
+    value v: a free unblocked slot v of A, C, E, G; flower Dv (always legal, WD-QA7); an own
+    tile not in the bit set ``skip`` (``open_tiles``). ``src`` (a Feint source, -1 none) is
+    left out."""
+    for card in range(N_SLOTCARDS):
+        i = card * N_VAL + v - 1
+        if card != src and state[S_BLOCKED + i] == 0 and state[S_SLOT_OWNER + i] == 0:
+            n = _option(state, n, head + card)
+    if src != FROM_FLOWER + v - 1:
+        n = _option(state, n, head + DEST_FLOWER)
+    for t in range(state[seat_base(seat) + F_N_TILES]):
+        if not (skip >> t) & 1:
+            n = _option(state, n, head + DEST_TILE + t)
     return n
 
 
 @njit(cache=True)
-def place_die(state, seat, code, log):
-    """WD-R4/R6: place one die of value v (``code // PLACE_CODE``) where ``code`` says; the
-    turn passes to the next seat in turn order."""
+def list_placements(state, rules, seat, only, n):
+    """WD-R6 (DP-04): every (value, destination) for an unplaced die (of value ``only``
+    when Overtime set it, DP-05; 0 = any), appended from option ``n``. Returns the count."""
     b = seat_base(seat)
-    v = code // PLACE_CODE
-    dest = code % PLACE_CODE
-    state[b + F_UNPLACED + v - 1] -= 1
+    skip = open_tiles(state, rules, b, -1)
+    for v in range(1, N_VAL + 1):
+        if state[b + F_UNPLACED + v - 1] > 0 and (only == 0 or v == only):
+            n = list_destinations(state, seat, v, v * PLACE_CODE, -1, skip, n)
+    return n
+
+
+@njit(cache=True)
+def put_on_flower(state, seat, f, v):
+    """A die of value v goes on flower f (by placement, Command or Wrong Turn)."""
+    state[S_FLOWER + f * MAX_PLAYERS + seat] += 1
+    state[seat_base(seat) + F_FVAL + f * N_VAL + v - 1] += 1
+
+
+@njit(cache=True)
+def take_from_flower(state, seat, f, v):
+    """A die of ``seat`` leaves flower f: the value v given, or (v = 0, Wrong Turn) the lowest
+    value there. Returns its value."""
+    b = seat_base(seat) + F_FVAL + f * N_VAL
+    if v == 0:
+        v = 1
+        while state[b + v - 1] == 0:
+            v += 1
+    state[b + v - 1] -= 1
+    state[S_FLOWER + f * MAX_PLAYERS + seat] -= 1
+    return v
+
+
+@njit(cache=True)
+def put_die(state, seat, v, dest):
+    """WD-R6: a die of value v goes to ``dest`` (slot card, flower Dv or own tile)."""
     if dest < DEST_FLOWER:
         state[S_SLOT_OWNER + dest * N_VAL + v - 1] = seat + 1
     elif dest == DEST_FLOWER:
-        state[S_FLOWER + (v - 1) * MAX_PLAYERS + seat] += 1
+        put_on_flower(state, seat, v - 1, v)
     else:
-        state[b + F_TDICE + (dest - DEST_TILE) * N_VAL + v - 1] += 1
-    state[S_CURSOR] = (state[S_CURSOR] + 1) % state[S_N_PLAYERS]
+        state[seat_base(seat) + F_TDICE + (dest - DEST_TILE) * N_VAL + v - 1] += 1
+
+
+@njit(cache=True)
+def place_die(state, seat, code, log):
+    """WD-R4/R6: place one die of value v (``code // PLACE_CODE``) where ``code`` says; it is
+    the turn's placement (``turn_used``)."""
+    v = code // PLACE_CODE
+    dest = code % PLACE_CODE
+    state[seat_base(seat) + F_UNPLACED + v - 1] -= 1
+    put_die(state, seat, v, dest)
+    turn_used(state, seat)
     if log.shape[0] > 1:
         emit(log, EV_PLACE, seat, v, min(dest, DEST_TILE), dest - DEST_TILE if dest >= DEST_TILE else -1)
+
+
+@njit(cache=True)
+def unplaced_dice(state, b):
+    """Unplaced dice of the seat at ``b``."""
+    k = 0
+    for v in range(N_VAL):
+        k += state[b + F_UNPLACED + v]
+    return k
+
+
+@njit(cache=True)
+def turn_used(state, seat):
+    """WD-R4: one placement of the turn is done (a die placed, a Command or a Feint); the turn
+    passes to the next seat once none is due (Shift Change: two, DP-07) or the seat is out of
+    dice."""
+    state[S_TURN_LEFT] -= 1
+    state[S_TURN_PLACED] += 1
+    state[S_TURN_VALUE] = 0
+    if state[S_TURN_LEFT] <= 0 or unplaced_dice(state, seat_base(seat)) == 0:
+        end_turn(state)
+
+
+@njit(cache=True)
+def end_turn(state):
+    """WD-R4: the turn is over; the next seat in turn order plays."""
+    state[S_TURN_LEFT] = 0
+    state[S_TURN_PLACED] = 0
+    state[S_TURN_VALUE] = 0
+    state[S_CURSOR] = (state[S_CURSOR] + 1) % state[S_N_PLAYERS]
 
 
 # ==== night A, B (WD-A*, WD-B*) ================================================================
@@ -464,6 +535,8 @@ def resolve_flowers(state, rules, log):
                 pay_flower(state, rules, f, seat, log)
         for p in range(n):
             state[S_FLOWER + f * MAX_PLAYERS + p] = 0
+            for v in range(N_VAL):
+                state[seat_base(p) + F_FVAL + f * N_VAL + v] = 0
 
 
 @njit(cache=True)
@@ -1032,8 +1105,9 @@ def list_sick_day(state, seat, n):
 
 
 @njit(cache=True)
-def list_wrong_turn(state, seat, n):
-    """Wrong Turn (DP-09): an opponent's die on flower f to another flower f2 != f."""
+def list_wrong_turn(state, seat, n, head):
+    """Wrong Turn (DP-09): an opponent's die on flower f to another flower f2 != f (codes
+    after ``head``: 0 in a window, TURN_CARD on the own turn)."""
     if state[seat_base(seat) + F_HAND + Q_WRONG_TURN] == 0:
         return n
     for p in range(state[S_N_PLAYERS]):
@@ -1044,7 +1118,7 @@ def list_wrong_turn(state, seat, n):
                 continue
             for f2 in range(N_COL):
                 if f2 != f:
-                    n = _option(state, n, Q_WRONG_TURN * CARD_PLAY + (p * N_COL + f) * N_COL + f2)
+                    n = _option(state, n, head + Q_WRONG_TURN * CARD_PLAY + (p * N_COL + f) * N_COL + f2)
     return n
 
 
@@ -1101,28 +1175,156 @@ def list_relocation(state, rules, seat, n):
 
 
 @njit(cache=True)
+def list_scout(state, seat, n, head):
+    """Scout (DP-03): while the deck holds a card (WD-Q5); codes after ``head``."""
+    if state[seat_base(seat) + F_HAND + Q_SCOUT] > 0 and state[S_DECK_POS] < state[S_DECK_N]:
+        n = _option(state, n, head + Q_SCOUT * CARD_PLAY)
+    return n
+
+
+@njit(cache=True)
+def list_volunteer(state, seat, n, head):
+    """Volunteer (DP-02): only while the volunteer die is in the supply (WD-Q5); codes after
+    ``head``."""
+    if state[seat_base(seat) + F_HAND + Q_VOLUNTEER] > 0 and state[S_VOLUNTEER] == 0:
+        n = _option(state, n, head + Q_VOLUNTEER * CARD_PLAY)
+    return n
+
+
+@njit(cache=True)
 def list_window_plays(state, rules, seat):
     """WD-Q1, WD-I13 (DP-01 .. DP-03, DP-09 .. DP-11): pass, or a card of the window's phase
     with its targets: DW0 Sick Day, Volunteer, Scout (WD-R3); DW-end Wrong Turn, Scout
     (WD-R9); NW_A .. NW_G Queen's Gift, Relocation (WD-R12). Only plays with an effect
-    (WD-Q5). Returns the number of options (1: pass only)."""
-    b = seat_base(seat)
+    (WD-Q5). Returns the number of options (1: pass only). The own turn: ``list_turn``."""
     w = state[S_WINDOW]
     state[S_OPTIONS] = CARD_PASS
     n = 1
-    if w == W_DW0 or w == W_DW_END:
-        if w == W_DW0:
-            n = list_sick_day(state, seat, n)
-            if state[b + F_HAND + Q_VOLUNTEER] > 0 and state[S_VOLUNTEER] == 0:
-                n = _option(state, n, Q_VOLUNTEER * CARD_PLAY)
-        else:
-            n = list_wrong_turn(state, seat, n)
-        if state[b + F_HAND + Q_SCOUT] > 0 and state[S_DECK_POS] < state[S_DECK_N]:
-            n = _option(state, n, Q_SCOUT * CARD_PLAY)
+    if w == W_DW0:
+        n = list_sick_day(state, seat, n)
+        n = list_volunteer(state, seat, n, 0)
+        n = list_scout(state, seat, n, 0)
+    elif w == W_DW_END:
+        n = list_wrong_turn(state, seat, n, 0)
+        n = list_scout(state, seat, n, 0)
     else:
         n = list_queens_gift(state, seat, n)
         n = list_relocation(state, rules, seat, n)
     return n
+
+
+# ---- the own placement turn (WD-R4, WD-Q1, WD-I13: DP-02 .. DP-09) ----------------------------
+@njit(cache=True)
+def list_turn(state, rules, seat):
+    """WD-R4, WD-I13: the options of ``seat``'s placement turn: every placement (DP-04), then
+    the cards of its hand that can apply (WD-Q5): Overtime, Command, Shift Change, Feint (they
+    change the turn's placement), Wrong Turn, Scout, Volunteer (the turn goes on after them).
+    With Overtime pending, only the placements of its die (it resolves with them, WD-Q2)."""
+    only = state[S_TURN_VALUE]
+    n = list_placements(state, rules, seat, only, 0)
+    if only > 0:
+        return n
+    n = list_overtime(state, seat, n)
+    n = list_command(state, seat, n)
+    n = list_shift_change(state, seat, n)
+    n = list_feint(state, rules, seat, n)
+    n = list_wrong_turn(state, seat, n, TURN_CARD)
+    n = list_scout(state, seat, n, TURN_CARD)
+    return list_volunteer(state, seat, n, TURN_CARD)
+
+
+@njit(cache=True)
+def list_overtime(state, seat, n):
+    """Overtime (DP-05): an unplaced die of value v set to a new value w != v (the same value
+    would be an empty play, WD-Q5)."""
+    b = seat_base(seat)
+    if state[b + F_HAND + Q_OVERTIME] == 0:
+        return n
+    for v in range(N_VAL):
+        if state[b + F_UNPLACED + v] > 0:
+            for w in range(N_VAL):
+                if w != v:
+                    n = _option(state, n, TURN_CARD + Q_OVERTIME * CARD_PLAY + v * N_VAL + w)
+    return n
+
+
+@njit(cache=True)
+def list_command(state, seat, n):
+    """Command (DP-06): an unplaced die of value v onto a flower f where the seat already has a
+    die, f != v (on its own flower the die needs no card, WD-Q5)."""
+    b = seat_base(seat)
+    if state[b + F_HAND + Q_COMMAND] == 0:
+        return n
+    for v in range(N_VAL):
+        if state[b + F_UNPLACED + v] == 0:
+            continue
+        for f in range(N_COL):
+            if f != v and state[S_FLOWER + f * MAX_PLAYERS + seat] > 0:
+                n = _option(state, n, TURN_CARD + Q_COMMAND * CARD_PLAY + v * N_COL + f)
+    return n
+
+
+@njit(cache=True)
+def list_shift_change(state, seat, n):
+    """Shift Change (DP-07): two placements this turn, while the seat holds a die for each
+    placement due; or pass, only before the turn's first placement and while another player
+    has unplaced dice (WD-I19)."""
+    b = seat_base(seat)
+    if state[b + F_HAND + Q_SHIFT_CHANGE] == 0:
+        return n
+    if unplaced_dice(state, b) > state[S_TURN_LEFT]:
+        n = _option(state, n, TURN_CARD + Q_SHIFT_CHANGE * CARD_PLAY + SHIFT_TWO)
+    if state[S_TURN_PLACED] == 0 and state[S_TURN_LEFT] == 1:
+        for p in range(state[S_N_PLAYERS]):
+            if p != seat and unplaced_dice(state, seat_base(p)) > 0:
+                return _option(state, n, TURN_CARD + Q_SHIFT_CHANGE * CARD_PLAY + SHIFT_PASS)
+    return n
+
+
+@njit(cache=True)
+def list_feint(state, rules, seat, n):
+    """Feint (DP-08, WD-I20): one of the seat's placed dice (on a slot, a flower or a tile; a
+    die on a flower by Command or Wrong Turn keeps its own value) to another legal destination
+    for its value (WD-R6), instead of the turn's placement; only with an unplaced die."""
+    b = seat_base(seat)
+    if state[b + F_HAND + Q_FEINT] == 0 or unplaced_dice(state, b) == 0:
+        return n
+    for v in range(1, N_VAL + 1):
+        for card in range(N_SLOTCARDS):
+            if state[S_SLOT_OWNER + card * N_VAL + v - 1] == seat + 1:
+                n = _feint_moves(state, rules, seat, v, card, n)
+        for f in range(N_COL):
+            if state[b + F_FVAL + f * N_VAL + v - 1] > 0:
+                n = _feint_moves(state, rules, seat, v, FROM_FLOWER + f, n)
+        for t in range(state[b + F_N_TILES]):
+            if state[b + F_TDICE + t * N_VAL + v - 1] > 0 and not same_as_earlier(state, b, t):
+                n = _feint_moves(state, rules, seat, v, FROM_TILE + t, n)
+    return n
+
+
+@njit(cache=True)
+def _feint_moves(state, rules, seat, v, src, n):
+    """DP-08: the Feint options of the seat's die of value v at ``src`` (WD-R6 but ``src``)."""
+    skip = open_tiles(state, rules, seat_base(seat), src - FROM_TILE if src >= FROM_TILE else -1)
+    head = TURN_CARD + Q_FEINT * CARD_PLAY + ((v - 1) * PLACE_CODE + src) * PLACE_CODE
+    return list_destinations(state, seat, v, head, src, skip, n)
+
+
+@njit(cache=True)
+def feint(state, seat, a):
+    """Feint (DP-08): the die leaves its spot (a slot becomes free) for the new destination;
+    no die is placed this turn (WD-R7 exception). Returns (v, src, dest)."""
+    dest = a % PLACE_CODE
+    src = a // PLACE_CODE % PLACE_CODE
+    v = a // (PLACE_CODE * PLACE_CODE) + 1
+    if src < FROM_FLOWER:
+        state[S_SLOT_OWNER + src * N_VAL + v - 1] = 0
+    elif src < FROM_TILE:
+        take_from_flower(state, seat, src - FROM_FLOWER, v)
+    else:
+        state[seat_base(seat) + F_TDICE + (src - FROM_TILE) * N_VAL + v - 1] -= 1
+    put_die(state, seat, v, dest)
+    return v, src, dest
 
 
 @njit(cache=True)
@@ -1139,9 +1341,12 @@ def play_card(state, rules, seat, code, log):
     discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the volunteer
     die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die to
     the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
-    cubes of two tiles out."""
+    cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which
+    must be this turn's placement; Command puts a die on a flower of the seat's; Shift Change
+    adds a placement or passes the turn; Feint moves a placed die instead of placing one."""
     q = code // CARD_PLAY
     a = code % CARD_PLAY
+    window = W_TURN if state[S_PHASE] == PH_PLACE else state[S_WINDOW]
     discard_card(state, seat, q)
     r0 = 0
     r1 = 0
@@ -1162,10 +1367,31 @@ def play_card(state, rules, seat, code, log):
         r0 = a // (N_COL * N_COL)
         r1 = a // N_COL % N_COL
         r2 = a % N_COL
-        state[S_FLOWER + r1 * MAX_PLAYERS + r0] -= 1
-        state[S_FLOWER + r2 * MAX_PLAYERS + r0] += 1
+        put_on_flower(state, r0, r2, take_from_flower(state, r0, r1, 0))
         r1 += 1
         r2 += 1
+    elif q == Q_OVERTIME:
+        r0 = a // N_VAL + 1
+        r1 = a % N_VAL + 1
+        b = seat_base(seat)
+        state[b + F_UNPLACED + r0 - 1] -= 1
+        state[b + F_UNPLACED + r1 - 1] += 1
+        state[S_TURN_VALUE] = r1
+    elif q == Q_COMMAND:
+        r0 = a // N_COL + 1
+        r1 = a % N_COL + 1
+        state[seat_base(seat) + F_UNPLACED + r0 - 1] -= 1
+        put_on_flower(state, seat, r1 - 1, r0)
+        turn_used(state, seat)
+    elif q == Q_SHIFT_CHANGE:
+        r0 = a
+        if a == SHIFT_TWO:
+            state[S_TURN_LEFT] += 1
+        else:
+            end_turn(state)
+    elif q == Q_FEINT:
+        r0, r1, r2 = feint(state, seat, a)
+        turn_used(state, seat)
     elif q == Q_QUEENS_GIFT:
         b = seat_base(seat)
         if a == 0:
@@ -1190,7 +1416,7 @@ def play_card(state, rules, seat, code, log):
         else:
             apply_gather(state, rules, seat_base(seat), r1, r0, k // 2)
     if log.shape[0] > 1:
-        emit(log, EV_PLAY, seat, q, r0, r1, r2, state[S_WINDOW])
+        emit(log, EV_PLAY, seat, q, r0, r1, r2, window)
 
 
 @njit(cache=True)
@@ -1203,6 +1429,7 @@ def scout(state, rules, seat):
     state[S_CTX_Y] = state[S_DECK_POS] + k
     state[S_CTX_LEFT] = min(int(rules[R_SCOUT_KEEP]), k)
     state[S_DECK_POS] += k
+    state[S_RESUME] = state[S_PHASE]
     state[S_PHASE] = PH_KEEP
     return k
 
@@ -1226,7 +1453,7 @@ def list_keeps(state):
 @njit(cache=True)
 def keep_card(state, seat, q, log):
     """DP-03: keep one drawn card of type ``q``; once ``scout_keep`` are kept, the others go to
-    the discard pile (WD-Q3) and the window goes on."""
+    the discard pile (WD-Q3) and the window (or the own turn) goes on."""
     x = state[S_CTX_X]
     for i in range(x, state[S_CTX_Y]):
         if state[S_DECK + i] == q:
@@ -1240,7 +1467,7 @@ def keep_card(state, seat, q, log):
     if state[S_CTX_LEFT] == 0 or state[S_CTX_X] == state[S_CTX_Y]:
         gone = state[S_CTX_Y] - state[S_CTX_X]
         state[S_DISCARD] += gone
-        state[S_PHASE] = PH_WINDOW
+        state[S_PHASE] = state[S_RESUME]
     if log.shape[0] > 1:
         emit(log, EV_KEEP, seat, q, gone)
 
@@ -1347,7 +1574,9 @@ def _step(state, rules, log):
             open_window(state, W_DW_END)
             return 0
         state[S_DECIDER] = seat
-        return list_placements(state, rules, seat)
+        if state[S_TURN_LEFT] == 0:
+            state[S_TURN_LEFT] = 1           # the seat's turn begins (WD-R4)
+        return list_turn(state, rules, seat)
     elif ph == PH_WINDOW:
         n = window_step(state, rules, 0)
         if n == 0:
@@ -1459,7 +1688,10 @@ def _apply(state, rules, seat, code, log):
     """Carry out option ``code`` of the decision at the current control position."""
     ph = state[S_PHASE]
     if ph == PH_PLACE:
-        place_die(state, seat, code, log)
+        if code < TURN_CARD:
+            place_die(state, seat, code, log)
+        else:
+            play_card(state, rules, seat, code - TURN_CARD, log)
     elif ph == PH_WINDOW or ph == PH_HARVEST or ph == PH_B:
         if code == CARD_PASS:
             state[S_CURSOR] += 1

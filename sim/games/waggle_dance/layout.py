@@ -18,7 +18,14 @@ Option encodings (decision points of spec §9):
 
 - ``D_PLACE`` (DP-04): ``value * PLACE_CODE + dest``; ``dest`` = ``DEST_A``/``DEST_C``/
   ``DEST_E``/``DEST_G`` (slot ``value`` of that card), ``DEST_FLOWER`` (flower D``value``) or
-  ``DEST_TILE + t`` (own tile t). Values are 1..6.
+  ``DEST_TILE + t`` (own tile t). Values are 1..6. The own turn is a card window (WD-I13,
+  DP-02, DP-03, DP-05..DP-09): codes ``>= TURN_CARD`` are ``TURN_CARD + card * CARD_PLAY +
+  target``:
+  Overtime ``(v - 1) * N_VAL + w - 1`` (an unplaced v becomes w); Command ``(v - 1) * N_COL +
+  f`` (an unplaced v onto flower f+1); Shift Change ``SHIFT_TWO`` or ``SHIFT_PASS``; Feint
+  ``((v - 1) * PLACE_CODE + src) * PLACE_CODE + dest`` (the seat's die of value v from ``src``
+  = slot card ``CARD_*``, ``FROM_FLOWER + f`` or ``FROM_TILE + t`` to ``dest``); Wrong Turn,
+  Scout and Volunteer as in ``D_CARD``.
 - ``D_EGG`` (DP-14): -1 = do not take the egg, else the ``EMPTY`` tile t.
 - ``D_CUBE`` (DP-16): ``colour * MAX_HIVE + t``: place one gained cube of ``colour`` on tile t.
 - ``D_TRADE`` (DP-17): ``TR_SKIP``; ``TR_POLLEN + c * N_COL + c2`` (pay colour c, take c2);
@@ -95,7 +102,12 @@ FLIP_BOTH = 3
 MV_NONE = 0
 MV_GATHER = 1
 CARD_PASS = -1
-CARD_PLAY = 1 << 16  # > every card target
+CARD_PLAY = 1 << 17  # > every card target (Feint: < 6 * PLACE_CODE ** 2)
+TURN_CARD = 1 << 21  # own-turn card plays in D_PLACE: TURN_CARD + a D_CARD code (> every one)
+SHIFT_TWO = 0       # Shift Change (DP-07): place two dice this turn
+SHIFT_PASS = 1      # Shift Change (DP-07, WD-I19): place no die this turn
+FROM_FLOWER = 4     # Feint source (DP-08): + flower f (slot cards are 0..3)
+FROM_TILE = FROM_FLOWER + N_COL  # Feint source: + own tile t
 RELOC_CODE = 16     # > MV_GATHER + 2 * N_COL
 
 # ---- queen card types (ids of components/queen_cards.csv, rules.QUEEN_KEYS) ------------------
@@ -118,6 +130,7 @@ Q_VOLUNTEER = 13
 W_DW0 = 0           # before the first placement (WD-R3)
 W_DW_END = 1        # after the last placement (WD-R9)
 W_NW = 2            # + card index 0..6: NW_A .. NW_G, before resolving A .. G (WD-R12)
+W_TURN = W_NW + 7   # the own placement turn (WD-R4, DP-02..DP-09); events only
 
 # ---- end triggers (game column end_trigger) ------------------------------------------------------
 ET_NONE = 0         # truncated at max_rounds (WD-V6)
@@ -140,7 +153,7 @@ D_HATCH = 13
 
 # ---- control positions of the step machine (S_PHASE) ----------------------------------------
 PH_DAY = 0          # a round starts: max_rounds guard, roll (WD-R2)
-PH_PLACE = 1        # placement turns (WD-R4 .. WD-R6), D_PLACE
+PH_PLACE = 1        # placement turns (WD-R4 .. WD-R6) and their cards (DP-02..DP-09), D_PLACE
 PH_NIGHT_A = 2      # A forced (WD-A*), after the window NW_A
 PH_C = 3            # C die by die (WD-C*), D_EGG
 PH_D = 4            # D majorities (WD-D1 .. WD-D6), forced
@@ -185,14 +198,16 @@ EV_PLAY = 20        # seat, card type (Q_*), then the effect: Sick Day (target s
                     # flower from, flower to); Queen's Gift (tile, 1 = egg / 0 = tile, supply
                     # left); Relocation (tile x, tile y, move code); Harvest (flower, cubes
                     # taken, supply left); Expertise (tile x, tile y; at B x = y);
-                    # Efficiency / Alchemy (tile); last the window (W_*, -1 = during B, D or F)
+                    # Efficiency / Alchemy (tile); Overtime (value, new value); Command
+                    # (value, flower); Shift Change (SHIFT_*); Feint (value, from, to: the
+                    # Feint codes); last the window (W_*, -1 = during B, D or F)
 EV_KEEP = 21        # seat, card type kept from a Scout draw, cards discarded with it (WD-Q3)
 
 # ---- output columns (after sim.spec.GAME_COMMON / SEAT_COMMON) -----------------------------------
 GAME_COLUMNS = (
     Column("end_trigger", "0 truncated at max_rounds (WD-V6), 1 honey_to_win reached (WD-V2)"),
     Column("start_chair", "WD-S5 random start-player draw: the physical chair of seat 0"),
-    Column("queen_played", "queen cards played (WD-Q1; Overtime, Command, Shift Change and Feint are not played yet)"),
+    Column("queen_played", "queen cards played (WD-Q1: in every window of WD-I13, the own placement turn included)"),
     Column("queen_drawn", "queen cards drawn at G (WD-G1)"),
     Column("deck_left", "queen cards left in the deck at the end (WD-G2)"),
     Column("tiles_left", "hive tiles left in the supply at the end (WD-A2)"),
@@ -243,6 +258,10 @@ STATE = Block("S_", (
     ("window", 1, "the card window being played (W_*, WD-I13)"),
     ("volunteer", 1, "seat + 1 holding the volunteer die this round; 0 = in the supply"),
     ("queen_played", 1, "queen cards played"),
+    ("turn_left", 1, "placements still due in the current turn (WD-R4; Shift Change +1, DP-07); 0 = between turns"),
+    ("turn_placed", 1, "placements made in the current turn (Shift Change pass only before any, WD-I19)"),
+    ("turn_value", 1, "Overtime pending: the value 1..6 the turn's placement must have (DP-05); 0 = none"),
+    ("resume", 1, "the control position a Scout's keep returns to (PH_WINDOW or PH_PLACE)"),
     ("blocked", N_SLOTCARDS * N_VAL, "1 = slot card k, slot v+1 blocked (k * 6 + v, WD-S8/S9)"),
     ("slot_owner", N_SLOTCARDS * N_VAL, "seat + 1 of the die on slot card k, slot v+1; 0 = free"),
     ("flower", N_COL * MAX_PLAYERS, "dice of seat p on flower f at f * MAX_PLAYERS + p"),
@@ -264,6 +283,7 @@ SEAT = Block("F_", (
     ("unplaced", N_VAL, "this round's unplaced dice by value (1..6 at index v-1)"),
     ("gained", N_COL, "cubes gained at D still to place (WD-D7)"),
     ("hand", N_QUEEN, "queen cards in hand by type"),
+    ("fval", N_COL * N_VAL, "this round's dice of value v+1 on flower f at f * N_VAL + v (Command, Wrong Turn, Feint)"),
     ("sick", 1, "dice sitting out this round (Sick Day), back at the round's end (WD-R15)"),
     ("expert", MAX_HIVE, "1 = egg tile t hatches with its unequal pair tonight (Expertise, DP-13)"),
     ("eggs_hatched", 1, "statistic: hatches"),

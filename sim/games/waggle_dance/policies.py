@@ -5,7 +5,9 @@
 a one-step heuristic of spec §9.3 and takes the best (the first on ties): placement by action
 value (DP-04), eggs (DP-14), cube routing toward single-colour tiles (DP-16, DP-17), and pairs,
 moves and flips that make honey (DP-18, DP-19), and queen cards (DP-01..03, DP-09..11, DP-15):
-a card is played when its one-step value beats ``card_min_value`` (the value of passing).
+a card is played when its one-step value beats ``card_min_value`` (the value of passing). On
+the own turn (DP-05..DP-08) a card that changes the placement is scored against the best plain
+placement and is played when it beats it by ``turn_card_margin`` (``turn_card_value``).
 Policies never change the state.
 """
 from numba import njit
@@ -14,7 +16,8 @@ from sim.borrow import no_refcount_module, no_wraparound_module
 
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
                    honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
-from .layout import (D_FLIP, D_HATCH, FLIP_NONE, PAIR_EXPERT, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, Q_HARVEST,
+from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE, S_BLOCKED,
+                     S_SLOT_OWNER, SHIFT_PASS, TURN_CARD, F_TILE_HONEY, D_FLIP, D_HATCH, FLIP_NONE, PAIR_EXPERT, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, Q_HARVEST,
                      Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER,
                      Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
@@ -22,7 +25,7 @@ from .layout import (D_FLIP, D_HATCH, FLIP_NONE, PAIR_EXPERT, Q_EXPERTISE, CARD_
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
-from .rules import (P_CARD_MIN_VALUE, P_SCOUT_MIN_DECK, P_BLOCK_WEIGHT, P_BUILD_IF_FREE_CAPACITY_BELOW, P_EGG_IF_POOL_BELOW,
+from .rules import (P_SHIFT_PASS_BELOW, P_TURN_CARD_MARGIN, P_CARD_MIN_VALUE, P_SCOUT_MIN_DECK, P_BLOCK_WEIGHT, P_BUILD_IF_FREE_CAPACITY_BELOW, P_EGG_IF_POOL_BELOW,
                     P_ENDGAME_HONEY_THRESHOLD, P_HONEY_PAIR_MIN_SAME_COLOUR, P_MAX_EGGS_WAITING,
                     P_TARGET_HIVE_SIZE, P_TRADE_EGG_WHEN_POOL_GE, P_W_BUILD, P_W_DRAW, P_W_EGG,
                     P_W_FLOWER, P_W_HATCH, P_W_PAIR, P_W_TRADE, R_MAJORITY_FIRST_PAYOUT,
@@ -309,18 +312,113 @@ def card_value(state, rules, pp, seat, code):
 
 
 @njit(cache=True)
+def _best_places(state, rules, pp, seat):
+    """DP-05: ``_best_place`` of each value 1..6 (once per decision, for the Overtime plays)."""
+    return (_best_place(state, rules, pp, seat, 1), _best_place(state, rules, pp, seat, 2),
+            _best_place(state, rules, pp, seat, 3), _best_place(state, rules, pp, seat, 4),
+            _best_place(state, rules, pp, seat, 5), _best_place(state, rules, pp, seat, 6))
+
+
+@njit(cache=True)
+def _best_place(state, rules, pp, seat, v):
+    """DP-05: the best placement value of a die of value v (WD-R6 destinations)."""
+    b = seat_base(seat)
+    best = _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_FLOWER)
+    for card in range(DEST_FLOWER):
+        i = card * N_VAL + v - 1
+        if state[S_BLOCKED + i] == 0 and state[S_SLOT_OWNER + i] == 0:
+            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + card))
+    for t in range(state[b + F_N_TILES]):
+        if state[b + F_TILE_HONEY + t] == 0:
+            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_TILE + t))
+    return best
+
+
+@njit(cache=True)
+def _feint_gain(state, rules, pp, seat, a):
+    """DP-08 (§9.3 "grab a better slot"): the value of the die of value v at its new
+    destination less its value where it stands (a slot's use, the cubes its flower wins me,
+    half a pair on a tile)."""
+    b = seat_base(seat)
+    dest = a % PLACE_CODE
+    src = a // PLACE_CODE % PLACE_CODE
+    v = a // (PLACE_CODE * PLACE_CODE) + 1
+    if src < FROM_FLOWER:
+        old = _slot_value(state, rules, pp, seat, v, src)
+    elif src < FROM_TILE:
+        f = src - FROM_FLOWER
+        old = pp[P_W_FLOWER] * (majority_owed(state, rules, f, seat)[0]
+                                - majority_owed(state, rules, f, seat, seat, -1)[0])
+    else:
+        old = 0.5 * pp[P_W_PAIR] if state[b + F_TDICE + (src - FROM_TILE) * N_VAL + v - 1] % 2 == 0 else 0.0
+    return _place_value(state, rules, pp, seat, v * PLACE_CODE + dest) - old
+
+
+@njit(cache=True)
+def _two_contested(state, rules, pp, seat, plain):
+    """DP-07 (§9.3 "double-place to grab two contested slots"): the summed value of the two
+    best slot placements an opponent could still take (-1e18 without two)."""
+    b = seat_base(seat)
+    s1 = -1e18
+    c1 = -1
+    for i in range(plain):
+        code = state[S_OPTIONS + i]
+        if code % PLACE_CODE < DEST_FLOWER and _rivals(state, seat, code // PLACE_CODE) > 0:
+            x = _place_value(state, rules, pp, seat, code)
+            if x > s1:
+                s1, c1 = x, code
+    s2 = -1e18
+    for i in range(plain):
+        code = state[S_OPTIONS + i]
+        v = code // PLACE_CODE
+        if (code != c1 and code % PLACE_CODE < DEST_FLOWER and _rivals(state, seat, v) > 0
+                and (v != c1 // PLACE_CODE or state[b + F_UNPLACED + v - 1] >= 2)):
+            s2 = max(s2, _place_value(state, rules, pp, seat, code))
+    return s1 + s2
+
+
+@njit(cache=True)
+def turn_card_value(state, rules, pp, seat, code, top, plain, bests):
+    """DP-02, DP-03, DP-05..DP-09 (§9.3 per-card rules) on the own turn, against ``top``, the
+    best plain placement of the first ``plain`` options. Overtime: the best placement of the
+    new value (``bests``: ``_best_places``; "the value needed is missing"); Command: the cubes one more die wins on my
+    flower ("secure or keep a majority"); Feint: the better spot for a placed die, the
+    placement kept for later; Shift Change: two contested slots, or a pass while my best
+    placement is below ``shift_pass_below``; each less ``turn_card_margin``. Wrong Turn, Scout
+    and Volunteer leave the turn's placement: worth ``top`` plus their gain over passing."""
+    q = code // CARD_PLAY
+    a = code % CARD_PLAY
+    b = seat_base(seat)
+    margin = pp[P_TURN_CARD_MARGIN]
+    if q == Q_OVERTIME:
+        return (bests[a % N_VAL] - margin
+                + 0.01 * state[b + F_UNPLACED + a // N_VAL])
+    if q == Q_COMMAND:
+        return (_place_value(state, rules, pp, seat, (a % N_COL + 1) * PLACE_CODE + DEST_FLOWER)
+                - margin + 0.01 * state[b + F_UNPLACED + a // N_COL])
+    if q == Q_FEINT:
+        return top + _feint_gain(state, rules, pp, seat, a) - margin
+    if q == Q_SHIFT_CHANGE:
+        if a == SHIFT_PASS:
+            return pp[P_SHIFT_PASS_BELOW] if top < pp[P_SHIFT_PASS_BELOW] else -1e18
+        return _two_contested(state, rules, pp, seat, plain) - margin
+    gain = card_value(state, rules, pp, seat, code) - pp[P_CARD_MIN_VALUE]
+    return top + gain if gain > 0 else -1e18
+
+
+@njit(cache=True)
 def keep_value(q):
-    """DP-03: which Scout card to keep: the cards the kernel plays, the surest first (Harvest
-    and Queen's Gift are nearly always playable; the own-turn cards are not played yet)."""
+    """DP-03: which Scout card to keep: the surest to be played first (Harvest and Queen's
+    Gift are nearly always playable; the own-turn cards wait for a turn where they help)."""
     if q == Q_HARVEST:
         return 3.0
     if q == Q_QUEENS_GIFT:
         return 2.5
     if q == Q_RELOCATION or q == Q_SICK_DAY:
         return 2.0
-    if q == Q_WRONG_TURN or q == Q_VOLUNTEER or q >= Q_EXPERTISE:
+    if q == Q_WRONG_TURN or q == Q_VOLUNTEER or q >= Q_EXPERTISE or q == Q_OVERTIME or q == Q_COMMAND:
         return 1.5
-    if q == Q_SCOUT:
+    if q == Q_SCOUT or q == Q_FEINT or q == Q_SHIFT_CHANGE:
         return 1.0
     return 0.0
 
@@ -369,12 +467,27 @@ def greedy_value(state, rules, pp, seat, point, code):
 
 @njit(cache=True)
 def greedy(state, rules, pparams, seat, point, n):
-    """K_GREEDY: the index of the best-scoring listed option (the first on ties)."""
+    """K_GREEDY: the index of the best-scoring listed option (the first on ties). On the own
+    turn the card plays (listed after the placements) are scored against the best placement."""
     pp = pparams[seat]
+    plain = n
+    if point == D_PLACE:
+        while plain > 0 and state[S_OPTIONS + plain - 1] >= TURN_CARD:
+            plain -= 1
     best = 0
     bv = -1e18
-    for i in range(n):
+    for i in range(plain):
         v = greedy_value(state, rules, pp, seat, point, state[S_OPTIONS + i])
+        if v > bv:
+            bv = v
+            best = i
+    top = bv
+    if plain < n and (state[S_OPTIONS + plain] - TURN_CARD) // CARD_PLAY == Q_OVERTIME:
+        bests = _best_places(state, rules, pp, seat)   # Overtime plays come first
+    else:
+        bests = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    for i in range(plain, n):
+        v = turn_card_value(state, rules, pp, seat, state[S_OPTIONS + i] - TURN_CARD, top, plain, bests)
         if v > bv:
             bv = v
             best = i

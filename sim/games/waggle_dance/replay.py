@@ -30,7 +30,25 @@ def _window(w: int) -> str:
     """The window of a play (S_WINDOW, -1 = Harvest during D)."""
     if w < 0:
         return "D"
+    if w == L.W_TURN:
+        return "own turn"
     return ("DW0", "DW-end")[w] if w < L.W_NW else "NW_" + "ABCDEFG"[w - L.W_NW]
+
+
+def _feint_from(src: int, v: int) -> str:
+    """A Feint source (layout: slot card, ``FROM_FLOWER + f`` or ``FROM_TILE + t``)."""
+    if src < L.FROM_FLOWER:
+        return f"{_DEST[src]}{v}"
+    if src < L.FROM_TILE:
+        return f"flower {src - L.FROM_FLOWER + 1}"
+    return f"tile {src - L.FROM_TILE}"
+
+
+def _feint_to(dest: int, v: int) -> str:
+    """A Feint destination (a ``D_PLACE`` dest code) of a die of value v."""
+    if dest < L.DEST_FLOWER:
+        return f"{_DEST[dest]}{v}"
+    return f"flower {v}" if dest == L.DEST_FLOWER else f"tile {dest - L.DEST_TILE}"
 
 
 def _play(a, queen, colour) -> str:
@@ -65,6 +83,14 @@ def _play(a, queen, colour) -> str:
         return f"{head}: the unequal dice on egg tile {a[2]} count as a pair"
     if q in (L.Q_EFFICIENCY, L.Q_ALCHEMY):
         return f"{head} to make honey on tile {a[2]}"
+    if q == L.Q_OVERTIME:
+        return f"{head}: a {a[2]} becomes a {a[3]}, placed this turn"
+    if q == L.Q_COMMAND:
+        return f"{head}: a {a[2]} goes on flower {a[3]}"
+    if q == L.Q_SHIFT_CHANGE:
+        return f"{head}: {'places no die this turn' if a[2] == L.SHIFT_PASS else 'places two dice this turn'}"
+    if q == L.Q_FEINT:
+        return f"{head}: moves its {a[2]} from {_feint_from(a[3], a[2])} to {_feint_to(a[4], a[2])}"
     return head
 
 

@@ -120,11 +120,13 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("trade_egg_when_pool_ge", "int", 12, "DP-17: turn eggs into cubes once the pool is this large", 0, 30),
     ParamSpec("card_min_value", "float", 0.5, "DP-01..03, DP-09..11, DP-15: play a queen card when its one-step value (cubes, tiles, dice) beats this; otherwise pass", -5, 20),
     ParamSpec("scout_min_deck", "int", 3, "DP-03: play Scout only while the deck holds at least this many cards (§9.3)", 1, 120),
+    ParamSpec("turn_card_margin", "float", 0.5, "DP-05..DP-08: play Overtime, Command, Feint or Shift Change (two placements) on the own turn when it beats the best plain placement by more than this", 0, 20),
+    ParamSpec("shift_pass_below", "float", 0.0, "DP-07, WD-I19: pass the turn with Shift Change when the best placement is worth less than this (§9.3: pass early while information is low)", -5, 20),
 )
 
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
-    "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early."),
+    "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3."),
     "builder": PolicySpec("builder", K_GREEDY,
                           "Grows first: big hive, many eggs hatched early, fewer flowers; honey later.",
                           {"w_build": 2.5, "target_hive_size": 12, "build_if_free_capacity_below": 8,
@@ -164,7 +166,6 @@ def _r(rule_id: str, summary: str, test: str = "", implemented: bool = True,
 
 # WD-Q1, WD-I14: the phase (0 day, 1 night) the kernel plays each card type in
 QUEEN_PHASES = (0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0)
-_Q = "the own-turn cards (Overtime, Command, Shift Change, Feint; Wrong Turn, Scout and Volunteer on the own turn) are not played yet"
 
 RULES: tuple[RuleStatus, ...] = (
     _r("WD-S1", "cards A, B, C, D1-D6, E, F, G (action_cards.csv checked)", "test_setup.py::test_wd_s1_action_cards_file"),
@@ -184,8 +185,8 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-R4", "placement turns in order from S, skipping players out of dice (T-13)", "test_round.py::test_t13_turn_order_wd_r4"),
     _r("WD-R5", "placement is compulsory", "test_round.py::test_t13_turn_order_wd_r4"),
     _r("WD-R6", "legal destinations: free unblocked slot v, flower v, own non-honey tile", "test_round.py::test_wd_r6_legal_destinations"),
-    _r("WD-R7", "placed dice never move (no card moves them)", "test_round.py::test_wd_r6_legal_destinations"),
-    _r("WD-R8", "a die keeps its value all round", "test_round.py::test_wd_r6_legal_destinations"),
+    _r("WD-R7", "placed dice move only by Feint (own die) or Wrong Turn (opponent's, flower to flower)", "test_turn_cards.py::test_wd_i20_feint_moves_a_placed_die"),
+    _r("WD-R8", "a die keeps its value all round; Overtime's new value too", "test_turn_cards.py::test_wd_q1_dp05_overtime_sets_the_value_and_forces_the_placement"),
     _r("WD-R9", "window DW-end: Wrong Turn, Scout (T-29)", "test_cards.py::test_t29_wrong_turn_wd_r9"),
     _r("WD-R10", "day turns into night", "test_round.py::test_wd_r1_r15_round_cycle"),
     _r("WD-R11", "night resolves A, B, C, D1-D6, E, F, G in order", "test_night.py::test_t18_no_hatch_on_egg_day_wd_b5"),
@@ -236,11 +237,11 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-X1", "exhausted components: dice return empty-handed", "test_night.py::test_wd_c3_no_egg_supply"),
     _r("WD-X2", "never more than dice_per_player dice", "test_night.py::test_t25_hatch_dice_cap_wd_b3"),
     _r("WD-X3", "running out never blocks placement", "test_round.py::test_wd_r6_legal_destinations"),
-    _r("WD-Q1", "day and night cards, play windows", implemented=False, why=_Q),
+    _r("WD-Q1", "day and night cards in their windows, the own placement turn included; any number per turn", "test_turn_cards.py::test_wd_i13_wrong_turn_scout_volunteer_then_the_turn_goes_on"),
     _r("WD-Q2", "a card resolves fully before the next", "test_cards.py::test_wd_q2_scout_resolves_before_the_next_play"),
     _r("WD-Q3", "played cards go to a discard pile", "test_cards.py::test_wd_q3_discard_pile"),
     _r("WD-Q4", "no hand limit", "test_night.py::test_t31_empty_deck_wd_g2"),
-    _r("WD-Q5", "no empty plays", "test_cards.py::test_wd_q5_no_empty_plays"),
+    _r("WD-Q5", "no empty plays (windows and the own turn)", "test_cards.py::test_wd_q5_no_empty_plays"),
     _r("WD-Q6", "cards drawn at G are first playable next day", "test_cards.py::test_wd_q6_cards_drawn_at_g_wait_for_the_next_day"),
     _r("WD-Q7", "Efficiency and Alchemy not on the same conversion (allow_efficiency_with_alchemy)", "test_cards.py::test_wd_q7_efficiency_with_alchemy"),
     _r("WD-V1", "victory checked only at the end of the night (T-24)", "test_end.py::test_t24_win_only_after_g_wd_v1"),
@@ -271,14 +272,14 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-I10", "E: new cube on any tile with room; paid cubes from any tiles", "test_trade.py::test_t21_trade_feeds_honey_wd_e2"),
     _r("WD-I11", "empty personal supply: no hatch", "test_night.py::test_t25_hatch_dice_cap_wd_b3"),
     _r("WD-I12", "no reshuffle of discards", "test_night.py::test_t31_empty_deck_wd_g2"),
-    _r("WD-I13", "discrete card windows", implemented=False, why=_Q),
+    _r("WD-I13", "discrete card windows: DW0, own turn, DW-end, NW_A..NW_G, in-resolution uses", "test_turn_cards.py::test_wd_i13_wrong_turn_scout_volunteer_then_the_turn_goes_on"),
     _r("WD-I14", "phases of Scout, Wrong Turn, Queen's Gift, Relocation (data)", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
     _r("WD-I15", "27 base cards: 13 types x 2 + 1 Overtime (data)", "test_setup.py::test_wd_i15_i17_deck_split"),
     _r("WD-I16", "mini expansion: 3 Volunteer (data)", "test_setup.py::test_wd_i16_mini_expansion_deck"),
     _r("WD-I17", "Kickstarter cards excluded", "test_setup.py::test_wd_i15_i17_deck_split"),
     _r("WD-I18", "one pair per Expertise, one conversion per Efficiency / Alchemy, one flower per Harvest", "test_cards.py::test_t27_expertise_wd_i18"),
-    _r("WD-I19", "Shift Change pass", implemented=False, why=_Q),
-    _r("WD-I20", "Feint on your own turn only", implemented=False, why=_Q),
+    _r("WD-I19", "Shift Change pass: the die waits for a later turn; only while another player has unplaced dice", "test_turn_cards.py::test_wd_i19_shift_change_pass_only_while_others_have_dice"),
+    _r("WD-I20", "Feint on your own turn only, instead of its placement, with an unplaced die", "test_turn_cards.py::test_wd_i20_no_feint_without_an_unplaced_die"),
     _r("WD-I21", "ties after honey and pollen: shared win", "test_end.py::test_wd_v4_shared_win"),
     _r("WD-I22", "no dice on honey tiles", "test_round.py::test_wd_r6_legal_destinations"),
     _r("WD-I23", "stray letters carry no rule", "test_setup.py::test_wd_i23_card_names_without_stray_letters"),
