@@ -12,7 +12,7 @@ from .layout import (D_CARD, D_CUBE, D_EGG, D_FLIP, D_GAIN, D_HARVEST, D_HATCH, 
 SPEC = GameSpec(
     id="waggle_dance",
     title="Waggle Dance",
-    version="0.2.0",
+    version="0.3.0",
     min_players=2,
     max_players=4,
     params=rules.PARAMS,
@@ -43,5 +43,6 @@ SPEC = GameSpec(
                         D_PAIR: "DP-18 pairing", D_MOVE: "DP-19 move",
                         D_FLIP: "DP-19 flip", D_CARD: "DP-01..03, DP-09..11 card window",
                         D_KEEP: "DP-03 Scout keep", D_HATCH: "DP-13 Expertise at B",
-                        D_HARVEST: "DP-15 Harvest"}),
+                        D_HARVEST: "DP-15 Harvest"},
+                resample=kernel.resample, playout=kernel.playout),
 )

@@ -31,7 +31,8 @@ from numba import njit, prange
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
-from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in
+from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in,
+                     substream_in)
 from sim.trace import emit
 
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
@@ -1880,9 +1881,66 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
                games_row, seats_rows, log):
     """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``."""
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    while advance(state, rules, comp, log):
-        apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, comp), log)
+    playout(state, rules, comp, kinds, pparams, (np.zeros(1, dtype=np.int64),), log)
     finish(state, rules, comp, games_row, seats_rows)
+
+
+@njit(cache=True)
+def playout(state, rules, comp, kinds, pparams, work, log):
+    """Play on from the current position to the end with the seats' policies, ``while
+    advance: apply_option(choose)``: the game loop, and a search policy's rollouts
+    (``sim.search``; ``work`` as ``new_game`` makes it, unused by the policies)."""
+    while advance(state, rules, comp, log):
+        apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
+
+
+@njit(cache=True)
+def resample(state, rules, comp, seat, key):
+    """Re-sample what ``seat`` cannot know, for a search policy's rollout (``sim.search``).
+
+    - The dice not yet rolled (WD-R2, the volunteer die) and the random seats' draws: the dice
+      and policy streams restart from ``key`` (the search's stream); the scenario tests'
+      forced dice (``S_FORCE``, a future written into the state) are dropped.
+    - The queen cards ``seat`` has not seen: the deck (WD-S2, face down) and the other
+      players' hands are pooled, shuffled on a stream of ``key`` and dealt back in the same
+      numbers: every hand keeps its size, the deck its length. ``seat``'s own hand, the cards a
+      Scout of ``seat`` is choosing from (drawn, below the deck position) and the face-up
+      discard pile (WD-Q3) stay.
+
+    Everything else is open: the board, hives, supplies, blocking markers and placed dice.
+    """
+    state[S_FORCE_POS] = state[S_FORCE_N]
+    substream_in(state, S_RNG_D, key, SUB_DICE)
+    substream_in(state, S_RNG_P, key, SUB_POLICY)
+    n = state[S_N_PLAYERS]
+    lo, hi = state[S_DECK_POS], state[S_DECK_N]
+    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    unseen = np.zeros(N_QUEEN, dtype=np.int64)  # by type: their order in the state cannot leak
+    for i in range(lo, hi):
+        unseen[state[S_DECK + i]] += 1
+    for s in range(n):
+        if s != seat:
+            for q in range(N_QUEEN):
+                c = state[seat_base(s) + F_HAND + q]
+                held[s] += c
+                unseen[q] += c
+                state[seat_base(s) + F_HAND + q] = 0
+    pool = np.empty(unseen.sum(), dtype=np.int64)
+    k = 0
+    for q in range(N_QUEEN):
+        for _ in range(unseen[q]):
+            pool[k] = q
+            k += 1
+    shuffle(make_stream(np.uint64(key), np.int64(0), np.int64(SUB_SETUP)), pool)
+    k = 0
+    for s in range(n):
+        if s != seat:
+            for _ in range(held[s]):
+                state[seat_base(s) + F_HAND + pool[k]] += 1
+                k += 1
+    for i in range(lo, hi):
+        state[S_DECK + i] = pool[k]
+        k += 1
 
 
 @njit(cache=True)
