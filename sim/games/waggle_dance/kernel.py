@@ -31,13 +31,13 @@ from numba import njit, prange
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
-from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in,
-                     substream_in)
+from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle,
+                     shuffle_in, start_in, substream_in)
 from sim.trace import emit
 
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
-from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
+from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, S_UNSEEN, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
                      S_RESUME, S_TURN_LEFT, S_TURN_PLACED, S_TURN_VALUE, SHIFT_PASS, SHIFT_TWO,
                      TURN_CARD, W_TURN, D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
                      PAIR_EXPERT, Q_ALCHEMY,
@@ -1863,7 +1863,7 @@ def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, lo
     unused scratch array (the policies need no per-game cache)."""
     state = np.zeros(state_size(n_players), dtype=np.int64)
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    return state, (np.zeros(1, dtype=np.int64),)
+    return state, (np.zeros(1, dtype=np.float64),)
 
 
 @njit(cache=True)
@@ -1881,7 +1881,7 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
                games_row, seats_rows, log):
     """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``."""
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    playout(state, rules, comp, kinds, pparams, (np.zeros(1, dtype=np.int64),), log)
+    playout(state, rules, comp, kinds, pparams, (pparams[0],), log)
     finish(state, rules, comp, games_row, seats_rows)
 
 
@@ -1903,7 +1903,8 @@ def resample(state, rules, comp, seat, key):
       forced dice (``S_FORCE``, a future written into the state) are dropped.
     - The queen cards ``seat`` has not seen: the deck (WD-S2, face down) and the other
       players' hands are pooled, shuffled on a stream of ``key`` and dealt back in the same
-      numbers: every hand keeps its size, the deck its length. ``seat``'s own hand, the cards a
+      numbers (on the policy stream): every hand keeps its size, the deck its length. No array
+      is allocated (the scratch is ``S_UNSEEN``). ``seat``'s own hand, the cards a
       Scout of ``seat`` is choosing from (drawn, below the deck position) and the face-up
       discard pile (WD-Q3) stay.
 
@@ -1914,32 +1915,30 @@ def resample(state, rules, comp, seat, key):
     substream_in(state, S_RNG_P, key, SUB_POLICY)
     n = state[S_N_PLAYERS]
     lo, hi = state[S_DECK_POS], state[S_DECK_N]
-    held = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    unseen = np.zeros(N_QUEEN, dtype=np.int64)  # by type: their order in the state cannot leak
-    for i in range(lo, hi):
-        unseen[state[S_DECK + i]] += 1
-    for s in range(n):
-        if s != seat:
-            for q in range(N_QUEEN):
-                c = state[seat_base(s) + F_HAND + q]
-                held[s] += c
-                unseen[q] += c
-                state[seat_base(s) + F_HAND + q] = 0
-    pool = np.empty(unseen.sum(), dtype=np.int64)
-    k = 0
+    k = 0  # the unseen cards in S_UNSEEN, by type: their order in the state cannot leak
     for q in range(N_QUEEN):
-        for _ in range(unseen[q]):
-            pool[k] = q
-            k += 1
-    shuffle(make_stream(np.uint64(key), np.int64(0), np.int64(SUB_SETUP)), pool)
+        for i in range(lo, hi):
+            if state[S_DECK + i] == q:
+                state[S_UNSEEN + k] = q
+                k += 1
+        for s in range(n):
+            if s != seat:
+                for _ in range(state[seat_base(s) + F_HAND + q]):
+                    state[S_UNSEEN + k] = q
+                    k += 1
+    shuffle_in(state, S_RNG_P, state[S_UNSEEN:S_UNSEEN + k])
     k = 0
     for s in range(n):
         if s != seat:
-            for _ in range(held[s]):
-                state[seat_base(s) + F_HAND + pool[k]] += 1
+            held = 0
+            for q in range(N_QUEEN):
+                held += state[seat_base(s) + F_HAND + q]
+                state[seat_base(s) + F_HAND + q] = 0
+            for _ in range(held):
+                state[seat_base(s) + F_HAND + state[S_UNSEEN + k]] += 1
                 k += 1
     for i in range(lo, hi):
-        state[S_DECK + i] = pool[k]
+        state[S_DECK + i] = state[S_UNSEEN + k]
         k += 1
 
 

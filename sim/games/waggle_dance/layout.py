@@ -252,6 +252,7 @@ STATE = Block("S_", (
     ("egg_supply", 1, "eggs in the supply"),
     ("cube_supply", N_COL, "cubes of each colour in the supply"),
     ("deck", MAX_DECK, "queen deck: card types, top at S_DECK_POS"),
+    ("unseen", MAX_DECK, "scratch of a search's re-sampling: the queen cards the seat has not seen"),
     ("deck_n", 1, "cards in the shuffled deck"),
     ("deck_pos", 1, "next card to draw (WD-G1)"),
     ("discard", 1, "queen cards on the discard pile: played, or not kept from a Scout (WD-Q3)"),
