@@ -339,6 +339,7 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str 
                   if len(rates) and not factor.is_seat else None),
         "score_chart": (figure_to_data_uri(plots.score_distribution_plot(hist))
                         if len(hist) else None),
+        "_rates": (factor, frates, rates),  # for _robustness (popped: not for the template)
     }
 
 
@@ -805,7 +806,7 @@ def build_context(con, store, experiment: str) -> dict:
         "ends": _end_rows(con, experiment),
         "precision": _precision_block(manifest),  # `run --precision`: met or NOT met
     })
-    ctx["robust"] = _robustness(con, experiment, manifest, multi, ctx["solo"])
+    ctx["robust"] = _robustness(manifest, ctx["multi"], ctx["solo"])
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):
         ctx["rounds_chart"] = figure_to_data_uri(
@@ -813,20 +814,20 @@ def build_context(con, store, experiment: str) -> dict:
     return ctx
 
 
-def _robustness(con, experiment: str, manifest: dict, multi: list[str], solo: dict | None
-                ) -> dict:
+def _robustness(manifest: dict, multi: dict | None, solo: dict | None) -> dict:
     """"Does the verdict hold under stronger play?": the verdicts of arms that differ only in
-    the policy every seat plays, side by side (``analysis.robust``)."""
+    the policy every seat plays, side by side (``analysis.robust``), from the rates the
+    multi-player section already queried."""
     arms = [a for a in manifest.get("arms") or [] if isinstance(a, dict)]
     tables = []
     if multi:
-        factor = studies.balance_factor(_game_of(manifest))
-        frates = _factor_rates(con, experiment, multi, factor) if not factor.is_seat else None
-        srates = db.seat_win_rates(con, experiment).rename(columns={"seat": "value"})
-        for group in robust.same_but_policy(a for a in arms if a.get("name") in multi):
+        factor, frates, rates = multi.pop("_rates")
+        srates = rates.rename(columns={"seat": "value"})
+        names = set(srates["arm"])
+        for group in robust.same_but_policy(a for a in arms if a.get("name") in names):
             first = next(a for a in arms if a.get("name") == next(iter(group.values())))
             verdicts = (robust.seat_verdicts(frates, group, factor.label)
-                        if frates is not None and len(frates) else [])
+                        if not factor.is_seat and len(frates) else [])
             verdicts += robust.seat_verdicts(
                 srates, group, lambda v: "seat 0 (start player)" if int(v) == 0 else f"seat {int(v)}")
             tables.append(robust.table(f"{first.get('n_players')} players, variant "

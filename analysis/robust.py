@@ -100,8 +100,7 @@ def step_sign(label: str) -> int:
     return -1 if label.startswith("easier") else 0
 
 
-def table(title: str, policies: Sequence[str], verdicts: Sequence[Verdict],
-          note: str = "") -> dict:
+def table(title: str, policies: Sequence[str], verdicts: Sequence[Verdict]) -> dict:
     """A template table: one row per verdict, one column per policy, and its status, with a
     summary sentence."""
     rows = [v.row(policies) for v in verdicts]
@@ -116,8 +115,7 @@ def table(title: str, policies: Sequence[str], verdicts: Sequence[Verdict],
                      f"player: " + "; ".join(count[CONTRADICTED]) + " — such a verdict is a "
                      "statement about the bots as much as about the game")
     return {"title": title, "policies": list(policies), "rows": rows,
-            "summary": "; ".join(parts) + ".", "contradicted": count[CONTRADICTED],
-            "note": note}
+            "summary": "; ".join(parts) + ".", "contradicted": count[CONTRADICTED]}
 
 
 def pts(x: float) -> str:

@@ -740,7 +740,7 @@ def tune_cmd(
     validation: int = typer.Option(10000, "--validation-games",
                                    help="Held-out games (split over the seats) for the gain."),
     seed: Optional[int] = SeedOpt,
-    step: float = typer.Option(0.1, "--step",
+    step: float = typer.Option(settings.DEFAULT_TUNE_STEP, "--step",
                                help="CMA-ES's first step, as a fraction of each parameter's "
                                     "range (smaller: a finer search near the start)."),
     out_file: Optional[Path] = typer.Option(None, "--out", "-o",

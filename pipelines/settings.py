@@ -27,6 +27,8 @@ DEFAULT_SEED = 1
 MAX_SEED = 2**63 - 1
 #: Default policy for every seat.
 DEFAULT_POLICY = "greedy"
+#: ``playtest tune``: CMA-ES's first step as a fraction of every tuned parameter's range.
+DEFAULT_TUNE_STEP = 0.1
 
 #: ``playtest demo``: game, player counts, games per player count, seed, policy.
 DEMO_GAME = "flower_shop"

@@ -56,7 +56,7 @@ TUNABLE_KINDS = ("int", "float", "bool", "choice")
 FLOAT_DIGITS = 4
 MAX_TRIALS = 100_000
 #: CMA-ES's initial step (``sigma0``) as a fraction of every tuned parameter's range.
-DEFAULT_STEP = 0.1
+DEFAULT_STEP = settings.DEFAULT_TUNE_STEP
 
 
 @dataclass(frozen=True)
