@@ -85,6 +85,9 @@ def _fmt(v: Any) -> str:
 StoreOpt = typer.Option(None, "--store", help="Store directory (default: $PLAYTEST_STORE or data/).")
 PlayersOpt = typer.Option(None, "--players", "-p",
                           help="Player count(s): 4, 2-4 or 2,3 (run: default all; one arm each).")
+OnePlayerCountOpt = typer.Option(None, "--players", "-p",
+                                 help="One player count (default: the maximum; 1 = solo, where "
+                                      "the game has it).")
 VariantOpt = typer.Option(None, "--variant", help="Named rule variant (see `playtest rules GAME`).")
 SetOpt = typer.Option(None, "--set", help="Rule tweak NAME=VALUE (repeatable).")
 PolicyOpt = typer.Option(None, "--policy", help="Policy for every seat: NAME[:k=v,...] or @PRESET.toml (default greedy).")
@@ -625,9 +628,7 @@ def _print_items(items: list) -> None:
 @guarded
 def ladder_cmd(
     game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
-    players: Optional[str] = typer.Option(None, "--players", "-p",
-                                          help="One player count (default: the maximum; 1 = "
-                                               "solo, where the game has it)."),
+    players: Optional[str] = OnePlayerCountOpt,
     policies: Optional[str] = typer.Option(None, "--policies",
                                            help="Rungs, weakest first: A,B,C (NAME[:k=v,...] or @PRESET.toml; "
                                                 "default: the game's declared ladder)."),
@@ -718,9 +719,7 @@ def _print_tune(res, out_file: Path) -> None:
 @guarded
 def tune_cmd(
     game: str = typer.Argument(..., help="Game id (see `playtest games`)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p",
-                                          help="One player count (default: the maximum; 1 = "
-                                               "solo, where the game has it)."),
+    players: Optional[int] = OnePlayerCountOpt,
     variant: Optional[str] = VariantOpt,
     set_: Optional[List[str]] = typer.Option(None, "--set", help="Rule tweak NAME=VALUE for "
                                              "every game (repeatable)."),
