@@ -168,11 +168,11 @@ def action_value(state, rules, comp, pp, seat, k, lv):
     if k == 3:
         reach = int(rules[R_SELL_REACH_L1 + lv - 1])
         return sale_value(state, rules, comp, pp, seat, best_sale(state, comp, seat, reach))
+    if lv == 1:
+        return pp[P_W_DIE]
     wdisc = 0.0
     for t in range(6):
         wdisc = max(wdisc, pp[P_W_DISC + 1 + t])
-    if lv == 1:
-        return pp[P_W_DIE]
     if lv == 2:
         return pp[P_W_DIE] + wdisc
     g = rules[R_BAKERY_YELLOW_GAIN]
@@ -203,6 +203,8 @@ def activation_value(state, rules, comp, pp, seat, code):
 def recall_gain(state, comp, b, k):
     """Levels column ``k`` would gain if the rest dice that fit moved in, experts first (CE-F2)."""
     cols = comp[0]
+    n = dice_at(state, b, k)
+    e = experts(state, cols, b, k)
     free = room(state, cols, b, k)
     ex = 0
     other = 0
@@ -213,8 +215,7 @@ def recall_gain(state, comp, b, k):
             other += state[b + F_DICE + LOC_REST * N_COLOURS + c]
     me = min(free, ex)
     mo = min(free - me, other)
-    return level_of(cols, k, dice_at(state, b, k) + me + mo, experts(state, cols, b, k) + me) - \
-        l_avail(state, cols, b, k)
+    return level_of(cols, k, n + me + mo, e + me) - level_of(cols, k, n, e)
 
 
 @njit(cache=True)
@@ -239,13 +240,14 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         if code == FA_REST:
             if not free or state[S_WINDOW] != 1:
                 return NEG
-            best = 0
-            for k in range(N_COLS):
-                best = max(best, recall_gain(state, comp, b, k))
             rest = dice_at(state, b, LOC_REST)
             ok = (state[b + F_IDEAS] >= 1 and rest >= pp[P_RECALL_MIN_DICE_IDEA]) or \
                 (pp[P_RECALL_MAX_INCOME] >= 1 and state[b + F_INCOME] >= 1)
-            return 2.0 if ok and best >= 1 else NEG
+            if ok:      # and some column gains a level
+                for k in range(N_COLS):
+                    if recall_gain(state, comp, b, k) >= 1:
+                        return 2.0
+            return NEG
         if code == FA_SPECIAL:
             if not free:
                 return NEG
@@ -363,16 +365,18 @@ def option_value(state, rules, comp, pp, seat, dp, code):
 @njit(cache=True)
 def _flavour_value(state, b, code, base):
     """D12 / D13 / D14: customers on the board whose type a menu with this tile would add."""
+    served = state[b + F_SERVED]
+    shirts = 0 if base else menu_mask(0, code)     # bit s: the frosting serves shirt s
     v = 0.0
     for h in range(24):
         t = state[S_HOUSE + h]
-        if t < 0 or (state[b + F_SERVED] >> t) & 1:
+        if t < 0 or (served >> t) & 1:
             continue
         pants, shirt = t // 4, t % 4
         if base:
             if code == 2 or code == pants:
                 v += 1.0
-        elif (menu_mask(0, code) >> shirt) & 1:
+        elif (shirts >> shirt) & 1:
             v += 1.0
     return v
 
