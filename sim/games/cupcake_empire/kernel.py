@@ -386,9 +386,8 @@ def initial_menu(state, rules, seat, code, log):
 
 # ==== free actions (CE-F1 .. CE-F4, SP1 .. SP4) ===============================================
 @njit(cache=True)
-def _list_menu(state, seat, one=False):
-    """CE-F1 (D04): every (base kind, frosting kind) pair in the seat's stock. With ``one``
-    it stops at the first (1 if a menu can be made, else 0: a cheap legality check)."""
+def _list_menu(state, seat):
+    """CE-F1 (D04): every (base kind, frosting kind) pair in the seat's stock."""
     b = seat_base(seat)
     n = 0
     for bk in range(N_BASE):
@@ -396,9 +395,23 @@ def _list_menu(state, seat, one=False):
             for fk in range(N_FROST):
                 if state[b + F_STOCK_FROST + fk] > 0:
                     n = _opt(state, n, bk * 10 + fk)
-                    if one:
-                        return n
     return n
+
+
+@njit(cache=True)
+def _can_menu(state, seat):
+    """CE-F1: True if the seat's stock holds a base and a frosting, so D04 lists a menu (a
+    legality check that writes nothing)."""
+    b = seat_base(seat)
+    base = False
+    for bk in range(N_BASE):
+        if state[b + F_STOCK_BASE + bk] > 0:
+            base = True
+    if base:
+        for fk in range(N_FROST):
+            if state[b + F_STOCK_FROST + fk] > 0:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -497,13 +510,28 @@ def rest_die(state, rules, seat, c, log):
 
 
 @njit(cache=True)
+def _with_room(state, comp, b):
+    """Number of columns with room (CE-AMB-03)."""
+    t = 0
+    for k in range(N_COLS):
+        if room(state, comp[0], b, k) > 0:
+            t += 1
+    return t
+
+
+@njit(cache=True)
+def _room_elsewhere(state, comp, b, a, with_room):
+    """True if a column other than ``a`` has room (``with_room`` = ``_with_room``)."""
+    return with_room - (1 if room(state, comp[0], b, a) > 0 else 0) > 0
+
+
+@njit(cache=True)
 def _movable(state, comp, b):
     """True if some die of a column can move to another column with room (SP2, SP4)."""
+    with_room = _with_room(state, comp, b)
     for a in range(N_COLS):
-        if dice_at(state, b, a) > 0:
-            for k in range(N_COLS):
-                if k != a and room(state, comp[0], b, k) > 0:
-                    return True
+        if dice_at(state, b, a) > 0 and _room_elsewhere(state, comp, b, a, with_room):
+            return True
     return False
 
 
@@ -572,12 +600,9 @@ def _list_move_die(state, rules, comp, seat):
     sp4 = state[S_MOVE_KIND] == SP_MOVEN
     n = 0
     if not sp4 or state[b + F_INCOME] >= int(rules[R_SP_MOVE_INCOME_PER_DIE]):
+        with_room = _with_room(state, comp, b)
         for a in range(N_COLS):
-            other = False
-            for k in range(N_COLS):
-                if k != a and room(state, comp[0], b, k) > 0:
-                    other = True
-            if other:
+            if _room_elsewhere(state, comp, b, a, with_room):
                 for c in range(N_COLOURS):
                     if state[b + F_DICE + a * N_COLOURS + c] > 0:
                         n = _opt(state, n, a * 8 + c)
@@ -645,7 +670,7 @@ def _list_free(state, rules, comp, seat):
 def _has(state, rules, comp, seat, code):
     """True if the free action ``code`` is legal now (rewrites the options block)."""
     if code == FA_MENU:
-        return _list_menu(state, seat, True) > 0
+        return _can_menu(state, seat)
     if code == FA_REST:
         return state[S_REST_USED] < int(rules[R_REST_USES_PER_TURN]) and \
             _list_rest(state, rules, comp, seat, True) > 0
@@ -718,7 +743,7 @@ def _list_s1(state, rules, seat):
     """CE-T2 / CE-T3 (D11): the main action (once), each eligible disc (once, before or after
     it), a menu (CE-AMB-30), or the end of S1 once the main action is done."""
     b = seat_base(seat)
-    menu = _list_menu(state, seat, True) > 0
+    menu = _can_menu(state, seat)
     n = 0
     if state[S_MAIN_DONE] == 0:
         n = _opt(state, n, S1_MAIN)
