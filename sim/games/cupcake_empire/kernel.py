@@ -551,13 +551,18 @@ def _list_special(state, rules, comp, seat, one=False):
                         n = _opt(state, n, SP_DISC + t * 8 + k)
                         if one:
                             return n
-    movable = _movable(state, comp, b)
-    if ideas >= int(rules[R_SP_MOVE_IDEA_COST]) and movable:
+    sp3 = income >= int(rules[R_SP_IDEA_INCOME_COST]) and ideas < int(rules[R_IDEA_CAP]) \
+        and state[S_SUP_IDEAS] > 0
+    if one and sp3:     # legal: no need to look for a movable die
+        return _opt(state, n, SP_IDEA)
+    sp2 = ideas >= int(rules[R_SP_MOVE_IDEA_COST])
+    sp4 = income >= int(rules[R_SP_MOVE_INCOME_PER_DIE])
+    movable = (sp2 or sp4) and _movable(state, comp, b)
+    if sp2 and movable:
         n = _opt(state, n, SP_MOVE1)
-    if income >= int(rules[R_SP_IDEA_INCOME_COST]) and ideas < int(rules[R_IDEA_CAP]) \
-            and state[S_SUP_IDEAS] > 0:
+    if sp3:
         n = _opt(state, n, SP_IDEA)
-    if income >= int(rules[R_SP_MOVE_INCOME_PER_DIE]) and movable:
+    if sp4 and movable:
         n = _opt(state, n, SP_MOVEN)
     return n
 

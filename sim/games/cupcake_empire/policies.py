@@ -206,13 +206,11 @@ def recall_gain(state, comp, b, k):
     n = dice_at(state, b, k)
     e = experts(state, cols, b, k)
     free = room(state, cols, b, k)
-    ex = 0
-    other = 0
-    for c in range(N_COLOURS):
-        if is_expert(cols, k, c):
-            ex += state[b + F_DICE + LOC_REST * N_COLOURS + c]
-        else:
-            other += state[b + F_DICE + LOC_REST * N_COLOURS + c]
+    rest = b + F_DICE + LOC_REST * N_COLOURS
+    ex = state[rest + PINK]     # the rest dice that are experts in column k (is_expert)
+    if cols[k, CD_COLOUR] != PINK:
+        ex += state[rest + cols[k, CD_COLOUR]]
+    other = dice_at(state, b, LOC_REST) - ex
     me = min(free, ex)
     mo = min(free - me, other)
     return level_of(cols, k, n + me + mo, e + me) - level_of(cols, k, n, e)
