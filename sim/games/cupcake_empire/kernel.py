@@ -538,7 +538,7 @@ def _movable(state, comp, b):
 @njit(cache=True)
 def _list_special(state, rules, comp, seat, one=False):
     """CE-F3 (D07): SP1 (disc type and column), SP2, SP3, SP4 as far as affordable (CE-F4).
-    With ``one`` it stops at the first option (a legality check)."""
+    With ``one`` it stops at the first legal option it finds (a legality check)."""
     b = seat_base(seat)
     ideas = state[b + F_IDEAS]
     income = state[b + F_INCOME]
@@ -673,7 +673,8 @@ def _list_free(state, rules, comp, seat):
 
 @njit(cache=True)
 def _has(state, rules, comp, seat, code):
-    """True if the free action ``code`` is legal now (rewrites the options block)."""
+    """True if the free action ``code`` is legal now (the rest and special checks rewrite the
+    options block)."""
     if code == FA_MENU:
         return _can_menu(state, seat)
     if code == FA_REST:
