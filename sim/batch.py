@@ -1,7 +1,7 @@
 """Run a batch of games of one arm and return their result columns.
 
 Python validates and allocates; the game's jitted ``play_many`` fills the output arrays
-(each game writes only its own row). Chunking, threads and Parquet live in ``pipelines/``.
+(each game writes only its own row), on threads (``sim.threads``). Chunking, threads and Parquet live in ``pipelines/``.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import numpy as np
 from .presets import expand
 from .search import arrays as search_arrays, run_games as run_search, uses_search
 from .spec import Components, GameSpec, SpecError
+from .threads import play_in_threads
 from .trace import events, new_log
 
 
@@ -82,8 +83,8 @@ def run_games(arm: Arm, master_seed: int, first_index: int, n_games: int) -> tup
         run_search(arm, master_seed, first_index, games, seats)
         return games, seats
     kinds, params = arm.policy_arrays
-    spec.play_many(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
-                   np.uint64(master_seed), np.int64(first_index), games, seats)
+    play_in_threads(spec.play_many, (arm.rules, arm.components.arrays, arm.n_players, kinds,
+                                     params, np.uint64(master_seed)), first_index, games, seats)
     return games, seats
 
 

@@ -68,6 +68,7 @@ import llvmlite.binding as _ll
 import numba
 from numba import config, njit, types
 from numba.core import codegen as _codegen
+from numba.core import dispatcher as _dispatcher
 from numba.core.runtime import context as _nrt_context
 from numba.extending import intrinsic
 from numba.np import arrayobj as _arrayobj
@@ -161,11 +162,14 @@ def no_wraparound_module(module_name: str, exclude: tuple[str, ...] = ()) -> Non
         _NO_WRAPAROUND[_mangled_prefix(module_name)] = frozenset(exclude)
 
 
-def whole_program(module_name: str, function_name: str) -> None:
+def whole_program(module_name: str, function_name: str, generated: bool = False) -> None:
     """Compile the jitted ``function_name`` of ``module_name`` as a whole program: the functions
     it calls become private to its compiled module, so LLVM inlines those called from one place
-    whatever their size. See the module docstring."""
-    _check_names(module_name, (function_name,), "whole_program's entry")
+    whatever their size, and it is the only kind of function optimised at full level. See the
+    module docstring. ``generated``: a function built at run time (``sim.search``), whose name
+    is not in the module's source."""
+    if not generated:
+        _check_names(module_name, (function_name,), "whole_program's entry")
     if ENABLED:
         _WHOLE_PROGRAM.add(f"{_mangled_prefix(module_name)}{len(function_name)}{function_name}B")
 
@@ -188,6 +192,21 @@ def _declared(modules: dict[str, frozenset[str]], builder) -> bool:
             func = rest[digits:digits + n]
             return rest[digits + n:digits + n + 1] == "B" and func not in exclude
     return False
+
+
+_OWN_PACKAGE = __name__.split(".")[0] + "."  # "sim."
+_OWN_MANGLED = _mangled_prefix(_OWN_PACKAGE[:-1])  # "_ZN3sim", in our functions' symbols
+
+
+def _plain(t):
+    """The argument type a call of one of our functions compiles for: a constant's type without
+    its value (``Literal[int](3)`` -> ``int64``), an omitted argument's default as a value of its
+    type (``omitted(default=0)`` -> ``int64``; the caller then passes the default)."""
+    if isinstance(t, types.Literal):
+        return types.unliteral(t)
+    if isinstance(t, types.Omitted) and type(t.value) in (bool, int, float):
+        return numba.typeof(t.value)
+    return t
 
 
 def _install() -> None:
@@ -223,15 +242,32 @@ def _install() -> None:
         # After finalize() has linked the callees in, before LLVM optimizes the module: the
         # library's own functions are the external ones, the linked-in copies linkonce_odr.
         defined = [f for f in self._final_module.functions if not f.is_declaration]
-        if _is_entry(f.name for f in defined if f.linkage == _ll.Linkage.external):
+        own = [f.name for f in defined if f.linkage == _ll.Linkage.external]
+        if _is_entry(own):
             for f in defined:
                 if f.linkage == _ll.Linkage.linkonce_odr:
                     # renamed too: the JIT resolves other modules' symbols by name
                     f.name = f.name + ".private"
                     f.linkage = _ll.Linkage.internal
-        optimize_final_module(self)
+            optimize_final_module(self)
+        elif not any(_OWN_MANGLED in name for name in own):
+            optimize_final_module(self)  # not ours (Numba's helpers, a notebook's functions)
+        # our other functions stay unoptimised (O0): they reach the games' loops only as IR
+        # linked into an entry, which optimises the whole program
 
     library._optimize_final_module = optimize_whole_program
+    dispatcher = _dispatcher.Dispatcher
+    get_call_template = dispatcher.get_call_template
+
+    def plain_call_template(self, args, kws):
+        # One compiled version per argument *type* of our own functions, not one per constant
+        # value or per set of omitted defaults (emit alone was compiled 28 times).
+        if getattr(self.py_func, "__module__", "").startswith(_OWN_PACKAGE):
+            _, args = self._compiler.fold_argument_types(args, kws)
+            args, kws = tuple(_plain(a) for a in args), {}
+        return get_call_template(self, args, kws)
+
+    dispatcher.get_call_template = plain_call_template
 
 
 if ENABLED:

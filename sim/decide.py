@@ -57,14 +57,14 @@ def option_fields(max_options: int) -> tuple:
             ("options", max_options, "option codes of the pending decision (see D_*)"))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def random_index(state, rng_field, n):
     """The generic ``random`` policy: uniform over the ``n`` legal options, drawn from the
     stream kept in ``state[rng_field]``."""
     return draw(state, rng_field, n)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def index_of(state, options_at, n, code):
     """Index of option ``code`` among the ``n`` codes at ``state[options_at:]``; -1 if absent.
     A heuristic that computes the code it wants returns its index with this."""

@@ -107,13 +107,13 @@ def shuffle(state, arr):
 # give exactly the draws of the uint64[1] functions above.
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def start_in(state, field, master_seed, game_index, sub):
     """Store the start of the stream for (master_seed, game_index, sub) in ``state[field]``."""
     state[field] = np.int64(stream_start(master_seed, game_index, sub))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def draw(state, field, n):
     """``randint`` on the stream kept in ``state[field]``: uniform integer in [0, n) for
     1 <= n <= 2048 (a larger n overflows the 64-bit product: use ``uniform_in``)."""
@@ -123,7 +123,7 @@ def draw(state, field, n):
     return np.int64((x * np.uint64(n)) >> np.uint64(53))
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def uniform_in(state, field):
     """``uniform`` on the stream kept in ``state[field]``: a float in [0, 1), 53 random bits
     (one draw, like ``draw``)."""
@@ -132,7 +132,7 @@ def uniform_in(state, field):
     return np.float64(mix64(u) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def substream_in(state, field, base, key):
     """``substream`` on the stream kept in ``state[field]``; ``base`` is the stream's start as
     kept in the state (int64 bits)."""

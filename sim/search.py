@@ -38,9 +38,11 @@ from types import FunctionType
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from .borrow import whole_program
 from .rng import mix64, stream_start
+from .threads import play_in_threads
 from .spec import G_N_WINNERS, S_SCORE, S_WON, ParamSpec, PolicySpec, SpecError
 
 SUB_SEARCH = 7          # the search's sub-stream (sim.rng SUB_* ids 0-2 are the games')
@@ -149,8 +151,9 @@ def run_games(arm, master_seed: int, first_index: int, games: np.ndarray,
     arrays (``sim.batch.run_games`` shapes), in parallel over games."""
     kinds, pparams, bkinds, bpparams, sp = arrays(arm)
     k = kernel_for(arm.spec)
-    k.play_many(arm.rules, arm.components.arrays, arm.n_players, kinds, pparams, bkinds,
-                bpparams, sp, np.uint64(master_seed), np.int64(first_index), games, seats)
+    play_in_threads(k.play_many, (arm.rules, arm.components.arrays, arm.n_players, kinds,
+                                  pparams, bkinds, bpparams, sp, np.uint64(master_seed)),
+                    first_index, games, seats)
 
 
 def decide(arm, state: np.ndarray, master_seed: int, game_index: int, decision: int) -> int:
@@ -302,8 +305,9 @@ def play_game(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, mast
 
 def play_many(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, master_seed,
               first_index, games_out, seats_out):
-    """Games ``first_index + i`` in parallel; game i writes only its own rows."""
-    for i in prange(games_out.shape[0]):
+    """Games ``first_index + i``; game i writes only its own rows (serial and ``nogil``:
+    ``sim.threads`` plays slices on threads)."""
+    for i in range(games_out.shape[0]):
         log = np.zeros((1, 8), dtype=np.int64)
         play_game(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, master_seed,
                   first_index + i, games_out[i], seats_out[i], log)
@@ -332,5 +336,6 @@ def _build(game_id: str, steps) -> _Kernel:
         g = FunctionType(code, ns, name, f.__defaults__)
         g.__qualname__ = name
         g.__doc__ = f.__doc__
-        ns[f.__name__] = fns[f.__name__] = njit(cache=True, parallel=f is play_many)(g)
+        ns[f.__name__] = fns[f.__name__] = njit(cache=True, nogil=f is play_many)(g)
+    whole_program(__name__, f"play_game__{game_id}", generated=True)  # optimised as one program
     return _Kernel(**fns)

@@ -296,7 +296,8 @@ class GameSpec:
     ``play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
     games_out, seats_out)`` fills ``games_out[i, :]`` (int64, ``GAME_COMMON`` then
     ``game_columns``) and ``seats_out[i, seat, :]`` (int64, ``SEAT_COMMON`` then
-    ``seat_columns``) for game index ``first_index + i``.
+    ``seat_columns``) for game index ``first_index + i``; a serial loop compiled with
+    ``nogil=True``, which ``sim.threads`` runs on slices of the rows in parallel.
 
     ``play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index,
     games_out_row, seats_out_row, log)`` plays one game, writing an event log (see

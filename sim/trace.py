@@ -41,7 +41,7 @@ def _append(log, code, a0, a1, a2, a3, a4, a5, a6):
     log[0, 0] = n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def emit(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
     """Append one event to ``log`` if tracing is on and there is room. Inlined where it is
     called, it casts its arguments to int64, so the body (``_append``) is compiled once instead

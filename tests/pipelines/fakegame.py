@@ -18,7 +18,7 @@ import types
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.rng import SUB_DICE, SUB_POLICY, make_stream, randint
 from sim.spec import (Column, Components, GameSpec, ParamSpec, PolicySpec, RuleStatus, SpecError,
@@ -113,11 +113,11 @@ def _play(rules, comp, n_players, kinds, params, master_seed, game_index, grow, 
     grow[G_HIGH_TOTAL] = high
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_many(rules, comp, n_players, kinds, params, master_seed, first_index, games_out,
               seats_out):
     """Play games first_index .. first_index + n - 1 (each writes only its own rows)."""
-    for i in prange(games_out.shape[0]):
+    for i in range(games_out.shape[0]):
         log = np.zeros((1, 8), dtype=np.int64)
         _play(rules, comp, n_players, kinds, params, master_seed, first_index + i,
               games_out[i], seats_out[i], log)

@@ -18,7 +18,7 @@ and the discs in the player's order (``PH_S1``; each resolves through the task q
 ``PH_TASK``), W2, S2 income and goals, S3 roll, placement and ideas, W3, end check.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
@@ -90,7 +90,7 @@ no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_ma
 no_wraparound_module(__name__)
 whole_program(__name__, "_play")
 
-BLOCK_GAMES = 32   # games per prange block of play_many
+BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 
 
 # ==== small helpers =========================================================================
@@ -1682,15 +1682,16 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
           games_row, seats_rows, log)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
     """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its rows
-    ``games_out[i]`` and ``seats_out[i]``, directly. Games run in blocks of BLOCK_GAMES per
-    ``prange`` iteration, reusing one state array; a game is a pure function of (seed, index)."""
+    ``games_out[i]`` and ``seats_out[i]``, directly. Games run in blocks of BLOCK_GAMES that
+    reuse one state array; a game is a pure function of (seed, index). Serial and ``nogil``:
+    ``sim.threads`` plays slices of the rows on threads."""
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
-    for blk in prange(n_blocks):
+    for blk in range(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
         lo = blk * BLOCK_GAMES

@@ -15,7 +15,7 @@ State, output and scratch layouts, codes and limits: ``layout.py`` (``playtest l
 flower_shop`` prints the tables); rule parameter offsets ``R_*``: ``rules.py``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import K_RANDOM, index_of, random_index
@@ -345,7 +345,7 @@ def start_day(state, rules, n_players, log):
     emit(log, EV_DAY, state[S_DAY])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def roll_dice(state, rules, flower_die, vase_die, init, seat, faces):
     """Draw fresh faces for ``seat``'s unlocked dice into ``faces[0:MAX_DICE]`` (FS-D3).
 
@@ -575,7 +575,7 @@ def apply_lock(state, rules, seat, mask, log):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def all_locked(state, rules, seat):
     """Whether all dice, the initiative die included, are locked (FS-L7, AMB-28)."""
     m = all_dice_mask(rules)
@@ -644,7 +644,7 @@ def take_tile(state, rules, seat, pos, slot, log):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def first_empty_slot(state, rules, seat):
     """Lowest empty shop slot, or -1."""
     b = seat_base(seat)
@@ -688,7 +688,7 @@ def finish_tile_with(state, rules, tiles, seat, slot, log):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def ribbon_legal(state, rules, seat, slot):
     """A ribbon may go on the tile just finished: supply > 0, money >= cost, fewer than
     ``max_ribbons_per_tile`` on it (FS-U4, AMB-10, AMB-26). The kernel only asks right after
@@ -1066,7 +1066,7 @@ def final_scoring(state, rules, comp, n_players, log):
 # =========================================================================================
 # the step machine (sim.decide): options, advance, apply, choose
 # =========================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def n_active(state, n_players):
     """Players still active today (FS-D7)."""
     k = 0
@@ -1187,7 +1187,7 @@ def step4_options(state, rules, tiles, seat):
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def yes_no_options(state):
     """The options of a yes/no decision (DP-4, DP-7): 0 no, 1 yes."""
     state[S_OPTIONS] = 0
@@ -1386,7 +1386,7 @@ def step(state, rules, comp, kinds, heur, log):
             return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def offer(state, point, seat, n):
     """Make decision ``point`` of ``seat`` with the ``n`` options in ``S_OPTIONS`` pending."""
     state[S_POINT] = point
@@ -1668,11 +1668,12 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
 GAMES_PER_BLOCK = 64
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
-    """Play games ``first_index .. first_index + n - 1`` in parallel; game i writes only row i
-    (sim.spec.GameSpec contract). Tracing is off (1-row dummy log).
+    """Play games ``first_index .. first_index + n - 1``; game i writes only row i
+    (sim.spec.GameSpec contract). Tracing is off (1-row dummy log). Serial and ``nogil``:
+    ``sim.threads`` plays slices of the rows on threads.
 
     Games run in blocks of ``GAMES_PER_BLOCK`` that reuse their greedy caches. The shared
     read-only inputs are only read through borrowed views (``play_game``), so the threads never
@@ -1681,7 +1682,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     """
     n = games_out.shape[0]
     n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
-    for blk in prange(n_blocks):
+    for blk in range(n_blocks):
         log = np.zeros((1, 8), dtype=np.int64)
         scr = np.zeros(SCR_LEN, dtype=np.int64)
         fscr = np.zeros(FSCR_LEN, dtype=np.float64)

@@ -130,7 +130,7 @@ def line_summaries(state, rules, seat, tiles, scr):
         scr[lo + LS_TMASK] = tm
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def line_potential(cond, param, scr, lo, extra):
     """Heuristic chance that a line (summary at ``scr[lo]``, see ``line_summaries``) with the
     tile ``extra`` added (-1 = none) meets ``cond``: 1 met (full), 0 failed or impossible,
@@ -205,7 +205,7 @@ def placement_feasible(state, rules, tiles, tasks, seat, tile, slot, scr):
 # =========================================================================================
 # DP-1 lock
 # =========================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _line_condition(tasks, card, is_row):
     """(condition, parameter) of ``card`` for a row (``is_row``) or a column (§2.8)."""
     if is_row:
@@ -213,7 +213,7 @@ def _line_condition(tasks, card, is_row):
     return tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _line_points(rules, tasks, card, is_row):
     """Points of one satisfied row (``is_row``) or column of ``card`` (FS-E3, AMB-13)."""
     if is_row:
@@ -223,7 +223,7 @@ def _line_points(rules, tasks, card, is_row):
     return p if p >= 0 else np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
     """Task gain of ``tile`` added to ``line`` (a row if ``is_row``) of the seat whose line
     summaries start at ``l0`` and potentials without the tile at ``fscr[bb]``, summed over the
@@ -460,7 +460,7 @@ def _take_first(state, rules, seat, m1, m2, m3, max_k, budget):
 # =========================================================================================
 # DP-2 tile and slot
 # =========================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _buyable(state, rules, seat, pp):
     """Tokens the greedy policy could buy now to finish (DP-3 ``buy_wild_to_finish``)."""
     if pp[P_BUY_WILD_TO_FINISH] == 0:
@@ -577,7 +577,7 @@ def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
 # =========================================================================================
 # DP-3 / DP-5 / DP-6 / DP-8 step 4
 # =========================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _first_dice(mask, k):
     """The k lowest dice of ``mask`` (vase dice 6..7 are higher than flower dice)."""
     m = 0
@@ -682,7 +682,7 @@ def greedy_step4(state, rules, tiles, seat, pp):
     return A_DONE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _lowest_die(mask):
     """Index of the lowest die in ``mask``."""
     for i in range(9):

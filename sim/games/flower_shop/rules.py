@@ -458,13 +458,13 @@ def validate(values: dict, n_players: int) -> None:
 # =========================================================================================
 # rule queries shared by the kernel and the policies (read-only, @njit)
 # =========================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def seat_base(seat):
     """Offset of ``seat``'s block in the state array."""
     return SEAT0 + seat * SEAT_LEN
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def popcount(x):
     """Number of set bits of a small non-negative int."""
     c = 0
@@ -474,7 +474,7 @@ def popcount(x):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def dice_mask(rules):
     """Bitmask of a player's flower and vase dice (not the initiative die)."""
     nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
@@ -482,19 +482,19 @@ def dice_mask(rules):
     return ((np.int64(1) << nf) - 1) | (((np.int64(1) << nv) - 1) << DIE_VASE0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def all_dice_mask(rules):
     """Bitmask of all of a player's dice, the initiative die included (FS-L7)."""
     return dice_mask(rules) | (np.int64(1) << DIE_INIT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def n_slots(rules):
     """Shop slots (rows x cols, §2.6)."""
     return np.int64(rules[R_SHOP_ROWS]) * np.int64(rules[R_SHOP_COLS])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def schedule_value(rules, j):
     """Cost of the j-th (0-based) extra lock; the last listed value repeats (FS-L3)."""
     n = np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE])
@@ -505,7 +505,7 @@ def schedule_value(rules, j):
     return np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE + 1 + j])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lock_cost(state, rules, seat, k):
     """Cost of locking k dice now, or -1 if that choice is illegal (FS-L2..L5, FS-V-VHARD-1/2).
 
@@ -539,7 +539,7 @@ def lock_cost(state, rules, seat, k):
     return cost
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lock_legal(state, rules, seat, mask):
     """Cost of locking the dice of ``mask`` (subset of the unlocked dice), or -1 if illegal
     (FS-L1, FS-L5: money never goes negative)."""
@@ -553,14 +553,14 @@ def lock_legal(state, rules, seat, mask):
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def unused_dice(state, rules, seat):
     """Locked flower and vase dice not yet used today (the initiative die is never used)."""
     b = seat_base(seat)
     return state[b + F_LOCKED] & ~state[b + F_USED] & dice_mask(rules)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def token_room(state, rules, seat):
     """Whether the player may gain a token: tokens held < ``wild_token_max`` and supply > 0
     (FS-U5, FS-U7)."""
@@ -568,7 +568,7 @@ def token_room(state, rules, seat):
             and state[S_TOKEN_SUPPLY] > 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def buy_token_legal(state, rules, seat):
     """Money >= ``wild_token_cost``, supply > 0 and (if the cap applies to buys) tokens held <
     ``wild_token_max`` (FS-U7, AMB-09)."""

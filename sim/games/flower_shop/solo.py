@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.borrow import no_refcount_module, no_wraparound_module
+from sim.borrow import no_refcount_module, no_wraparound_module, whole_program
 
 from .layout import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
                      C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
@@ -60,6 +60,7 @@ from .tasks import line_meets
 # The search only sees arrays its callers own (sim.borrow), except these four, which allocate.
 no_refcount_module(__name__, exclude=("_line_generic", "_full_ok", "feasible", "conflict_matrix"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+whole_program(__name__, "conflict_matrix")  # called from Python: optimised (sim.borrow)
 
 # Tile attributes read by the conditions (bit flags), used to group interchangeable tiles.
 A_FLOWERS = 1

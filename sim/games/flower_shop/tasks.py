@@ -255,7 +255,7 @@ LOWEST_K = _lowest_k_table()  # flower dice are bits 0..5 (MAX_FLOWER_DICE = 6)
 POPCOUNT6 = np.array([bin(x).count("1") for x in range(64)], dtype=np.uint8)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     """Minimum-token assignment of dice to the icons of ``tile`` (FS-U1..U3, FS-U2).
 
@@ -330,7 +330,7 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     return short + fuchsia + vase_short, used & m1, used & ~m1 & m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def dice_counts(state, b, nf, nv, mask):
     """Face counts of the dice of ``mask`` (FS-U2's formula works on counts only).
 
@@ -360,7 +360,7 @@ LANES_GUARD = 0x1010101010101010  # bit 4 of every 8-bit lane (counts are at mos
 LANES_LOW = 0x0F0F0F0F0F0F0F0F
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lanes_min_sum(have, need):
     """Sum over the 8-bit lanes of min(have, need), both packed as in ``dice_counts`` with
     every lane at most 15: one borrow-free subtraction per lane marks have >= need in the
@@ -374,7 +374,7 @@ def lanes_min_sum(have, need):
     return m & 0xFF
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def tokens_needed(tiles, tile, hist, n_any, n_fl, vases):
     """Tokens a finish of ``tile`` needs with dice of the given counts (``dice_counts``), and
     the number of dice it uses: the count form of ``assign_icons`` (FS-U2, FS-U3).

@@ -17,25 +17,25 @@ no_refcount_module(__name__)  # never owns an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def seat_base(seat):
     """Offset of ``seat``'s block in the state array."""
     return SEAT0 + seat * SEAT_LEN
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def is_number_face(f):
     """True for faces that move a monkey (RINGMASTER, PIP_k, NINE) (§2.1)."""
     return FC_RINGMASTER <= f <= FC_NINE
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def face_at(state, seat, die, sidx):
     """Face code in slot index ``sidx`` (0..5) of ``die`` of ``seat``."""
     return state[seat_base(seat) + F_FACE + die * N_SLOTS + sidx]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def double_mult(state, rules, die):
     """``mult`` for ``die`` from the Doubles assigned to it (RB-F5, AMB-08).
 
@@ -54,7 +54,7 @@ def double_mult(state, rules, die):
     return r
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def follow_arrow(state, seat, die, sidx):
     """Face reached from slot ``sidx`` of ``die`` by following arrows (RB-F3, AMB-05/07).
 
@@ -79,7 +79,7 @@ def follow_arrow(state, seat, die, sidx):
         via = 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def die_result(state, rules, seat, die):
     """The result of a rolled die: its up face, arrows followed (RB-T3, RB-F3).
 

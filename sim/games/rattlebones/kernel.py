@@ -31,7 +31,7 @@ the state plays on like the original. ``play_many`` runs the same steps with the
 deciding in place (``_steps``).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
@@ -103,19 +103,19 @@ no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_ma
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
 
-BLOCK_GAMES = 32   # games per prange block of play_many
+BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 
 
 # ==== small helpers =========================================================================
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def state_size(n_players):
     """Length of the state array for ``n_players`` seats."""
     return SEAT0 + n_players * SEAT_LEN
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _popcount(x):
     """Number of set bits of a small non-negative int."""
     c = 0
@@ -125,13 +125,13 @@ def _popcount(x):
     return c
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def is_action_face(f):
     """True for the 11 action faces of the supply (§2.5)."""
     return f == FC_NINE or FC_THIEF <= f <= FC_GOLD
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _draw_slot(state):
     """One die roll: a uniform slot index 0..5 (RB-T3), or the next forced draw (tests).
 
@@ -144,7 +144,7 @@ def _draw_slot(state):
     return draw(state, S_RNG_D, N_SLOTS)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _draw_gamble(state):
     """One gamble-die roll: a uniform face index 0..5 (RB-F6), or the next forced draw."""
     p = state[S_FORCE_POS]
@@ -154,7 +154,7 @@ def _draw_gamble(state):
     return draw(state, S_RNG_D, N_GAMBLE)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def end_check(state, rules, trigger, log):
     """RB-E2: end the game at once if any score > R (``end_inclusive``: >= R).
 
@@ -176,7 +176,7 @@ def end_check(state, rules, trigger, log):
     return False
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def gain_points(state, cfg, seat, amount, source, stat, log):
     """Add points to ``seat`` as one atomic gain, then run the end check (RB-F1, RB-E2)."""
     b = seat_base(seat)
@@ -280,7 +280,7 @@ def setup_train_and_gamble(state, rules, train, gamble):
             state[S_GAMBLE + i] = int(rules[R_GAMBLE_FACES + 1 + i])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _deal(state, field_supply, field_limited, want):
     """Take up to ``want`` tokens from a supply (all of them when unlimited)."""
     if state[field_limited] == 0:
@@ -360,7 +360,7 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
 
 
 # ---- turn start: extra dice, dice choice, roll (RB-T1 .. RB-T3) ------------------------------
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def begin_turn(state, seat, log):
     """Reset the per-turn fields for ``seat``'s turn."""
     state[S_ACTIVE] = seat
@@ -381,7 +381,7 @@ def begin_turn(state, seat, log):
                 state[b + F_SCORE])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def roll_die(state, cfg, seat, die, event, log):
     """RB-T3: the die shows a uniform slot; its result is the face there."""
     s = _draw_slot(state)
@@ -392,7 +392,7 @@ def roll_die(state, cfg, seat, die, event, log):
             die_result(state, cfg, seat, die), event)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _list_extra(state, rules, seat):
     """RB-T1 (D01): e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost)."""
     cost = int(rules[R_GOLD_PER_EXTRA_DIE])
@@ -407,7 +407,7 @@ def _list_extra(state, rules, seat):
     return emax + 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _pay_extra(state, rules, seat, e, log):
     """RB-T1: pay for ``e`` extra dice; the dice choice (RB-T2) follows."""
     if e > 0:
@@ -424,7 +424,7 @@ def _pay_extra(state, rules, seat, e, log):
     state[S_PHASE] = PH_DICE
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _list_dice(state):
     """RB-T2 (D02): the masks of 1 + e distinct own dice."""
     nd = state[S_N_DICE]
@@ -437,7 +437,7 @@ def _list_dice(state):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _roll_chosen(state, rules, seat, mask, log):
     """RB-T3: roll the chosen dice in die-id order (RB-S11). RB-T4 / RB-T5a follow only when a
     rolled die shows REROLL or DOUBLE, else the resolution (RB-T5b)."""
@@ -455,7 +455,7 @@ def _roll_chosen(state, rules, seat, mask, log):
     state[S_PHASE] = PH_REROLL if special else PH_ORDER
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _reroll_set(state, rules, seat):
     """K of RB-F8: the rolled dice whose result is REROLL (arrows followed)."""
     rolled = state[S_ROLLED]
@@ -543,7 +543,7 @@ def _list_double(state, rules, seat, log):
     return 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _declare_double(state, seat, t, log):
     """RB-F5: the Double of die S_CTX_DIE applies to die ``t``."""
     d = state[S_CTX_DIE]
@@ -554,7 +554,7 @@ def _declare_double(state, seat, t, log):
         emit(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _list_order(state):
     """RB-T5b / AMB-25 (D05): the unresolved rolled dice, in die-id order."""
     un = state[S_ROLLED] & ~state[S_RESOLVED]
@@ -646,7 +646,7 @@ def _move_options(state, seat, dmin, dmax, optional):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def lower_ringmaster(state, cfg, seat, source, log):
     """RB-E1: R falls by ringmaster_step (never rises); then the end check (RB-E2)."""
     r0 = state[S_R]
@@ -658,7 +658,7 @@ def lower_ringmaster(state, cfg, seat, source, log):
     return end_check(state, cfg, ET_RINGMASTER, log)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _start_move(state, die, dmin, dmax, dp):
     """RB-T6 / RB-F13 / RB-F14: ``die`` moves one own monkey N in [dmin, dmax] (decision
     ``dp``: D06 / D07 / D13)."""
@@ -669,7 +669,7 @@ def _start_move(state, die, dmin, dmax, dp):
     state[S_PHASE] = PH_MOVE
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _list_move(state, rules, seat):
     """The pending move's options (``_move_options``); D13 may always be declined, D06 / D07
     with ``move_optional`` (AMB-04)."""
@@ -680,7 +680,7 @@ def _list_move(state, rules, seat):
     return n
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _start_shop(state, rules, land):
     """RB-P1: a shop visit of ``shop_exchanges_per_landing`` exchanges; then the landing
     effect of space ``land`` (-1: none)."""
@@ -689,13 +689,13 @@ def _start_shop(state, rules, land):
     state[S_PHASE] = PH_SHOP
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _leave_shop(state):
     """The shop visit is over: the pending landing effect, if any, else the next die."""
     state[S_PHASE] = PH_LAND if state[S_LAND] >= 0 else PH_ORDER
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _list_shop(state, rules, seat):
     """RB-P2 (D11): exchange k <= min(shop_max_stars, stars) stars; nothing to exchange (or no
     exchange left) ends the visit."""
@@ -767,7 +767,7 @@ def _move(state, rules, seat, a, log):
         state[S_PHASE] = PH_LAND
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _list_face(state, to):
     """RB-T7 FACE(x) (D08) on space ``to``: replace slot 2..6 of the moving die with x
     (supply >= 1) or not (0)."""
@@ -782,7 +782,7 @@ def _list_face(state, to):
     return N_SLOTS
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _install(state, seat, s, log):
     """RB-T7: slot number ``s`` (2..6) of the moving die gets the offered face; an ARROW then
     gets its target (D09). s = 0 declines. Landing never triggers the ability."""
@@ -824,7 +824,7 @@ def _plus1(state, seat, a, log):
 
 
 # ---- face abilities (RB-F1 .. RB-F15) --------------------------------------------------------
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def gain_token(state, seat, token, amount, mult, log):
     """RB-F11 / RB-F12: gain ``amount`` gold or stars, capped by a limited supply."""
     b = seat_base(seat)
@@ -940,7 +940,7 @@ def take_stock(state, cfg, seat, log):
         stock_scoring(state, cfg, log)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _start_thief(state, rules, mult):
     """RB-F2: clockwise from the left, each opponent holding a star, gold or stock gives
     tokens of a type the active player chooses (D12): 1, or mult with
@@ -974,7 +974,7 @@ def _list_thief(state, seat, log):
     return 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _steal(state, seat, t, log):
     """RB-F2: victim S_CTX_VICTIM gives up to S_THIEF_AMOUNT tokens of type ``t``; no stock
     scoring."""
@@ -1067,14 +1067,14 @@ def resolve_die(state, cfg, seat, die, log):
 
 
 # ---- the steps ------------------------------------------------------------------------------
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _resolve(state, rules, seat, die, log):
     """RB-T5b (D05): ``die`` is resolved next."""
     state[S_RESOLVED] |= 1 << die
     resolve_die(state, rules, seat, die, log)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _arrow(state, seat, t, log):
     """D09: the ARROW goes into slot index S_CTX_SLOT of the moving die, targeting slot
     number ``t``."""
@@ -1111,7 +1111,7 @@ def _apply(state, rules, seat, dp, code, log):
         _declare_double(state, seat, code, log)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _post(state, seat, dp, n):
     """Post decision ``dp`` of ``seat`` with the ``n`` options listed (the options block of
     ``sim.decide``); returns 1, ``advance``'s answer."""
@@ -1121,7 +1121,7 @@ def _post(state, seat, dp, n):
     return 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _steps(state, rules, kinds, work, log, turn_stop, self_play):
     """The step machine from the control position S_PHASE: play the forced steps up to the
     next decision with two or more options, post it and return 1; 0 once the game is over.
@@ -1330,7 +1330,7 @@ def choose(state, rules, comp, kinds, pparams, work):
 
 
 # ==== game end (RB-E3 .. RB-E5) and entry points =============================================
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def tokens_held(state, seat):
     """gold + stocks + stars, the RB-E3 tiebreak."""
     b = seat_base(seat)
@@ -1503,12 +1503,13 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
           cfg, scratch, games_row, seats_rows, log)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
     """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
 
-    Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) reuses its
+    Serial and ``nogil`` (``sim.threads`` plays slices of the rows on threads). Games run in
+    blocks of BLOCK_GAMES; each block reuses its
     scratch. The shared read-only inputs are only read through borrowed views (``_play``), so
     the threads never contend for their reference counts. A game is a pure function of
     (seed, index): results do not depend on the blocks or the threads. Returns nothing; fills
@@ -1516,7 +1517,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     """
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
-    for blk in prange(n_blocks):
+    for blk in range(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
         cfg = np.zeros(C_LEN, dtype=np.float64)
         scratch = np.zeros(MAX_OPTS, dtype=np.int64)

@@ -124,7 +124,7 @@ def fill_cfg(cfg, state, rules, kinds, pp):
             cfg[C_FV + p * N_FACES + f] = face_value(state, pp, p, f)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def slot_value(state, cfg, seat, die, s):
     """Value of slot index ``s`` of ``die``; an ARROW is worth its target minus the penalty."""
     b = seat_base(seat) + die * N_SLOTS
@@ -137,7 +137,7 @@ def slot_value(state, cfg, seat, die, s):
     return cfg[C_FV + seat * N_FACES + state[b + F_FACE + t]] - cfg[C_PP + seat * P_LEN + P_ARROW_PENALTY]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def star_roll_value(state, cfg, seat):
     """Value of rolling a STAR now (D01-D03): ``v_star``, but 0 while the seat already holds
     ``star_hoard_max`` stars (a full exchange waits at START: roll the dice that can take a
@@ -149,7 +149,7 @@ def star_roll_value(state, cfg, seat):
     return cfg[C_PP + seat * P_LEN + P_V_STAR]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def die_values(state, cfg, seat):
     """``die_value = sum of slot values / 6`` (§9 D02) of each die of ``seat``, into
     ``cfg[C_DV + die]``; STAR faces (and arrows at them) count at ``star_roll_value``: its
@@ -164,7 +164,7 @@ def die_values(state, cfg, seat):
     cfg[C_FV + seat * N_FACES + FC_STAR] = cfg[C_PP + seat * P_LEN + P_V_STAR]
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def _prep_die(state, cfg, seat, die):
     """Slot values ``cfg[C_SV + s]`` and install weights ``cfg[C_W + s]`` of ``die`` (1, plus
     one per arrow of the die targeting s with ``protect_arrow_targets``), for ``install_gain``.
@@ -211,7 +211,7 @@ def best_arrow_target(state, cfg, seat, die, s):
     return best - cfg[C_PP + seat * P_LEN + P_ARROW_PENALTY], bt
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def install_gain(state, cfg, seat, die, s, x):
     """Value gained by installing face ``x`` in slot index ``s`` of ``die`` (D08); ``die``
     must be prepared by ``_prep_die``."""
@@ -223,7 +223,7 @@ def install_gain(state, cfg, seat, die, s, x):
     return cfg[C_W + s] * (new - old)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def best_install(state, cfg, seat, die, x):
     """(gain, slot number) of the best slot 2..6 for face ``x`` on ``die`` (prepared by
     ``_prep_die``); (NEG, 0) if the pile is empty."""
@@ -239,7 +239,7 @@ def best_install(state, cfg, seat, die, x):
     return best, bs
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def plus1_gain(state, cfg, seat, die, a):
     """Value of +1 choice ``a`` (D10 encoding) landing with ``die`` (prepared); -1 (decline)
     is worth 0."""
@@ -257,7 +257,7 @@ def plus1_gain(state, cfg, seat, die, a):
     return g
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def best_plus1(state, cfg, seat, die):
     """Best +1 gain on landing with ``die`` (prepared; same legality as kernel._plus1_options)."""
     best = 0.0
@@ -278,7 +278,7 @@ def best_plus1(state, cfg, seat, die):
     return best
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def shop_k(state, cfg, seat, kmax):
     """D11: stars to cash: all allowed when R - score <= cash_all_if_gap_le, or when holding at
     least star_cash_min stars; else 0."""
@@ -292,7 +292,7 @@ def shop_k(state, cfg, seat, kmax):
     return 0
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def shop_value(state, cfg, seat):
     """Points the shop would give now (D11 choice), for a landing evaluation."""
     kmax = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1,
@@ -302,7 +302,7 @@ def shop_value(state, cfg, seat):
 
 
 # ==== greedy decisions =======================================================================
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def greedy_extra_dice(state, cfg, seat, n):
     """D01: never / max / threshold (extra die only if its die_value >= extra_die_min_value),
     keeping ``gold_reserve`` gold. The options are e = 0..emax, so e is also the index."""
@@ -336,7 +336,7 @@ def greedy_extra_dice(state, cfg, seat, n):
     return min(cap, good)
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def greedy_dice(state, cfg, seat, n):
     """D02: the subset with the highest total die_value."""
     die_values(state, cfg, seat)
@@ -413,7 +413,7 @@ def greedy_double(state, cfg, seat, n):
     return ba
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def greedy_order(state, cfg, seat, n):
     """D05: RANK_1234 first, then gains, moves, Ringmaster results (``gains_first``,
     ``ringmaster_last_if_not_leading``, ``moves_before_abilities``)."""

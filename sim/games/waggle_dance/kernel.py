@@ -27,7 +27,7 @@ and a copy of the state plays on like the original. ``play_many`` is the loop
 ``while advance: apply_option(choose)``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
@@ -90,7 +90,7 @@ no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_ma
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
 
-BLOCK_GAMES = 32   # games per prange block of play_many
+BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 
 
 # ==== small helpers =========================================================================
@@ -1965,18 +1965,19 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
           games_row, seats_rows, log)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, first_index,
               games_out, seats_out):
     """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
 
-    Games run in blocks of BLOCK_GAMES; each block (one ``prange`` iteration) reuses its
+    Serial and ``nogil`` (``sim.threads`` plays slices of the rows on threads). Games run in
+    blocks of BLOCK_GAMES; each block reuses its
     state. A game is a pure function of (seed, index): results do not depend on the blocks or
     the threads.
     """
     n_games = games_out.shape[0]
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
-    for blk in prange(n_blocks):
+    for blk in range(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
         grow = np.zeros(games_out.shape[1], dtype=np.int64)
         srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
