@@ -1,7 +1,8 @@
 """Run a batch of games of one arm and return their result columns.
 
 Python validates and allocates; the game's jitted ``play_many`` fills the output arrays
-(each game writes only its own row), on threads (``sim.threads``). Chunking, threads and Parquet live in ``pipelines/``.
+(each game writes only its own row) on threads (``sim.threads``). Chunking, worker counts and
+Parquet live in ``pipelines/``.
 """
 from __future__ import annotations
 

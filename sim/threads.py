@@ -21,8 +21,9 @@ SLICES_PER_THREAD = 8  # more slices than threads, so that slow games even out
 
 
 def slices(n: int, threads: int) -> list[tuple[int, int]]:
-    """Contiguous ``(lo, hi)`` row ranges covering ``0..n`` for ``threads`` threads."""
-    k = max(1, min(n, threads * SLICES_PER_THREAD if threads > 1 else 1))
+    """Contiguous ``(lo, hi)`` row ranges covering ``0..n`` for ``threads`` threads (one range
+    for one thread)."""
+    k = max(1, min(n, 1 if threads == 1 else threads * SLICES_PER_THREAD))
     bounds = [n * j // k for j in range(k + 1)]
     return [(bounds[j], bounds[j + 1]) for j in range(k) if bounds[j] < bounds[j + 1]]
 
@@ -38,10 +39,9 @@ def play_in_threads(play_many, args: tuple, first_index: int, games: np.ndarray,
         lo, hi = part
         play_many(*args, np.int64(first_index + lo), games[lo:hi], seats[lo:hi])
 
-    if threads == 1 or len(parts) == 1:
+    if len(parts) <= 1:
         for part in parts:
             play(part)
         return
     with ThreadPoolExecutor(max_workers=min(threads, len(parts))) as pool:
-        for _ in pool.map(play, parts):
-            pass
+        list(pool.map(play, parts))  # re-raises a slice's error

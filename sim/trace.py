@@ -43,9 +43,9 @@ def _append(log, code, a0, a1, a2, a3, a4, a5, a6):
 
 @njit(cache=True)
 def emit(log, code, a0=0, a1=0, a2=0, a3=0, a4=0, a5=0, a6=0):
-    """Append one event to ``log`` if tracing is on and there is room. Inlined where it is
-    called, it casts its arguments to int64, so the body (``_append``) is compiled once instead
-    of once per combination of argument types (dozens per game)."""
+    """Append one event to ``log`` if tracing is on and there is room. It casts its arguments
+    to int64, so the body (``_append``) is compiled once even where ``emit`` itself is compiled
+    per combination of argument types (with ``sim.borrow``'s patches off)."""
     _append(log, np.int64(code), np.int64(a0), np.int64(a1), np.int64(a2), np.int64(a3),
             np.int64(a4), np.int64(a5), np.int64(a6))
 
