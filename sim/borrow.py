@@ -46,18 +46,30 @@ changes: every function stays callable on its own, as the scenario tests call th
 copies are renamed (``.private``): Numba's JIT looks symbols up by name across modules, and a
 private copy under the exported name made a function compiled later crash.
 
-Two more make a first run compile fast (the Flower Shop's cold start went from 115 s to 48 s
-of CPU, both measured at once on a loaded machine, kernel speed within 2%):
+Three more make a first run compile fast:
 
 - *Only entries are optimised.* Every whole-program entry is optimised at full level, with
   its callees linked in; our other jitted functions stay unoptimised (O0). They reach the
   games' loops only as IR linked into an entry, which optimises the whole program, so
   optimising each of them (and, in each caller, its copies of all their callees again) was
   wasted. Libraries that are not ours (``_ZN3sim`` symbols) are optimised as before.
+- *Each of our other functions is compiled to machine code alone.* Numba links a copy of every
+  callee (and of the callees' callees) into a caller's module and compiles the whole module:
+  the machine code of the games' deep call trees was generated again at every level. Ours
+  mark the linked copies ``available_externally`` (LLVM compiles calls to the callees' own
+  code, already in this process, and not the copies), are compiled by a target machine at
+  codegen level 0, and give the copies back (``linkonce_odr``) to a caller that links them in:
+  an entry still receives the whole program. Their machine code calls code compiled in this
+  process, so they are not cached on disk; the entries are (a warm start loads an entry alone).
 - *One compiled version per argument type.* A call of one of our functions from jitted code
   compiles it for the arguments' types without their constant values (``Literal[int](3)`` ->
   ``int64``) and with omitted defaults passed as values: ``emit`` was compiled 28 times per
   game, now once.
+
+The second alone took a first ``playtest run`` with an empty JIT cache (whole process, wall
+time, 4 players) from 69 s to 47 s for the Flower Shop, 32 s to 21-26 s for Rattlebones, 44 s
+to 30 s for Cupcake Empire and 43 s to 34-37 s for Waggle Dance, with kernel speed within the
+noise of a concurrent A/B (``tests/test_borrow.py`` shows the mechanisms).
 
 Numba's own cache would not see a change of this file; ``sim/__init__.py`` keys the cache
 directory on every source file of ``sim/``, so a change here recompiles the kernels.
@@ -80,6 +92,7 @@ import warnings
 import llvmlite.binding as _ll
 import numba
 from numba import config, njit, types
+from numba.core import caching as _caching
 from numba.core import codegen as _codegen
 from numba.core import dispatcher as _dispatcher
 from numba.core.runtime import context as _nrt_context
@@ -106,6 +119,8 @@ def _in_force() -> tuple[bool, str]:
                       f"({PINNED_NUMBA})"
     wrapped = ((_nrt_context.NRTContext, "incref"), (_nrt_context.NRTContext, "decref"),
                (_arrayobj, "fix_integer_index"), (_codegen.CPUCodeLibrary, "_optimize_final_module"),
+               (_codegen.CPUCodeLibrary, "_get_module_for_linking"),
+               (_caching.Cache, "load_overload"), (_caching.Cache, "save_overload"),
                (_dispatcher.Dispatcher, "get_call_template"))
     missing = [f"{getattr(o, '__name__', o)}.{a}" for o, a in wrapped if not hasattr(o, a)]
     if missing:
@@ -212,6 +227,35 @@ _OWN_PACKAGE = __name__.split(".")[0] + "."  # "sim."
 _OWN_MANGLED = _mangled_prefix(_OWN_PACKAGE[:-1])  # "_ZN3sim", in our functions' symbols
 
 
+_PRIVATE = ".private"  # suffix of an entry's private copies of its callees
+
+
+def _linked_copy(f) -> bool:
+    """Is the defined LLVM function ``f`` a copy linked in from another library (a callee's
+    exported copy, or an entry's private one)?"""
+    return (f.linkage == _ll.Linkage.linkonce_odr
+            or (f.linkage == _ll.Linkage.internal and f.name.endswith(_PRIVATE)))
+
+
+def _uncached(py_func) -> bool:
+    """Is ``py_func`` one of our jitted functions that is not a whole-program entry? Its
+    compiled code calls its callees' code in this process, so it is never cached on disk (an
+    entry's compiled code is whole; the games' loops run entries only)."""
+    module = getattr(py_func, "__module__", "") or ""
+    if not module.startswith(_OWN_PACKAGE):
+        return False
+    name = py_func.__name__
+    return f"{_mangled_prefix(module)}{len(name)}{name}B" not in _WHOLE_PROGRAM
+
+
+@functools.lru_cache(maxsize=None)
+def _quick_machine(codegen):
+    """A target machine like the JIT's, at codegen level 0 (fast instruction selection)."""
+    options = dict(opt=0)
+    codegen._customize_tm_options(options)
+    return _ll.Target.from_triple(_ll.get_process_triple()).create_target_machine(**options)
+
+
 def _plain(t):
     """The argument type a call of one of our functions compiles for: a constant's type without
     its value (``Literal[int](3)`` -> ``int64``), an omitted argument's default as a value of its
@@ -261,15 +305,54 @@ def _install() -> None:
             for f in defined:
                 if f.linkage == _ll.Linkage.linkonce_odr:
                     # renamed too: the JIT resolves other modules' symbols by name
-                    f.name = f.name + ".private"
+                    f.name = f.name + _PRIVATE
                     f.linkage = _ll.Linkage.internal
             optimize_final_module(self)
         elif not any(_OWN_MANGLED in name for name in own):
             optimize_final_module(self)  # not ours (Numba's helpers, a notebook's functions)
-        # our other functions stay unoptimised (O0): they reach the games' loops only as IR
-        # linked into an entry, which optimises the whole program
+        else:
+            # Our other functions stay unoptimised (O0): they reach the games' loops only as IR
+            # linked into an entry, which optimises the whole program. Only their own code is
+            # compiled to machine code: the linked-in copies of their callees become
+            # available_externally (calls go to the callees' own compiled code), and
+            # _module_for_linking gives callers the copies back.
+            for f in defined:
+                if _linked_copy(f):
+                    f.linkage = _ll.Linkage.available_externally
+            # and that code, unoptimised, is emitted by a target machine at codegen level 0
+            if not self._object_caching_enabled:
+                self.enable_object_caching()
+            self._set_compiled_object(_quick_machine(self._codegen).emit_object(self._final_module))
+            self._disable_inspection = False  # its IR stays what was compiled
 
     library._optimize_final_module = optimize_whole_program
+    get_module_for_linking = library._get_module_for_linking
+
+    def module_for_linking(self):
+        mod = get_module_for_linking(self)  # a clone of the final module, kept by the library
+        if mod is not self._final_module and not getattr(mod, "_playtest_relinked", False):
+            for f in mod.functions:
+                if f.linkage == _ll.Linkage.available_externally:
+                    f.linkage = (_ll.Linkage.internal if f.name.endswith(_PRIVATE)
+                                 else _ll.Linkage.linkonce_odr)
+            mod._playtest_relinked = True
+        return mod
+
+    library._get_module_for_linking = module_for_linking
+    cache = _caching.Cache
+    load_overload, save_overload = cache.load_overload, cache.save_overload
+
+    def maybe_load_overload(self, sig, target_context):
+        if _uncached(self._py_func):
+            return None
+        return load_overload(self, sig, target_context)
+
+    def maybe_save_overload(self, sig, data):
+        if not _uncached(self._py_func):
+            save_overload(self, sig, data)
+
+    cache.load_overload, cache.save_overload = maybe_load_overload, maybe_save_overload
+
     dispatcher = _dispatcher.Dispatcher
     get_call_template = dispatcher.get_call_template
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from llvmlite.binding import Linkage
 from numba import njit
 
 from sim import borrow
@@ -171,6 +172,53 @@ def test_a_function_compiled_after_a_whole_program_entry_runs():
                        timeout=900)
     assert r.returncode == 0, r.stderr[-3000:]
     assert r.stdout.split()[-2:] == ["tokens", "0"]
+
+
+_WARM = """
+import hashlib, os, numpy as np
+from sim import batch
+from sim.games.flower_shop import SPEC, kernel
+g, s = batch.run_games(batch.make_arm(SPEC, 2, policy='greedy'), 1, 0, 20)
+state = kernel.new_state(2)
+kernel.start_streams(state, np.uint64(5), np.int64(7))
+print(hashlib.md5(g.tobytes() + s.tobytes()).hexdigest(), state[state != 0][:6].tolist())
+print(sorted(f.split('-')[0] for _, _, fs in os.walk(os.environ['NUMBA_CACHE_DIR'])
+             for f in fs if f.endswith('.nbi') and f.startswith('kernel.')))
+"""
+
+
+def test_rule_functions_run_from_python_with_a_warm_cache(tmp_path):
+    """A rule function is compiled for this process only (its code calls its callees' code),
+    never cached, so a second process with a warm JIT cache calls it from Python as the first
+    did; the game's entry is cached (warm starts stay warm) and plays the same games."""
+    first = _python(_WARM, NUMBA_CACHE_DIR=str(tmp_path))
+    second = _python(_WARM, NUMBA_CACHE_DIR=str(tmp_path))
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert first.stdout == second.stdout
+    cached = eval(first.stdout.splitlines()[1])
+    assert "kernel.play_game" in cached
+    assert "kernel.start_streams" not in cached and "kernel.new_state" not in cached
+
+
+def test_rule_functions_compile_only_their_own_code():
+    """A function that is not an entry is compiled to machine code alone: the copies of its
+    callees linked into its module for callers to inline are available_externally (not
+    emitted), and a caller that links the module gets them back as copies it may inline."""
+    ours = types.FunctionType(_tally_all.__code__, dict(globals(), __name__="sim._probe"),
+                              "_ours")
+    ours.__qualname__ = "_ours"
+    ours = njit(ours)
+    a = np.arange(-20, 60, 3)
+    assert ours(a) == _tally.py_func(a, 3, 30) + 1
+    assert "6_tallyB" in _body(ours, "_ours")  # its own code calls the callee's
+    library = ours.overloads[ours.signatures[0]].library
+    linked = [f for f in library._final_module.functions
+              if not f.is_declaration and "6_tallyB" in f.name]
+    assert linked and all(f.linkage == Linkage.available_externally for f in linked)
+    relinked = [f for f in library._get_module_for_linking().functions
+                if not f.is_declaration and "6_tallyB" in f.name]
+    assert relinked and all(f.linkage == Linkage.linkonce_odr for f in relinked)
 
 
 def test_borrowed_views_alias_the_owner_arrays():
