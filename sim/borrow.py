@@ -46,7 +46,7 @@ changes: every function stays callable on its own, as the scenario tests call th
 copies are renamed (``.private``): Numba's JIT looks symbols up by name across modules, and a
 private copy under the exported name made a function compiled later crash.
 
-Three more make a first run compile fast:
+Four more make a first run compile fast:
 
 - *Only entries are optimised.* Every whole-program entry is optimised at full level, with
   its callees linked in; our other jitted functions stay unoptimised (O0). They reach the
@@ -61,6 +61,9 @@ Three more make a first run compile fast:
   codegen level 0, and give the copies back (``linkonce_odr``) to a caller that links them in:
   an entry still receives the whole program. Their machine code calls code compiled in this
   process, so they are not cached on disk; the entries are (a warm start loads an entry alone).
+- *No LLVM lock events.* Numba broadcasts an event around each of its hundreds of thousands
+  of LLVM calls to the timer of every compilation under way (nested ones too), which cost a
+  sixth of a first run; its compile-time reports lose their ``llvm_lock`` timings.
 - *One compiled version per argument type.* A call of one of our functions from jitted code
   compiles it for the arguments' types without their constant values (``Literal[int](3)`` ->
   ``int64``) and with omitted defaults passed as values: ``emit`` was compiled 28 times per
@@ -92,6 +95,7 @@ import warnings
 import llvmlite.binding as _ll
 import numba
 from numba import config, njit, types
+from numba.core import base as _base  # noqa: F401 (registers the lock events unregistered here)
 from numba.core import caching as _caching
 from numba.core import codegen as _codegen
 from numba.core import dispatcher as _dispatcher
@@ -121,7 +125,8 @@ def _in_force() -> tuple[bool, str]:
                (_arrayobj, "fix_integer_index"), (_codegen.CPUCodeLibrary, "_optimize_final_module"),
                (_codegen.CPUCodeLibrary, "_get_module_for_linking"),
                (_caching.Cache, "load_overload"), (_caching.Cache, "save_overload"),
-               (_dispatcher.Dispatcher, "get_call_template"))
+               (_dispatcher.Dispatcher, "get_call_template"),
+               (_ll.ffi, "unregister_lock_callback"), (_ll.ffi.lib._lock, "_cblist"))
     missing = [f"{getattr(o, '__name__', o)}.{a}" for o, a in wrapped if not hasattr(o, a)]
     if missing:
         return False, f"Numba lacks {', '.join(missing)}"
@@ -365,6 +370,17 @@ def _install() -> None:
         return get_call_template(self, args, kws)
 
     dispatcher.get_call_template = plain_call_template
+    for callbacks in _lock_event_callbacks():
+        # Numba times its LLVM lock with an event around every LLVM call, broadcast to the
+        # timer of every compilation under way (nested ones too): a sixth of a first run
+        _ll.ffi.unregister_lock_callback(*callbacks)
+
+
+def _lock_event_callbacks():
+    """The callbacks by which Numba broadcasts ``numba:llvm_lock`` events (``numba.core.base``)."""
+    return [(acquire, release) for acquire, release in list(_ll.ffi.lib._lock._cblist)
+            if getattr(acquire, "__module__", "") == "numba.core.base"
+            and "llvm_lock_event" in getattr(acquire, "__qualname__", "")]
 
 
 if ENABLED:

@@ -347,6 +347,7 @@ def test_patches_are_in_force_on_the_pinned_numba():
     assert numba.__version__ == borrow.PINNED_NUMBA
     assert borrow.ENABLED, borrow.WHY_OFF
     assert borrow._NO_REFCOUNT and borrow._NO_WRAPAROUND and borrow._WHOLE_PROGRAM
+    assert not borrow._lock_event_callbacks()  # Numba's LLVM lock events are off
 
 
 def _python(code, **env):
