@@ -331,6 +331,21 @@ def _install() -> None:
             self._disable_inspection = False  # its IR stays what was compiled
 
     library._optimize_final_module = optimize_whole_program
+
+    def optimize_functions(self, ll_module):
+        # Numba's own version builds a pass pipeline for every function of the module,
+        # declarations included; one pipeline runs the same passes on each definition
+        ll_module.data_layout = self._codegen._data_layout
+        fpm = pb = None
+        for func in ll_module.functions:
+            if func.is_declaration:
+                continue
+            if fpm is None:
+                fpm, pb = self._codegen._function_pass_manager()
+            with self._recorded_timings.record(f"Function passes on {func.name!r}", pb):
+                fpm.run(func, pb)
+
+    library._optimize_functions = optimize_functions
     get_module_for_linking = library._get_module_for_linking
 
     def module_for_linking(self):
