@@ -46,7 +46,7 @@ changes: every function stays callable on its own, as the scenario tests call th
 copies are renamed (``.private``): Numba's JIT looks symbols up by name across modules, and a
 private copy under the exported name made a function compiled later crash.
 
-Four more make a first run compile fast:
+Five more make a first run compile fast:
 
 - *Only entries are optimised.* Every whole-program entry is optimised at full level, with
   its callees linked in; our other jitted functions stay unoptimised (O0). They reach the
@@ -62,17 +62,20 @@ Four more make a first run compile fast:
   an entry still receives the whole program. Their machine code calls code compiled in this
   process, so they are not cached on disk; the entries are (a warm start loads an entry alone).
 - *No LLVM lock events.* Numba broadcasts an event around each of its hundreds of thousands
-  of LLVM calls to the timer of every compilation under way (nested ones too), which cost a
-  sixth of a first run; its compile-time reports lose their ``llvm_lock`` timings.
+  of LLVM calls to the timer of every compilation under way (nested ones too), 3-14% of a
+  first run; its compile-time reports lose their ``llvm_lock`` timings.
+- *One function pass pipeline per module.* Numba builds a pipeline for every function of a
+  module, declarations included, before its function passes; one pipeline for the module's
+  definitions runs the same passes (the entries' IR is unchanged).
 - *One compiled version per argument type.* A call of one of our functions from jitted code
   compiles it for the arguments' types without their constant values (``Literal[int](3)`` ->
   ``int64``) and with omitted defaults passed as values: ``emit`` was compiled 28 times per
   game, now once.
 
-The second alone took a first ``playtest run`` with an empty JIT cache (whole process, wall
-time, 4 players) from 69 s to 47 s for the Flower Shop, 32 s to 21-26 s for Rattlebones, 44 s
-to 30 s for Cupcake Empire and 43 s to 34-37 s for Waggle Dance, with kernel speed within the
-noise of a concurrent A/B (``tests/test_borrow.py`` shows the mechanisms).
+With them a first ``playtest run`` with an empty JIT cache (whole process) compiles in about
+half the time it took before the first of them; kernel speed stayed within the noise of
+concurrent A/B runs (the closing notes of issue 13 give the figures; ``tests/test_borrow.py``
+shows the mechanisms).
 
 Numba's own cache would not see a change of this file; ``sim/__init__.py`` keys the cache
 directory on every source file of ``sim/``, so a change here recompiles the kernels.
@@ -124,6 +127,7 @@ def _in_force() -> tuple[bool, str]:
     wrapped = ((_nrt_context.NRTContext, "incref"), (_nrt_context.NRTContext, "decref"),
                (_arrayobj, "fix_integer_index"), (_codegen.CPUCodeLibrary, "_optimize_final_module"),
                (_codegen.CPUCodeLibrary, "_get_module_for_linking"),
+               (_codegen.CPUCodeLibrary, "_optimize_functions"),
                (_caching.Cache, "load_overload"), (_caching.Cache, "save_overload"),
                (_dispatcher.Dispatcher, "get_call_template"),
                (_ll.ffi, "unregister_lock_callback"), (_ll.ffi.lib._lock, "_cblist"))
