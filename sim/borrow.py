@@ -60,7 +60,9 @@ Five more make a first run compile fast:
   code, already in this process, and not the copies), are compiled by a target machine at
   codegen level 0, and give the copies back (``linkonce_odr``) to a caller that links them in:
   an entry still receives the whole program. Their machine code calls code compiled in this
-  process, so they are not cached on disk; the entries are (a warm start loads an entry alone).
+  process, so they are not cached on disk. The entries are, and so is a function of ours that
+  calls one (a game's ``play_many``): it keeps the entry whole in its module, so a warm start
+  loads it alone.
 - *No LLVM lock events.* Numba broadcasts an event around each of its hundreds of thousands
   of LLVM calls to the timer of every compilation under way (nested ones too), 3-14% of a
   first run; its compile-time reports lose their ``llvm_lock`` timings.
@@ -128,7 +130,7 @@ def _in_force() -> tuple[bool, str]:
                (_arrayobj, "fix_integer_index"), (_codegen.CPUCodeLibrary, "_optimize_final_module"),
                (_codegen.CPUCodeLibrary, "_get_module_for_linking"),
                (_codegen.CPUCodeLibrary, "_optimize_functions"),
-               (_caching.Cache, "load_overload"), (_caching.Cache, "save_overload"),
+               (_caching.Cache, "save_overload"),
                (_dispatcher.Dispatcher, "get_call_template"),
                (_ll.ffi, "unregister_lock_callback"), (_ll.ffi.lib._lock, "_cblist"))
     missing = [f"{getattr(o, '__name__', o)}.{a}" for o, a in wrapped if not hasattr(o, a)]
@@ -246,17 +248,6 @@ def _linked_copy(f) -> bool:
             or (f.linkage == _ll.Linkage.internal and f.name.endswith(_PRIVATE)))
 
 
-def _uncached(py_func) -> bool:
-    """Is ``py_func`` one of our jitted functions that is not a whole-program entry? Its
-    compiled code calls its callees' code in this process, so it is never cached on disk (an
-    entry's compiled code is whole; the games' loops run entries only)."""
-    module = getattr(py_func, "__module__", "") or ""
-    if not module.startswith(_OWN_PACKAGE):
-        return False
-    name = py_func.__name__
-    return f"{_mangled_prefix(module)}{len(name)}{name}B" not in _WHOLE_PROGRAM
-
-
 @functools.lru_cache(maxsize=None)
 def _quick_machine(codegen):
     """A target machine like the JIT's, at codegen level 0 (fast instruction selection)."""
@@ -319,7 +310,7 @@ def _install() -> None:
             optimize_final_module(self)
         elif not any(_OWN_MANGLED in name for name in own):
             optimize_final_module(self)  # not ours (Numba's helpers, a notebook's functions)
-        else:
+        elif not _is_entry(f.name for f in defined if _linked_copy(f)):
             # Our other functions stay unoptimised (O0): they reach the games' loops only as IR
             # linked into an entry, which optimises the whole program. Only their own code is
             # compiled to machine code: the linked-in copies of their callees become
@@ -333,6 +324,9 @@ def _install() -> None:
                 self.enable_object_caching()
             self._set_compiled_object(_quick_machine(self._codegen).emit_object(self._final_module))
             self._disable_inspection = False  # its IR stays what was compiled
+            self._playtest_partial = True  # calls code of this process: not cached on disk
+        # a function of ours that calls an entry (a game's play_many) keeps the optimised entry
+        # whole in its module, unoptimised around it, and is cached: a warm start loads it
 
     library._optimize_final_module = optimize_whole_program
 
@@ -364,18 +358,14 @@ def _install() -> None:
 
     library._get_module_for_linking = module_for_linking
     cache = _caching.Cache
-    load_overload, save_overload = cache.load_overload, cache.save_overload
-
-    def maybe_load_overload(self, sig, target_context):
-        if _uncached(self._py_func):
-            return None
-        return load_overload(self, sig, target_context)
+    save_overload = cache.save_overload
 
     def maybe_save_overload(self, sig, data):
-        if not _uncached(self._py_func):
+        # what is on disk is whole, so anything found there loads
+        if not getattr(getattr(data, "library", None), "_playtest_partial", False):
             save_overload(self, sig, data)
 
-    cache.load_overload, cache.save_overload = maybe_load_overload, maybe_save_overload
+    cache.save_overload = maybe_save_overload
 
     dispatcher = _dispatcher.Dispatcher
     get_call_template = dispatcher.get_call_template

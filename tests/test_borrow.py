@@ -190,14 +190,15 @@ print(sorted(f.split('-')[0] for _, _, fs in os.walk(os.environ['NUMBA_CACHE_DIR
 def test_rule_functions_run_from_python_with_a_warm_cache(tmp_path):
     """A rule function is compiled for this process only (its code calls its callees' code),
     never cached, so a second process with a warm JIT cache calls it from Python as the first
-    did; the game's entry is cached (warm starts stay warm) and plays the same games."""
+    did; the game's entry and the play_many that calls it are cached (warm starts stay warm)
+    and play the same games."""
     first = _python(_WARM, NUMBA_CACHE_DIR=str(tmp_path))
     second = _python(_WARM, NUMBA_CACHE_DIR=str(tmp_path))
     assert first.returncode == 0, first.stderr[-3000:]
     assert second.returncode == 0, second.stderr[-3000:]
     assert first.stdout == second.stdout
     cached = eval(first.stdout.splitlines()[1])
-    assert "kernel.play_game" in cached
+    assert "kernel.play_game" in cached and "kernel.play_many" in cached
     assert "kernel.start_streams" not in cached and "kernel.new_state" not in cached
 
 
