@@ -325,8 +325,8 @@ def _install() -> None:
             self._set_compiled_object(_quick_machine(self._codegen).emit_object(self._final_module))
             self._disable_inspection = False  # its IR stays what was compiled
             self._playtest_partial = True  # calls code of this process: not cached on disk
-        # a function of ours that calls an entry (a game's play_many) keeps the optimised entry
-        # whole in its module, unoptimised around it, and is cached: a warm start loads it
+        # otherwise ours and calling an entry (a game's play_many): the optimised entry stays
+        # whole in its module, unoptimised around it, and it is cached: a warm start loads it
 
     library._optimize_final_module = optimize_whole_program
 
@@ -347,13 +347,13 @@ def _install() -> None:
     get_module_for_linking = library._get_module_for_linking
 
     def module_for_linking(self):
+        relink = getattr(self, "_playtest_partial", False) and self._shared_module is None
         mod = get_module_for_linking(self)  # a clone of the final module, kept by the library
-        if mod is not self._final_module and not getattr(mod, "_playtest_relinked", False):
+        if relink:  # the copies this library's own machine code left out, back for callers
             for f in mod.functions:
                 if f.linkage == _ll.Linkage.available_externally:
                     f.linkage = (_ll.Linkage.internal if f.name.endswith(_PRIVATE)
                                  else _ll.Linkage.linkonce_odr)
-            mod._playtest_relinked = True
         return mod
 
     library._get_module_for_linking = module_for_linking
@@ -381,7 +381,7 @@ def _install() -> None:
     dispatcher.get_call_template = plain_call_template
     for callbacks in _lock_event_callbacks():
         # Numba times its LLVM lock with an event around every LLVM call, broadcast to the
-        # timer of every compilation under way (nested ones too): a sixth of a first run
+        # timer of every compilation under way (nested ones too): 3-14% of a first run
         _ll.ffi.unregister_lock_callback(*callbacks)
 
 
