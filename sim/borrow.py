@@ -46,7 +46,7 @@ changes: every function stays callable on its own, as the scenario tests call th
 copies are renamed (``.private``): Numba's JIT looks symbols up by name across modules, and a
 private copy under the exported name made a function compiled later crash.
 
-Five more make a first run compile fast:
+Six more make a first run compile fast:
 
 - *Only entries are optimised.* Every whole-program entry is optimised at full level, with
   its callees linked in; our other jitted functions stay unoptimised (O0). They reach the
@@ -69,6 +69,13 @@ Five more make a first run compile fast:
 - *One function pass pipeline per module.* Numba builds a pipeline for every function of a
   module, declarations included, before its function passes; one pipeline for the module's
   definitions runs the same passes (the entries' IR is unchanged).
+- *Python-callable wrappers only for what Python calls.* Numba builds two wrappers (CPython
+  and C) for every function it compiles, IR that is lowered, optimised and emitted too, though
+  the games' functions are called from Python only by tests and the entries. A function of
+  ours compiled for a jitted caller (not an entry) gets none, and is left out of its
+  dispatcher's table of Python calls; the first call from Python builds the CPython wrapper
+  alone, in a library of its own that calls the function's code already in this process. Such
+  a function is not cached on disk (what is there always has its wrapper).
 - *One compiled version per argument type.* A call of one of our functions from jitted code
   compiles it for the arguments' types without their constant values (``Literal[int](3)`` ->
   ``int64``) and with omitted defaults passed as values: ``emit`` was compiled 28 times per
@@ -95,6 +102,7 @@ import ast
 import functools
 import os
 import sys
+import threading
 import warnings
 
 import llvmlite.binding as _ll
@@ -103,7 +111,9 @@ from numba import config, njit, types
 from numba.core import base as _base  # noqa: F401 (registers the lock events unregistered here)
 from numba.core import caching as _caching
 from numba.core import codegen as _codegen
+from numba.core import compiler_lock as _compiler_lock
 from numba.core import dispatcher as _dispatcher
+from numba.core import sigutils as _sigutils
 from numba.core.runtime import context as _nrt_context
 from numba.extending import intrinsic
 from numba.np import arrayobj as _arrayobj
@@ -132,6 +142,8 @@ def _in_force() -> tuple[bool, str]:
                (_codegen.CPUCodeLibrary, "_optimize_functions"),
                (_caching.Cache, "save_overload"),
                (_dispatcher.Dispatcher, "get_call_template"),
+               (_dispatcher.Dispatcher, "add_overload"), (_dispatcher.Dispatcher, "compile"),
+               (_dispatcher._FunctionCompiler, "_customize_flags"),
                (_ll.ffi, "unregister_lock_callback"), (_ll.ffi.lib._lock, "_cblist"))
     missing = [f"{getattr(o, '__name__', o)}.{a}" for o, a in wrapped if not hasattr(o, a)]
     if missing:
@@ -217,6 +229,16 @@ def whole_program(module_name: str, function_name: str, generated: bool = False)
 def _is_entry(names) -> bool:
     """Is one of the functions ``names`` (a library's own) a whole-program entry?"""
     return any(name.startswith(prefix) for name in names for prefix in _WHOLE_PROGRAM)
+
+
+def _is_entry_function(py_func) -> bool:
+    """Is the Python function ``py_func`` declared a whole-program entry?"""
+    name = py_func.__qualname__
+    return f"{_mangled_prefix(py_func.__module__)}{len(name)}{name}B" in _WHOLE_PROGRAM
+
+
+def _ours(dispatcher) -> bool:
+    return getattr(dispatcher.py_func, "__module__", "").startswith(_OWN_PACKAGE)
 
 
 def _declared(modules: dict[str, frozenset[str]], builder) -> bool:
@@ -362,7 +384,9 @@ def _install() -> None:
 
     def maybe_save_overload(self, sig, data):
         # what is on disk is whole, so anything found there loads
-        if not getattr(getattr(data, "library", None), "_playtest_partial", False):
+        library = getattr(data, "library", None)
+        if not (getattr(library, "_playtest_partial", False)
+                or getattr(library, "_playtest_unwrapped", False)):
             save_overload(self, sig, data)
 
     cache.save_overload = maybe_save_overload
@@ -373,16 +397,93 @@ def _install() -> None:
     def plain_call_template(self, args, kws):
         # One compiled version per argument *type* of our own functions, not one per constant
         # value or per set of omitted defaults (emit alone was compiled 28 times).
-        if getattr(self.py_func, "__module__", "").startswith(_OWN_PACKAGE):
-            _, args = self._compiler.fold_argument_types(args, kws)
-            args, kws = tuple(_plain(a) for a in args), {}
-        return get_call_template(self, args, kws)
+        if not _ours(self):
+            return get_call_template(self, args, kws)
+        _, args = self._compiler.fold_argument_types(args, kws)
+        stack = _callees()
+        stack.append([self, False])  # compiled for a jitted caller (see customize_flags)
+        try:
+            return get_call_template(self, tuple(_plain(a) for a in args), {})
+        finally:
+            stack.pop()
 
     dispatcher.get_call_template = plain_call_template
+    function_compiler = _dispatcher._FunctionCompiler
+    customize_flags = function_compiler._customize_flags
+
+    def callee_flags(self, flags):
+        # Python-callable wrappers (CPython and C) are built for a function of ours that a
+        # jitted caller needs compiled, not an entry, only once Python calls it (lazy_wrapper)
+        flags = customize_flags(self, flags)
+        stack = _callees()
+        if stack and stack[-1][0].py_func is self.py_func and not _is_entry_function(self.py_func):
+            flags.no_cpython_wrapper = flags.no_cfunc_wrapper = True
+            stack[-1][1] = True
+        return flags
+
+    function_compiler._customize_flags = callee_flags
+    add_overload = _NUMBA["add_overload"] = dispatcher.add_overload
+
+    def add_unwrapped_overload(self, cres):
+        stack = _callees()
+        if stack and stack[-1][0] is self and stack[-1][1]:
+            # no wrapper yet: callable from jitted code only, so not in the dispatcher's table
+            # of Python calls (compile_with_wrapper adds it there)
+            self.overloads[tuple(cres.signature.args)] = cres
+            cres.library._playtest_unwrapped = True
+        else:
+            add_overload(self, cres)
+
+    dispatcher.add_overload = add_unwrapped_overload
+    compile_ = dispatcher.compile
+
+    def compile_with_wrapper(self, sig):
+        args = tuple(_sigutils.normalize_signature(sig)[0])
+        cres = self.overloads.get(args)
+        if (cres is not None and getattr(cres.library, "_playtest_unwrapped", False)
+                and not (_callees() and _callees()[-1][0] is self)):
+            with _compiler_lock.global_compiler_lock:
+                return _wrap(self, args)
+        return compile_(self, sig)
+
+    dispatcher.compile = compile_with_wrapper
     for callbacks in _lock_event_callbacks():
         # Numba times its LLVM lock with an event around every LLVM call, broadcast to the
         # timer of every compilation under way (nested ones too): 3-14% of a first run
         _ll.ffi.unregister_lock_callback(*callbacks)
+
+
+_STATE = threading.local()
+_NUMBA = {}  # Numba's own versions of what _install replaced and the patches still call
+
+
+def _callees() -> list:
+    """This thread's stack of [dispatcher, compiled without wrapper] of our functions being
+    typed or compiled for a jitted caller."""
+    stack = getattr(_STATE, "callees", None)
+    if stack is None:
+        stack = _STATE.callees = []
+    return stack
+
+
+def _wrap(dispatcher, args):
+    """Build the Python-callable wrapper of the overload ``args`` of ``dispatcher``, compiled
+    without one for a jitted caller, now that Python calls it: only the wrapper is compiled, in
+    a library of its own that calls the function's code already in this process."""
+    cres = dispatcher.overloads[args]
+    if not getattr(cres.library, "_playtest_unwrapped", False):
+        return cres.entry_point  # another thread wrapped it
+    ctx = cres.target_context
+    library = ctx.codegen().create_library(f"{cres.fndesc.qualname}.wrapper")
+    ctx.create_cpython_wrapper(library, cres.fndesc, cres.environment, cres.call_helper,
+                               release_gil=bool(dispatcher.targetoptions.get("nogil")))
+    entry = ctx.get_executable(library, cres.fndesc, cres.environment)
+    ctx.insert_user_function(entry, cres.fndesc, [cres.library])  # jitted callers' key
+    cres.library._playtest_wrapper = library  # alive as long as the function's own code
+    cres = cres._replace(entry_point=entry)
+    cres.library._playtest_unwrapped = False
+    _NUMBA["add_overload"](dispatcher, cres)
+    return entry
 
 
 def _lock_event_callbacks():

@@ -222,6 +222,31 @@ def test_rule_functions_compile_only_their_own_code():
     assert relinked and all(f.linkage == Linkage.linkonce_odr for f in relinked)
 
 
+def test_a_function_gets_its_python_wrapper_when_python_first_calls_it():
+    """A function of ours compiled for a jitted caller has no Python-callable wrapper (its
+    library defines no ``cpython.`` function) and is not in the dispatcher's table of Python
+    calls; the first call from Python adds the wrapper alone (the function's code is not
+    compiled again) and computes what the caller's copy and the Python function compute."""
+    probe = dict(globals(), __name__="sim._probe")
+    callee = types.FunctionType(_tally.py_func.__code__, probe, "_lazy")
+    callee.__qualname__ = "_lazy"
+    callee = njit(callee)
+    caller = types.FunctionType(_tally_all.__code__, dict(probe, _tally=callee), "_lazy_all")
+    caller.__qualname__ = "_lazy_all"
+    caller = njit(caller)
+    a = np.arange(-20, 60, 3)
+    assert caller(a) == _tally.py_func(a, 3, 30) + 1
+    (cres,) = callee.overloads.values()
+    own = [f.name for f in cres.library._final_module.functions if not f.is_declaration]
+    assert own and not [name for name in own if name.startswith("cpython.")]
+    assert cres.library._playtest_unwrapped
+    assert callee(a, 3, 30) == _tally.py_func(a, 3, 30)
+    (wrapped,) = callee.overloads.values()
+    assert wrapped.library is cres.library and not wrapped.library._playtest_unwrapped
+    assert callee(a, 3, 31) == _tally.py_func(a, 3, 31)  # now from the table, same overload
+    assert len(callee.overloads) == 1
+
+
 def test_borrowed_views_alias_the_owner_arrays():
     a = np.zeros(4, np.int64)
     t = (np.zeros(3), np.zeros(5, np.int64))
