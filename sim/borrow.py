@@ -10,7 +10,7 @@ borrowing made Rattlebones 1.8x and Flower Shop 1.15x faster per thread, with id
 ``borrowed(x)`` returns the same array (or tuple of arrays) without its memory-info pointer:
 same data, shape, strides and type, but Numba's reference counting skips it (a null
 memory-info is a no-op). It is only safe while the owner of the memory outlives every use of
-the view, so it is used in exactly one pattern: a game's entry function borrows its own
+the view, so it is used in exactly one pattern: a game's one-game function borrows its own
 *arguments* (which its caller keeps alive for the whole call) and passes the views down; the
 views never escape (results are written into the caller's arrays, by value).
 
@@ -34,7 +34,8 @@ ran 17-22% faster with 4 players and 10% solo, Rattlebones 11-19%; identical res
 negative index in such a module would read outside the array, so ``tests/test_borrow.py`` plays
 games of every game with ``NUMBA_BOUNDSCHECK=1``, where it raises an IndexError instead.
 
-``whole_program`` declares a game's entry function (the one that plays a whole game). Numba
+``whole_program`` declares a game's entry functions (``play_many`` of a run, ``play_one`` of a
+replay: each plays whole games and is optimised as one program). Numba
 links every function a caller uses into the caller's compiled module as an exported
 (``linkonce_odr``) copy, which LLVM must keep callable from outside: it inlines only small
 ones, so each of the ~900 calls of a 4-player Flower Shop game passes every array as 7-9 words
@@ -61,8 +62,8 @@ Six more make a first run compile fast:
   codegen level 0, and give the copies back (``linkonce_odr``) to a caller that links them in:
   an entry still receives the whole program. Their machine code calls code compiled in this
   process, so they are not cached on disk. The entries are, and so is a function of ours that
-  calls one (a game's ``play_many``): it keeps the entry whole in its module, so a warm start
-  loads it alone.
+  calls one (the search's ``play_many``): it keeps the entry whole in its module, so a warm
+  start loads it alone.
 - *No LLVM lock events.* Numba broadcasts an event around each of its hundreds of thousands
   of LLVM calls to the timer of every compilation under way (nested ones too), 3-14% of a
   first run; its compile-time reports lose their ``llvm_lock`` timings.
@@ -347,7 +348,7 @@ def _install() -> None:
             self._set_compiled_object(_quick_machine(self._codegen).emit_object(self._final_module))
             self._disable_inspection = False  # its IR stays what was compiled
             self._playtest_partial = True  # calls code of this process: not cached on disk
-        # otherwise ours and calling an entry (a game's play_many): the optimised entry stays
+        # otherwise ours and calling an entry (the search's play_many): the optimised entry stays
         # whole in its module, unoptimised around it, and it is cached: a warm start loads it
 
     library._optimize_final_module = optimize_whole_program

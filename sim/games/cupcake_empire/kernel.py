@@ -88,7 +88,9 @@ from .rules import (R_ALLOW_LEVEL0_ACTIVATION, R_BAKERIES_PER_PLAYER, R_BAKERY_B
 
 no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
 no_wraparound_module(__name__)
-whole_program(__name__, "_play")
+# a run's and a replay's calls are private to them (sim.borrow)
+whole_program(__name__, "play_many")
+whole_program(__name__, "play_one")
 
 BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 

@@ -78,7 +78,9 @@ from .policies import (greedy_lock, greedy_refresh, greedy_ribbon, greedy_step4,
 no_refcount_module(__name__, exclude=("new_state", "setup_game", "new_game", "play_one",
                                       "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
-whole_program(__name__, "play_game")  # a game's calls are private to it (sim.borrow)
+# a run's and a replay's calls are private to them (sim.borrow)
+whole_program(__name__, "play_many")
+whole_program(__name__, "play_one")
 
 # =========================================================================================
 # small helpers

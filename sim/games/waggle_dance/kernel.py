@@ -88,7 +88,9 @@ from .rules import (CM_DICE, CM_EGGS, CM_MARKER_SETS, CM_TILES, PAYOUT_RANK, RET
 # a callee allocated: the set-up of a new game and the batch entry points.
 no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
-whole_program(__name__, "_play")  # a game's calls are private to it (sim.borrow)
+# a run's and a replay's calls are private to them (sim.borrow)
+whole_program(__name__, "play_many")
+whole_program(__name__, "play_one")
 
 BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 
