@@ -6,8 +6,10 @@ Parquet live in ``pipelines/``.
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 
@@ -89,6 +91,21 @@ def run_games(arm: Arm, master_seed: int, first_index: int, n_games: int) -> tup
     return games, seats
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block (a kernel's first call, which may
+    compile it). Numba's compiler makes millions of objects; the collector's passes over them
+    were 7% of a Flower Shop kernel's compile time. Single-threaded callers only (it is
+    process-wide); the collector runs again after the block."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def replay(arm: Arm, master_seed: int, game_index: int):
     """Play one game with tracing on.
 
@@ -104,6 +121,7 @@ def replay(arm: Arm, master_seed: int, game_index: int):
     g = np.zeros(len(spec.game_column_names), dtype=np.int64)
     s = np.zeros((arm.n_players, len(spec.seat_column_names)), dtype=np.int64)
     kinds, params = arm.policy_arrays
-    spec.play_one(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
-                  np.uint64(master_seed), np.int64(game_index), g, s, log)
+    with gc_paused():  # compiles play_one on a first replay
+        spec.play_one(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
+                      np.uint64(master_seed), np.int64(game_index), g, s, log)
     return events(log), g, s
