@@ -1,4 +1,5 @@
-"""sim.threads: the slices cover every row once, and the thread count never changes a result."""
+"""sim.threads: the slices cover every row once, and the thread count never changes a result;
+sim.batch.gc_paused: the collector is off for a kernel's first call only."""
 import numba
 import numpy as np
 import pytest
@@ -28,3 +29,29 @@ def test_results_do_not_depend_on_the_thread_count():
     finally:
         numba.set_num_threads(old)
     assert np.array_equal(g1, g2) and np.array_equal(s1, s2)
+
+
+def test_gc_paused_turns_the_collector_off_for_the_block_only():
+    """A kernel's first call runs with Python's cyclic collector off (``sim.batch.gc_paused``);
+    afterwards it is on again, also when the block raised, and stays off if it was off."""
+    import gc
+
+    from sim.batch import gc_paused
+
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    try:
+        with gc_paused():
+            raise KeyError("x")
+    except KeyError:
+        pass
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
