@@ -72,6 +72,16 @@ def _grid(n: int, ncols: int = 3, size=(4.2, 3.2)):
     return fig, list(axes.flat[:max(n, 1)])
 
 
+def _short(label, width: int = 40) -> str:
+    """``label`` as text of at most ``width`` characters, the middle elided (a preset's path,
+    a policy with its parameters)."""
+    text = str(label)
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head):]
+
+
 def _yerr(df: pd.DataFrame, y: str = "win_rate") -> np.ndarray:
     lo = (df[y] - df["low"]).clip(lower=0).to_numpy(float)
     hi = (df["high"] - df[y]).clip(lower=0).to_numpy(float)
@@ -186,11 +196,14 @@ def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
         Axis title of the values ("seat", "initiative die").
     """
     arms = list(dict.fromkeys(rates["arm"]))
-    fig, axes = _grid(len(arms), ncols=2, size=(5.2, 0.45 * rates.groupby("arm").size().max()
-                                               + 1.6 if len(rates) else 3.0))
+    labels = [_short(v) for v in rates["label"]]
+    width = 5.2 + 0.07 * max([len(v) for v in labels] + [0])  # room for the row labels
+    fig, axes = _grid(len(arms), ncols=2, size=(width, 0.45 * rates.groupby("arm").size().max()
+                                                + 1.6 if len(rates) else 3.0))
     colors = sns.color_palette(_PALETTE, 10)
     for ax, arm in zip(axes, arms):
         d = rates[rates["arm"] == arm]
+        d_labels = [_short(v) for v in d["label"]]
         fair = 1.0 / float(d["n_players"].iloc[0])
         gap = 100 * (d["win_rate"].to_numpy(float) - fair)
         lo = 100 * (d["low"].to_numpy(float) - fair)
@@ -201,7 +214,7 @@ def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
                     fmt="none", ecolor="black", capsize=3, lw=1.2)
         ax.scatter(gap, y, c=[colors[3] if o else colors[0] for o in off], zorder=3, s=36)
         ax.axvline(0, color="gray", ls="--", lw=1)
-        ax.set_yticks(y, d["label"].astype(str))
+        ax.set_yticks(y, d_labels)
         ax.set_ylim(-0.7, len(d) - 0.3)
         span = max(1.0, float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.15) if len(d) else 1.0
         ax.set_xlim(-span, span)

@@ -142,3 +142,20 @@ def test_no_report_chart_has_an_empty_axis(tiny_store, tmp_path, monkeypatch):
     reports.write_report(store, exp, tmp_path / "o5")
     assert len(seen) >= 10
     assert [e for _, e in seen if e] == []
+
+
+def test_factor_gap_plot_fits_long_row_labels_without_a_layout_warning():
+    """A ladder's pair labels can hold preset paths: they are shortened in the middle to 40
+    characters and the panel widens for them, so tight_layout applies (no UserWarning)."""
+    import warnings
+
+    long = "@/home/designer/presets/flower_shop/expert_tuned_for_solo_base.toml"
+    rates = pd.DataFrame({"arm": ["ladder"] * 2, "n_players": [2, 2],
+                          "label": [f"{long} vs random", f"random vs {long}"],
+                          "win_rate": [0.6, 0.4], "low": [0.5, 0.3], "high": [0.7, 0.5]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = plots.factor_gap_plot(rates, "pair")
+    ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert len(ticks) == 2 and all(len(t) <= 40 and "…" in t for t in ticks)
+    assert ticks[0].endswith("vs random") and ticks[1].startswith("random vs")
