@@ -352,10 +352,13 @@ def _install() -> None:
         # whole in its module, unoptimised around it, and it is cached: a warm start loads it
 
     library._optimize_final_module = optimize_whole_program
+    optimize_functions_ = library._optimize_functions
 
     def optimize_functions(self, ll_module):
         # Numba's own version builds a pass pipeline for every function of the module,
         # declarations included; one pipeline runs the same passes on each definition
+        if config.LLVM_PASS_TIMINGS:  # a pipeline records its pass timings only once
+            return optimize_functions_(self, ll_module)
         ll_module.data_layout = self._codegen._data_layout
         fpm = pb = None
         for func in ll_module.functions:

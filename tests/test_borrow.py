@@ -387,6 +387,20 @@ _STATE = ("from sim import borrow\n"
           " len(borrow._WHOLE_PROGRAM), borrow.borrowed.__class__.__name__)\n")
 
 
+def test_numba_pass_timings_still_work(tmp_path):
+    """With NUMBA_LLVM_PASS_TIMINGS=1 (a pipeline records its timings once) a function of ours
+    compiles through Numba's own function passes and reports the timings."""
+    code = ("import numpy as np\n"
+            "from sim.games.flower_shop import kernel\n"
+            "state = kernel.new_state(2)\n"
+            "kernel.start_streams(state, np.uint64(5), np.int64(7))\n"
+            "(cres,) = kernel.start_streams.overloads.values()\n"
+            "print(not cres.metadata['llvm_pass_timings'].is_empty)\n")
+    r = _python(code, NUMBA_LLVM_PASS_TIMINGS="1", NUMBA_CACHE_DIR=str(tmp_path))
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.split()[-1] == "True"
+
+
 def test_the_switch_turns_every_patch_off_quietly():
     """PLAYTEST_NUMBA_PATCHES=0: no declaration takes effect, ``borrowed`` is a plain jitted
     identity, nothing is wrapped in Numba, and no warning (the user asked for it)."""
