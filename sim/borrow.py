@@ -417,7 +417,7 @@ def _install() -> None:
 
     def callee_flags(self, flags):
         # Python-callable wrappers (CPython and C) are built for a function of ours that a
-        # jitted caller needs compiled, not an entry, only once Python calls it (lazy_wrapper)
+        # jitted caller needs compiled, not an entry, only once Python calls it (_wrap)
         flags = customize_flags(self, flags)
         stack = _callees()
         if stack and stack[-1][0].py_func is self.py_func and not _is_entry_function(self.py_func):
