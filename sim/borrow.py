@@ -224,7 +224,7 @@ def whole_program(module_name: str, function_name: str, generated: bool = False)
     if not generated:
         _check_names(module_name, (function_name,), "whole_program's entry")
     if ENABLED:
-        _WHOLE_PROGRAM.add(f"{_mangled_prefix(module_name)}{len(function_name)}{function_name}B")
+        _WHOLE_PROGRAM.add(_symbol_start(module_name, function_name))
 
 
 def _is_entry(names) -> bool:
@@ -232,10 +232,14 @@ def _is_entry(names) -> bool:
     return any(name.startswith(prefix) for name in names for prefix in _WHOLE_PROGRAM)
 
 
+def _symbol_start(module_name: str, function_name: str) -> str:
+    """The start of the mangled names Numba gives ``module_name.function_name``."""
+    return f"{_mangled_prefix(module_name)}{len(function_name)}{function_name}B"
+
+
 def _is_entry_function(py_func) -> bool:
     """Is the Python function ``py_func`` declared a whole-program entry?"""
-    name = py_func.__qualname__
-    return f"{_mangled_prefix(py_func.__module__)}{len(name)}{name}B" in _WHOLE_PROGRAM
+    return _symbol_start(py_func.__module__, py_func.__qualname__) in _WHOLE_PROGRAM
 
 
 def _ours(dispatcher) -> bool:
@@ -426,7 +430,7 @@ def _install() -> None:
         return flags
 
     function_compiler._customize_flags = callee_flags
-    add_overload = _NUMBA["add_overload"] = dispatcher.add_overload
+    add_overload = dispatcher.add_overload
 
     def add_unwrapped_overload(self, cres):
         stack = _callees()
@@ -447,7 +451,7 @@ def _install() -> None:
         if (cres is not None and getattr(cres.library, "_playtest_unwrapped", False)
                 and not (_callees() and _callees()[-1][0] is self)):
             with _compiler_lock.global_compiler_lock:
-                return _wrap(self, args)
+                return _wrap(self, args, add_overload)
         return compile_(self, sig)
 
     dispatcher.compile = compile_with_wrapper
@@ -458,7 +462,6 @@ def _install() -> None:
 
 
 _STATE = threading.local()
-_NUMBA = {}  # Numba's own versions of what _install replaced and the patches still call
 
 
 def _callees() -> list:
@@ -470,10 +473,11 @@ def _callees() -> list:
     return stack
 
 
-def _wrap(dispatcher, args):
+def _wrap(dispatcher, args, add_overload):
     """Build the Python-callable wrapper of the overload ``args`` of ``dispatcher``, compiled
     without one for a jitted caller, now that Python calls it: only the wrapper is compiled, in
-    a library of its own that calls the function's code already in this process."""
+    a library of its own that calls the function's code already in this process.
+    ``add_overload``: Numba's own, which lists it for Python calls."""
     cres = dispatcher.overloads[args]
     if not getattr(cres.library, "_playtest_unwrapped", False):
         return cres.entry_point  # another thread wrapped it
@@ -486,7 +490,7 @@ def _wrap(dispatcher, args):
     cres.library._playtest_wrapper = library  # alive as long as the function's own code
     cres = cres._replace(entry_point=entry)
     cres.library._playtest_unwrapped = False
-    _NUMBA["add_overload"](dispatcher, cres)
+    add_overload(dispatcher, cres)
     return entry
 
 
