@@ -40,11 +40,11 @@ def kernel_rate(game: str, n_players: int, threads: int, games: int, repeats: in
     """Median games/s of ``run_games`` (one warm-up call first, so JIT is excluded)."""
     import numba
 
-    from sim.batch import run_games
+    from sim.batch import first_call, run_games
 
     arm = _arm(game, n_players)
     numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    run_games(arm, 1, 0, min(games, 100))  # compile / load from cache
+    first_call(run_games, arm, 1, 0, min(games, 100))  # compile / load from cache
     times = []
     for r in range(repeats):
         t = time.perf_counter()

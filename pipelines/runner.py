@@ -335,7 +335,7 @@ def load_kernels(arms: Iterable, quiet: bool) -> float:
     """Compile or load the kernel of each game of ``arms`` (:class:`sim.batch.Arm`) with a
     one-game warm-up, before the progress bar.
 
-    Numba compiles a kernel on its first use on a machine (20-40 s) and caches it: later
+    Numba compiles a kernel on its first use on a machine (15-30 s) and caches it: later
     processes load it in about a second. Doing it here, under a status line, tells a first run
     why it waits, and keeps compile time out of the bar's games/s and ETA. Nothing is written.
 
@@ -345,7 +345,7 @@ def load_kernels(arms: Iterable, quiet: bool) -> float:
     """
     from rich.console import Console
 
-    from sim.batch import gc_paused, run_games
+    from sim.batch import first_call, run_games
     from sim.search import uses_search
 
     console = Console(stderr=True, quiet=quiet)
@@ -356,8 +356,8 @@ def load_kernels(arms: Iterable, quiet: bool) -> float:
     for (game, _), arm in one_arm.items():
         t0 = time.perf_counter()
         with console.status(f"Loading the {game} kernel (a first run on this machine "
-                            "compiles it: 20-40 s, then it is cached)"), gc_paused():
-            run_games(arm, 0, 0, 1)
+                            "compiles it: 15-30 s, then it is cached)"):
+            first_call(run_games, arm, 0, 0, 1)
         took = time.perf_counter() - t0
         total += took
         if took > COMPILE_NOTE_S:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from types import FunctionType
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -106,6 +107,36 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _call(fn: Callable[..., Any], args: tuple) -> Any:
+    return fn(*args)
+
+
+# CPython (3.11+) keeps Python frames in 16 KiB chunks and maps a chunk when a call crosses the
+# end of the last one, unmapping it again when that call returns. Numba's compiler recurses
+# deeply and up and down, so a Flower Shop compile mapped and unmapped a fresh chunk about
+# 500,000 times: 2-3 s of system time and page faults, about a tenth of the compile. A frame
+# larger than a chunk gets a chunk of its own, sized to the next power of two. This copy of
+# ``_call`` declares a value stack of 2**18 + 8192 slots (about 2.1 MB, never written, so its
+# pages are never touched): its frame opens a 4 MiB chunk, and the frames of the call below it
+# fit in the 2 MB left. Plain Python, no patch: where frames are not kept this way (another
+# interpreter or version) the call is just an ordinary call.
+_DEEP_STACK_SLOTS = 2**18 + 8192
+try:
+    _call_on_deep_stack = FunctionType(_call.__code__.replace(co_stacksize=_DEEP_STACK_SLOTS),
+                                       globals(), "_call_on_deep_stack")
+except (AttributeError, TypeError, ValueError):  # pragma: no cover - not CPython
+    _call_on_deep_stack = _call
+
+
+def first_call(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` as a kernel's first call, which may compile it (15-30 s): with the
+    cyclic collector paused (:func:`gc_paused`) and on a frame-stack chunk large enough for
+    Numba's compiler, which otherwise maps and unmaps hundreds of thousands of small chunks.
+    Returns what ``fn`` returns; single-threaded callers only."""
+    with gc_paused():
+        return _call_on_deep_stack(fn, args)
+
+
 def replay(arm: Arm, master_seed: int, game_index: int):
     """Play one game with tracing on.
 
@@ -121,7 +152,6 @@ def replay(arm: Arm, master_seed: int, game_index: int):
     g = np.zeros(len(spec.game_column_names), dtype=np.int64)
     s = np.zeros((arm.n_players, len(spec.seat_column_names)), dtype=np.int64)
     kinds, params = arm.policy_arrays
-    with gc_paused():  # compiles play_one on a first replay
-        spec.play_one(arm.rules, arm.components.arrays, arm.n_players, kinds, params,
-                      np.uint64(master_seed), np.int64(game_index), g, s, log)
+    first_call(spec.play_one, arm.rules, arm.components.arrays, arm.n_players, kinds, params,
+               np.uint64(master_seed), np.int64(game_index), g, s, log)  # compiles it once
     return events(log), g, s

@@ -55,3 +55,38 @@ def test_gc_paused_turns_the_collector_off_for_the_block_only():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _up_and_down(depth: int, times: int) -> int:
+    """Recurse ``depth`` calls deep and back, ``times`` times (as Numba's compiler does)."""
+    def down(d):
+        return 0 if d == 0 else 1 + down(d - 1)
+    return sum(down(depth) for _ in range(times))
+
+
+@pytest.mark.skipif(not hasattr(__import__("resource"), "getrusage"), reason="needs getrusage")
+def test_first_call_runs_deep_call_stacks_without_mapping_a_frame_chunk_per_call():
+    """``sim.batch.first_call`` returns the callee's result, raises its errors, and keeps
+    the call's frames in one large frame-stack chunk: recursing across a 16 KiB chunk boundary
+    again and again costs page faults on a plain call (CPython maps and unmaps a chunk each
+    time) and almost none under ``first_call``."""
+    import gc
+    import resource
+    import sys
+
+    from sim.batch import first_call
+
+    def faults(call):
+        r0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        assert call() == 400 * 5000
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - r0
+
+    with pytest.raises(KeyError, match="x"):
+        first_call({}.__getitem__, "x")
+    assert gc.isenabled()
+    assert first_call(max, 3, 7) == 7
+    plain = faults(lambda: _up_and_down(400, 5000))
+    deep = faults(lambda: first_call(_up_and_down, 400, 5000))
+    if sys.implementation.name == "cpython" and sys.version_info >= (3, 11):
+        assert plain >= 5000  # at least one chunk per trip down and back
+    assert deep < max(plain // 10, 500)
