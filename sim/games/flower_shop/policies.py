@@ -42,7 +42,8 @@ from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_
                      TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND, TK_ROW_PARAM,
                      TK_ROW_POINTS, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE)
 from .rules import (PREF_WILD, PRIORITY_STARS, P_BUY_WILD_STOCK_MONEY_MIN, P_BUY_WILD_TO_FINISH,
-                    P_CONVERT_BEFORE_FINISH, P_FINISH_PRIORITY, P_INIT_LOCK_LAST, P_INIT_LOCK_MIN,
+                    P_CONVERT_BEFORE_FINISH, P_FILL_FREE_LOCKS, P_FINISH_PRIORITY, P_INIT_LOCK_LAST,
+                    P_INIT_LOCK_MIN,
                     P_LEFTOVER_PREF, P_MAX_BUYS_PER_DAY, P_MAX_PAID_EXTRAS_PER_STEP,
                     P_MAX_SKIPS_PER_DAY, P_MAX_TOKENS_PER_FINISH, P_MONEY_RESERVE, P_N_TARGETS,
                     P_REFRESH_IF_BEST_TILE_SCORE_BELOW, P_REFRESH_IF_NO_FEASIBLE_TILE,
@@ -433,7 +434,16 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
     # the initiative die goes with the final dice
     if (unl_d & ~(want1 | want2)) == 0 and init_unl:
         second = second | init_bit
-    return _take_first(state, rules, seat, want1, second, 0, max_k, budget)
+    chosen = _take_first(state, rules, seat, want1, second, 0, max_k, budget)
+    if pp[P_FILL_FREE_LOCKS] != 0:  # lock tempo: every free lock of the step is used
+        rest = unl_d & ~chosen
+        while rest and popcount(chosen) < free:
+            bit = rest & -rest  # lowest index first
+            rest ^= bit
+            if lock_legal(state, rules, seat, chosen | bit) != 0:
+                break  # tempo never pays for a lock
+            chosen |= bit
+    return chosen
 
 
 @njit(cache=True)
