@@ -9,7 +9,7 @@ from sim import batch
 from sim.games.flower_shop import policies as P
 from sim.games.flower_shop.replay import format_event
 
-from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, SPEC, apply_step4_action, arm, blank, faces,
+from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, SPEC, apply_step4_action, arm, blank, cid, faces,
                              place, rules_for, seat, set_dice, set_row, tid)
 
 
@@ -75,6 +75,36 @@ def test_greedy_lock_tempo_uses_the_free_locks():
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 1, 0, _pp(base + ",fill_free_locks=true"), scr, fscr)
     assert m == (1 << 0) | (1 << 1) and R.lock_legal(st, rules, 0, m) == 0
     assert SPEC.policy_values("expert")[1]["fill_free_locks"] is True
+
+
+def test_card_commitment_plans_for_the_card_that_can_still_win():
+    """DP-1/2 card commitment (solo_easy, FS-V-EASY-2: any one of two cards wins). Cards T2
+    (rows: different vases) and T6 (rows: different flower counts); row 1 holds T01 and T29,
+    both yellow with 3 and 5 flowers, so T2 can no longer be met and T6 can. With
+    ``w_other_card=0`` the task gains of a new tile are those of T6 alone; with the default 1
+    both cards count (version 1.2's planning). ``expert`` weighs the other card 0.5."""
+    rules = rules_for(1, "solo_easy")
+    st = blank(1, rules)
+    place(st, 0, 0, "T01")
+    place(st, 0, 1, "T29")
+    t = tid("T16")
+
+    def gains(cards, policy):
+        st[K.S_N_CARDS] = len(cards)
+        for k, name in enumerate(cards):
+            st[K.S_CARDS + k] = cid(name)
+        pp = _pp(policy)
+        scr, fscr = _scr(st, rules)
+        base = P.tile_gains(st, rules, ARR[0], ARR[1], 0, t, scr, fscr, pp)
+        return fscr[base:base + 6].copy(), fscr[L.FSCR_CARD_W:L.FSCR_CARD_W + 2].copy()
+
+    committed, w = gains(["T2", "T6"], "greedy:w_other_card=0")
+    alone, _ = gains(["T6"], "greedy")
+    both, w1 = gains(["T2", "T6"], "greedy")
+    assert list(w) == [0.0, 1.0] and list(w1) == [1.0, 1.0]
+    assert np.array_equal(committed[2:], alone[2:])  # the empty slots 2..5
+    assert not np.array_equal(both[2:], alone[2:])
+    assert SPEC.policy_values("expert")[1]["w_other_card"] == 0.5
 
 
 def test_lock_tempo_wins_more_solo_games_on_paired_seeds():

@@ -291,6 +291,8 @@ FSCRATCH = Block("FSCR_", (
      "line potentials without a new tile, per seat (lines x cards)"),
     ("tg", MAX_PLAYERS * MAX_TILES * MAX_SLOTS, "cached task gain per (seat, tile, slot)"),
     ("col", MAX_SHOP_COLS, "task gain of one tile per column (tile_gains work area)"),
+    ("card_w", MAX_PLAYERS * MAX_CARDS_IN_PLAY,
+     "weight of each card in play in a seat's task gains (card commitment, w_other_card)"),
 ), title="policy scratch: float64[FSCR_LEN]")
 globals().update(FSCRATCH.offsets)
 FSCR_LEN = FSCRATCH.length

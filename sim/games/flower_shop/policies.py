@@ -31,7 +31,7 @@ from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_
                      C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
                      C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
                      C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, DIE_INIT, FSCR_BEFORE,
-                     FSCR_CAND, FSCR_COL, FSCR_TG, FSCR_TGT, FSCR_TV, F_ACTIVE, F_BUYS_TODAY,
+                     FSCR_CAND, FSCR_CARD_W, FSCR_COL, FSCR_TG, FSCR_TGT, FSCR_TV, F_ACTIVE, F_BUYS_TODAY,
                      F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP, F_SKIPS_TODAY, F_TOKENS,
                      LS_FL, LS_IDS, LS_LEN, LS_N, LS_ST, LS_TMASK, LS_W,
                      MAX_CARDS_IN_PLAY, MAX_FLOWER_TYPES, MAX_LINES, MAX_PLAYERS, MAX_SLOTS,
@@ -49,14 +49,15 @@ from .rules import (PREF_WILD, PRIORITY_STARS, P_BUY_WILD_STOCK_MONEY_MIN, P_BUY
                     P_REFRESH_IF_BEST_TILE_SCORE_BELOW, P_REFRESH_IF_NO_FEASIBLE_TILE,
                     P_REFRESH_MONEY_RESERVE, P_RIBBON_MIN_DAY, P_RIBBON_MONEY_RESERVE,
                     P_RUSH_FACTOR, P_SKIP_IF_NO_MATCH, P_SOLO_CHECK_PLACEMENTS, P_SOLO_WIN_FOCUS,
-                    P_TOKEN_RESERVE, P_WILD_STOCK_TARGET, P_W_FUTURE, P_W_NOW, P_W_PROB, P_W_STARS,
+                    P_TOKEN_RESERVE, P_WILD_STOCK_TARGET, P_W_FUTURE, P_W_NOW, P_W_OTHER_CARD, P_W_PROB,
+                    P_W_STARS,
                     P_W_TASK, P_W_TOKENS, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
                     R_FREE_LOCKS_MAX, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_RIBBON_COST,
-                    R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_TASK_COL_POINTS_DEFAULT,
+                    R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_SOLO_WIN_RULE, R_TASK_COL_POINTS_DEFAULT,
                     R_TASK_ROW_POINTS_DEFAULT, R_VASE_DICE_PER_PLAYER, R_WILD_CAP_APPLIES_TO_BUY,
                     R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, all_dice_mask, buy_token_legal, dice_mask,
                     lock_cost, lock_legal, n_slots, popcount, seat_base, solo_feasible_state,
-                    token_room, unused_dice)
+                    token_room, unused_dice, WIN_ANY)
 from .tasks import assign_icons, dice_counts, tokens_needed
 
 no_refcount_module(__name__)  # policies never allocate (sim.borrow)
@@ -230,17 +231,45 @@ def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
     summaries start at ``l0`` and potentials without the tile at ``fscr[bb]``, summed over the
     cards in play (see ``tile_gains``)."""
     g = 0.0
+    cw = FSCR_CARD_W + (bb - FSCR_BEFORE) // MAX_LINES  # the seat's card weights
     for k in range(state[S_N_CARDS]):
         card = state[S_CARDS + k]
         cond, param = _line_condition(tasks, card, is_row)
-        g += _line_points(rules, tasks, card, is_row) * (
+        g += fscr[cw + k] * _line_points(rules, tasks, card, is_row) * (
             line_potential(cond, param, scr, l0 + line * LS_W, tile)
             - fscr[bb + line * MAX_CARDS_IN_PLAY + k])
     return g
 
 
 @njit(cache=True)
-def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
+def _commit_to_a_card(state, rules, seat, pp, fscr, bb, n_lines):
+    """Card commitment (``w_other_card``): in solo with two or more cards of which any one
+    wins (FS-V-EASY-2), the card closest to done (the largest sum of its line potentials,
+    a card with a failed line last) keeps weight 1 in the seat's task gains and the others get
+    ``w_other_card``; otherwise every card weighs 1. Written to ``fscr[FSCR_CARD_W]``."""
+    nc = state[S_N_CARDS]
+    cw = FSCR_CARD_W + seat * MAX_CARDS_IN_PLAY
+    for k in range(nc):
+        fscr[cw + k] = 1.0
+    if nc < 2 or state[S_N_PLAYERS] != 1 or rules[R_SOLO_WIN_RULE] != WIN_ANY:
+        return
+    best = 0
+    bv = NEG
+    for k in range(nc):
+        v = 0.0
+        for line in range(n_lines):
+            p = fscr[bb + line * MAX_CARDS_IN_PLAY + k]
+            v += p if p > 0 else -1000.0  # a failed line: this card cannot win
+        if v > bv:
+            bv = v
+            best = k
+    for k in range(nc):
+        if k != best:
+            fscr[cw + k] = pp[P_W_OTHER_CARD]
+
+
+@njit(cache=True)
+def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr, pp):
     """Task gain of ``tile`` at every empty slot of ``seat``'s shop: the change of task-line
     potential (x line points) of the row and column through the slot, summed over the cards in
     play (DP-2 heuristic). Cached per (seat, tile, day): it depends only on the seat's own
@@ -269,6 +298,7 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr):
                 cond, param = _line_condition(tasks, state[S_CARDS + k], line < rows)
                 fscr[bb + line * MAX_CARDS_IN_PLAY + k] = line_potential(
                     cond, param, scr, l0 + line * LS_W, np.int64(-1))
+        _commit_to_a_card(state, rules, seat, pp, fscr, bb, rows + cols)
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
     best = NEG
@@ -346,7 +376,7 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
         if w_task > 0:
             ci = seat * MAX_TILES + t
             if scr[SCR_TV_DAY + ci] != day:
-                tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
+                tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr, pp)
             v += w_task * fscr[FSCR_TV + ci]
         scr[SCR_TGT + nt] = t
         scr[SCR_TGT_KIND + nt] = 0
@@ -536,7 +566,7 @@ def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
             if scr[SCR_TV_DAY + ci] == state[S_DAY]:
                 gb = FSCR_TG + ci * MAX_SLOTS  # cached today (see tile_gains)
             else:
-                gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr)
+                gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr, pp)
         for s in range(ns):
             if state[b + F_SHOP + s] >= 0:
                 continue

@@ -153,6 +153,9 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     P("w_prob", "float", 1.0, "DP-1: weight per icon already matched by the dice", 0, 10),
     P("w_now", "float", 4.0, "DP-2: bonus if the tile can be finished in this Step 4", 0, 30),
     P("w_tokens", "float", 1.0, "DP-1/2: penalty per wild token a finish would need", 0, 10),
+    P("w_other_card", "float", 1.0,
+      "DP-1/2 (solo, when any one card wins, FS-V-EASY-2): weight of the cards other than the one "
+      "closest to done in the task gains (1 = every card alike, 0 = commit to one)", 0, 1),
     P("w_future", "float", 1.0, "DP-2: weight of the chance to finish the tile on a later day", 0, 10),
     P("max_paid_extras_per_step", "int", 1, "DP-1: extra (paid) dice locked in one step", 0, 4),
     P("money_reserve", "int", 0, "DP-1: money kept when paying for locks", 0, 20),
@@ -229,11 +232,13 @@ POLICIES: dict[str, PolicySpec] = {
     # expert (version 1.3): `playtest tune flower_shop --players 1 --variant solo_base --policy
     # expert --trials 300 --games 10000 --validation-games 40000 --seed 1`, started from the
     # version 1.2 expert (a coordinate search, 5.9% solo_base wins at seed 1) with lock tempo
-    # (fill_free_locks) on: held-out 6.8% -> 8.5%. README "How expert was found".
+    # (fill_free_locks) on: held-out 6.8% -> 8.5%; then card commitment (w_other_card 0.5,
+    # version 1.3.1: solo_easy 9.8% -> 10.4%). README "How expert was found".
     "expert": PolicySpec("expert", K_GREEDY,
                          "Solo expert, tuned for the solo win (playtest tune on solo_base): four targets, "
-                         "strong task planning, both free locks used and no paid ones, cheapest finishes "
-                         "first, a row refresh only when its tiles score very low.",
+                         "strong task planning (in solo_easy mostly for the card closest to done), both free "
+                         "locks used and no paid ones, cheapest finishes first, a row refresh only when its "
+                         "tiles score very low.",
                          {"n_targets": 4, "w_stars": 1.94, "w_task": 6.453, "w_prob": 2.315, "w_now": 6.003,
                           "w_tokens": 2.88, "w_future": 2.159, "max_paid_extras_per_step": 0,
                           "money_reserve": 0, "max_skips_per_day": 3, "init_lock_min": 4,
@@ -242,7 +247,7 @@ POLICIES: dict[str, PolicySpec] = {
                           "wild_stock_target": 4, "buy_wild_stock_money_min": 0,
                           "refresh_if_best_tile_score_below": -592.4, "refresh_money_reserve": 3,
                           "finish_priority": "fewest_tokens", "refresh_if_no_feasible_tile": False,
-                          "fill_free_locks": True}),
+                          "fill_free_locks": True, "w_other_card": 0.5}),
 }
 
 # ---- rule status ------------------------------------------------------------------------
