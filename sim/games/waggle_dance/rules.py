@@ -32,7 +32,7 @@ QUEEN_KEYS = ("overtime", "command", "shift_change", "sick_day", "wrong_turn", "
 
 PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("honey_to_win", "int", 7, "Honey that ends the game at the end of a night (WD-V2)", 1, 20, source="[S]"),
-    ParamSpec("max_rounds", "int", 200, "Safety cap in rounds; reaching it flags the game truncated (WD-V6). The spec suggests 100; 200 because uniformly random play needs up to ~150 rounds with 4 players", 20, 1000, source="[A]"),
+    ParamSpec("max_rounds", "int", 300, "Safety cap in rounds; reaching it flags the game truncated (WD-V6). The spec suggests 100; 300 because uniformly random play runs past 200 rounds in about 1 of 1,000,000 4-player games (one ended at round 217)", 20, 1000, source="[A]"),
     ParamSpec("start_player_mode", "choice", "random", "random: uniform start chair; fixed: chair start_player_fixed_seat (WD-S5)", choices=("random", "fixed"), source="[A]"),
     ParamSpec("start_player_fixed_seat", "int", 0, "Chair that starts when start_player_mode = fixed (WD-S5)", 0, MAX_PLAYERS - 1, source="[A]"),
     ParamSpec("dice_per_player", "int", -1, "Dice owned (pool + personal supply); -1 = components.toml [dice] per_player (18) (WD-S4, WD-X2)", -1, 30, source="[D]"),
