@@ -20,6 +20,7 @@ SPEC = GameSpec(
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
+    ladder=("random", "greedy_no_free", "greedy", "salesman"),  # weakest first (`playtest ladder`; README)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT, COLDATA,

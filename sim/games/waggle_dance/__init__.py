@@ -19,6 +19,7 @@ SPEC = GameSpec(
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
+    ladder=("random", "builder", "greedy"),  # weakest first (`playtest ladder`; README)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
