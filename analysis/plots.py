@@ -196,14 +196,14 @@ def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
         Axis title of the values ("seat", "initiative die").
     """
     arms = list(dict.fromkeys(rates["arm"]))
-    labels = [_short(v) for v in rates["label"]]
+    labels = np.array([_short(v) for v in rates["label"]], dtype=object)
     width = 5.2 + 0.07 * max([len(v) for v in labels] + [0])  # room for the row labels
     fig, axes = _grid(len(arms), ncols=2, size=(width, 0.45 * rates.groupby("arm").size().max()
                                                 + 1.6 if len(rates) else 3.0))
     colors = sns.color_palette(_PALETTE, 10)
     for ax, arm in zip(axes, arms):
-        d = rates[rates["arm"] == arm]
-        d_labels = [_short(v) for v in d["label"]]
+        mine = (rates["arm"] == arm).to_numpy()
+        d = rates[mine]
         fair = 1.0 / float(d["n_players"].iloc[0])
         gap = 100 * (d["win_rate"].to_numpy(float) - fair)
         lo = 100 * (d["low"].to_numpy(float) - fair)
@@ -214,7 +214,7 @@ def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
                     fmt="none", ecolor="black", capsize=3, lw=1.2)
         ax.scatter(gap, y, c=[colors[3] if o else colors[0] for o in off], zorder=3, s=36)
         ax.axvline(0, color="gray", ls="--", lw=1)
-        ax.set_yticks(y, d_labels)
+        ax.set_yticks(y, list(labels[mine]))
         ax.set_ylim(-0.7, len(d) - 0.3)
         span = max(1.0, float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.15) if len(d) else 1.0
         ax.set_xlim(-span, span)

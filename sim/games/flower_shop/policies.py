@@ -226,12 +226,11 @@ def _line_points(rules, tasks, card, is_row):
 
 
 @njit(cache=True)
-def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
+def _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, line, is_row, tile):
     """Task gain of ``tile`` added to ``line`` (a row if ``is_row``) of the seat whose line
     summaries start at ``l0`` and potentials without the tile at ``fscr[bb]``, summed over the
-    cards in play (see ``tile_gains``)."""
+    cards in play, each weighted by ``fscr[cw + k]`` (see ``tile_gains``)."""
     g = 0.0
-    cw = FSCR_CARD_W + (bb - FSCR_BEFORE) // MAX_LINES  # the seat's card weights
     for k in range(state[S_N_CARDS]):
         card = state[S_CARDS + k]
         cond, param = _line_condition(tasks, card, is_row)
@@ -242,13 +241,13 @@ def _line_gain(state, rules, tasks, scr, fscr, l0, bb, line, is_row, tile):
 
 
 @njit(cache=True)
-def _commit_to_a_card(state, rules, seat, pp, fscr, bb, n_lines):
+def _commit_to_a_card(state, rules, pp, fscr, bb, cw, n_lines):
     """Card commitment (``w_other_card``): in solo with two or more cards of which any one
     wins (FS-V-EASY-2), the card closest to done (the largest sum of its line potentials,
     a card with a failed line last) keeps weight 1 in the seat's task gains and the others get
-    ``w_other_card``; otherwise every card weighs 1. Written to ``fscr[FSCR_CARD_W]``."""
+    ``w_other_card``; otherwise every card weighs 1. Written to ``fscr[cw]``, the seat's
+    weights."""
     nc = state[S_N_CARDS]
-    cw = FSCR_CARD_W + seat * MAX_CARDS_IN_PLAY
     for k in range(nc):
         fscr[cw + k] = 1.0
     if nc < 2 or state[S_N_PLAYERS] != 1 or rules[R_SOLO_WIN_RULE] != WIN_ANY:
@@ -291,6 +290,7 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr, pp):
     nc = state[S_N_CARDS]
     bb = FSCR_BEFORE + seat * MAX_LINES * MAX_CARDS_IN_PLAY
     l0 = SCR_LINES + seat * MAX_LINES * LS_W
+    cw = FSCR_CARD_W + seat * MAX_CARDS_IN_PLAY
     if scr[SCR_BEFORE_DAY + seat] != day:
         line_summaries(state, rules, seat, tiles, scr)
         for line in range(rows + cols):
@@ -298,7 +298,7 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr, pp):
                 cond, param = _line_condition(tasks, state[S_CARDS + k], line < rows)
                 fscr[bb + line * MAX_CARDS_IN_PLAY + k] = line_potential(
                     cond, param, scr, l0 + line * LS_W, np.int64(-1))
-        _commit_to_a_card(state, rules, seat, pp, fscr, bb, rows + cols)
+        _commit_to_a_card(state, rules, pp, fscr, bb, cw, rows + cols)
         scr[SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
     best = NEG
@@ -311,10 +311,10 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr, pp):
             if state[b + F_SHOP + s] >= 0:
                 continue
             if not row_done:
-                g_row = _line_gain(state, rules, tasks, scr, fscr, l0, bb, r, True, tile)
+                g_row = _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, r, True, tile)
                 row_done = True
             if not (cols_done >> c) & 1:
-                fscr[FSCR_COL + c] = _line_gain(state, rules, tasks, scr, fscr, l0, bb, rows + c,
+                fscr[FSCR_COL + c] = _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, rows + c,
                                                 False, tile)
                 cols_done |= 1 << c
             # sums of multiples of 1/2 are exact: the same value as adding card by card
