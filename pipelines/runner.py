@@ -20,7 +20,7 @@ so the data is identical for any worker count, chunk size or executor.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -51,6 +51,7 @@ class ChunkTask:
     rule_values: dict
     policies: tuple
     components: Any  # sim.spec.Components (data travels with the task)
+    kernel_counts: tuple = ()  # sim.batch.Arm.kernel_counts
 
     @property
     def n(self) -> int:
@@ -69,14 +70,25 @@ def simulate_chunk(task: ChunkTask, threads: int | None = None) -> tuple[np.ndar
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     spec = importlib.import_module("sim.registry").make(task.game)
     arm = Arm(spec, task.n_players, task.variant, dict(task.rule_values), task.components,
-              tuple(task.policies))
+              tuple(task.policies), tuple(task.kernel_counts))
     return run_games(arm, task.master_seed, task.start, task.n)
 
 
 def make_task(ra: ResolvedArm, chunk: int, start: int, stop: int, seed: int) -> ChunkTask:
     a = ra.arm
     return ChunkTask(ra.name, chunk, start, stop, seed, a.spec.id, a.n_players, a.variant,
-                     dict(a.rule_values), tuple(a.policies), a.components)
+                     dict(a.rule_values), tuple(a.policies), a.components, a.kernel_counts)
+
+
+def share_kernels(arms: Iterable[ResolvedArm]) -> dict[str, ResolvedArm]:
+    """The arms by name, each to be played by a kernel compiled for every player count its
+    game has in the run (``sim.batch.Arm.kernel_counts``): a Flower Shop run of 1-4 players
+    compiles one kernel, not a solo and a multiplayer one."""
+    counts: dict[str, set] = {}
+    for ra in arms:
+        counts.setdefault(ra.arm.spec.id, set()).add(ra.arm.n_players)
+    return {ra.name: replace(ra, arm=replace(ra.arm, kernel_counts=tuple(sorted(counts[ra.game]))))
+            for ra in arms}
 
 
 # ---- planning ----------------------------------------------------------------------------
@@ -343,17 +355,19 @@ def load_kernels(arms: Iterable, quiet: bool) -> float:
     -------
     float, seconds spent (all games).
     """
+    from numba import typeof
     from rich.console import Console
 
     from sim.batch import first_call, run_games
     from sim.search import uses_search
 
     console = Console(stderr=True, quiet=quiet)
-    one_arm = {}  # every arm of a game runs the same compiled kernel (or its search loop)
-    for arm in arms:
-        one_arm.setdefault((arm.spec.id, uses_search(arm)), arm)
+    one_arm = {}  # the arms of a game whose kernel arguments have the same types (the
+    for arm in arms:  # components of a solo run may differ: GameSpec.kernel_components) run
+        # one compiled kernel (or its search loop)
+        one_arm.setdefault((arm.spec.id, uses_search(arm), typeof(arm.comp)), arm)
     total = 0.0
-    for (game, _), arm in one_arm.items():
+    for (game, _, _), arm in one_arm.items():
         t0 = time.perf_counter()
         with console.status(f"Loading the {game} kernel (a first run on this machine "
                             "compiles it: 15-30 s, then it is cached)"):
@@ -445,7 +459,7 @@ def _write_error(store: Store, e: OSError) -> StoreError:
 def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
               dask_processes, after_chunk, t0) -> RunResult:
     """The writing part of :func:`run`, under the experiment's lock."""
-    arms = {ra.name: ra for ra in exp.arms}
+    arms = share_kernels(exp.arms)
     simulated = 0
     load_s = 0.0
     with store.lock(exp.name):

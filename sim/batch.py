@@ -31,10 +31,18 @@ class Arm:
     rule_values: Mapping[str, Any]
     components: Components
     policies: tuple[str, ...]  # one policy string per seat, e.g. "greedy:w_stars=2"
+    # The player counts of the arms of this game that run in the same process (one compiled
+    # kernel serves them all, GameSpec.kernel_components); empty = this arm's alone.
+    kernel_counts: tuple[int, ...] = ()
 
     @property
     def rules(self) -> np.ndarray:
         return self.spec.pack_rules(self.rule_values)
+
+    @property
+    def comp(self) -> tuple:
+        """The component arrays the kernels get (``GameSpec.comp``)."""
+        return self.spec.comp(self.components, self.kernel_counts or (self.n_players,))
 
     @property
     def policy_arrays(self) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +95,7 @@ def run_games(arm: Arm, master_seed: int, first_index: int, n_games: int) -> tup
         run_search(arm, master_seed, first_index, games, seats)
         return games, seats
     kinds, params = arm.policy_arrays
-    play_in_threads(spec.play_many, (arm.rules, arm.components.arrays, arm.n_players, kinds,
+    play_in_threads(spec.play_many, (arm.rules, arm.comp, arm.n_players, kinds,
                                      params, np.uint64(master_seed)), first_index, games, seats)
     return games, seats
 
@@ -152,6 +160,6 @@ def replay(arm: Arm, master_seed: int, game_index: int):
     g = np.zeros(len(spec.game_column_names), dtype=np.int64)
     s = np.zeros((arm.n_players, len(spec.seat_column_names)), dtype=np.int64)
     kinds, params = arm.policy_arrays
-    first_call(spec.play_one, arm.rules, arm.components.arrays, arm.n_players, kinds, params,
+    first_call(spec.play_one, arm.rules, arm.comp, arm.n_players, kinds, params,
                np.uint64(master_seed), np.int64(game_index), g, s, log)  # compiles it once
     return events(log), g, s

@@ -151,7 +151,7 @@ def run_games(arm, master_seed: int, first_index: int, games: np.ndarray,
     arrays (``sim.batch.run_games`` shapes), in parallel over games."""
     kinds, pparams, bkinds, bpparams, sp = arrays(arm)
     k = kernel_for(arm.spec)
-    play_in_threads(k.play_many, (arm.rules, arm.components.arrays, arm.n_players, kinds,
+    play_in_threads(k.play_many, (arm.rules, arm.comp, arm.n_players, kinds,
                                   pparams, bkinds, bpparams, sp, np.uint64(master_seed)),
                     first_index, games, seats)
 
@@ -165,7 +165,7 @@ def decide(arm, state: np.ndarray, master_seed: int, game_index: int, decision: 
     seat = int(state[steps.decider])
     if sp[seat, SP_MODE] == MODE_OFF:
         raise SpecError(f"seat {seat} does not play a search policy")
-    rules, comp = arm.rules, arm.components.arrays
+    rules, comp = arm.rules, arm.comp
     log = np.zeros((1, 8), dtype=np.int64)
     _, bwork = steps.new(rules, comp, np.int64(arm.n_players), bkinds, bpparams,
                          np.uint64(master_seed), np.int64(game_index), log)

@@ -342,6 +342,18 @@ class GameSpec:
     # The policies from weakest to strongest, as `playtest ladder` plays them by default (its
     # rungs); empty = every policy in registration order, ``random`` first (see __post_init__).
     ladder: tuple[str, ...] = ()
+    # kernel_components(arrays, player_counts) -> the ``comp`` tuple passed to kernels that
+    # play games of these player counts (default: the loaded arrays). A game whose solo mode
+    # runs code no multiplayer game does may add a marker array when 1 is among the counts:
+    # Numba compiles per argument type, so that code is compiled only for runs with solo games
+    # (the Flower Shop's feasibility solver), and a run of every count still compiles once.
+    kernel_components: Callable[[tuple, tuple], tuple] | None = None
+
+    def comp(self, components: Components, player_counts: tuple[int, ...]) -> tuple:
+        """The component arrays of kernels that play games of ``player_counts``."""
+        if self.kernel_components is None:
+            return components.arrays
+        return self.kernel_components(components.arrays, tuple(player_counts))
 
     def __post_init__(self):
         """Fill the default ladder and check that a declared one names only policies."""

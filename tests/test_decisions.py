@@ -33,7 +33,7 @@ def _arm(game, n, policy="greedy", seat_policies=None):
 
 def _start(arm, index, kinds=None):
     k, p = arm.policy_arrays
-    return decide.start(arm.spec.steps, arm.rules, arm.components.arrays, arm.n_players,
+    return decide.start(arm.spec.steps, arm.rules, arm.comp, arm.n_players,
                         k if kinds is None else kinds, p, SEED, index)
 
 

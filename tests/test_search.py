@@ -77,12 +77,12 @@ def _decisions(arm, index, max_decisions, scramble=None):
     the search's choices."""
     steps = arm.spec.steps
     kinds, pparams, _, _, sp = search.arrays(arm)
-    state, work = steps.new(arm.rules, arm.components.arrays, np.int64(arm.n_players), kinds,
+    state, work = steps.new(arm.rules, arm.comp, np.int64(arm.n_players), kinds,
                             pparams, np.uint64(SEED), np.int64(index),
                             np.zeros((1, 8), dtype=np.int64))
     log = np.zeros((1, 8), dtype=np.int64)
     taken, d = [], 0
-    while len(taken) < max_decisions and steps.advance(state, arm.rules, arm.components.arrays,
+    while len(taken) < max_decisions and steps.advance(state, arm.rules, arm.comp,
                                                       log):
         seat = int(state[steps.decider])
         n = int(state[steps.n_options])
@@ -92,8 +92,8 @@ def _decisions(arm, index, max_decisions, scramble=None):
             assert 0 <= i < n, f"index {i} of {n} options at {steps.describe(state)}"
             taken.append(i)
         else:
-            i = int(steps.choose(state, arm.rules, arm.components.arrays, kinds, pparams, work))
-        assert steps.apply(state, arm.rules, arm.components.arrays, np.int64(i), log)
+            i = int(steps.choose(state, arm.rules, arm.comp, kinds, pparams, work))
+        assert steps.apply(state, arm.rules, arm.comp, np.int64(i), log)
         d += 1
     return taken
 

@@ -69,7 +69,7 @@ class Game:
         arm = arm_for(n, tweaks)
         self.n = n
         self.rules = arm.rules
-        self.comp = arm.components.arrays
+        self.comp = arm.comp
         kinds, pp = arm.policy_arrays
         self.game = decide.start(SPEC.steps, self.rules, self.comp, n, kinds, pp, seed, index,
                                  new_log(20000))

@@ -109,7 +109,7 @@ def test_greedy_activation_takes_the_best_option_value():
     from sim.games.cupcake_empire import policies as P
     arm = batch.make_arm(SPEC, 4, policy="greedy")
     kinds, pp = arm.policy_arrays
-    comp = arm.components.arrays
+    comp = arm.comp
     checked = 0
     for index in range(3):
         game = decide.start(SPEC.steps, arm.rules, comp, 4, kinds, pp, 7, index)

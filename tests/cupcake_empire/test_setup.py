@@ -134,7 +134,7 @@ def test_t17_initial_menu_order_ce_s11():
     again; production stays 2 (the menu counts for A goals)."""
     arm = arm_for(4)
     kinds, pp = arm.policy_arrays
-    game = decide.start(SPEC.steps, arm.rules, arm.components.arrays, 4, kinds, pp, 0, 0,
+    game = decide.start(SPEC.steps, arm.rules, arm.comp, 4, kinds, pp, 0, 0,
                         new_log(1000))
     order, offered = [], []
     while game.advance() and game.state[L.S_TURNS] == 0:

@@ -23,6 +23,7 @@ from sim.trace import events, new_log
 SPEC = make("flower_shop")
 COMP = R.load_components(None)
 ARR = COMP.arrays
+SOLO_ARR = R.kernel_components(ARR, (1,))  # solo games' components (the solver compiled in)
 TB = COMP.tables
 FL = {f: i for i, f in enumerate(TB["flower_types"])}
 VA = {v: i for i, v in enumerate(TB["vase_colours"])}

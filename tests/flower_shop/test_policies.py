@@ -128,7 +128,7 @@ def test_greedy_tile_prefers_finishable_and_task_line():
     set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
     pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
-    d = P.greedy_tile(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr)
+    d = P.greedy_tile(st, rules, ARR, 2, 0, pp, scr, fscr)
     assert d // 16 == 1 and 0 <= d % 16 < 6
 
 

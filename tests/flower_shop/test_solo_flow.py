@@ -1,11 +1,18 @@
 """Scenario tests: the solo game flow (FS-SOLO-*) and the solo variants (FS-V-*)."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from sim.rng import make_stream, randint
 
-from .kernel_helpers import (ARR, FEAS_WORK, K, L, NOLOG, R, arm, blank, cid, place, replay_events,
-                             rules_for, seat, set_row, set_stack, tid)
+from .kernel_helpers import (ARR, FEAS_WORK, SOLO_ARR, K, L, NOLOG, R, arm, blank, cid, place,
+                             replay_events, rules_for, seat, set_row, set_stack, tid)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 ALL_TILES = [f"T{i:02d}" for i in range(1, 33)]
 
@@ -179,7 +186,7 @@ def test_FS_SOLO_C1_TS13_loss_on_complete_line(mode, ok):
     (13 flowers): immediate loss recorded on day 3 in every mode except `off`."""
     st, rules = _check_state(3, [(0, "T28"), (1, "T29"), (2, "T01")],
                              solo_feasibility_mode=mode)
-    assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG) == ok
+    assert K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG) == ok
     if not ok:
         assert st[L.S_LOSS_DAY] == 3 and st[L.S_END_REASON] == L.END_SOLO_INFEASIBLE
 
@@ -189,7 +196,7 @@ def test_FS_SOLO_C4_TS14_partial_line(mode, ok):
     """FS-SOLO-C4 / TS-14: task T1, end of day 2, top row T28, T29 + an empty slot: the best
     total is 12 != 10: loss in `lines` and `full`, pass in `complete_lines`."""
     st, rules = _check_state(2, [(0, "T28"), (1, "T29")], solo_feasibility_mode=mode)
-    assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG) == ok
+    assert K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG) == ok
 
 
 def test_FS_SOLO_C5_TS15_capacity_loss():
@@ -203,28 +210,64 @@ def test_FS_SOLO_C5_TS15_capacity_loss():
     st[R.seat_base(0) + L.F_MONEY] = 4
     used = {"T28", "T29", "T30", "T01", "T02"}
     set_stack(st, [t for t in ALL_TILES if t not in used])
-    assert not K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
+    assert not K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG)
     r_off = rules_for(1, solo_feasibility_mode="off", solo_check_capacity=False)
-    assert K.solo_end_of_day_check(st, r_off, ARR, FEAS_WORK, NOLOG)
+    assert K.solo_end_of_day_check(st, r_off, SOLO_ARR, FEAS_WORK, NOLOG)
 
 
 def test_FS_SOLO_C2_C3_pool_is_the_stack_and_structure():
     """FS-SOLO-C2 / FS-SOLO-C3: the pool is the draw stack only; |P| < |E| fails."""
     st, rules = _check_state(4, [(0, "T01"), (1, "T02"), (2, "T19"), (3, "T04")],
                              solo_feasibility_mode="off", solo_check_capacity=False)
-    assert K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
+    assert K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG)
     set_stack(st, ["T05"])  # 2 empty slots, 1 tile left in the stack
     set_row(st, ["T06", "T07", "T08"])  # row tiles are not in the pool
-    assert not K.solo_end_of_day_check(st, rules, ARR, FEAS_WORK, NOLOG)
+    assert not K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG)
+
+
+_GATE = """
+import numpy as np
+from sim.games.flower_shop import kernel as K, rules as R, solo
+from tests.flower_shop.kernel_helpers import ARR, FEAS_WORK, NOLOG, rules_for
+st = K.new_state(1)
+rules = rules_for(1)
+K.setup_game(st, rules, ARR, 1, NOLOG)
+multi = R.kernel_components(ARR, (2, 3, 4))
+try:
+    K.solo_end_of_day_check(st, rules, multi, FEAS_WORK, NOLOG)
+    print("multi ran")
+except ValueError as e:
+    print("multi raised", len(solo.feasible_in.signatures))
+print("solo", K.solo_end_of_day_check(st, rules, R.kernel_components(ARR, (1, 2)), FEAS_WORK,
+                                      NOLOG), len(solo.feasible_in.signatures))
+"""
+
+
+def test_FS_SOLO_C1_solver_is_compiled_only_into_kernels_that_may_play_solo_games(tmp_path):
+    """The components of kernels for multiplayer games only (``kernel_components``) have
+    another type than those of kernels that may play a solo game, and the end-of-day check
+    (FS-SOLO-C1) compiled for them holds no feasibility solver: a solo game there is an error,
+    not a silent pass. A run of 1-4 players compiles one kernel, with the solver."""
+    assert len(R.kernel_components(ARR, (2, 4))) == len(ARR)
+    assert len(R.kernel_components(ARR, (1,))) == len(R.kernel_components(ARR, (1, 4))) \
+        == len(ARR) + 1
+    r = subprocess.run([sys.executable, "-c", _GATE], cwd=ROOT, capture_output=True, text=True,
+                       timeout=600, env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)))
+    assert r.returncode == 0, r.stderr[-3000:]
+    st = K.new_state(1)
+    rules = rules_for(1)
+    K.setup_game(st, rules, ARR, 1, NOLOG)
+    ok = K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG)
+    assert r.stdout.split() == ["multi", "raised", "0", "solo", str(ok), "1"]
 
 
 def test_FS_SOLO_C6_any_versus_all():
     """FS-SOLO-C6: with cards {T2, T6} (columns need the same and different vases), rule `all`
     fails after day 1 while `any` still passes."""
     st, r_all = _check_state(1, [(0, "T01")], cards=("T2", "T6"))
-    assert not K.solo_end_of_day_check(st, r_all, ARR, FEAS_WORK, NOLOG)
+    assert not K.solo_end_of_day_check(st, r_all, SOLO_ARR, FEAS_WORK, NOLOG)
     st2, r_any = _check_state(1, [(0, "T01")], cards=("T2", "T6"), solo_win_rule="any")
-    assert K.solo_end_of_day_check(st2, r_any, ARR, FEAS_WORK, NOLOG)
+    assert K.solo_end_of_day_check(st2, r_any, SOLO_ARR, FEAS_WORK, NOLOG)
 
 
 def test_FS_N2_solo_check_runs_before_refill_and_ends_the_game():

@@ -5,14 +5,14 @@ import numpy as np
 
 from sim import batch, decide
 
-from .kernel_helpers import ARR, K, L, SPEC, arm, events, new_log
+from .kernel_helpers import K, L, SPEC, arm, events, new_log
 
 STEPS = SPEC.steps
 
 
 def _start(a, seed, index, log_capacity=1):
     kinds, pp = a.policy_arrays
-    return decide.start(STEPS, a.rules, ARR, a.n_players, kinds, pp, seed, index,
+    return decide.start(STEPS, a.rules, a.comp, a.n_players, kinds, pp, seed, index,
                         new_log(log_capacity) if log_capacity > 1 else None)
 
 
@@ -119,7 +119,7 @@ def test_greedy_heuristics_ask_only_for_listed_options():
             scr, fscr = game.work
             for g in _decisions(game):
                 point, seat, codes = STEPS.pending(g.state)
-                code = K.greedy_code(g.state, g.rules, ARR, np.int64(seat), g.pparams[seat], scr,
+                code = K.greedy_code(g.state, g.rules, g.comp, np.int64(seat), g.pparams[seat], scr,
                                      fscr)
                 assert code in codes, (pol, point, code, codes)
 

@@ -169,6 +169,23 @@ def test_kernel_is_loaded_before_the_bar_with_a_note_when_it_compiled(tmp_path, 
     assert content(tmp_path / "a", "games").equals(content(tmp_path / "b", "games"))
 
 
+def test_a_run_plays_all_its_player_counts_of_a_game_with_one_kernel():
+    """The arms of a run get the components of one kernel for every player count of their game
+    (GameSpec.kernel_components): a Flower Shop run of 1-4 players compiles the kernel with the
+    solo solver once, a run of 2-4 players one without it; the chunk tasks carry the counts."""
+    from numba import typeof
+    for players, solo in (("1-4", True), ("2-4", False), ("1", True)):
+        exp = ex.from_cli("flower_shop", players=players, games=10, seed=1)
+        arms = runner.share_kernels(exp.arms)
+        types = {typeof(ra.arm.comp) for ra in arms.values()}
+        assert len(types) == 1
+        assert len(next(iter(arms.values())).arm.comp) == 6 + solo
+        for ra in arms.values():
+            task = runner.make_task(ra, 0, 0, 10, 1)
+            assert task.kernel_counts == ra.arm.kernel_counts == tuple(
+                a.arm.n_players for a in exp.arms)
+
+
 def test_name_is_derived_from_results_defining_arguments():
     a = ex.from_cli("fakedice", players="2", games=10, seed=1)
     b = ex.from_cli("fakedice", players="2", games=999, seed=1, chunk_size=3)

@@ -74,7 +74,7 @@ class Game:
         arm = arm_for(n, t, policy)
         self.n = n
         self.rules = arm.rules
-        self.comp = arm.components.arrays
+        self.comp = arm.comp
         self.kinds, self.pp = arm.policy_arrays
         self.game = decide.start(SPEC.steps, self.rules, self.comp, n, self.kinds, self.pp, seed,
                                  0, new_log(5000))

@@ -100,7 +100,7 @@ def test_policy_never_mutates_state():
             arm = arm_for(n, None, policy)
             kinds, pp = arm.policy_arrays
             for index in range(3):
-                g = decide.start(SPEC.steps, arm.rules, arm.components.arrays, n, kinds, pp,
+                g = decide.start(SPEC.steps, arm.rules, arm.comp, n, kinds, pp,
                                  11, index)
                 while g.advance():
                     before = g.state.copy()

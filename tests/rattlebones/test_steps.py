@@ -13,7 +13,7 @@ N_SEAT = len(SPEC.seat_column_names)
 
 def _start(arm, n, seed, index):
     kinds, pp = arm.policy_arrays
-    return decide.start(SPEC.steps, arm.rules, arm.components.arrays, n, kinds, pp, seed, index,
+    return decide.start(SPEC.steps, arm.rules, arm.comp, n, kinds, pp, seed, index,
                         new_log(SPEC.max_events))
 
 

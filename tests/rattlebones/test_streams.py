@@ -14,7 +14,7 @@ def test_state_streams_are_the_sim_rng_streams():
     arm = arm_for(2)
     kinds, pp = arm.policy_arrays
     log = np.zeros((1, 8), dtype=np.int64)
-    state, _ = K.new_game(arm.rules, arm.components.arrays, 2, kinds, pp, np.uint64(5),
+    state, _ = K.new_game(arm.rules, arm.comp, 2, kinds, pp, np.uint64(5),
                           np.int64(3), log)
     assert np.uint64(state[L.S_RNG_P]) == R.make_stream(5, 3, R.SUB_POLICY)[0]
     ref = R.make_stream(5, 3, R.SUB_DICE)

@@ -51,7 +51,7 @@ class Table:
         self.arm = arm
         self.n = n
         self.rules = arm.rules
-        self.comp = arm.components.arrays
+        self.comp = arm.comp
         self.kinds, self.pp = arm.policy_arrays
         self.game = decide.start(SPEC.steps, self.rules, self.comp, n, self.kinds, self.pp, seed,
                                  index, new_log(20000))

@@ -62,7 +62,7 @@ class _Seat:
 def audit_events(arm, ev: np.ndarray, rows: np.ndarray | None = None) -> list[str]:
     """Check one game's event log against the rules; returns the violations."""
     v = arm.rule_values
-    columns, regions = arm.components.arrays[0], arm.components.arrays[1]
+    columns, regions = arm.comp[0], arm.comp[1]
     cap = [int(columns[k, L.CD_CAPACITY]) for k in range(5)]
     colour_col = {int(columns[k, L.CD_COLOUR]): k for k in range(5)}
     n = arm.n_players

@@ -28,6 +28,7 @@ SPEC = GameSpec(
              SCRATCH, LINE, FSCRATCH, TILE, TASK),
     end_reasons=END_REASONS,
     load_components=rules.load_components,
+    kernel_components=rules.kernel_components,
     play_many=kernel.play_many,
     play_one=kernel.play_one,
     format_event=format_event,

@@ -69,7 +69,7 @@ from .rules import (ASSIGN_RANDOM, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PL
                     R_WILD_TOKEN_COST, R_WILD_TOKEN_SUPPLY, SAL_HIGHEST, SAL_LOWEST, SAL_NONE,
                     SIDE_LEFT, STIE_AS_HIGHER, STIE_AS_LOWER, TB_MONEY, TB_TOKENS, TIE_RANDOM,
                     WIN_ANY, all_dice_mask, buy_token_legal, lock_cost, lock_legal, n_slots,
-                    popcount, seat_base, solo_feasible_state, token_room, unused_dice)
+                    popcount, seat_base, solo_feasible, token_room, unused_dice)
 from .tasks import assign_icons, card_fully_satisfied, dice_counts, lines_met, tokens_needed
 from .policies import (greedy_lock, greedy_refresh, greedy_ribbon, greedy_step4, greedy_tile,
                        prepare_scratch)
@@ -851,8 +851,8 @@ def solo_end_of_day_check(state, rules, comp, work, log):
     b = seat_base(0)
     ns = n_slots(rules)
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    ok = solo_feasible_state(state, rules, comp[0], comp[1], state[b + F_SHOP:b + F_SHOP + ns],
-                             state[b + F_FIN:b + F_FIN + ns], days_left, work)
+    ok = solo_feasible(state, rules, comp, state[b + F_SHOP:b + F_SHOP + ns],
+                       state[b + F_FIN:b + F_FIN + ns], days_left, work)
     emit(log, EV_FEASIBLE, state[S_DAY], 1 if ok else 0, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
          state[S_STACK_N] - state[S_STACK_POS])
     if not ok:
@@ -1346,7 +1346,7 @@ def step(state, rules, comp, kinds, heur, log):
             if heur is not None:
                 if kinds[seat] != K_RANDOM:
                     take_tile_choice(state, rules, seat,
-                                     greedy_tile(state, rules, tiles, comp[1], n_players, seat,
+                                     greedy_tile(state, rules, comp, n_players, seat,
                                                  heur[0][seat], heur[1], heur[2]), log)
                     continue
             offer(state, D_TILE, seat, tile_options(state, rules, seat))
@@ -1375,8 +1375,7 @@ def step(state, rules, comp, kinds, heur, log):
                 continue
             if heur is not None:
                 if kinds[0] != K_RANDOM:
-                    refresh = greedy_refresh(state, rules, tiles, comp[1], heur[0][0], heur[1],
-                                             heur[2])
+                    refresh = greedy_refresh(state, rules, comp, heur[0][0], heur[1], heur[2])
                     take_refresh(state, rules, 1 if refresh else 0, log)
                     continue
             offer(state, D_REFRESH, 0, yes_no_options(state))
@@ -1504,9 +1503,8 @@ def greedy_code(state, rules, comp, seat, pp, scr, fscr):
     if point == D_RIBBON:
         return np.int64(1) if greedy_ribbon(state, rules, seat, pp) else np.int64(0)
     if point == D_TILE:
-        return greedy_tile(state, rules, comp[0], comp[1], state[S_N_PLAYERS], seat, pp, scr,
-                           fscr)
-    refresh = greedy_refresh(state, rules, comp[0], comp[1], pp, scr, fscr)
+        return greedy_tile(state, rules, comp, state[S_N_PLAYERS], seat, pp, scr, fscr)
+    refresh = greedy_refresh(state, rules, comp, pp, scr, fscr)
     return np.int64(1) if refresh else np.int64(0)
 
 

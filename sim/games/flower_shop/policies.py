@@ -56,7 +56,7 @@ from .rules import (PREF_WILD, PRIORITY_STARS, P_BUY_WILD_STOCK_MONEY_MIN, P_BUY
                     R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_SOLO_WIN_RULE, R_TASK_COL_POINTS_DEFAULT,
                     R_TASK_ROW_POINTS_DEFAULT, R_VASE_DICE_PER_PLAYER, R_WILD_CAP_APPLIES_TO_BUY,
                     R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, all_dice_mask, buy_token_legal, dice_mask,
-                    lock_cost, lock_legal, n_slots, popcount, seat_base, solo_feasible_state,
+                    lock_cost, lock_legal, n_slots, popcount, seat_base, solo_feasible,
                     token_room, unused_dice, WIN_ANY)
 from .tasks import assign_icons, dice_counts, tokens_needed
 
@@ -189,7 +189,7 @@ def line_potential(cond, param, scr, lo, extra):
 
 
 @njit(cache=True)
-def placement_feasible(state, rules, tiles, tasks, seat, tile, slot, scr):
+def placement_feasible(state, rules, comp, seat, tile, slot, scr):
     """Solo: would the shop with ``tile`` placed (unfinished) at ``slot`` pass the
     feasibility check of this day's end (FS-SOLO-C1 via solo.feasible)?"""
     b = seat_base(seat)
@@ -200,8 +200,8 @@ def placement_feasible(state, rules, tiles, tasks, seat, tile, slot, scr):
     scr[SCR_SHOP + slot] = tile
     scr[SCR_FIN + slot] = 0
     days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    return solo_feasible_state(state, rules, tiles, tasks, scr[SCR_SHOP:SCR_SHOP + ns],
-                               scr[SCR_FIN:SCR_FIN + ns], days_left, scr[SCR_FEAS:])
+    return solo_feasible(state, rules, comp, scr[SCR_SHOP:SCR_SHOP + ns],
+                         scr[SCR_FIN:SCR_FIN + ns], days_left, scr[SCR_FEAS:])
 
 
 # =========================================================================================
@@ -592,11 +592,11 @@ def _best_candidate(nc, fscr):
 
 
 @njit(cache=True)
-def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
+def greedy_tile(state, rules, comp, n_players, seat, pp, scr, fscr):
     """DP-2 heuristic: the best scored (tile, slot); solo with ``solo_check_placements``: the
     best one that passes the feasibility check afterwards (hard constraint), tried best-first;
     if none passes, the best overall."""
-    nc = score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr)
+    nc = score_tile_options(state, rules, comp[0], comp[1], seat, pp, scr, fscr)
     if nc == 0:
         return 0
     first = scr[SCR_CAND + _best_candidate(nc, fscr)]
@@ -608,7 +608,7 @@ def greedy_tile(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
             break
         d = scr[SCR_CAND + best]
         fscr[FSCR_CAND + best] = NEG
-        if placement_feasible(state, rules, tiles, tasks, seat, state[S_ROW + d // TILE_MUL],
+        if placement_feasible(state, rules, comp, seat, state[S_ROW + d // TILE_MUL],
                               d % TILE_MUL, scr):
             return d
     return first
@@ -749,7 +749,7 @@ def greedy_ribbon(state, rules, seat, pp):
 # DP-7 solo refresh
 # =========================================================================================
 @njit(cache=True)
-def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
+def greedy_refresh(state, rules, comp, pp, scr, fscr):
     """DP-7: refresh if the row is empty, or (``refresh_if_no_feasible_tile``) no row tile has
     a placement passing the feasibility check, or the best tile scores below
     ``refresh_if_best_tile_score_below``; always keeping ``refresh_money_reserve``."""
@@ -758,7 +758,7 @@ def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
         return False
     if state[S_ROW_N] == 0:
         return True
-    nc = score_tile_options(state, rules, tiles, tasks, 0, pp, scr, fscr)
+    nc = score_tile_options(state, rules, comp[0], comp[1], 0, pp, scr, fscr)
     if nc == 0:
         return False
     if fscr[FSCR_CAND + _best_candidate(nc, fscr)] < pp[P_REFRESH_IF_BEST_TILE_SCORE_BELOW]:
@@ -766,7 +766,7 @@ def greedy_refresh(state, rules, tiles, tasks, pp, scr, fscr):
     if pp[P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
         for j in range(nc):
             d = scr[SCR_CAND + j]
-            if placement_feasible(state, rules, tiles, tasks, 0, state[S_ROW + d // TILE_MUL],
+            if placement_feasible(state, rules, comp, 0, state[S_ROW + d // TILE_MUL],
                                   d % TILE_MUL, scr):
                 return False
         return True

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.components import (cell_choice, cell_int, cell_str, check_toml_provenance, digest_dir,
@@ -439,6 +440,19 @@ def load_components(directory: Path | str | None = None) -> Components:
                       tables=tables)
 
 
+N_ARRAYS = 6  # the arrays of load_components; a solo run's kernels get SOLO_MARK as a 7th
+SOLO_MARK = np.ones(1, dtype=np.int64)
+
+
+def kernel_components(arrays: tuple, player_counts: tuple) -> tuple:
+    """The component arrays of kernels that play games of ``player_counts``
+    (``GameSpec.kernel_components``): with solo games among them, ``SOLO_MARK`` as one more. The
+    type of the tuple (7 arrays, not 6) makes Numba compile the solo feasibility solver
+    (FS-SOLO-C1..C6, ``solo_feasible``) only into kernels that may play a solo game: the
+    multiplayer game never calls it, and it is about a quarter of the game's compile."""
+    return tuple(arrays) + (SOLO_MARK,) if 1 in player_counts else tuple(arrays)
+
+
 @functools.lru_cache(maxsize=1)
 def _default_n_tiles() -> int:
     return int(load_components(None).arrays[0].shape[0])
@@ -594,6 +608,34 @@ def buy_token_legal(state, rules, seat):
     if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0 and state[b + F_TOKENS] >= np.int64(rules[R_WILD_TOKEN_MAX]):
         return False
     return True
+
+
+def solo_feasible(state, rules, comp, shop, finished, days_left, work):
+    """``solo_feasible_state`` for the kernels, which pass ``comp`` (``kernel_components``);
+    a solo game played with the ``comp`` of multiplayer games only, whose compiled code holds no
+    solver, is an error."""
+    if len(comp) != N_ARRAYS + 1:
+        raise ValueError(_NO_SOLVER)
+    return solo_feasible_state(state, rules, comp[0], comp[1], shop, finished, days_left, work)
+
+
+_NO_SOLVER = ("a solo game needs the components of kernels that play solo games "
+              "(flower_shop.rules.kernel_components)")
+
+
+@overload(solo_feasible)
+def _solo_feasible_typed(state, rules, comp, shop, finished, days_left, work):
+    """Numba's ``solo_feasible``, chosen by the type of ``comp``: the solver is compiled only
+    into kernels that may play a solo game."""
+    if len(comp) == N_ARRAYS + 1:
+        def solver(state, rules, comp, shop, finished, days_left, work):
+            return solo_feasible_state(state, rules, comp[0], comp[1], shop, finished, days_left,
+                                       work)
+        return solver
+
+    def no_solver(state, rules, comp, shop, finished, days_left, work):
+        raise ValueError(_NO_SOLVER)
+    return no_solver
 
 
 @njit(cache=True)
