@@ -200,6 +200,62 @@ def activation_value(state, rules, comp, pp, seat, code):
 
 
 @njit(cache=True)
+def _disc_values(state, rules, comp, pp, seat, k, top):
+    """The ``disc_value`` of the discs on spaces 1..``top`` of column ``k`` (0.0 for an empty
+    space or one above ``top``), as a tuple by space."""
+    b = seat_base(seat)
+    d0 = d1 = d2 = d3 = 0.0
+    for p in range(top):
+        t = state[b + F_DISC + k * MAX_SPACES + p]
+        if t >= 0:
+            v = disc_value(state, rules, comp, pp, seat, t)
+            if p == 0:
+                d0 = v
+            elif p == 1:
+                d1 = v
+            elif p == 2:
+                d2 = v
+            else:
+                d3 = v
+    return (d0, d1, d2, d3)
+
+
+@njit(cache=True)
+def _best_activation(state, rules, comp, pp, seat, n):
+    """D10 (CE-T1): the greedy choice among the listed activations, the first with the highest
+    ``activation_value``. ``_list_activate`` lists a column's levels together, so the column's
+    experts and the values of its discs (CE-T3) are taken once per column; each option's score
+    is summed as in ``activation_value``, so the scores are the same."""
+    b = seat_base(seat)
+    best = 0
+    bv = NEG - 1.0e17
+    col = -1
+    keep = 0.0
+    dv = (0.0, 0.0, 0.0, 0.0)
+    for i in range(n):
+        code = state[S_OPTIONS + i]
+        k, lv = code // 8, code % 8
+        if k != col:
+            col = k
+            keep = pp[P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
+            top = lv
+            j = i + 1
+            while j < n and state[S_OPTIONS + j] // 8 == k:
+                top = max(top, state[S_OPTIONS + j] % 8)
+                j += 1
+            dv = _disc_values(state, rules, comp, pp, seat, k, top)
+        v = action_value(state, rules, comp, pp, seat, k, lv)
+        for p in range(lv):
+            if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
+                v += dv[p]
+        v = v - keep - 0.01 * lv
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
 def recall_gain(state, comp, b, k):
     """Levels column ``k`` would gain if the rest dice that fit moved in, experts first (CE-F2)."""
     cols = comp[0]
@@ -386,6 +442,8 @@ def greedy(state, rules, comp, pp, seat, dp, n):
     if pp[P_EPSILON] > 0.0:
         if uniform_in(state, S_RNG_P) < pp[P_EPSILON]:
             return random_index(state, S_RNG_P, n)
+    if dp == D_ACTIVATE:
+        return _best_activation(state, rules, comp, pp, seat, n)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
