@@ -358,10 +358,8 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         if code == S1_MENU:
             return 2.0
         return 1.0
-    if dp == D_BASE:
-        return _flavour_value(state, b, code, True)
-    if dp == D_FROST or dp == D_PAIR:
-        return _flavour_value(state, b, code, False)
+    if dp == D_BASE or dp == D_FROST or dp == D_PAIR:
+        return _flavour_value(_unserved(state, b), code, dp == D_BASE)
     if dp == D_SHOP:
         src, r, victim = code // 64, (code // 8) % 8, code % 8
         v = pp[P_REGION_W_CUSTOMERS] * pp[P_W_REACH] * reach_value(state, comp, seat, r, 4)
@@ -417,22 +415,45 @@ def option_value(state, rules, comp, pp, seat, dp, code):
 
 
 @njit(cache=True)
-def _flavour_value(state, b, code, base):
-    """D12 / D13 / D14: customers on the board whose type a menu with this tile would add."""
+def _unserved(state, b):
+    """The customers on the board whose type the seat at ``b`` serves no menu for, counted by
+    type (8 bits per type: type t in bits 8t..8t+7)."""
     served = state[b + F_SERVED]
-    shirts = 0 if base else menu_mask(0, code)     # bit s: the frosting serves shirt s
-    v = 0.0
+    counts = 0
     for h in range(24):
         t = state[S_HOUSE + h]
-        if t < 0 or (served >> t) & 1:
-            continue
+        if t >= 0 and (served >> t) & 1 == 0:
+            counts += 1 << (8 * t)
+    return counts
+
+
+@njit(cache=True)
+def _flavour_value(unserved, code, base):
+    """D12 / D13 / D14 (CE-A1, CE-A2): customers on the board whose type a menu with this tile
+    would add (``unserved``: ``_unserved`` of the seat): a base serves its pants (both when
+    mixed), a frosting its shirts."""
+    shirts = 0 if base else menu_mask(0, code)     # bit s: the frosting serves shirt s
+    c = 0
+    for t in range(8):
         pants, shirt = t // 4, t % 4
-        if base:
-            if code == 2 or code == pants:
-                v += 1.0
-        elif (shirts >> shirt) & 1:
-            v += 1.0
-    return v
+        if (code == 2 or code == pants) if base else (shirts >> shirt) & 1 == 1:
+            c += (unserved >> (8 * t)) & 255
+    return float(c)
+
+
+@njit(cache=True)
+def _best_tile(state, seat, n, base):
+    """D12 / D13 / D14 (CE-A1, CE-A2): the greedy choice among the listed tiles, the first with
+    the highest ``_flavour_value``; the unserved customers are counted once for the decision."""
+    unserved = _unserved(state, seat_base(seat))
+    best = 0
+    bv = NEG - 1.0e17
+    for i in range(n):
+        v = _flavour_value(unserved, state[S_OPTIONS + i], base)
+        if v > bv:
+            bv = v
+            best = i
+    return best
 
 
 @njit(cache=True)
@@ -444,6 +465,8 @@ def greedy(state, rules, comp, pp, seat, dp, n):
             return random_index(state, S_RNG_P, n)
     if dp == D_ACTIVATE:
         return _best_activation(state, rules, comp, pp, seat, n)
+    if dp == D_BASE or dp == D_FROST or dp == D_PAIR:
+        return _best_tile(state, seat, n, dp == D_BASE)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
