@@ -273,6 +273,35 @@ def recall_gain(state, comp, b, k):
 
 
 @njit(cache=True)
+def _rest_value(gain, method, use_idea):
+    """D05 (CE-F2): ten per level the recall gains, plus one for the method the policy prefers
+    (ideas when the rest area holds recall_min_dice_idea dice or more, else income)."""
+    return gain * 10.0 + (1.0 if (method == 0) == use_idea else 0.0)
+
+
+@njit(cache=True)
+def _best_rest(state, comp, pp, seat, n):
+    """D05 (CE-F2): the greedy choice among the listed rest uses, the first with the highest
+    ``_rest_value``; the gains of the columns (each listed once per method) and the preferred
+    method are worked out once for the decision."""
+    b = seat_base(seat)
+    use_idea = dice_at(state, b, LOC_REST) >= pp[P_RECALL_MIN_DICE_IDEA]
+    gains = 0       # recall_gain of column k (0..4) in bits 8k..8k+7
+    for k in range(N_COLS):
+        gains |= recall_gain(state, comp, b, k) << (8 * k)
+    best = 0
+    bv = NEG - 1.0e17
+    for i in range(n):
+        code = state[S_OPTIONS + i]
+        k = code % 8
+        v = _rest_value((gains >> (8 * k)) & 255, code // 8, use_idea)
+        if v > bv:
+            bv = v
+            best = i
+    return best
+
+
+@njit(cache=True)
 def option_value(state, rules, comp, pp, seat, dp, code):
     """The greedy score of option ``code`` of decision ``dp``."""
     b = seat_base(seat)
@@ -322,10 +351,8 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             new >>= 1
         return mixed + 0.3 * c
     if dp == D_REST:
-        method, k = code // 8, code % 8
-        g = recall_gain(state, comp, b, k)
         use_idea = dice_at(state, b, LOC_REST) >= pp[P_RECALL_MIN_DICE_IDEA]
-        return g * 10.0 + (1.0 if (method == 0) == use_idea else 0.0)
+        return _rest_value(recall_gain(state, comp, b, code % 8), code // 8, use_idea)
     if dp == D_REST_DIE:
         return 2.0 if is_expert(cols, state[S_REST_COL], code) else 1.0
     if dp == D_MORE:
@@ -467,6 +494,8 @@ def greedy(state, rules, comp, pp, seat, dp, n):
         return _best_activation(state, rules, comp, pp, seat, n)
     if dp == D_BASE or dp == D_FROST or dp == D_PAIR:
         return _best_tile(state, seat, n, dp == D_BASE)
+    if dp == D_REST:
+        return _best_rest(state, comp, pp, seat, n)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
