@@ -355,19 +355,17 @@ def load_kernels(arms: Iterable, quiet: bool) -> float:
     -------
     float, seconds spent (all games).
     """
-    from numba import typeof
     from rich.console import Console
 
     from sim.batch import first_call, run_games
     from sim.search import uses_search
 
     console = Console(stderr=True, quiet=quiet)
-    one_arm = {}  # the arms of a game whose kernel arguments have the same types (the
-    for arm in arms:  # components of a solo run may differ: GameSpec.kernel_components) run
-        # one compiled kernel (or its search loop)
-        one_arm.setdefault((arm.spec.id, uses_search(arm), typeof(arm.comp)), arm)
+    one_arm = {}  # every arm of a game runs the same compiled kernel (or its search loop):
+    for arm in arms:  # the runner's arms share it (share_kernels), tune's have one count
+        one_arm.setdefault((arm.spec.id, uses_search(arm)), arm)
     total = 0.0
-    for (game, _, _), arm in one_arm.items():
+    for (game, _), arm in one_arm.items():
         t0 = time.perf_counter()
         with console.status(f"Loading the {game} kernel (a first run on this machine "
                             "compiles it: 15-30 s, then it is cached)"):

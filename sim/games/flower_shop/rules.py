@@ -625,14 +625,12 @@ _NO_SOLVER = ("a solo game needs the components of kernels that play solo games 
 
 @overload(solo_feasible, inline="always")
 def _solo_feasible_typed(state, rules, comp, shop, finished, days_left, work):
-    """Numba's ``solo_feasible``, chosen by the type of ``comp``: the solver is compiled only
-    into kernels that may play a solo game. Inlined where it is called, so the call passes the
-    solver its two arrays, not the whole tuple (5% of a solo game when it did)."""
+    """Numba's ``solo_feasible``, chosen by the type of ``comp``: the solver (``solo_feasible``
+    itself) is compiled only into kernels that may play a solo game. Inlined where it is called,
+    so the call passes the solver its two arrays, not the whole tuple (5% of a solo game when it
+    did)."""
     if len(comp) == N_ARRAYS + 1:
-        def solver(state, rules, comp, shop, finished, days_left, work):
-            return solo_feasible_state(state, rules, comp[0], comp[1], shop, finished, days_left,
-                                       work)
-        return solver
+        return solo_feasible
 
     def no_solver(state, rules, comp, shop, finished, days_left, work):
         raise ValueError(_NO_SOLVER)
