@@ -288,7 +288,7 @@ def run_cmd(
     executor: str = typer.Option("local", "--executor", help="local | dask"),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (default: a LocalCluster)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size",
-                                             help=f"Games per chunk/part (default {settings.DEFAULT_CHUNK_SIZE:,})."),
+                                             help=f"Games per chunk/part (default {settings.DEFAULT_CHUNK_SIZE:,}; {settings.SEARCH_CHUNK_SIZE:,} for arms with search seats)."),
     components: Optional[str] = ComponentsOpt,
     precision: Optional[float] = PrecisionOpt,
     max_games: Optional[int] = MaxGamesOpt,

@@ -190,8 +190,9 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
             entry.update({k: v for k, v in ra.definition().items()
                           if k in ("tweaks", "policies", "components")})
         _check_size(exp, ra.name, chunks.read_arm(entry)[0])
-        plan, finished, dropped = _check_plan(exp, entry, ra, chunk_size, chunk_size_given,
-                                              replan)
+        plan, finished, dropped = _check_plan(exp, entry, ra, arm_chunk_size(ra, chunk_size,
+                                                                         chunk_size_given),
+                                              chunk_size_given, replan)
         _check_size(exp, ra.name, plan)
         if dropped:
             drop[ra.name] = dropped
@@ -220,6 +221,15 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
     })
     manifest["finished_chunks"] = _finished(manifest)
     return manifest, notes, drop
+
+
+def arm_chunk_size(ra: ResolvedArm, chunk_size: int, given: bool) -> int:
+    """Games per chunk of one arm: the run's, except that an arm with search seats takes at
+    most ``settings.SEARCH_CHUNK_SIZE`` unless ``--chunk-size`` was given."""
+    from sim.search import uses_search
+    if given or not uses_search(ra.arm):
+        return chunk_size
+    return min(chunk_size, settings.SEARCH_CHUNK_SIZE)
 
 
 def _finished(manifest: dict) -> dict:

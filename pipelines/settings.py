@@ -13,6 +13,10 @@ from pathlib import Path
 #: Games per chunk (one Parquet part per arm and chunk). Peak memory of a run grows with it:
 #: about 480 MB at 50k and 680 MB at 100k for 4-player Flower Shop.
 DEFAULT_CHUNK_SIZE = 50_000
+#: Games per chunk of an arm with search seats when ``--chunk-size`` is not given: a search plays
+#: 10-150 games/s (``docs/search.md``), so a chunk takes seconds to a minute, the progress bar
+#: moves and a killed run loses little. Arms without search seats keep the run's chunk size.
+SEARCH_CHUNK_SIZE = 500
 #: Upper limits, checked before anything is written (exit 2 naming the limit): games per arm
 #: (``--games``, ``--max-games``, TOML ``games``), games per chunk (memory grows with it, see
 #: above) and chunks per arm (the run keeps one task per chunk).

@@ -186,6 +186,22 @@ def test_a_run_plays_all_its_player_counts_of_a_game_with_one_kernel():
                 a.arm.n_players for a in exp.arms)
 
 
+def test_arms_with_search_seats_get_small_chunks_unless_a_chunk_size_is_given():
+    """A search plays tens of games per second: its arm's chunks default to
+    settings.SEARCH_CHUNK_SIZE games, so the bar moves and a killed run loses little; the
+    other arms and an explicit --chunk-size are unchanged (build_manifest writes nothing)."""
+    n = 3 * settings.SEARCH_CHUNK_SIZE + 7
+    exp = ex.from_cli("flower_shop", players="1", games=n, seed=1, also_policies=["search"])
+    man, _, _ = runner.build_manifest(exp, None, settings.DEFAULT_CHUNK_SIZE)
+    sizes = {a["name"]: [c["size"] for c in a["chunks"]] for a in man["arms"]}
+    assert sizes == {"p1": [settings.DEFAULT_CHUNK_SIZE], "p1-search": [settings.SEARCH_CHUNK_SIZE]}
+    assert chunks.count(man["arms"][1]["chunks"]) == 4
+    exp = ex.from_cli("flower_shop", players="1", games=n, seed=1, also_policies=["search"],
+                      chunk_size=1000)
+    man, _, _ = runner.build_manifest(exp, None, 1000, chunk_size_given=True)
+    assert [c["size"] for a in man["arms"] for c in a["chunks"]] == [1000, 1000]
+
+
 def test_name_is_derived_from_results_defining_arguments():
     a = ex.from_cli("fakedice", players="2", games=10, seed=1)
     b = ex.from_cli("fakedice", players="2", games=999, seed=1, chunk_size=3)
