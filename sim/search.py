@@ -7,7 +7,8 @@ so a rollout never sees the game's future), applies the option, and plays on to 
 with the **base policy** at every seat (the game's ``Steps.playout``, its self-play loop). The
 option with the best mean result for the deciding seat wins: win share first (1 win, 1/k for a
 k-way shared win, 0 loss), the mean score margin (own score minus the best other score; the
-own score in solo) breaking ties, then the lowest option index.
+own score in solo) breaking ties, then the lowest option index; ``objective=margin`` ranks by
+the margin first and breaks its ties by the win share.
 
 The ``oracle`` variant skips the re-sampling: its rollouts play the game's real future (same
 dice, same stack). It is an upper bound for solo modes, not a fair player; as its rollouts
@@ -51,6 +52,7 @@ ORACLE = "oracle"
 K_SEARCH = -1           # PolicySpec kinds of the search policies; kernels never see them
 K_ORACLE = -2
 PRUNE = ("none", "halving")
+OBJECTIVES = ("win", "margin")
 
 SEARCH_PARAMS = (
     ParamSpec("rollouts", "int", 16, "rollouts per option (with prune=halving: the budget, "
@@ -59,11 +61,15 @@ SEARCH_PARAMS = (
     ParamSpec("prune", "choice", "none", "pruning of bad options: none, or halving "
               "(successive halving, the worse half dropped after each round)",
               choices=PRUNE, source="[D]"),
+    ParamSpec("objective", "choice", "win", "what ranks the options: win (win share summed "
+              "over the rollouts, the score margin breaking ties) or margin (the score margin "
+              "first, the win share breaking ties; steadier where luck decides single games, "
+              "e.g. Rattlebones)", choices=OBJECTIVES, source="[D]"),
 )
 
 # The per-seat search row the kernel reads (float64[n_players, SP_LEN]).
-SP_MODE, SP_ROLLOUTS, SP_PRUNE = range(3)
-SP_LEN = 3
+SP_MODE, SP_ROLLOUTS, SP_PRUNE, SP_OBJECTIVE = range(4)
+SP_LEN = 4
 MODE_OFF, MODE_SEARCH, MODE_ORACLE = 0, 1, 2
 
 
@@ -123,6 +129,7 @@ def arrays(arm) -> tuple[np.ndarray, ...]:
         sp[seat, SP_MODE] = MODE_ORACLE if name == ORACLE else MODE_SEARCH
         sp[seat, SP_ROLLOUTS] = 1 if name == ORACLE else values["rollouts"]
         sp[seat, SP_PRUNE] = PRUNE.index(values["prune"])
+        sp[seat, SP_OBJECTIVE] = OBJECTIVES.index(values["objective"])
         bases.add(values["base"])
         seats[seat] = values["base"]
     if len(bases) > 1:
@@ -224,9 +231,11 @@ def rollout(state, rules, comp, seat, index, bkinds, bpparams, bwork, oracle, ke
     return share, np.float64(srows[seat, S_SCORE] - best_other)
 
 
-def better(w, m, i, j):
-    """Option ``i`` beats option ``j`` (same rollout counts): win sum, then margin sum, then
-    the lower index."""
+def better(w, m, i, j, by_margin):
+    """Option ``i`` beats option ``j`` (same rollout counts): win sum, then margin sum (the
+    other way round ``by_margin``), then the lower index."""
+    if by_margin:
+        w, m = m, w
     if w[i] != w[j]:
         return w[i] > w[j]
     if m[i] != m[j]:
@@ -244,6 +253,7 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     n = state[N_OPTIONS]
     oracle = sp[SP_MODE] == MODE_ORACLE
     rollouts = np.int64(sp[SP_ROLLOUTS])
+    by_margin = sp[SP_OBJECTIVE] != 0
     copy = np.empty_like(state)
     log = np.zeros((1, 8), dtype=np.int64)
     w = np.zeros(n, dtype=np.float64)
@@ -269,14 +279,14 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
             for a in range(1, m_alive):
                 j = alive[a]
                 b = a
-                while b > 0 and better(w, m, j, alive[b - 1]):
+                while b > 0 and better(w, m, j, alive[b - 1], by_margin):
                     alive[b] = alive[b - 1]
                     b -= 1
                 alive[b] = j
             m_alive = (m_alive + 1) // 2
     best = alive[0]
     for a in range(1, m_alive):
-        if better(w, m, alive[a], best):
+        if better(w, m, alive[a], best, by_margin):
             best = alive[a]
     return best
 
