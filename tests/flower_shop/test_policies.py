@@ -132,14 +132,37 @@ def test_greedy_tile_prefers_finishable_and_task_line():
     assert d // 16 == 1 and 0 <= d % 16 < 6
 
 
+def test_greedy_DP4_keeps_five_dollars_after_a_ribbon_in_multiplayer():
+    """DP-4/DP-5 (FS-U4, FS-E2, TS-07): a ribbon is 1 point for $5. Greedy (version 1.4) buys
+    one only when $5 stay for locks and tokens. T01 finishable with a spare iris: with $4 or $8
+    it finishes and keeps its money (a $1 die would not reach $10); with $9 it takes $1 with
+    the iris first, finishes and buys the ribbon. Version 1.3 bought at $5 and lost to novice in
+    multiplayer (README, the ladder)."""
+    rules = rules_for(2)
+    pp = _pp("greedy", 2)
+    for money, buys in ((4, False), (8, False), (9, True)):
+        st = blank(2, rules, money=money)
+        place(st, 0, 0, "T01")
+        set_dice(st, rules, 0, ["lily", "lily", "lily", "iris"], ["yellow"])
+        scr, fscr = _scr(st, rules)
+        a = P.greedy_step4(st, rules, ARR[0], 0, pp)
+        if buys:
+            assert a == L.A_TAKE_MONEY * L.A_MUL + 3
+            apply_step4_action(st, rules, ARR, 0, a, NOLOG)
+            a = P.greedy_step4(st, rules, ARR[0], 0, pp)
+        assert a == L.A_FINISH * L.A_MUL + 0
+        apply_step4_action(st, rules, ARR, 0, a, NOLOG)
+        assert P.greedy_ribbon(st, rules, 0, pp) == buys, money
+
+
 def test_greedy_step4_TS07_money_before_finish_then_ribbon():
-    """DP-3/DP-4/DP-5: $4, T01 finishable, spare rose: greedy first takes $1 with the rose,
-    then finishes T01, then buys the ribbon (sequence A of TS-07)."""
+    """DP-3/DP-4/DP-5: $4, T01 finishable, spare rose: greedy with no money reserve first takes
+    $1 with the rose, then finishes T01, then buys the ribbon (sequence A of TS-07)."""
     rules = rules_for(2)
     st = blank(2, rules, money=4)
     place(st, 0, 0, "T01")
     set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
-    pp = _pp("greedy", 2)
+    pp = _pp("greedy:ribbon_money_reserve=0", 2)
     scr, fscr = _scr(st, rules)
     a = P.greedy_step4(st, rules, ARR[0], 0, pp)
     assert a == L.A_TAKE_MONEY * L.A_MUL + 3

@@ -12,7 +12,7 @@ from .replay import format_event
 SPEC = GameSpec(
     id="flower_shop",
     title="The Little Flower Shop Dice Game",
-    version="1.3.1",  # 1.3.1: expert commits to a card in solo_easy (w_other_card); 1.3: expert uses every free lock (fill_free_locks), re-tuned; 1.2: random draws one index per decision (sim.decide), other games
+    version="1.4.0",  # 1.4: greedy keeps $5 after buying a ribbon (ribbon_money_reserve 0 -> 5; solo greedy, novice and expert unchanged); 1.3.1: expert commits to a card in solo_easy (w_other_card); 1.3: expert uses every free lock (fill_free_locks), re-tuned; 1.2: random draws one index per decision (sim.decide), other games
     min_players=1,
     max_players=MAX_PLAYERS,
     params=rules.PARAMS,

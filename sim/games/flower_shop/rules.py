@@ -174,7 +174,10 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     P("token_reserve", "int", 0, "DP-3: tokens kept (not spent on finishes)", 0, 5),
     P("buy_wild_to_finish", "bool", True, "DP-3: buy tokens to complete a finish"),
     P("max_buys_per_day", "int", 3, "DP-3/6: token purchases per day", 0, 10),
-    P("ribbon_money_reserve", "int", 0, "DP-4: buy a ribbon if money - cost >= this", 0, 99),
+    P("ribbon_money_reserve", "int", 5,
+      "DP-4: buy a ribbon if money - cost >= this (5 since version 1.4: a ribbon is 1 point for "
+      "$5, money that locks and tokens turn into more; with 0 greedy lost to novice in multiplayer)",
+      0, 99),
     P("ribbon_min_day", "int", 1, "DP-4: first day on which ribbons are bought", 1, 12),
     P("wild_stock_target", "int", 2, "DP-5/6: tokens the policy likes to hold", 0, 5),
     P("leftover_pref", "choice", "wild", "DP-5: leftover dice go to tokens first or money",
