@@ -112,7 +112,9 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("w_hatch", "float", 2.5, "DP-04: value of completing a pair on an egg tile", -5, 20),
     ParamSpec("block_weight", "float", 0.1, "DP-04: bonus for a slot an opponent could still use", 0, 5),
     ParamSpec("build_if_free_capacity_below", "int", 4, "DP-04: use A when free pollen space is below this", 0, 64),
-    ParamSpec("target_hive_size", "int", 8, "DP-04: stop building at this hive size", 1, 64),
+    ParamSpec("target_hive_size", "int", 12, "DP-04: stop building at this hive size (12 since "
+              "version 0.4; the spec's suggested 7-9 built too small a hive: with 8, greedy lost "
+              "to builder in 2-player games)", 1, 64),
     ParamSpec("egg_if_pool_below", "int", 10, "DP-04/DP-14: take eggs while the pool is below this", 0, 30),
     ParamSpec("max_eggs_waiting", "int", 2, "DP-04/DP-14: cap on unhatched eggs", 0, 10),
     ParamSpec("honey_pair_min_same_colour", "int", 3, "DP-04: pair a tile holding at least this many cubes of one colour", 0, 8),
@@ -128,7 +130,7 @@ POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
     "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3."),
     "builder": PolicySpec("builder", K_GREEDY,
-                          "Grows first: big hive, many eggs hatched early, fewer flowers; honey later.",
+                          "Grows first: builds eagerly, many eggs hatched early, fewer flowers; honey later.",
                           {"w_build": 2.5, "target_hive_size": 12, "build_if_free_capacity_below": 8,
                            "w_egg": 2.5, "egg_if_pool_below": 14, "max_eggs_waiting": 3,
                            "w_hatch": 3.5, "w_flower": 0.4, "endgame_honey_threshold": 6}),
