@@ -165,7 +165,9 @@ def _head_to_head(game, n, games_per_seat, policy):
 # and luck decides single games: summed win shares of 32 rollouts hardly tell its options apart
 # (0.54 of 200 seat-games), the summed score margins do.
 BEATS = {"flower_shop": ("rollouts=16", 30), "rattlebones": ("rollouts=32,objective=margin", 100),
-         "cupcake_empire": ("rollouts=16", 40), "waggle_dance": ("rollouts=4", 20)}
+         "cupcake_empire": ("rollouts=16", 40), "waggle_dance": ("rollouts=8", 20)}
+# (Waggle Dance greedy 0.4 builds a bigger hive: against it 4 rollouts win 0.60 of these 40
+# seat-games, not clearly more than 0.5; 8 win 0.80.)
 
 
 @pytest.mark.parametrize("game", SEARCHABLE)
