@@ -11,8 +11,8 @@ Fixed seed; 2,000 games per seat give standard errors of 0.4-1.1 points, against
 import numpy as np
 import pytest
 
+from pipelines.tune import seat_shares
 from sim import batch, registry
-from sim.spec import G_N_WINNERS, S_WON
 
 SEED = 2027
 GAMES_PER_SEAT = 2000
@@ -29,11 +29,8 @@ def _steps():
 @pytest.mark.parametrize("game,n,lower,higher", list(_steps()))
 def test_each_rung_beats_the_rung_below(game, n, lower, higher):
     spec = registry.make(game)
-    shares = []
-    for seat in range(n):
-        arm = batch.make_arm(spec, n, policy=lower, seat_policies={seat: higher})
-        g, s = batch.run_games(arm, SEED, 0, GAMES_PER_SEAT)
-        shares.append(s[:, seat, S_WON] / np.maximum(g[:, G_N_WINNERS], 1))
-    share = np.concatenate(shares)
+    arms = [batch.make_arm(spec, n, policy=lower, seat_policies={seat: higher})
+            for seat in range(n)]
+    share = seat_shares(arms, SEED, 0, GAMES_PER_SEAT).ravel()
     se = share.std(ddof=1) / np.sqrt(len(share))
     assert share.mean() > 1 / n + 2 * se, (share.mean(), se)

@@ -12,6 +12,7 @@ import numba
 import numpy as np
 import pytest
 
+from pipelines.tune import seat_shares
 from sim import batch, registry, search
 from sim.spec import G_N_WINNERS, G_TRUNCATED, S_WON, SpecError
 
@@ -152,12 +153,8 @@ def test_search_does_not_peek_but_the_oracle_does(game, n):
 
 def _head_to_head(game, n, games_per_seat, policy):
     """Win share of one search seat against base-policy seats, the search seat rotated."""
-    shares = []
-    for seat in range(n):
-        arm = _arm(game, n, "greedy", {seat: policy})
-        g, s = batch.run_games(arm, SEED, 0, games_per_seat)
-        shares.append(s[:, seat, S_WON] / np.maximum(g[:, G_N_WINNERS], 1))
-    return np.concatenate(shares)
+    arms = [_arm(game, n, "greedy", {seat: policy}) for seat in range(n)]
+    return seat_shares(arms, SEED, 0, games_per_seat).ravel()
 
 
 # the search options and games per seat that make the search clearly better than greedy
