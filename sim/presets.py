@@ -60,6 +60,17 @@ def read_preset(path: str | Path) -> dict:
     return doc
 
 
+def shipped(path: str | Path, game: str, base: str = "greedy") -> dict[str, Any]:
+    """The parameter values of a preset file that a game ships as a named policy (its
+    ``presets/`` folder, e.g. ``expert`` written by ``playtest tune``): the file must be for
+    ``game`` and over ``base``, so a named policy is one plain override of its base policy."""
+    doc = read_preset(path)
+    if doc["game"] != game or doc["policy"] != base:
+        raise SpecError(f"policy preset {path}: is for {doc['game']}/{doc['policy']}, "
+                        f"a shipped preset of {game} must be over {base}")
+    return dict(doc["params"])
+
+
 def expand(text: str, game: str) -> str:
     """``@PATH`` -> the canonical policy string ``BASE:k=v,...`` of that preset (which must be
     for ``game``); any other policy string unchanged."""

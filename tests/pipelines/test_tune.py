@@ -1,6 +1,7 @@
 """``playtest tune`` and policy preset files: bad input, the preset round trip through
 ``--policy @FILE``, determinism, and one real tuning run (Rattlebones: tuning a deliberately bad
 greedy preset must gain on held-out games)."""
+import importlib
 import tomllib
 
 import pytest
@@ -87,6 +88,30 @@ def test_preset_toml_round_trip_keeps_every_value_exactly(tmp_path):
     name, got = spec.policy_values(f"@{path}")
     assert name == "greedy" and {k: got[k] for k in values} == values
     assert presets.expand("greedy:w_points=2", "rattlebones") == "greedy:w_points=2"
+
+
+@pytest.mark.parametrize("game", ["rattlebones", "cupcake_empire", "waggle_dance"])
+def test_shipped_expert_is_its_tuned_preset_file(game):
+    """The ``expert`` a game ships is the preset ``playtest tune`` wrote (its ``presets/``
+    folder, with the command in its provenance): the named policy plays exactly the file's
+    values over greedy, every tuned parameter is in the file, and the file is this game's."""
+    spec = registry.make(game)
+    path = importlib.import_module(f"sim.games.{game}.rules").PRESETS_DIR / "expert.toml"
+    doc = tomllib.loads(path.read_text())
+    assert doc["game"] == game and doc["policy"] == "greedy"
+    assert set(doc["provenance"]["tuned"]) == set(doc["params"])
+    assert doc["provenance"]["command"].startswith(f"playtest tune {game} ")
+    assert spec.policy_values("expert")[1] == spec.policy_values(f"@{path}")[1]
+    assert spec.policy_values("expert")[1] != spec.policy_values("greedy")[1]
+
+
+def test_a_shipped_preset_must_be_of_its_game_and_base_policy(tmp_path):
+    path = _preset(tmp_path / "x.toml", game="rattlebones", params={"w_points": 2.0})
+    assert presets.shipped(path, "rattlebones") == {"w_points": 2.0}
+    with pytest.raises(SpecError, match="a shipped preset of cupcake_empire must be over greedy"):
+        presets.shipped(path, "cupcake_empire")
+    with pytest.raises(SpecError, match="must be over salesman"):
+        presets.shipped(path, "rattlebones", base="salesman")
 
 
 def test_tuned_preset_round_trips_through_policy_option(cli, tmp_path):

@@ -13,14 +13,14 @@ from .layout import (COLDATA, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_
 SPEC = GameSpec(
     id="cupcake_empire",
     title="Cupcake Empire",
-    version="1.0.1",
+    version="1.1.0",  # 1.1: the expert policy (greedy tuned by playtest tune, presets/expert.toml)
     min_players=2,
     max_players=4,
     params=rules.PARAMS,
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
-    ladder=("random", "greedy_no_free", "greedy", "salesman"),  # weakest first (`playtest ladder`; README)
+    ladder=("random", "greedy_no_free", "greedy", "salesman", "expert"),  # weakest first (`playtest ladder`; README)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT, COLDATA,

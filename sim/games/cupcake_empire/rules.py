@@ -16,6 +16,7 @@ import numpy as np
 
 from sim import components as cf
 from sim.layout import params_block
+from sim.presets import shipped
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
 from .layout import (CD_CAPACITY, CD_COLOUR, CD_LEN, CD_MAX_LEVEL, CD_N_THRESH, CD_SPACES,
@@ -25,6 +26,7 @@ from .layout import (CD_CAPACITY, CD_COLOUR, CD_LEN, CD_MAX_LEVEL, CD_N_THRESH, 
                      RD_VALUE, SU_LEN, SUPDATA)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
+PRESETS_DIR = Path(__file__).resolve().parent / "presets"  # named policies written by `playtest tune`
 
 COLOURS = ("grey", "purple", "yellow", "orange", "green", "pink")
 BASES = ("plain", "chocolate", "mixed")
@@ -148,6 +150,12 @@ POLICIES: dict[str, PolicySpec] = {
                            "Greedy that values sales and shops over production: denial, reach and customers weigh more.",
                            {"w_denial": 2.0, "w_reach": 1.5, "customer_w_value": 2.0, "prefer_mixed": 1.5,
                             "w_excess_track": 0.6}),
+    # expert (version 1.1): greedy with every numeric parameter but epsilon tuned by `playtest
+    # tune` in 2-player games against greedy; the command and held-out result are in the file.
+    "expert": PolicySpec("expert", K_GREEDY,
+                         "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
+                         "values dice, the lowest track and the level-4 bakery highly, never buys ideas to hold.",
+                         shipped(PRESETS_DIR / "expert.toml", "cupcake_empire")),
 }
 
 RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")

@@ -11,14 +11,14 @@ from .layout import (BOARD_META, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, 
 SPEC = GameSpec(
     id="rattlebones",
     title="Rattlebones",
-    version="1.1.0",
+    version="1.2.0",  # 1.2: the expert policy (greedy tuned by playtest tune, presets/expert.toml)
     min_players=2,
     max_players=4,
     params=rules.PARAMS,
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
-    ladder=("random", "novice", "greedy"),  # weakest first (`playtest ladder`; README)
+    ladder=("random", "novice", "greedy", "expert"),  # weakest first (`playtest ladder`; README)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,

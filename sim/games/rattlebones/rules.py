@@ -22,6 +22,7 @@ import numpy as np
 
 from sim import components as cf
 from sim.layout import Block, choice_code, params_block
+from sim.presets import shipped
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
 from .layout import (BM_LEN, BM_START, BM_TRACK_LEN, FC_ARROW, FC_RINGMASTER, GB_NINE,
@@ -30,6 +31,7 @@ from .layout import (BM_LEN, BM_START, BM_TRACK_LEN, FC_ARROW, FC_RINGMASTER, GB
                      SPC_LEN, TOK_LEN, TOKENS, TRD_LEN, TRD_N, TRD_START, TRD_VALUES)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
+PRESETS_DIR = Path(__file__).resolve().parent / "presets"  # named policies written by `playtest tune`
 
 # Face names in code order (FC_* in layout.py; checked by a test).
 FACE_NAMES = (
@@ -193,6 +195,12 @@ POLICIES: dict[str, PolicySpec] = {
                           "Keeps 3 gold, values tokens highly, cashes only full exchanges of 4 stars.",
                           {"gold_reserve": 3, "v_gold": 3.0, "v_star": 4.5, "v_stock": 3.0,
                            "star_cash_min": 4, "cash_all_if_gap_le": 3, "w_shop": 0.2}),
+    # expert (version 1.2): greedy with every numeric parameter tuned by `playtest tune` in
+    # 2-player games against greedy; the command and held-out result are in the file.
+    "expert": PolicySpec("expert", K_GREEDY,
+                         "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
+                         "keeps 8 gold, values train and rank results and gambles highly, cashes 3 stars at a time.",
+                         shipped(PRESETS_DIR / "expert.toml", "rattlebones")),
 }
 
 

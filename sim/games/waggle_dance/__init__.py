@@ -12,14 +12,14 @@ from .layout import (D_CARD, D_CUBE, D_EGG, D_FLIP, D_GAIN, D_HARVEST, D_HATCH, 
 SPEC = GameSpec(
     id="waggle_dance",
     title="Waggle Dance",
-    version="0.4.0",  # 0.4.0: greedy builds up to 12 tiles like builder (target_hive_size 8 -> 12); 0.3.1: max_rounds 300 (was 200; only games that reached the cap change)
+    version="0.5.0",  # 0.5.0: the expert policy (greedy tuned by playtest tune, presets/expert.toml); 0.4.0: greedy builds up to 12 tiles like builder (target_hive_size 8 -> 12); 0.3.1: max_rounds 300 (was 200; only games that reached the cap change)
     min_players=2,
     max_players=4,
     params=rules.PARAMS,
     variants=rules.VARIANTS,
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
-    ladder=("random", "builder", "greedy"),  # weakest first (`playtest ladder`; README)
+    ladder=("random", "builder", "greedy", "expert"),  # weakest first (`playtest ladder`; README)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,

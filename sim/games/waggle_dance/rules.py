@@ -20,11 +20,13 @@ import numpy as np
 
 from sim import components as cf
 from sim.layout import Block, choice_code, params_block
+from sim.presets import shipped
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
 from .layout import K_GREEDY, K_RANDOM, MAX_DECK, MAX_HIVE, MAX_PLAYERS, N_COL, N_QUEEN
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
+PRESETS_DIR = Path(__file__).resolve().parent / "presets"  # named policies written by `playtest tune`
 CARD_LETTERS = ("A", "C", "E", "G")
 QUEEN_KEYS = ("overtime", "command", "shift_change", "sick_day", "wrong_turn", "scout", "feint",
               "queens_gift", "expertise", "harvest", "efficiency", "alchemy", "relocation",
@@ -134,6 +136,14 @@ POLICIES: dict[str, PolicySpec] = {
                           {"w_build": 2.5, "target_hive_size": 12, "build_if_free_capacity_below": 8,
                            "w_egg": 2.5, "egg_if_pool_below": 14, "max_eggs_waiting": 3,
                            "w_hatch": 3.5, "w_flower": 0.4, "endgame_honey_threshold": 6}),
+    # expert (version 0.5): greedy with every numeric parameter tuned by `playtest tune` in
+    # 2-player games against greedy, in two stages; the commands and held-out result are in
+    # the file.
+    "expert": PolicySpec("expert", K_GREEDY,
+                         "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
+                         "builds up to 9 tiles, pairs and hatches first, avoids trading (E) and drawing (G), "
+                         "plays a queen card only when it is worth very much.",
+                         shipped(PRESETS_DIR / "expert.toml", "waggle_dance")),
 }
 
 # ---- offsets and codes for the kernels (derived from the tables above) ---------------------
