@@ -73,7 +73,7 @@ def test_validate_cross_parameter_errors():
         batch.make_arm(SPEC, 2, policy=pol)
 
 
-@pytest.mark.parametrize("policy", ["random", "greedy", "aggressive", "hoarder"])
+@pytest.mark.parametrize("policy", ["random", "greedy", "aggressive", "hoarder", "expert"])
 def test_games_terminate_without_truncation(policy):
     """RB-E5: seeded games of 2/3/4 players end with 0 truncated; results are well formed."""
     n_games = 2000 if policy in ("random", "greedy") else 300

@@ -154,7 +154,7 @@ POLICIES: dict[str, PolicySpec] = {
     # tune` in 2-player games against greedy; the command and held-out result are in the file.
     "expert": PolicySpec("expert", K_GREEDY,
                          "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
-                         "values dice, the lowest track and the level-4 bakery highly, never buys ideas to hold.",
+                         "values hired dice, raising the lower of production and sales and the level-4 bakery highly, never buys ideas (SP3).",
                          shipped(PRESETS_DIR / "expert.toml", "cupcake_empire")),
 }
 

@@ -175,7 +175,7 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
 )
 
 # The parameter values of greedy before the fixes of issue 14 (rattlebones v1.0.0): the
-# ``novice`` rung of the ladder random < novice < greedy.
+# ``novice`` rung of the ladder random < novice < greedy < expert.
 NOVICE = {"w_points": 1.0, "keep_moves": 0, "star_cash_min": 4, "star_hoard_max": 0,
           "w_shop": 0.3}
 
@@ -195,11 +195,14 @@ POLICIES: dict[str, PolicySpec] = {
                           "Keeps 3 gold, values tokens highly, cashes only full exchanges of 4 stars.",
                           {"gold_reserve": 3, "v_gold": 3.0, "v_star": 4.5, "v_stock": 3.0,
                            "star_cash_min": 4, "cash_all_if_gap_le": 3, "w_shop": 0.2}),
-    # expert (version 1.2): greedy with every numeric parameter tuned by `playtest tune` in
-    # 2-player games against greedy; the command and held-out result are in the file.
+    # expert (version 1.2): greedy tuned by `playtest tune` in 2-player games against greedy,
+    # every numeric parameter but the four that keep greedy from stalling (star_cash_min,
+    # star_hoard_max, keep_moves, v_keep_move: tuned too, they gave 0.1% of 2-player games over
+    # 100 rounds); the command and held-out result are in the file.
     "expert": PolicySpec("expert", K_GREEDY,
                          "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
-                         "keeps 8 gold, values train and rank results and gambles highly, cashes 3 stars at a time.",
+                         "keeps 3 gold, values train, stock, gamble and reroll results highly; greedy's star "
+                         "cashing and last number faces.",
                          shipped(PRESETS_DIR / "expert.toml", "rattlebones")),
 }
 
