@@ -170,7 +170,8 @@ def rules_cmd(game: str = typer.Argument(..., help="Game id (see `playtest games
         t.add_row(p.name, ", ".join(f"{k}={_fmt(x)}" for k, x in p.overrides.items()) or "(defaults)",
                   p.doc)
     out.print(t)
-    out.print("ladder (`playtest ladder`, weakest first): " + " < ".join(spec.ladder),
+    out.print("ladder (`playtest ladder`, weakest first): " + " < ".join(spec.ladder)
+              + (f" < {spec.search_rung} (with --search)" if spec.search_rung else ""),
               markup=False, soft_wrap=True)
     t = Table(title="Policy parameters")
     for c in ("name", "kind", "default", "range", "meaning"):
@@ -647,6 +648,13 @@ def ladder_cmd(
     components: Optional[str] = ComponentsOpt,
     quiet: bool = QuietOpt,
     replan: bool = ReplanOpt,
+    search: bool = typer.Option(False, "--search",
+                                help="Add the game's search rung on top (`playtest rules GAME`), "
+                                     "played against the top rung only."),
+    search_games: Optional[int] = typer.Option(None, "--search-games",
+                                               help=f"Games per arm of the search rung (default "
+                                                    f"{settings.LADDER_SEARCH_GAMES}, or --games "
+                                                    f"if smaller)."),
 ):
     """Policies head to head: win rates against the fair share, ratings, HTML report."""
     from .studies import ladder_experiment
@@ -654,7 +662,7 @@ def ladder_cmd(
     exp = ladder_experiment(game, players, variant, policies, set_ or (),
                             settings.DEFAULT_GAMES if games is None else games,
                             settings.DEFAULT_SEED if seed is None else seed, experiment,
-                            chunk_size, components)
+                            chunk_size, components, search, search_games)
     res = _run_and_summarise(exp, store, workers, "local", None, quiet, replan)
     _print_items(ladder_tables(res.store, exp.name, exp.source))
     out.print(f"report: {_study_report(res.store, exp.name, out_dir)}", soft_wrap=True,

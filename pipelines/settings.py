@@ -17,6 +17,9 @@ DEFAULT_CHUNK_SIZE = 50_000
 #: 10-150 games/s (``docs/search.md``), so a chunk takes seconds to a minute, the progress bar
 #: moves and a killed run loses little. Arms without search seats keep the run's chunk size.
 SEARCH_CHUNK_SIZE = 500
+#: ``playtest ladder --search``: games per arm of the search rung (one arm per seat), unless
+#: ``--search-games`` (or a smaller ``--games``) says otherwise.
+LADDER_SEARCH_GAMES = 100
 #: Upper limits, checked before anything is written (exit 2 naming the limit): games per arm
 #: (``--games``, ``--max-games``, TOML ``games``), games per chunk (memory grows with it, see
 #: above) and chunks per arm (the run keeps one task per chunk).

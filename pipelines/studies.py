@@ -276,11 +276,30 @@ def ladder_rungs(spec, policies: str | None) -> list[str]:
     return rungs
 
 
+def search_rung(spec, rungs: list[str]) -> str:
+    """The search rung ``--search`` adds on top of ``rungs``: the game's declared one
+    (``GameSpec.search_rung``) over the declared ladder, ``search:base=<top rung>`` over
+    ``--policies`` (SpecError if the game has no search, or the top rung cannot be a base)."""
+    if "search" not in spec.policies:
+        raise SpecError(f"--search: {spec.id} has no search policy")
+    top = spec.search_rung if rungs == list(spec.ladder) else f"search:base={rungs[-1]}"
+    try:
+        spec.policy_values(top)
+    except SpecError as e:
+        raise SpecError(f"--search: the search rung over '{rungs[-1]}' ({top}): {e}; give "
+                        f"--policies ending with a named policy, or add the search rung to "
+                        f"--policies yourself") from None
+    if any(spec.policy_values(r) == spec.policy_values(top) for r in rungs):
+        raise SpecError(f"--search: {top} is already a rung")
+    return top
+
+
 def ladder_experiment(game: str, players=None, variant: str | None = None,
                       policies: str | None = None, tweaks: Iterable[str] = (),
                       games: int = settings.DEFAULT_GAMES, seed: int = settings.DEFAULT_SEED,
                       experiment: str | None = None, chunk_size: int | None = None,
-                      components: str | None = None) -> Experiment:
+                      components: str | None = None, search: bool = False,
+                      search_games: int | None = None) -> Experiment:
     """Policies head to head (``playtest ladder``), one player count.
 
     Multiplayer: for every pair of rungs (``b`` below ``a`` in the ladder order), ``a`` takes one
@@ -288,6 +307,10 @@ def ladder_experiment(game: str, players=None, variant: str | None = None,
     ``games`` games on the shared seeds), so ``a`` sits in every seat equally often. Solo: one
     arm per rung (its win probability). The manifest's ``spec`` records ``kind = "ladder"``, the
     ``rungs`` and the ``matches`` (arm, a, b, seat of a) that :mod:`analysis.ladder` reads.
+
+    ``search``: the game's search rung (``GameSpec.search_rung``) tops the ladder, played
+    against the top rung only (solo: alone), on ``search_games`` games per arm (default
+    ``settings.LADDER_SEARCH_GAMES``): a search plays 1-150 games/s.
     """
     spec = registry().make(game)
     counts = _players(players, spec)
@@ -297,31 +320,47 @@ def ladder_experiment(game: str, players=None, variant: str | None = None,
     n = counts[0]
     check_run_options(games, seed, chunk_size)
     rungs = ladder_rungs(spec, policies)
+    top = search_rung(spec, rungs) if search else None
+    if search_games is not None and not search:
+        raise SpecError("--search-games needs --search")
+    if search_games is None:
+        search_games = min(games, settings.LADDER_SEARCH_GAMES)
+    check_games(search_games, "--search-games")
     tw = parse_set(tweaks)
-    labels = {r: policy_slug(r) for r in rungs}
+    labels = {r: policy_slug(r) for r in rungs + ([top] if top else [])}
     arms, matches = [], []
 
-    def add(name, policy, seats, a, b, seat):
+    def add(name, policy, seats, a, b, seat, n_games=games):
         if len(name) > 100:  # long policy options: keep the name a valid partition value
             name = name[:90].rstrip("-_.") + "-" + short_hash(name, 8)
         arms.append(resolve_arm(ArmConfig(name, spec.id, n, variant, tw, policy, seats,
-                                          components), games))
+                                          components), n_games))
         matches.append({"arm": name, "a": a, "b": b, "seat": seat})
 
     if n == 1:
         for r in rungs:
             add(labels[r], r, (), r, None, 0)
+        if top:
+            add(labels[top], top, (), top, None, 0, search_games)
     else:
         for i, b in enumerate(rungs):
             for a in rungs[i + 1:]:
                 for seat in range(n):
                     add(f"{labels[a]}-vs-{labels[b]}-seat{seat}", b, ((seat, a),), a, b, seat)
+        if top:
+            b = rungs[-1]
+            for seat in range(n):
+                add(f"{labels[top]}-vs-{labels[b]}-seat{seat}", b, ((seat, top),), top, b, seat,
+                    search_games)
+    if top:
+        rungs = rungs + [top]
     name_derived = experiment is None
     if experiment is None:
         experiment = _name(["ladder", spec.id, f"{n}p", *labels.values()], seed, arms)
     check_name(experiment, "experiment")
     source = {"kind": "ladder", "game": spec.id, "players": n, "variant": variant,
               "set": [f"{k}={v}" for k, v in tw], "rungs": rungs, "games": games, "seed": seed,
+              "search_games": search_games if top else None,
               "components": components, "matches": matches}
     return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
 

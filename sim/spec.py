@@ -342,6 +342,10 @@ class GameSpec:
     # The policies from weakest to strongest, as `playtest ladder` plays them by default (its
     # rungs); empty = every policy in registration order, ``random`` first (see __post_init__).
     ladder: tuple[str, ...] = ()
+    # The search policy on top of the ladder (`playtest ladder --search`), played against the
+    # ladder's top rung only and on fewer games: it plays 1-150 games/s (docs/search.md).
+    # Empty = ``search:base=<the top rung>``.
+    search_rung: str = ""
     # kernel_components(arrays, player_counts) -> the ``comp`` tuple passed to kernels that
     # play games of these player counts (default: the loaded arrays). A game whose solo mode
     # runs code no multiplayer game does may add a marker array when 1 is among the counts:
@@ -362,6 +366,8 @@ class GameSpec:
             order = (["random"] if "random" in names else []) + [n for n in names
                                                                 if n != "random"]
             object.__setattr__(self, "ladder", tuple(order))
+        if not self.search_rung and "search" in self.policies:
+            object.__setattr__(self, "search_rung", f"search:base={self.ladder[-1]}")
         bad = [n for n in self.ladder if n not in self.policies]
         if bad:
             raise SpecError(f"{self.id}: ladder names unknown policies {bad}; valid: "

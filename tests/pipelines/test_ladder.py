@@ -31,6 +31,12 @@ def _manifest(store):
     (("fakedice", "--games", "0"), "positive integer"),
     (("fakedice", "--variant", "hard"), "variant 'hard' is for 1-1 players, not 4"),
     (("fakedice", "--variant", "nope"), "unknown variant 'nope'"),
+    (("fakedice", "--search"), "--search: fakedice has no search policy"),
+    (("rattlebones", "--search-games", "5"), "--search-games needs --search"),
+    (("rattlebones", "--search", "--search-games", "0"), "--search-games: number of games must"),
+    (("rattlebones", "--search", "--policies", "greedy,@x.toml"), "policy preset x.toml"),
+    (("rattlebones", "--search", "--policies", "greedy,search:base=greedy"),
+     "search:base=search"),
 ])
 def test_ladder_bad_input_exit_2_one_line_nothing_written(cli, tmp_path, args, expect):
     store, out = tmp_path / "store", tmp_path / "rep"
@@ -86,6 +92,37 @@ def test_ladder_arms_rotate_the_higher_rung_over_every_seat(fake_game):
     rev = ladder_experiment("fakedice", players=2, policies="greedy,random", games=10, seed=2)
     assert [list(a.arm.policies) for a in rev.arms] == [["random", "greedy"], ["greedy", "random"]]
     assert rev.name != ladder_experiment("fakedice", players=2, games=10, seed=2).name
+
+
+def test_search_rung_tops_the_ladder_against_the_top_rung_only():
+    """--search: the game's declared search rung plays one seat against the top rung, in every
+    seat, on its own (smaller) number of games; the pairs below are unchanged. Solo: one arm."""
+    from sim import registry
+
+    spec = registry.make("rattlebones")
+    plain = ladder_experiment("rattlebones", players=3, games=1000, seed=2)
+    exp = ladder_experiment("rattlebones", players=3, games=1000, seed=2, search=True,
+                            search_games=30)
+    top = spec.search_rung
+    assert top.startswith("search:base=expert") and exp.source["rungs"] == list(spec.ladder) + [top]
+    assert [a.name for a in exp.arms[:len(plain.arms)]] == [a.name for a in plain.arms]
+    extra = exp.arms[len(plain.arms):]
+    assert [list(a.arm.policies) for a in extra] == [
+        [top, "expert", "expert"], ["expert", top, "expert"], ["expert", "expert", top]]
+    assert {a.n_games for a in extra} == {30} and {a.n_games for a in plain.arms} == {1000}
+    assert exp.source["search_games"] == 30 and exp.name != plain.name
+    # the default: settings.LADDER_SEARCH_GAMES, or --games when smaller
+    assert {a.n_games for a in ladder_experiment("rattlebones", players=2, games=1000,
+                                                  search=True).arms[-2:]} == {100}
+    assert {a.n_games for a in ladder_experiment("rattlebones", players=2, games=40,
+                                                  search=True).arms} == {40}
+    # over --policies: search on the top rung given
+    mine = ladder_experiment("rattlebones", players=2, policies="random,greedy", games=10,
+                             search=True)
+    assert mine.source["rungs"][-1] == "search:base=greedy"
+    solo = ladder_experiment("flower_shop", players=1, variant="solo_base", games=50,
+                             search=True, search_games=5)
+    assert [(a.name.split("_")[0], a.n_games) for a in solo.arms][-1] == ("search", 5)
 
 
 def test_ladder_cli_end_to_end_resume_report_show(cli, tmp_path):

@@ -21,6 +21,7 @@ SPEC = GameSpec(
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
     ladder=("random", "greedy_no_free", "greedy", "salesman", "expert"),  # weakest first (`playtest ladder`; README)
+    search_rung="search:base=expert",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT, COLDATA,
