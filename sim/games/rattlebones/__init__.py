@@ -19,7 +19,7 @@ SPEC = GameSpec(
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
     ladder=("random", "novice", "greedy", "expert"),  # weakest first (`playtest ladder`; README)
-    search_rung="search:base=expert,rollouts=32,objective=margin",  # `playtest ladder --search` (docs/search.md)
+    search_rung="search:base=expert,rollouts=64,prune=halving,objective=margin",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
