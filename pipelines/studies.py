@@ -262,10 +262,9 @@ def ladder_rungs(spec, policies: str | None) -> list[str]:
     seen: dict[str, str] = {}
     for r in rungs:
         try:
-            name, values = spec.policy_values(r)
+            key = _policy_key(spec, r)
         except SpecError as e:
             raise SpecError(f"--policies {r}: {e}") from None
-        key = repr((name, sorted(values.items())))
         if key in seen:
             raise SpecError(f"--policies: '{r}' plays the same policy as '{seen[key]}'; "
                             f"give each rung once")
@@ -276,20 +275,27 @@ def ladder_rungs(spec, policies: str | None) -> list[str]:
     return rungs
 
 
+def _policy_key(spec, policy: str) -> str:
+    """What a policy string plays (its name and values): two spellings of one policy are equal."""
+    name, values = spec.policy_values(policy)
+    return repr((name, sorted(values.items())))
+
+
 def search_rung(spec, rungs: list[str]) -> str:
     """The search rung ``--search`` adds on top of ``rungs``: the game's declared one
-    (``GameSpec.search_rung``) over the declared ladder, ``search:base=<top rung>`` over
-    ``--policies`` (SpecError if the game has no search, or the top rung cannot be a base)."""
-    if "search" not in spec.policies:
+    (``GameSpec.search_rung``, set whenever the game has a search) over the declared ladder,
+    ``search:base=<top rung>`` over ``--policies`` (SpecError if the game has no search, or the
+    top rung cannot be a base)."""
+    if not spec.search_rung:
         raise SpecError(f"--search: {spec.id} has no search policy")
     top = spec.search_rung if rungs == list(spec.ladder) else f"search:base={rungs[-1]}"
     try:
-        spec.policy_values(top)
+        key = _policy_key(spec, top)
     except SpecError as e:
         raise SpecError(f"--search: the search rung over '{rungs[-1]}' ({top}): {e}; give "
                         f"--policies ending with a named policy, or add the search rung to "
                         f"--policies yourself") from None
-    if any(spec.policy_values(r) == spec.policy_values(top) for r in rungs):
+    if key in {_policy_key(spec, r) for r in rungs}:
         raise SpecError(f"--search: {top} is already a rung")
     return top
 
@@ -320,12 +326,12 @@ def ladder_experiment(game: str, players=None, variant: str | None = None,
     n = counts[0]
     check_run_options(games, seed, chunk_size)
     rungs = ladder_rungs(spec, policies)
-    top = search_rung(spec, rungs) if search else None
     if search_games is not None and not search:
         raise SpecError("--search-games needs --search")
-    if search_games is None:
-        search_games = min(games, settings.LADDER_SEARCH_GAMES)
-    check_games(search_games, "--search-games")
+    top = search_rung(spec, rungs) if search else None
+    if top:
+        search_games = check_games(min(games, settings.LADDER_SEARCH_GAMES)
+                                   if search_games is None else search_games, "--search-games")
     tw = parse_set(tweaks)
     labels = {r: policy_slug(r) for r in rungs + ([top] if top else [])}
     arms, matches = [], []
@@ -360,7 +366,7 @@ def ladder_experiment(game: str, players=None, variant: str | None = None,
     check_name(experiment, "experiment")
     source = {"kind": "ladder", "game": spec.id, "players": n, "variant": variant,
               "set": [f"{k}={v}" for k, v in tw], "rungs": rungs, "games": games, "seed": seed,
-              "search_games": search_games if top else None,
+              "search_games": search_games,
               "components": components, "matches": matches}
     return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
 
