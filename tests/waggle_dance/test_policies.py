@@ -13,7 +13,7 @@ from .helpers import Table, gather, pair, place
 
 def _greedy_code(t, seat):
     n = int(t.state[L.S_N_OPTIONS])
-    i = P.greedy(t.state, t.rules, t.pp, seat, int(t.state[L.S_POINT]), n)
+    i = P.greedy(t.state, t.rules, t.pp, seat, int(t.state[L.S_POINT]), n, np.zeros(L.SCR_LEN))
     assert 0 <= i < n
     return int(t.state[L.S_OPTIONS + i])
 

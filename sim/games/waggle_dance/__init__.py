@@ -6,7 +6,7 @@ from sim.spec import BalanceFactor, GameSpec
 from . import audit, kernel, replay, rules
 from .layout import (D_CARD, D_CUBE, D_EGG, D_FLIP, D_GAIN, D_HARVEST, D_HATCH, D_KEEP, D_MOVE,
                      D_PAIR, D_PAY, D_PLACE, D_TRADE,
-                     GAME_COLUMNS, GAME_OUT, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE, S_DECIDER,
+                     GAME_COLUMNS, GAME_OUT, SCRATCH, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE, S_DECIDER,
                      S_N_OPTIONS, S_OPTIONS, S_POINT)
 
 SPEC = GameSpec(
@@ -23,7 +23,7 @@ SPEC = GameSpec(
     search_rung="search:base=expert",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
-    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
+    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT, SCRATCH,
              rules.COMP_META),
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,

@@ -37,7 +37,7 @@ from sim.trace import emit
 
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
-from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, S_UNSEEN, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
+from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, SCR_LEN, S_UNSEEN, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
                      S_RESUME, S_TURN_LEFT, S_TURN_PLACED, S_TURN_VALUE, SHIFT_PASS, SHIFT_TWO,
                      TURN_CARD, W_TURN, D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
                      PAIR_EXPERT, Q_ALCHEMY,
@@ -1795,10 +1795,11 @@ def apply_option(state, rules, comp, index, log):
 def choose(state, rules, comp, kinds, pparams, work):
     """The deciding seat's policy: an index into the pending options (``sim.decide``).
     K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
-    ``policies.greedy``. ``work`` is unused (an empty cache)."""
+    ``policies.greedy``. ``work = (scr,)``: ``scr`` is float64[SCR_LEN], greedy's cache of one
+    placement decision (so a copy of the game may share it)."""
     seat = state[S_DECIDER]
     if kinds[seat] == K_GREEDY:
-        return greedy(state, rules, pparams, seat, state[S_POINT], state[S_N_OPTIONS])
+        return greedy(state, rules, pparams, seat, state[S_POINT], state[S_N_OPTIONS], work[0])
     return random_index(state, S_RNG_P, state[S_N_OPTIONS])
 
 
@@ -1861,29 +1862,30 @@ def _begin(rules, comp, n_players, master_seed, game_index, state, log):
 
 @njit(cache=True)
 def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
-    """A new game set up for stepping (``sim.decide``): ``(state, work)``; ``work`` holds an
-    unused scratch array (the policies need no per-game cache)."""
+    """A new game set up for stepping (``sim.decide``): ``(state, work)``; ``work = (scr,)``,
+    greedy's scratch (``choose``)."""
     state = np.zeros(state_size(n_players), dtype=np.int64)
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    return state, (np.zeros(1, dtype=np.float64),)
+    return state, (np.zeros(SCR_LEN, dtype=np.float64),)
 
 
 @njit(cache=True)
-def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, games_row,
-          seats_rows, log):
-    """Set up and play one game in the caller's ``state`` and write its result rows, on
-    borrowed views of the arguments (``sim.borrow``)."""
+def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, scr,
+          games_row, seats_rows, log):
+    """Set up and play one game in the caller's ``state`` (and greedy's scratch ``scr``,
+    float64[SCR_LEN]) and write its result rows, on borrowed views of the arguments
+    (``sim.borrow``)."""
     _play_game(borrowed(rules), borrowed(comp), n_players, borrowed(kinds), borrowed(pparams),
-               master_seed, game_index, borrowed(state), borrowed(games_row),
+               master_seed, game_index, borrowed(state), borrowed(scr), borrowed(games_row),
                borrowed(seats_rows), borrowed(log))
 
 
 @njit(cache=True)
-def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state,
+def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, scr,
                games_row, seats_rows, log):
     """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``."""
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    playout(state, rules, comp, kinds, pparams, (pparams[0],), log)
+    playout(state, rules, comp, kinds, pparams, (scr,), log)
     finish(state, rules, comp, games_row, seats_rows)
 
 
@@ -1963,8 +1965,9 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     log : int64[capacity + 1, EV_WIDTH]
     """
     state = np.zeros(state_size(n_players), dtype=np.int64)
+    scr = np.zeros(SCR_LEN, dtype=np.float64)
     _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
-          games_row, seats_rows, log)
+          scr, games_row, seats_rows, log)
 
 
 @njit(cache=True, nogil=True)
@@ -1981,6 +1984,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in range(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
+        scr = np.zeros(SCR_LEN, dtype=np.float64)
         grow = np.zeros(games_out.shape[1], dtype=np.int64)
         srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
@@ -1988,7 +1992,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
         hi = min(lo + BLOCK_GAMES, n_games)
         for i in range(lo, hi):
             _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
-                  first_index + i, state, grow, srows, log)
+                  first_index + i, state, scr, grow, srows, log)
             for j in range(grow.shape[0]):
                 games_out[i, j] = grow[j]
             for p in range(n_players):

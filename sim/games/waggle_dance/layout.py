@@ -303,6 +303,17 @@ SEAT = Block("F_", (
 globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
+# ---- policy scratch (one decision's cache; written only by the policies) ------------------------
+SCRATCH = Block("SCR_", (
+    ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part)"),
+    ("free_cap", 1, "free_capacity of the deciding seat's hive"),
+    ("spare", MAX_HIVE, "per tile t: best _link_value(t, u) over tiles u that hold cubes (DP-04)"),
+    ("link", MAX_HIVE * MAX_HIVE, "_link_value(t, u) at t * MAX_HIVE + u (DP-04)"),
+), title="policy scratch: float64[SCR_LEN], emptied (NaN) by each placement decision, "
+   "filled lazily")
+globals().update(SCRATCH.offsets)
+SCR_LEN = SCRATCH.length
+
 # ---- output rows ---------------------------------------------------------------------------------
 GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
 globals().update(GAME_OUT.offsets)

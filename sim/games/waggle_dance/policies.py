@@ -22,6 +22,7 @@ from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_S
                      Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
                      F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
+                     SCR_FREE_CAP, SCR_LINK, SCR_SLOT, SCR_SPARE,
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
@@ -84,16 +85,66 @@ def _wants_eggs(state, pp, b):
 
 
 @njit(cache=True)
-def _place_value(state, rules, pp, seat, code):
-    """DP-04: value of placing a die of value v at a destination (§9.3 weights)."""
+def _empty_cache(state, scr, seat):
+    """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``:
+    what ``_place_value`` works out once per decision (the slots' values, the hive's free
+    capacity, the links between tiles) is NaN until first asked for."""
+    nan = float("nan")
+    for d in range(DEST_FLOWER):
+        scr[SCR_SLOT + d] = nan
+    scr[SCR_FREE_CAP] = nan
+    nt = state[seat_base(seat) + F_N_TILES]
+    for t in range(nt):
+        scr[SCR_SPARE + t] = nan
+        for u in range(nt):
+            scr[SCR_LINK + t * MAX_HIVE + u] = nan
+
+
+@njit(cache=True)
+def _cached_free_capacity(state, rules, scr, b):
+    """``free_capacity`` of the deciding seat's hive, once per decision (``scr``)."""
+    if scr[SCR_FREE_CAP] != scr[SCR_FREE_CAP]:
+        scr[SCR_FREE_CAP] = free_capacity(state, rules, b)
+    return scr[SCR_FREE_CAP]
+
+
+@njit(cache=True)
+def _cached_link(state, rules, scr, b, t, u):
+    """``_link_value(t, u)``, once per decision (``scr``): it does not depend on the die."""
+    i = SCR_LINK + t * MAX_HIVE + u
+    if scr[i] != scr[i]:
+        scr[i] = _link_value(state, rules, b, t, u)
+    return scr[i]
+
+
+@njit(cache=True)
+def _spare_link(state, rules, scr, b, t):
+    """The best ``_link_value(t, u)`` over the other tiles u that hold cubes (-1 if none; a
+    link is never negative), once per decision (``scr``): the first die of a pair to come may
+    gather from any of them."""
+    if scr[SCR_SPARE + t] != scr[SCR_SPARE + t]:
+        best = -1.0
+        for u in range(state[b + F_N_TILES]):
+            if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
+                best = max(best, _cached_link(state, rules, scr, b, t, u))
+        scr[SCR_SPARE + t] = best
+    return scr[SCR_SPARE + t]
+
+
+@njit(cache=True)
+def _place_value(state, rules, pp, seat, code, scr):
+    """DP-04: value of placing a die of value v at a destination (§9.3 weights). ``scr``: the
+    decision's cache (``_empty_cache``)."""
     b = seat_base(seat)
     v = code // PLACE_CODE
     dest = code % PLACE_CODE
     if dest < DEST_FLOWER:
-        return _slot_value(state, rules, pp, seat, v, dest) + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
+        if scr[SCR_SLOT + dest] != scr[SCR_SLOT + dest]:
+            scr[SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, v, dest)
+        return scr[SCR_SLOT + dest] + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
     if dest == DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
-        if free_capacity(state, rules, b) == 0:
+        if _cached_free_capacity(state, rules, scr, b) == 0:
             g *= 0.2
         return pp[P_W_FLOWER] * g
     t = dest - DEST_TILE
@@ -115,14 +166,20 @@ def _place_value(state, rules, pp, seat, code):
     for u in range(state[b + F_N_TILES]):   # completes a split pair with a waiting die (WD-F3)
         if u == t or state[b + F_TDICE + u * N_VAL + v - 1] % 2 == 0:
             continue
-        best = max(best, 0.9 * pp[P_W_PAIR] * _link_value(state, rules, b, t, u))
+        best = max(best, 0.9 * pp[P_W_PAIR] * _cached_link(state, rules, scr, b, t, u))
     if spare:                                # first die of a pair to come
         if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
             best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
         if holds_pollen(state, b, t) and bc > 0:
-            for u in range(state[b + F_N_TILES]):
-                if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
-                    best = max(best, 0.3 * pp[P_W_PAIR] * _link_value(state, rules, b, t, u))
+            w = 0.3 * pp[P_W_PAIR]
+            if w >= 0.0:        # the best link scores best (rounding keeps the order)
+                link = _spare_link(state, rules, scr, b, t)
+                if link >= 0.0:
+                    best = max(best, w * link)
+            else:
+                for u in range(state[b + F_N_TILES]):
+                    if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
+                        best = max(best, w * _cached_link(state, rules, scr, b, t, u))
     return best
 
 
@@ -312,30 +369,34 @@ def card_value(state, rules, pp, seat, code):
 
 
 @njit(cache=True)
-def _best_places(state, rules, pp, seat):
+def _best_places(state, rules, pp, seat, scr):
     """DP-05: ``_best_place`` of each value 1..6 (once per decision, for the Overtime plays)."""
-    return (_best_place(state, rules, pp, seat, 1), _best_place(state, rules, pp, seat, 2),
-            _best_place(state, rules, pp, seat, 3), _best_place(state, rules, pp, seat, 4),
-            _best_place(state, rules, pp, seat, 5), _best_place(state, rules, pp, seat, 6))
+    return (_best_place(state, rules, pp, seat, 1, scr),
+            _best_place(state, rules, pp, seat, 2, scr),
+            _best_place(state, rules, pp, seat, 3, scr),
+            _best_place(state, rules, pp, seat, 4, scr),
+            _best_place(state, rules, pp, seat, 5, scr),
+            _best_place(state, rules, pp, seat, 6, scr))
 
 
 @njit(cache=True)
-def _best_place(state, rules, pp, seat, v):
+def _best_place(state, rules, pp, seat, v, scr):
     """DP-05: the best placement value of a die of value v (WD-R6 destinations)."""
     b = seat_base(seat)
-    best = _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_FLOWER)
+    best = _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_FLOWER, scr)
     for card in range(DEST_FLOWER):
         i = card * N_VAL + v - 1
         if state[S_BLOCKED + i] == 0 and state[S_SLOT_OWNER + i] == 0:
-            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + card))
+            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + card, scr))
     for t in range(state[b + F_N_TILES]):
         if state[b + F_TILE_HONEY + t] == 0:
-            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_TILE + t))
+            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_TILE + t,
+                                          scr))
     return best
 
 
 @njit(cache=True)
-def _feint_gain(state, rules, pp, seat, a):
+def _feint_gain(state, rules, pp, seat, a, scr):
     """DP-08 (§9.3 "grab a better slot"): the value of the die of value v at its new
     destination less its value where it stands (a slot's use, the cubes its flower wins me,
     half a pair on a tile)."""
@@ -351,11 +412,11 @@ def _feint_gain(state, rules, pp, seat, a):
                                 - majority_owed(state, rules, f, seat, seat, -1)[0])
     else:
         old = 0.5 * pp[P_W_PAIR] if state[b + F_TDICE + (src - FROM_TILE) * N_VAL + v - 1] % 2 == 0 else 0.0
-    return _place_value(state, rules, pp, seat, v * PLACE_CODE + dest) - old
+    return _place_value(state, rules, pp, seat, v * PLACE_CODE + dest, scr) - old
 
 
 @njit(cache=True)
-def _two_contested(state, rules, pp, seat, plain):
+def _two_contested(state, rules, pp, seat, plain, scr):
     """DP-07 (§9.3 "double-place to grab two contested slots"): the summed value of the two
     best slot placements an opponent could still take (-1e18 without two)."""
     b = seat_base(seat)
@@ -364,7 +425,7 @@ def _two_contested(state, rules, pp, seat, plain):
     for i in range(plain):
         code = state[S_OPTIONS + i]
         if code % PLACE_CODE < DEST_FLOWER and _rivals(state, seat, code // PLACE_CODE) > 0:
-            x = _place_value(state, rules, pp, seat, code)
+            x = _place_value(state, rules, pp, seat, code, scr)
             if x > s1:
                 s1, c1 = x, code
     s2 = -1e18
@@ -373,12 +434,12 @@ def _two_contested(state, rules, pp, seat, plain):
         v = code // PLACE_CODE
         if (code != c1 and code % PLACE_CODE < DEST_FLOWER and _rivals(state, seat, v) > 0
                 and (v != c1 // PLACE_CODE or state[b + F_UNPLACED + v - 1] >= 2)):
-            s2 = max(s2, _place_value(state, rules, pp, seat, code))
+            s2 = max(s2, _place_value(state, rules, pp, seat, code, scr))
     return s1 + s2
 
 
 @njit(cache=True)
-def turn_card_value(state, rules, pp, seat, code, top, plain, bests):
+def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
     """DP-02, DP-03, DP-05..DP-09 (§9.3 per-card rules) on the own turn, against ``top``, the
     best plain placement of the first ``plain`` options. Overtime: the best placement of the
     new value (``bests``: ``_best_places``; "the value needed is missing"); Command: the cubes one more die wins on my
@@ -394,14 +455,15 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests):
         return (bests[a % N_VAL] - margin
                 + 0.01 * state[b + F_UNPLACED + a // N_VAL])
     if q == Q_COMMAND:
-        return (_place_value(state, rules, pp, seat, (a % N_COL + 1) * PLACE_CODE + DEST_FLOWER)
+        return (_place_value(state, rules, pp, seat, (a % N_COL + 1) * PLACE_CODE + DEST_FLOWER,
+                             scr)
                 - margin + 0.01 * state[b + F_UNPLACED + a // N_COL])
     if q == Q_FEINT:
-        return top + _feint_gain(state, rules, pp, seat, a) - margin
+        return top + _feint_gain(state, rules, pp, seat, a, scr) - margin
     if q == Q_SHIFT_CHANGE:
         if a == SHIFT_PASS:
             return pp[P_SHIFT_PASS_BELOW] if top < pp[P_SHIFT_PASS_BELOW] else -1e18
-        return _two_contested(state, rules, pp, seat, plain) - margin
+        return _two_contested(state, rules, pp, seat, plain, scr) - margin
     gain = card_value(state, rules, pp, seat, code) - pp[P_CARD_MIN_VALUE]
     return top + gain if gain > 0 else -1e18
 
@@ -424,11 +486,12 @@ def keep_value(q):
 
 
 @njit(cache=True)
-def greedy_value(state, rules, pp, seat, point, code):
-    """The greedy score of option ``code`` at decision ``point`` of ``seat``."""
+def greedy_value(state, rules, pp, seat, point, code, scr):
+    """The greedy score of option ``code`` at decision ``point`` of ``seat`` (``scr``: see
+    ``greedy``)."""
     b = seat_base(seat)
     if point == D_PLACE:
-        return _place_value(state, rules, pp, seat, code)
+        return _place_value(state, rules, pp, seat, code, scr)
     if point == D_EGG:
         if code < 0:
             return 0.0
@@ -466,28 +529,32 @@ def greedy_value(state, rules, pp, seat, point, code):
 
 
 @njit(cache=True)
-def greedy(state, rules, pparams, seat, point, n):
+def greedy(state, rules, pparams, seat, point, n, scr):
     """K_GREEDY: the index of the best-scoring listed option (the first on ties). On the own
-    turn the card plays (listed after the placements) are scored against the best placement."""
+    turn the card plays (listed after the placements) are scored against the best placement.
+    ``scr``: float64[SCR_LEN] scratch, the placement decision's cache (``_empty_cache``; only
+    placement decisions read it)."""
     pp = pparams[seat]
     plain = n
     if point == D_PLACE:
+        _empty_cache(state, scr, seat)
         while plain > 0 and state[S_OPTIONS + plain - 1] >= TURN_CARD:
             plain -= 1
     best = 0
     bv = -1e18
     for i in range(plain):
-        v = greedy_value(state, rules, pp, seat, point, state[S_OPTIONS + i])
+        v = greedy_value(state, rules, pp, seat, point, state[S_OPTIONS + i], scr)
         if v > bv:
             bv = v
             best = i
     top = bv
     if plain < n and (state[S_OPTIONS + plain] - TURN_CARD) // CARD_PLAY == Q_OVERTIME:
-        bests = _best_places(state, rules, pp, seat)   # Overtime plays come first
+        bests = _best_places(state, rules, pp, seat, scr)   # Overtime plays come first
     else:
         bests = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for i in range(plain, n):
-        v = turn_card_value(state, rules, pp, seat, state[S_OPTIONS + i] - TURN_CARD, top, plain, bests)
+        v = turn_card_value(state, rules, pp, seat, state[S_OPTIONS + i] - TURN_CARD, top, plain,
+                            bests, scr)
         if v > bv:
             bv = v
             best = i
