@@ -113,3 +113,27 @@ def test_audit_rechecks_the_days_dice_under_the_own_turn_cards():
     bad = ev.copy()
     bad[i, 4] = bad[i, 4] % 6 + 1           # another new value
     assert any("unplaced" in p for p in AU.audit_events(arm, bad, g_row, s_rows))
+
+
+def test_greedy_DP04_placement_cache_is_emptied_at_each_placement_decision():
+    """DP-04: greedy works out a placement decision's die-independent values once, in its
+    scratch (SCR_*). A scratch full of stale values from elsewhere changes no choice: at
+    every decision of two 4-player games, greedy given a scratch of garbage picks what it
+    picks with the game's own scratch."""
+    from sim import decide
+    arm = batch.make_arm(SPEC, 4, policy="greedy")
+    kinds, pp = arm.policy_arrays
+    rng = np.random.default_rng(5)
+    placements = 0
+    for index in (0, 1):
+        game = decide.start(SPEC.steps, arm.rules, arm.comp, 4, kinds, pp, 11, index)
+        while game.advance():
+            seat, point = int(game.state[L.S_DECIDER]), int(game.state[L.S_POINT])
+            n = int(game.state[L.S_N_OPTIONS])
+            garbage = rng.uniform(-50.0, 50.0, L.SCR_LEN)
+            got = P.greedy(game.state, game.rules, pp, seat, point, n, garbage)
+            want = game.choose()
+            assert got == want, (index, game.decisions, point)
+            placements += point == L.D_PLACE
+            game.apply(want)
+    assert placements > 500
