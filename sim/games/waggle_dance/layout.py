@@ -307,7 +307,8 @@ SEAT_LEN = SEAT.length
 SCRATCH = Block("SCR_", (
     ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part)"),
     ("free_cap", 1, "free_capacity of the deciding seat's hive"),
-    ("spare", MAX_HIVE, "per tile t: best _link_value(t, u) over tiles u that hold cubes (DP-04)"),
+    ("spare_lo", MAX_HIVE, "per tile t: least _link_value(t, u) over tiles u that hold cubes (DP-04)"),
+    ("spare_hi", MAX_HIVE, "per tile t: best _link_value(t, u) over tiles u that hold cubes (DP-04)"),
     ("link", MAX_HIVE * MAX_HIVE, "_link_value(t, u) at t * MAX_HIVE + u (DP-04)"),
 ), title="policy scratch: float64[SCR_LEN], emptied (NaN) by each placement decision, "
    "filled lazily")

@@ -22,7 +22,7 @@ from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_S
                      Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
                      F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
-                     SCR_FREE_CAP, SCR_LINK, SCR_SLOT, SCR_SPARE,
+                     SCR_FREE_CAP, SCR_LINK, SCR_SLOT, SCR_SPARE_HI, SCR_SPARE_LO,
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
@@ -95,7 +95,7 @@ def _empty_cache(state, scr, seat):
     scr[SCR_FREE_CAP] = nan
     nt = state[seat_base(seat) + F_N_TILES]
     for t in range(nt):
-        scr[SCR_SPARE + t] = nan
+        scr[SCR_SPARE_HI + t] = nan
         for u in range(nt):
             scr[SCR_LINK + t * MAX_HIVE + u] = nan
 
@@ -118,17 +118,20 @@ def _cached_link(state, rules, scr, b, t, u):
 
 
 @njit(cache=True)
-def _spare_link(state, rules, scr, b, t):
-    """The best ``_link_value(t, u)`` over the other tiles u that hold cubes (-1 if none; a
-    link is never negative), once per decision (``scr``): the first die of a pair to come may
-    gather from any of them."""
-    if scr[SCR_SPARE + t] != scr[SCR_SPARE + t]:
-        best = -1.0
+def _spare_links(state, rules, scr, b, t):
+    """The least and the best ``_link_value(t, u)`` over the other tiles u that hold cubes
+    ((-1, -1) if none; a link is never negative), once per decision (``scr``): the first die
+    of a pair to come may gather from any of them."""
+    if scr[SCR_SPARE_HI + t] != scr[SCR_SPARE_HI + t]:
+        lo = hi = -1.0
         for u in range(state[b + F_N_TILES]):
             if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
-                best = max(best, _cached_link(state, rules, scr, b, t, u))
-        scr[SCR_SPARE + t] = best
-    return scr[SCR_SPARE + t]
+                x = _cached_link(state, rules, scr, b, t, u)
+                lo = x if hi < 0.0 else min(lo, x)
+                hi = max(hi, x)
+        scr[SCR_SPARE_LO + t] = lo
+        scr[SCR_SPARE_HI + t] = hi
+    return scr[SCR_SPARE_LO + t], scr[SCR_SPARE_HI + t]
 
 
 @njit(cache=True)
@@ -140,7 +143,7 @@ def _place_value(state, rules, pp, seat, code, scr):
     dest = code % PLACE_CODE
     if dest < DEST_FLOWER:
         if scr[SCR_SLOT + dest] != scr[SCR_SLOT + dest]:
-            scr[SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, v, dest)
+            scr[SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest)
         return scr[SCR_SLOT + dest] + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
     if dest == DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
@@ -172,14 +175,9 @@ def _place_value(state, rules, pp, seat, code, scr):
             best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
         if holds_pollen(state, b, t) and bc > 0:
             w = 0.3 * pp[P_W_PAIR]
-            if w >= 0.0:        # the best link scores best (rounding keeps the order)
-                link = _spare_link(state, rules, scr, b, t)
-                if link >= 0.0:
-                    best = max(best, w * link)
-            else:
-                for u in range(state[b + F_N_TILES]):
-                    if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
-                        best = max(best, w * _cached_link(state, rules, scr, b, t, u))
+            lo, hi = _spare_links(state, rules, scr, b, t)
+            if hi >= 0.0:       # w * link is highest at the best link (w >= 0), else the least
+                best = max(best, w * (hi if w >= 0.0 else lo))
     return best
 
 
@@ -209,8 +207,8 @@ def _rivals(state, seat, v):
 
 
 @njit(cache=True)
-def _slot_value(state, rules, pp, seat, v, dest):
-    """DP-04: value of slot ``v`` of A, C, E or G for ``seat``."""
+def _slot_value(state, rules, pp, seat, dest):
+    """DP-04: value of a die on A, C, E or G (``dest``) for ``seat``; the same whatever its value."""
     b = seat_base(seat)
     if dest == DEST_A:
         if (state[b + F_N_TILES] < pp[P_TARGET_HIVE_SIZE]
@@ -405,7 +403,7 @@ def _feint_gain(state, rules, pp, seat, a, scr):
     src = a // PLACE_CODE % PLACE_CODE
     v = a // (PLACE_CODE * PLACE_CODE) + 1
     if src < FROM_FLOWER:
-        old = _slot_value(state, rules, pp, seat, v, src)
+        old = _slot_value(state, rules, pp, seat, src)
     elif src < FROM_TILE:
         f = src - FROM_FLOWER
         old = pp[P_W_FLOWER] * (majority_owed(state, rules, f, seat)[0]
