@@ -28,7 +28,7 @@ from sim.trace import emit
 
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
                     has_building, l_avail, menu_mask, room, seat_base, serves, shops_on_board)
-from .layout import (CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE,
+from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE,
                      D_DISC, D_FREE, D_FROST, D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE,
                      D_MOVE_TO, D_OVERFLOW, D_PAIR, D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP,
                      D_SPECIAL, D_START_DISC, EV_ACTIVATE, EV_BAKERY, EV_CUSTOMER, EV_DISC,
@@ -512,29 +512,27 @@ def rest_die(state, rules, seat, c, log):
 
 
 @njit(cache=True)
-def _with_room(state, comp, b):
-    """Number of columns with room (CE-AMB-03)."""
-    t = 0
+def _occupied_and_roomy(state, comp, b):
+    """Two bit masks over the columns of the seat at ``b``: those holding dice, and those with
+    room (CE-AMB-03)."""
+    held = 0
+    roomy = 0
     for k in range(N_COLS):
-        if room(state, comp[0], b, k) > 0:
-            t += 1
-    return t
-
-
-@njit(cache=True)
-def _room_elsewhere(state, comp, b, a, with_room):
-    """True if a column other than ``a`` has room (``with_room`` = ``_with_room``)."""
-    return with_room - (1 if room(state, comp[0], b, a) > 0 else 0) > 0
+        n = dice_at(state, b, k)
+        if n > 0:
+            held |= 1 << k
+        if comp[0][k, CD_CAPACITY] - n > 0:
+            roomy |= 1 << k
+    return held, roomy
 
 
 @njit(cache=True)
 def _movable(state, comp, b):
     """True if some die of a column can move to another column with room (SP2, SP4)."""
-    with_room = _with_room(state, comp, b)
-    for a in range(N_COLS):
-        if dice_at(state, b, a) > 0 and _room_elsewhere(state, comp, b, a, with_room):
-            return True
-    return False
+    held, roomy = _occupied_and_roomy(state, comp, b)
+    if roomy & (roomy - 1):     # two columns with room: any die can move
+        return held != 0
+    return (held & ~roomy) != 0 and roomy != 0
 
 
 @njit(cache=True)
@@ -607,9 +605,9 @@ def _list_move_die(state, rules, comp, seat):
     sp4 = state[S_MOVE_KIND] == SP_MOVEN
     n = 0
     if not sp4 or state[b + F_INCOME] >= int(rules[R_SP_MOVE_INCOME_PER_DIE]):
-        with_room = _with_room(state, comp, b)
+        held, roomy = _occupied_and_roomy(state, comp, b)
         for a in range(N_COLS):
-            if _room_elsewhere(state, comp, b, a, with_room):
+            if (held >> a) & 1 and roomy & ~(1 << a):      # a die, and room elsewhere
                 for c in range(N_COLOURS):
                     if state[b + F_DICE + a * N_COLOURS + c] > 0:
                         n = _opt(state, n, a * 8 + c)
