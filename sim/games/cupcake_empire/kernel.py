@@ -521,18 +521,26 @@ def _occupied_and_roomy(state, comp, b):
         n = dice_at(state, b, k)
         if n > 0:
             held |= 1 << k
-        if comp[0][k, CD_CAPACITY] - n > 0:
+        if comp[0][k, CD_CAPACITY] - n > 0:     # room(), with the count at hand
             roomy |= 1 << k
     return held, roomy
+
+
+@njit(cache=True)
+def _can_leave(held, roomy, a):
+    """True if column ``a`` holds a die and another column has room (masks of
+    ``_occupied_and_roomy``)."""
+    return ((held >> a) & 1) == 1 and (roomy & ~(1 << a)) != 0
 
 
 @njit(cache=True)
 def _movable(state, comp, b):
     """True if some die of a column can move to another column with room (SP2, SP4)."""
     held, roomy = _occupied_and_roomy(state, comp, b)
-    if roomy & (roomy - 1):     # two columns with room: any die can move
-        return held != 0
-    return (held & ~roomy) != 0 and roomy != 0
+    for a in range(N_COLS):
+        if _can_leave(held, roomy, a):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -607,7 +615,7 @@ def _list_move_die(state, rules, comp, seat):
     if not sp4 or state[b + F_INCOME] >= int(rules[R_SP_MOVE_INCOME_PER_DIE]):
         held, roomy = _occupied_and_roomy(state, comp, b)
         for a in range(N_COLS):
-            if (held >> a) & 1 and roomy & ~(1 << a):      # a die, and room elsewhere
+            if _can_leave(held, roomy, a):
                 for c in range(N_COLOURS):
                     if state[b + F_DICE + a * N_COLOURS + c] > 0:
                         n = _opt(state, n, a * 8 + c)
