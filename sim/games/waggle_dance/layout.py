@@ -303,15 +303,22 @@ SEAT = Block("F_", (
 globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
-# ---- policy scratch (one decision's cache; written only by the policies) ------------------------
+# ---- policy scratch (greedy's placement caches; written only by the policies) ----------------------
+HIVE_KEY = 1 + MAX_HIVE * (N_COL + 1)   # tiles + 1, cubes by tile and colour, holds_pollen by tile
 SCRATCH = Block("SCR_", (
-    ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part)"),
-    ("free_cap", 1, "free_capacity of the deciding seat's hive"),
-    ("spare_lo", MAX_HIVE, "per tile t: least _link_value(t, u) over tiles u that hold cubes (DP-04)"),
-    ("spare_hi", MAX_HIVE, "per tile t: best _link_value(t, u) over tiles u that hold cubes (DP-04)"),
-    ("link", MAX_HIVE * MAX_HIVE, "_link_value(t, u) at t * MAX_HIVE + u (DP-04)"),
-), title="policy scratch: float64[SCR_LEN], emptied (NaN) by each placement decision, "
-   "filled lazily")
+    ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part); "
+     "emptied (NaN) by each placement decision"),
+    ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive its values below were worked out for "
+     "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at 1 + MAX_HIVE * N_COL + t)"),
+    ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),
+    ("spare_lo", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): least "
+     "_link_value(t, u) over tiles u that hold cubes (DP-04)"),
+    ("spare_hi", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: best _link_value(t, u) over tiles u "
+     "that hold cubes (DP-04)"),
+    ("link", MAX_PLAYERS * MAX_HIVE * MAX_HIVE, "per seat: _link_value(t, u) at "
+     "(seat * MAX_HIVE + t) * MAX_HIVE + u (DP-04)"),
+), title="policy scratch: float64[SCR_LEN]; a seat's hive values are emptied (NaN) when its hive "
+   "changed, then filled lazily")
 globals().update(SCRATCH.offsets)
 SCR_LEN = SCRATCH.length
 

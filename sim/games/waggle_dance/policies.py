@@ -22,7 +22,8 @@ from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_S
                      Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
                      F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
-                     SCR_FREE_CAP, SCR_LINK, SCR_SLOT, SCR_SPARE_HI, SCR_SPARE_LO,
+                     HIVE_KEY, SCR_FREE_CAP, SCR_HIVE, SCR_LINK, SCR_SLOT, SCR_SPARE_HI,
+                     SCR_SPARE_LO,
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
@@ -85,53 +86,88 @@ def _wants_eggs(state, pp, b):
 
 
 @njit(cache=True)
+def _same_hive(state, scr, seat):
+    """True if ``seat``'s hive (its tiles, their cubes and which of them may hold cubes: all
+    that its free capacity and the links between its tiles depend on) is the one recorded in ``scr``
+    (``SCR_HIVE``) at its last placement decision; else records it. A zeroed scratch matches
+    no hive."""
+    b = seat_base(seat)
+    k = SCR_HIVE + seat * HIVE_KEY
+    nt = state[b + F_N_TILES]
+    same = scr[k] == nt + 1
+    scr[k] = nt + 1
+    k += 1
+    for i in range(nt * N_COL):
+        x = state[b + F_CUBES + i]
+        if scr[k + i] != x:
+            same = False
+            scr[k + i] = x
+    k += MAX_HIVE * N_COL
+    for t in range(nt):
+        x = 1 if holds_pollen(state, b, t) else 0
+        if scr[k + t] != x:
+            same = False
+            scr[k + t] = x
+    return same
+
+
+@njit(cache=True)
 def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``:
-    what ``_place_value`` works out once per decision (the slots' values, the hive's free
-    capacity, the links between tiles) is NaN until first asked for."""
+    what ``_place_value`` works out once per decision (the slots' values) is NaN until first
+    asked for; so are the values that depend on the seat's hive alone (its free capacity, the
+    links between its tiles) if the hive changed since the seat's last placement decision
+    (``_same_hive``): in a round's placements it does not."""
     nan = float("nan")
     for d in range(DEST_FLOWER):
         scr[SCR_SLOT + d] = nan
-    scr[SCR_FREE_CAP] = nan
+    if _same_hive(state, scr, seat):
+        return
+    scr[SCR_FREE_CAP + seat] = nan
+    o = seat * MAX_HIVE
     nt = state[seat_base(seat) + F_N_TILES]
     for t in range(nt):
-        scr[SCR_SPARE_HI + t] = nan
+        scr[SCR_SPARE_HI + o + t] = nan
         for u in range(nt):
-            scr[SCR_LINK + t * MAX_HIVE + u] = nan
+            scr[SCR_LINK + (o + t) * MAX_HIVE + u] = nan
 
 
 @njit(cache=True)
-def _cached_free_capacity(state, rules, scr, b):
-    """``free_capacity`` of the deciding seat's hive, once per decision (``scr``)."""
-    if scr[SCR_FREE_CAP] != scr[SCR_FREE_CAP]:
-        scr[SCR_FREE_CAP] = free_capacity(state, rules, b)
-    return scr[SCR_FREE_CAP]
-
-
-@njit(cache=True)
-def _cached_link(state, rules, scr, b, t, u):
-    """``_link_value(t, u)``, once per decision (``scr``): it does not depend on the die."""
-    i = SCR_LINK + t * MAX_HIVE + u
+def _cached_free_capacity(state, rules, scr, seat):
+    """``free_capacity`` of ``seat``'s hive, once per hive (``scr``)."""
+    i = SCR_FREE_CAP + seat
     if scr[i] != scr[i]:
-        scr[i] = _link_value(state, rules, b, t, u)
+        scr[i] = free_capacity(state, rules, seat_base(seat))
     return scr[i]
 
 
 @njit(cache=True)
-def _spare_links(state, rules, scr, b, t):
-    """The least and the best ``_link_value(t, u)`` over the other tiles u that hold cubes
-    ((-1, -1) if none; a link is never negative), once per decision (``scr``): the first die
-    of a pair to come may gather from any of them."""
-    if scr[SCR_SPARE_HI + t] != scr[SCR_SPARE_HI + t]:
+def _cached_link(state, rules, scr, seat, t, u):
+    """``_link_value(t, u)`` of ``seat``'s tiles, once per hive (``scr``): it does not depend on
+    the die."""
+    i = SCR_LINK + (seat * MAX_HIVE + t) * MAX_HIVE + u
+    if scr[i] != scr[i]:
+        scr[i] = _link_value(state, rules, seat_base(seat), t, u)
+    return scr[i]
+
+
+@njit(cache=True)
+def _spare_links(state, rules, scr, seat, t):
+    """The least and the best ``_link_value(t, u)`` over the other tiles u of ``seat`` that
+    hold cubes ((-1, -1) if none; a link is never negative), once per hive (``scr``): the first
+    die of a pair to come may gather from any of them."""
+    b = seat_base(seat)
+    i = seat * MAX_HIVE + t
+    if scr[SCR_SPARE_HI + i] != scr[SCR_SPARE_HI + i]:
         lo = hi = -1.0
         for u in range(state[b + F_N_TILES]):
             if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
-                x = _cached_link(state, rules, scr, b, t, u)
+                x = _cached_link(state, rules, scr, seat, t, u)
                 lo = x if hi < 0.0 else min(lo, x)
                 hi = max(hi, x)
-        scr[SCR_SPARE_LO + t] = lo
-        scr[SCR_SPARE_HI + t] = hi
-    return scr[SCR_SPARE_LO + t], scr[SCR_SPARE_HI + t]
+        scr[SCR_SPARE_LO + i] = lo
+        scr[SCR_SPARE_HI + i] = hi
+    return scr[SCR_SPARE_LO + i], scr[SCR_SPARE_HI + i]
 
 
 @njit(cache=True)
@@ -147,7 +183,7 @@ def _place_value(state, rules, pp, seat, code, scr):
         return scr[SCR_SLOT + dest] + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
     if dest == DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
-        if _cached_free_capacity(state, rules, scr, b) == 0:
+        if _cached_free_capacity(state, rules, scr, seat) == 0:
             g *= 0.2
         return pp[P_W_FLOWER] * g
     t = dest - DEST_TILE
@@ -169,13 +205,13 @@ def _place_value(state, rules, pp, seat, code, scr):
     for u in range(state[b + F_N_TILES]):   # completes a split pair with a waiting die (WD-F3)
         if u == t or state[b + F_TDICE + u * N_VAL + v - 1] % 2 == 0:
             continue
-        best = max(best, 0.9 * pp[P_W_PAIR] * _cached_link(state, rules, scr, b, t, u))
+        best = max(best, 0.9 * pp[P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
     if spare:                                # first die of a pair to come
         if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
             best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
         if holds_pollen(state, b, t) and bc > 0:
             w = 0.3 * pp[P_W_PAIR]
-            lo, hi = _spare_links(state, rules, scr, b, t)
+            lo, hi = _spare_links(state, rules, scr, seat, t)
             if hi >= 0.0:       # w * link is highest at the best link (w >= 0), else the least
                 best = max(best, w * (hi if w >= 0.0 else lo))
     return best
