@@ -115,11 +115,12 @@ def test_audit_rechecks_the_days_dice_under_the_own_turn_cards():
     assert any("unplaced" in p for p in AU.audit_events(arm, bad, g_row, s_rows))
 
 
-def test_greedy_DP04_placement_cache_is_emptied_at_each_placement_decision():
-    """DP-04: greedy works out a placement decision's die-independent values once, in its
-    scratch (SCR_*). A scratch full of stale values from elsewhere changes no choice: at
-    every decision of two 4-player games, greedy given a scratch of garbage picks what it
-    picks with the game's own scratch."""
+def test_greedy_DP04_placement_cache_never_serves_stale_values():
+    """DP-04: greedy works out a placement decision's die-independent values once, and a
+    seat's hive values (free capacity, links) once per hive, in its scratch (SCR_*). Neither a
+    scratch full of garbage nor the game's own scratch, kept across decisions, seats and hives,
+    changes a choice: at every decision of two 4-player games, greedy given a scratch of
+    garbage picks what it picks with the game's own scratch."""
     from sim import decide
     arm = batch.make_arm(SPEC, 4, policy="greedy")
     kinds, pp = arm.policy_arrays

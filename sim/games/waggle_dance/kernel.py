@@ -1795,8 +1795,9 @@ def apply_option(state, rules, comp, index, log):
 def choose(state, rules, comp, kinds, pparams, work):
     """The deciding seat's policy: an index into the pending options (``sim.decide``).
     K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
-    ``policies.greedy``. ``work = (scr,)``: ``scr`` is float64[SCR_LEN], greedy's cache of one
-    placement decision (so a copy of the game may share it)."""
+    ``policies.greedy``. ``work = (scr,)``: ``scr`` is float64[SCR_LEN], greedy's placement
+    cache (a seat's hive values are checked against the hive they were worked out for, so a
+    copy of the game may share it)."""
     seat = state[S_DECIDER]
     if kinds[seat] == K_GREEDY:
         return greedy(state, rules, pparams, seat, state[S_POINT], state[S_N_OPTIONS], work[0])

@@ -566,8 +566,8 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
 def greedy(state, rules, pparams, seat, point, n, scr):
     """K_GREEDY: the index of the best-scoring listed option (the first on ties). On the own
     turn the card plays (listed after the placements) are scored against the best placement.
-    ``scr``: float64[SCR_LEN] scratch, the placement decision's cache (``_empty_cache``; only
-    placement decisions read it)."""
+    ``scr``: float64[SCR_LEN] scratch, the placement cache (``_empty_cache``; only placement
+    decisions read it)."""
     pp = pparams[seat]
     plain = n
     if point == D_PLACE:
