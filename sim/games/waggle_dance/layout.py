@@ -308,6 +308,8 @@ HIVE_KEY = 1 + MAX_HIVE * (N_COL + 1)   # tiles + 1, cubes by tile and colour, h
 SCRATCH = Block("SCR_", (
     ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part); "
      "emptied (NaN) by each placement decision"),
+    ("waiting", 1, "bit v - 1 set if a tile of the deciding seat holds an odd number of dice of "
+     "value v (a die waiting for its pair, WD-F3); set by each placement decision"),
     ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive its values below were worked out for "
      "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at 1 + MAX_HIVE * N_COL + t)"),
     ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),

@@ -23,7 +23,7 @@ from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_S
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
                      F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
                      HIVE_KEY, SCR_FREE_CAP, SCR_HIVE, SCR_LINK, SCR_SLOT, SCR_SPARE_HI,
-                     SCR_SPARE_LO,
+                     SCR_SPARE_LO, SCR_WAITING,
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
@@ -113,14 +113,22 @@ def _same_hive(state, scr, seat):
 
 @njit(cache=True)
 def _empty_cache(state, scr, seat):
-    """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``:
-    what ``_place_value`` works out once per decision (the slots' values) is NaN until first
+    """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
+    What ``_place_value`` works out once per decision (the slots' values) is NaN until first
     asked for; so are the values that depend on the seat's hive alone (its free capacity, the
     links between its tiles) if the hive changed since the seat's last placement decision
-    (``_same_hive``): in a round's placements it does not."""
+    (``_same_hive``): in a round's placements it does not. The values that have a die waiting
+    for its pair on one of the seat's tiles are noted (WD-F3: only a die of such a value can
+    complete a split pair)."""
     nan = float("nan")
     for d in range(DEST_FLOWER):
         scr[SCR_SLOT + d] = nan
+    b = seat_base(seat)
+    waiting = 0
+    for i in range(state[b + F_N_TILES] * N_VAL):
+        if state[b + F_TDICE + i] % 2 == 1:
+            waiting |= 1 << (i % N_VAL)
+    scr[SCR_WAITING] = waiting
     if _same_hive(state, scr, seat):
         return
     scr[SCR_FREE_CAP + seat] = nan
@@ -202,10 +210,11 @@ def _place_value(state, rules, pp, seat, code, scr):
             return pp[P_W_PAIR] * ripe
         return 0.2 * pp[P_W_PAIR] * ripe
     best = -0.3
-    for u in range(state[b + F_N_TILES]):   # completes a split pair with a waiting die (WD-F3)
-        if u == t or state[b + F_TDICE + u * N_VAL + v - 1] % 2 == 0:
-            continue
-        best = max(best, 0.9 * pp[P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
+    if (int(scr[SCR_WAITING]) >> (v - 1)) & 1:  # a die of value v waits on some tile
+        for u in range(state[b + F_N_TILES]):   # completes a split pair with it (WD-F3)
+            if u == t or state[b + F_TDICE + u * N_VAL + v - 1] % 2 == 0:
+                continue
+            best = max(best, 0.9 * pp[P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
     if spare:                                # first die of a pair to come
         if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
             best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
