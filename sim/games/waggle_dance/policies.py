@@ -97,17 +97,15 @@ def _same_hive(state, scr, seat):
     same = scr[k] == nt + 1
     scr[k] = nt + 1
     k += 1
-    for i in range(nt * N_COL):
+    for i in range(nt * N_COL):         # branch-free: compare and record every entry
         x = state[b + F_CUBES + i]
-        if scr[k + i] != x:
-            same = False
-            scr[k + i] = x
+        same &= scr[k + i] == x
+        scr[k + i] = x
     k += MAX_HIVE * N_COL
     for t in range(nt):
         x = 1 if holds_pollen(state, b, t) else 0
-        if scr[k + t] != x:
-            same = False
-            scr[k + t] = x
+        same &= scr[k + t] == x
+        scr[k + t] = x
     return same
 
 
@@ -125,9 +123,9 @@ def _empty_cache(state, scr, seat):
         scr[SCR_SLOT + d] = nan
     b = seat_base(seat)
     waiting = 0
-    for i in range(state[b + F_N_TILES] * N_VAL):
-        if state[b + F_TDICE + i] % 2 == 1:
-            waiting |= 1 << (i % N_VAL)
+    for t in range(state[b + F_N_TILES]):
+        for v in range(N_VAL):
+            waiting |= (state[b + F_TDICE + t * N_VAL + v] & 1) << v
     scr[SCR_WAITING] = waiting
     if _same_hive(state, scr, seat):
         return
