@@ -45,7 +45,9 @@ def test_greedy_DP04_keeps_building_up_to_twelve_tiles():
         for k in range(n):
             t.cubes(0, k, **{f"c{k % L.N_COL}": room})
         assert free_capacity(t.state, t.rules, b) == 0 and t.seat(0, L.F_HONEY) == 0
-        values[n] = P._slot_value(t.state, t.rules, t.pp[0], 0, L.DEST_A)
+        scr = np.zeros(L.SCR_LEN)
+        P._empty_cache(t.state, scr, 0)     # as a placement decision of seat 0 does
+        values[n] = P._slot_value(t.state, t.rules, t.pp[0], 0, L.DEST_A, scr)
     assert values[9] == values[11] == t.pp[0][P.P_W_BUILD] > values[12]
 
 

@@ -313,6 +313,7 @@ SCRATCH = Block("SCR_", (
     ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive its values below were worked out for "
      "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at 1 + MAX_HIVE * N_COL + t)"),
     ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),
+    ("trade_ok", MAX_PLAYERS, "per seat: 1 if its hive holds trade_pollen_cost cubes of a colour"),
     ("spare_lo", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): least "
      "_link_value(t, u) over tiles u that hold cubes (DP-04)"),
     ("spare_hi", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: best _link_value(t, u) over tiles u "

@@ -23,7 +23,7 @@ from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_S
                      DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
                      F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
                      HIVE_KEY, SCR_FREE_CAP, SCR_HIVE, SCR_LINK, SCR_SLOT, SCR_SPARE_HI,
-                     SCR_SPARE_LO, SCR_WAITING,
+                     SCR_SPARE_LO, SCR_TRADE_OK, SCR_WAITING,
                      N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
                      S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
                      TR_SKIP)
@@ -130,6 +130,7 @@ def _empty_cache(state, scr, seat):
     if _same_hive(state, scr, seat):
         return
     scr[SCR_FREE_CAP + seat] = nan
+    scr[SCR_TRADE_OK + seat] = nan
     o = seat * MAX_HIVE
     nt = state[seat_base(seat) + F_N_TILES]
     for t in range(nt):
@@ -145,6 +146,21 @@ def _cached_free_capacity(state, rules, scr, seat):
     if scr[i] != scr[i]:
         scr[i] = free_capacity(state, rules, seat_base(seat))
     return scr[i]
+
+
+@njit(cache=True)
+def _cached_trade_ok(state, rules, scr, seat):
+    """True if ``seat``'s hive holds trade_pollen_cost cubes of some colour (a trade on E can
+    be paid), once per hive (``scr``)."""
+    i = SCR_TRADE_OK + seat
+    if scr[i] != scr[i]:
+        b = seat_base(seat)
+        scr[i] = 0.0
+        for c in range(N_COL):
+            if colour_in_hive(state, b, c) >= rules[R_TRADE_POLLEN_COST]:
+                scr[i] = 1.0
+                break
+    return scr[i] == 1.0
 
 
 @njit(cache=True)
@@ -185,7 +201,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     dest = code % PLACE_CODE
     if dest < DEST_FLOWER:
         if scr[SCR_SLOT + dest] != scr[SCR_SLOT + dest]:
-            scr[SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest)
+            scr[SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
         return scr[SCR_SLOT + dest] + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
     if dest == DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
@@ -259,22 +275,21 @@ def _rivals(state, seat, v):
 
 
 @njit(cache=True)
-def _slot_value(state, rules, pp, seat, dest):
-    """DP-04: value of a die on A, C, E or G (``dest``) for ``seat``; the same whatever its value."""
+def _slot_value(state, rules, pp, seat, dest, scr):
+    """DP-04: value of a die on A, C, E or G (``dest``) for ``seat``; the same whatever its
+    value (``scr``: the placement cache, emptied for ``seat`` by ``_empty_cache``)."""
     b = seat_base(seat)
     if dest == DEST_A:
         if (state[b + F_N_TILES] < pp[P_TARGET_HIVE_SIZE]
-                and free_capacity(state, rules, b) < pp[P_BUILD_IF_FREE_CAPACITY_BELOW]
+                and (_cached_free_capacity(state, rules, scr, seat)
+                     < pp[P_BUILD_IF_FREE_CAPACITY_BELOW])
                 and state[b + F_HONEY] < pp[P_ENDGAME_HONEY_THRESHOLD]):
             return pp[P_W_BUILD]
         return 0.1 * pp[P_W_BUILD]
     if dest == DEST_C:
         return pp[P_W_EGG] if _wants_eggs(state, pp, b) else -0.1
     if dest == DEST_E:
-        for c in range(N_COL):
-            if colour_in_hive(state, b, c) >= rules[R_TRADE_POLLEN_COST]:
-                return pp[P_W_TRADE]
-        return 0.0
+        return pp[P_W_TRADE] if _cached_trade_ok(state, rules, scr, seat) else 0.0
     return pp[P_W_DRAW]
 
 
@@ -455,7 +470,7 @@ def _feint_gain(state, rules, pp, seat, a, scr):
     src = a // PLACE_CODE % PLACE_CODE
     v = a // (PLACE_CODE * PLACE_CODE) + 1
     if src < FROM_FLOWER:
-        old = _slot_value(state, rules, pp, seat, src)
+        old = _slot_value(state, rules, pp, seat, src, scr)
     elif src < FROM_TILE:
         f = src - FROM_FLOWER
         old = pp[P_W_FLOWER] * (majority_owed(state, rules, f, seat)[0]
