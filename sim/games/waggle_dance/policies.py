@@ -36,6 +36,7 @@ from .rules import (P_SHIFT_PASS_BELOW, P_TURN_CARD_MARGIN, P_CARD_MIN_VALUE, P_
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+assert N_COL == 6, "_best_trade works out six colours"
 
 
 @njit(cache=True)
@@ -321,18 +322,39 @@ def _completion(state, rules, b, c, extra):
 
 
 @njit(cache=True)
-def _trade_value(state, rules, pp, seat, code):
-    """DP-17: trade only when the cube bought completes or nearly completes a tile."""
-    b = seat_base(seat)
+def _trade_value(code, keen, completion, hive):
+    """DP-17: trade only when the cube bought completes or nearly completes a tile.
+    ``completion``: ``_completion`` of one more cube by colour; ``hive``: the hive's cubes by
+    colour; ``keen``: eggs are wanted (the pool is big enough, or no personal dice are left)."""
     if code == TR_SKIP:
         return 0.5
     if code >= TR_EGG:
-        c2 = code - TR_EGG
-        keen = state[b + F_POOL] >= pp[P_TRADE_EGG_WHEN_POOL_GE] or state[b + F_PERSONAL] == 0
-        return _completion(state, rules, b, c2, 1) + (1.0 if keen else -2.0)
+        return completion[code - TR_EGG] + (1.0 if keen else -2.0)
     c = (code - TR_POLLEN) // N_COL
     c2 = (code - TR_POLLEN) % N_COL
-    return _completion(state, rules, b, c2, 1) - 0.3 * colour_in_hive(state, b, c)
+    return completion[c2] - 0.3 * hive[c]
+
+
+@njit(cache=True)
+def _best_trade(state, rules, pp, seat, n):
+    """DP-17 (D_TRADE): the greedy choice among the ``n`` listed trades, the first with the
+    highest ``_trade_value``. The completions and the hive's cubes depend on the colours alone,
+    so they are worked out once per colour for the decision."""
+    b = seat_base(seat)
+    completion = (_completion(state, rules, b, 0, 1), _completion(state, rules, b, 1, 1),
+                  _completion(state, rules, b, 2, 1), _completion(state, rules, b, 3, 1),
+                  _completion(state, rules, b, 4, 1), _completion(state, rules, b, 5, 1))
+    hive = (colour_in_hive(state, b, 0), colour_in_hive(state, b, 1), colour_in_hive(state, b, 2),
+            colour_in_hive(state, b, 3), colour_in_hive(state, b, 4), colour_in_hive(state, b, 5))
+    keen = state[b + F_POOL] >= pp[P_TRADE_EGG_WHEN_POOL_GE] or state[b + F_PERSONAL] == 0
+    best = 0
+    bv = -1e18
+    for i in range(n):
+        v = _trade_value(state[S_OPTIONS + i], keen, completion, hive)
+        if v > bv:
+            bv = v
+            best = i
+    return best
 
 
 @njit(cache=True)
@@ -567,8 +589,6 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
         return _cube_value(state, rules, b, code // MAX_HIVE, code % MAX_HIVE)
     if point == D_GAIN:
         return _cube_value(state, rules, b, state[S_CTX_GAIN], code)
-    if point == D_TRADE:
-        return _trade_value(state, rules, pp, seat, code)
     if point == D_PAY:
         c = state[S_CTX_COLOUR]
         if c < 0:
@@ -600,6 +620,8 @@ def greedy(state, rules, pparams, seat, point, n, scr):
     ``scr``: float64[SCR_LEN] scratch, the placement cache (``_empty_cache``; only placement
     decisions read it)."""
     pp = pparams[seat]
+    if point == D_TRADE:
+        return _best_trade(state, rules, pp, seat, n)
     plain = n
     if point == D_PLACE:
         _empty_cache(state, scr, seat)
