@@ -303,7 +303,7 @@ SEAT = Block("F_", (
 globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
-# ---- policy scratch (greedy's placement caches; written only by the policies) ----------------------
+# ---- policy scratch (greedy's placement caches; written only by the policies) -------------------
 HIVE_KEY = 1 + MAX_HIVE * (N_COL + 1)   # tiles + 1, cubes by tile and colour, holds_pollen by tile
 SCRATCH = Block("SCR_", (
     ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part); "
@@ -311,7 +311,8 @@ SCRATCH = Block("SCR_", (
     ("waiting", 1, "bit v - 1 set if a tile of the deciding seat holds an odd number of dice of "
      "value v (a die waiting for its pair, WD-F3); set by each placement decision"),
     ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive its values below were worked out for "
-     "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at 1 + MAX_HIVE * N_COL + t)"),
+     "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at "
+     "1 + MAX_HIVE * N_COL + t)"),
     ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),
     ("trade_ok", MAX_PLAYERS, "per seat: 1 if its hive holds trade_pollen_cost cubes of a colour"),
     ("spare_lo", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): least "

@@ -89,9 +89,9 @@ def _wants_eggs(state, pp, b):
 @njit(cache=True)
 def _same_hive(state, scr, seat):
     """True if ``seat``'s hive (its tiles, their cubes and which of them may hold cubes: all
-    that its free capacity and the links between its tiles depend on) is the one recorded in ``scr``
-    (``SCR_HIVE``) at its last placement decision; else records it. A zeroed scratch matches
-    no hive."""
+    that its free capacity, the links between its tiles and its trade check depend on) is the
+    one recorded in ``scr`` (``SCR_HIVE``) at its last placement decision; else records it. A
+    zeroed scratch matches no hive."""
     b = seat_base(seat)
     k = SCR_HIVE + seat * HIVE_KEY
     nt = state[b + F_N_TILES]
@@ -133,7 +133,7 @@ def _empty_cache(state, scr, seat):
     scr[SCR_FREE_CAP + seat] = nan
     scr[SCR_TRADE_OK + seat] = nan
     o = seat * MAX_HIVE
-    nt = state[seat_base(seat) + F_N_TILES]
+    nt = state[b + F_N_TILES]
     for t in range(nt):
         scr[SCR_SPARE_HI + o + t] = nan
         for u in range(nt):
