@@ -55,10 +55,27 @@ def turns_left(state, rules, pp, b):
 
 
 @njit(cache=True)
+def outlook(state, rules, pp, seat):
+    """What every valuation of one decision reads, worked out once: ``(H, built)``, the own
+    turns left (``turns_left``) and a bit per region where ``seat`` has a building
+    (``has_building``, CE-A4.2)."""
+    built = 0
+    for r in range(N_REGIONS):
+        if has_building(state, seat, r):
+            built |= 1 << r
+    return turns_left(state, rules, pp, seat_base(seat)), built
+
+
+@njit(cache=True)
 def track_value(state, rules, pp, b, dp, ds):
+    """``track_at`` with H worked out here."""
+    return track_at(state, pp, b, turns_left(state, rules, pp, b), dp, ds)
+
+
+@njit(cache=True)
+def track_at(state, pp, b, h, dp, ds):
     """Value of production += dp and sales += ds: the rise of min(P, S) times w_min_track * H,
     the rise of the larger track times w_excess_track; 0 in the endgame (H <= endgame_turns)."""
-    h = turns_left(state, rules, pp, b)
     if h <= pp[P_ENDGAME_TURNS]:
         return 0.0
     p, s = state[b + F_PRODUCTION], state[b + F_SALES]
@@ -80,7 +97,7 @@ def reach_value(state, comp, seat, r, reach):
 
 
 @njit(cache=True)
-def tile_value(state, rules, pp, b, base, mixed):
+def tile_value(state, pp, b, h, base, mixed):
     """A base (``base``) or frosting tile, simple or ``mixed``: about half the production of
     the menu it completes (all of it if a partner tile is in stock), plus prefer_mixed."""
     partner = 0
@@ -93,16 +110,17 @@ def tile_value(state, rules, pp, b, base, mixed):
     prod = 2.0 if mixed else 1.0
     if partner > 0:
         prod += 1.0
-    v = track_value(state, rules, pp, b, int(prod + 0.5), 0)
+    v = track_at(state, pp, b, h, int(prod + 0.5), 0)
     return v + (pp[P_PREFER_MIXED] if mixed else 0.0)
 
 
 @njit(cache=True)
-def best_sale(state, comp, seat, reach):
-    """Highest sale value ``seat`` can take within ``reach`` (0 if none)."""
+def best_sale(state, comp, seat, built, reach):
+    """Highest sale value ``seat`` can take within ``reach`` (0 if none); ``built``: the
+    regions of its buildings (``outlook``)."""
     best = 0
     for r in range(N_REGIONS):
-        if has_building(state, seat, r):
+        if (built >> r) & 1:
             for d in range(min(reach, 4)):
                 t = state[S_HOUSE + r * 4 + d]
                 if t >= 0 and serves(state, seat_base(seat), t):
@@ -111,63 +129,66 @@ def best_sale(state, comp, seat, reach):
 
 
 @njit(cache=True)
-def shop_value(state, rules, comp, pp, seat, kind):
-    """A shop in the best region of ``kind``: +1 sales and the reach it opens."""
-    b = seat_base(seat)
+def shop_value(state, comp, pp, seat, look, kind):
+    """A shop in the best region of ``kind``: +1 sales and the reach it opens (``look``:
+    ``outlook``)."""
+    h, built = look
     best = 0.0
     for r in range(N_REGIONS):
-        if comp[1][r, RD_KIND] == kind and not has_building(state, seat, r):
+        if comp[1][r, RD_KIND] == kind and (built >> r) & 1 == 0:
             best = max(best, reach_value(state, comp, seat, r, 4))
-    return track_value(state, rules, pp, b, 0, 1) + pp[P_W_REACH] * best
+    return track_at(state, pp, seat_base(seat), h, 0, 1) + pp[P_W_REACH] * best
 
 
 @njit(cache=True)
-def sale_value(state, rules, comp, pp, seat, v):
+def sale_value(state, pp, seat, h, v):
     """A sale of value v: v income now and v sales."""
-    b = seat_base(seat)
-    return v * pp[P_W_INCOME] * pp[P_CUSTOMER_W_VALUE] + track_value(state, rules, pp, b, 0, v)
+    return v * pp[P_W_INCOME] * pp[P_CUSTOMER_W_VALUE] + track_at(state, pp, seat_base(seat), h, 0, v)
 
 
 @njit(cache=True)
-def disc_value(state, rules, comp, pp, seat, t):
-    """Value of resolving a disc of type ``t`` now (§2.7)."""
+def disc_value(state, rules, comp, pp, seat, look, t):
+    """Value of resolving a disc of type ``t`` now (§2.7; ``look``: ``outlook``)."""
     b = seat_base(seat)
+    h, built = look
     if t == 0:
-        return tile_value(state, rules, pp, b, True, False)
+        return tile_value(state, pp, b, h, True, False)
     if t == 1:
-        return tile_value(state, rules, pp, b, False, False)
+        return tile_value(state, pp, b, h, False, False)
     if t == 2:
-        return shop_value(state, rules, comp, pp, seat, 1)
+        return shop_value(state, comp, pp, seat, look, 1)
     if t == 3:
-        return sale_value(state, rules, comp, pp, seat, best_sale(state, comp, seat, 2))
+        return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, 2))
     if t == 4:
         return rules[R_DISC_INCOME_GAIN] * pp[P_W_INCOME]
     return pp[P_W_IDEA] * 0.67
 
 
 @njit(cache=True)
-def action_value(state, rules, comp, pp, seat, k, lv):
-    """Estimated value of column ``k``'s action at level ``lv`` (CE-A1 .. CE-A5)."""
+def action_value(state, rules, comp, pp, seat, look, k, lv):
+    """Estimated value of column ``k``'s action at level ``lv`` (CE-A1 .. CE-A5; ``look``:
+    ``outlook``)."""
     b = seat_base(seat)
+    h, built = look
     if lv == 0:
         return 0.0
     if k == 0 or k == 1:
         v = 0.0
         if lv != 2:
-            v += tile_value(state, rules, pp, b, k == 0, False)
+            v += tile_value(state, pp, b, h, k == 0, False)
         if lv >= 2:
-            v += tile_value(state, rules, pp, b, k == 0, True)
+            v += tile_value(state, pp, b, h, k == 0, True)
         return v
     if k == 2:
         v = 0.0
         if lv != 2:
-            v += shop_value(state, rules, comp, pp, seat, 1)
+            v += shop_value(state, comp, pp, seat, look, 1)
         if lv >= 2:
-            v += shop_value(state, rules, comp, pp, seat, 2)
+            v += shop_value(state, comp, pp, seat, look, 2)
         return v
     if k == 3:
         reach = int(rules[R_SELL_REACH_L1 + lv - 1])
-        return sale_value(state, rules, comp, pp, seat, best_sale(state, comp, seat, reach))
+        return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, reach))
     if lv == 1:
         return pp[P_W_DIE]
     wdisc = 0.0
@@ -177,12 +198,13 @@ def action_value(state, rules, comp, pp, seat, k, lv):
         return pp[P_W_DIE] + wdisc
     g = rules[R_BAKERY_YELLOW_GAIN]
     if lv == 3:
-        return track_value(state, rules, pp, b, int(g), int(g)) + wdisc
+        return track_at(state, pp, b, h, int(g), int(g)) + wdisc
     g = rules[R_BAKERY_BEIGE_GAIN]
     other = 0.0
     for j in range(4):
-        other = max(other, action_value(state, rules, comp, pp, seat, j, comp[0][j, CD_MAX_LEVEL]))
-    return max(track_value(state, rules, pp, b, int(g), int(g)) + pp[P_L4_BAKERY_BIAS], other)
+        other = max(other, action_value(state, rules, comp, pp, seat, look, j,
+                                        comp[0][j, CD_MAX_LEVEL]))
+    return max(track_at(state, pp, b, h, int(g), int(g)) + pp[P_L4_BAKERY_BIAS], other)
 
 
 @njit(cache=True)
@@ -191,16 +213,17 @@ def activation_value(state, rules, comp, pp, seat, code):
     expert die rerolled."""
     b = seat_base(seat)
     k, lv = code // 8, code % 8
-    v = action_value(state, rules, comp, pp, seat, k, lv)
+    look = outlook(state, rules, pp, seat)
+    v = action_value(state, rules, comp, pp, seat, look, k, lv)
     for p in range(lv):
         t = state[b + F_DISC + k * MAX_SPACES + p]
         if t >= 0:
-            v += disc_value(state, rules, comp, pp, seat, t)
+            v += disc_value(state, rules, comp, pp, seat, look, t)
     return v - pp[P_W_EXPERT_KEEP] * experts(state, comp[0], b, k) - 0.01 * lv
 
 
 @njit(cache=True)
-def _disc_values(state, rules, comp, pp, seat, k, top):
+def _disc_values(state, rules, comp, pp, seat, look, k, top):
     """The ``disc_value`` of the discs on spaces 1..``top`` of column ``k`` (0.0 for an empty
     space or one above ``top``), as a tuple by space."""
     b = seat_base(seat)
@@ -208,7 +231,7 @@ def _disc_values(state, rules, comp, pp, seat, k, top):
     for p in range(top):
         t = state[b + F_DISC + k * MAX_SPACES + p]
         if t >= 0:
-            v = disc_value(state, rules, comp, pp, seat, t)
+            v = disc_value(state, rules, comp, pp, seat, look, t)
             if p == 0:
                 d0 = v
             elif p == 1:
@@ -227,6 +250,7 @@ def _best_activation(state, rules, comp, pp, seat, n):
     experts and the values of its discs (CE-T3) are taken once per column; each option's score
     is summed as in ``activation_value``, so the scores are the same."""
     b = seat_base(seat)
+    look = outlook(state, rules, pp, seat)
     best = 0
     bv = NEG - 1.0e17
     col = -1
@@ -243,8 +267,8 @@ def _best_activation(state, rules, comp, pp, seat, n):
             while j < n and state[S_OPTIONS + j] // 8 == k:
                 top = max(top, state[S_OPTIONS + j] % 8)
                 j += 1
-            dv = _disc_values(state, rules, comp, pp, seat, k, top)
-        v = action_value(state, rules, comp, pp, seat, k, lv)
+            dv = _disc_values(state, rules, comp, pp, seat, look, k, top)
+        v = action_value(state, rules, comp, pp, seat, look, k, lv)
         for p in range(lv):
             if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
                 v += dv[p]
@@ -420,14 +444,15 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         v = pp[P_W_DISC + 1 + t] * pp[P_W_DISC_COLUMN + 1 + k]
         p = free_space(state, cols, b, k, t)
         if k == state[S_COL] and p + 1 <= state[S_L_EXEC]:
-            v += disc_value(state, rules, comp, pp, seat, t)
+            v += disc_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), t)
         return v
     if dp == D_BAKERY_Y:
         return pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
     if dp == D_L4:
         if code >= L4_OTHER:
             j, lv = (code - L4_OTHER) // 8, (code - L4_OTHER) % 8
-            return action_value(state, rules, comp, pp, seat, j, lv) - 0.01 * (3 - lv)
+            return action_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), j,
+                                lv) - 0.01 * (3 - lv)
         g = rules[R_BAKERY_BEIGE_GAIN]
         return track_value(state, rules, pp, b, int(g), int(g)) + pp[P_L4_BAKERY_BIAS] + \
             pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
