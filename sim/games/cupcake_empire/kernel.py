@@ -403,17 +403,15 @@ def _list_menu(state, seat):
 @njit(cache=True)
 def _can_menu(state, seat):
     """CE-F1: True if the seat's stock holds a base and a frosting, so D04 lists a menu (a
-    legality check that writes nothing)."""
+    legality check that writes nothing). The stock counts are summed, without branches."""
     b = seat_base(seat)
-    base = False
+    base = 0
     for bk in range(N_BASE):
-        if state[b + F_STOCK_BASE + bk] > 0:
-            base = True
-    if base:
-        for fk in range(N_FROST):
-            if state[b + F_STOCK_FROST + fk] > 0:
-                return True
-    return False
+        base += state[b + F_STOCK_BASE + bk]
+    frost = 0
+    for fk in range(N_FROST):
+        frost += state[b + F_STOCK_FROST + fk]
+    return (base > 0) & (frost > 0)
 
 
 @njit(cache=True)
@@ -743,27 +741,24 @@ def activate(state, comp, seat, code, log):
 
 
 @njit(cache=True)
-def _disc_eligible(state, rules, b, p):
-    """CE-T3 / CE-X5: the disc on space ``p`` (0-based) of the activated column triggers if
-    space p + 1 <= L_exec (L_avail with ``disc_trigger_on_available``) and it is unresolved."""
-    k = state[S_COL]
-    lim = state[S_L_AVAIL] if rules[R_DISC_TRIGGER_ON_AVAILABLE] > 0.5 else state[S_L_EXEC]
-    return p + 1 <= lim and state[b + F_DISC + k * MAX_SPACES + p] >= 0 and \
-        (state[S_DISC_DONE] >> p) & 1 == 0
-
-
-@njit(cache=True)
 def _list_s1(state, rules, seat):
     """CE-T2 / CE-T3 (D11): the main action (once), each eligible disc (once, before or after
-    it), a menu (CE-AMB-30), or the end of S1 once the main action is done."""
+    it), a menu (CE-AMB-30), or the end of S1 once the main action is done.
+
+    CE-T3 / CE-X5: the disc on space p + 1 of the activated column is eligible if p + 1 <=
+    L_exec (L_avail with ``disc_trigger_on_available``) and it is unresolved. Each space's
+    option is written and counted only if eligible (no branch on the spaces' contents)."""
     b = seat_base(seat)
     menu = _can_menu(state, seat)
     n = 0
     if state[S_MAIN_DONE] == 0:
         n = _opt(state, n, S1_MAIN)
+    lim = state[S_L_AVAIL] if rules[R_DISC_TRIGGER_ON_AVAILABLE] > 0.5 else state[S_L_EXEC]
+    row = b + F_DISC + state[S_COL] * MAX_SPACES
+    done = state[S_DISC_DONE]
     for p in range(MAX_SPACES):
-        if _disc_eligible(state, rules, b, p):
-            n = _opt(state, n, S1_DISC + p)
+        state[S_OPTIONS + n] = S1_DISC + p
+        n += (p + 1 <= lim) & (state[row + p] >= 0) & ((done >> p) & 1 == 0)
     if menu:
         n = _opt(state, n, S1_MENU)
     if state[S_MAIN_DONE] == 1:
