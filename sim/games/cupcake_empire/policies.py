@@ -24,9 +24,9 @@ from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_
                      D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC,
                      FA_MENU, FA_REST, FA_SPECIAL, FR_SIMPLE, F_DICE, F_IDEAS, F_INCOME,
                      F_PRODUCTION, F_SALES, F_SERVED, F_STOCK_BASE, F_STOCK_FROST, GREY,
-                     L4_OTHER, LOC_REST, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
+                     L4_OTHER, LOC_REST, MAX_SLOTS, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
                      N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_MAIN,
-                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE,
+                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE, S_BAKERY, S_SHOP,
                      S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
                      S_OPTIONS, S_REST_COL,
                      S_REST_METHOD, S_REST_MOVED, S_RNG_P, S_WINDOW, F_DISC, F_GOALS, N_STACKS)
@@ -58,11 +58,14 @@ def turns_left(state, rules, pp, b):
 def outlook(state, rules, pp, seat):
     """What every valuation of one decision reads, worked out once: ``(H, built)``, the own
     turns left (``turns_left``) and a bit per region where ``seat`` has a building
-    (``has_building``, CE-A4.2)."""
+    (``has_building``, CE-A4.2), read from every slot without branches."""
     built = 0
     for r in range(N_REGIONS):
-        if has_building(state, seat, r):
-            built |= 1 << r
+        mine = False
+        for i in range(MAX_SLOTS):
+            mine |= (state[S_BAKERY + r * MAX_SLOTS + i] == seat) | \
+                (state[S_SHOP + r * MAX_SLOTS + i] == seat)
+        built |= (1 << r) * mine
     return turns_left(state, rules, pp, seat_base(seat)), built
 
 
@@ -268,7 +271,7 @@ def _best_activation(state, rules, comp, pp, seat, n):
                 top = max(top, state[S_OPTIONS + j] % 8)
                 j += 1
             dv = _disc_values(state, rules, comp, pp, seat, look, k, top)
-        v = action_value(state, rules, comp, pp, seat, look, k, lv)
+        v = action_value(state, rules, comp, pp, seat, look, k, lv) if lv > 0 else 0.0
         for p in range(lv):
             if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
                 v += dv[p]
