@@ -18,7 +18,7 @@ from sim.decide import random_index
 from sim.rng import uniform_in
 
 from .board import (customer_goal, dice_at, experts, free_space, has_building, is_expert,
-                    l_avail, level_of, menu_mask, room, seat_base, serves)
+                    l_avail, level_of, menu_mask, room, seat_base)
 from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_FROST,
                      D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE, D_MOVE_TO, D_OVERFLOW, D_PAIR,
                      D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC,
@@ -89,14 +89,20 @@ def track_at(state, pp, b, h, dp, ds):
 
 @njit(cache=True)
 def reach_value(state, comp, seat, r, reach):
-    """Sale values of the customers within ``reach`` of region ``r`` that ``seat`` serves."""
-    b = seat_base(seat)
+    """Sale values of the customers within ``reach`` of region ``r`` that ``seat`` serves
+    (each house's value times ``_served``, without branches)."""
+    served = state[seat_base(seat) + F_SERVED]
     v = 0.0
     for d in range(min(reach, 4)):
-        t = state[S_HOUSE + r * 4 + d]
-        if t >= 0 and serves(state, b, t):
-            v += comp[1][r, RD_VALUE + d]
+        v += comp[1][r, RD_VALUE + d] * _served(served, state[S_HOUSE + r * 4 + d])
     return v
+
+
+@njit(cache=True)
+def _served(served, t):
+    """1 if house content ``t`` is a customer (t >= 0) of a type in the mask ``served`` (the
+    seat's F_SERVED, §2.5), else 0; no branch (an empty house's shift is masked)."""
+    return (t >= 0) & ((served >> (t & 63)) & 1)
 
 
 @njit(cache=True)
@@ -121,13 +127,13 @@ def tile_value(state, pp, b, h, base, mixed):
 def best_sale(state, comp, seat, built, reach):
     """Highest sale value ``seat`` can take within ``reach`` (0 if none); ``built``: the
     regions of its buildings (``outlook``)."""
+    served = state[seat_base(seat) + F_SERVED]
     best = 0
     for r in range(N_REGIONS):
-        if (built >> r) & 1:
-            for d in range(min(reach, 4)):
-                t = state[S_HOUSE + r * 4 + d]
-                if t >= 0 and serves(state, seat_base(seat), t):
-                    best = max(best, comp[1][r, RD_VALUE + d])
+        mine = (built >> r) & 1
+        for d in range(min(reach, 4)):
+            ok = mine & _served(served, state[S_HOUSE + r * 4 + d])
+            best = max(best, comp[1][r, RD_VALUE + d] * ok)
     return best
 
 
