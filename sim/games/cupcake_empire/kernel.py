@@ -28,7 +28,7 @@ from sim.trace import emit
 
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
                     has_building, l_avail, menu_mask, room, seat_base, serves, shops_on_board)
-from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE,
+from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, MAX_LEVEL,
                      D_DISC, D_FREE, D_FROST, D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE,
                      D_MOVE_TO, D_OVERFLOW, D_PAIR, D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP,
                      D_SPECIAL, D_START_DISC, EV_ACTIVATE, EV_BAKERY, EV_CUSTOMER, EV_DISC,
@@ -709,14 +709,17 @@ def free_action(state, code):
 @njit(cache=True)
 def _list_activate(state, rules, comp, seat):
     """CE-T1 / CE-T1.1 (D10): ``column * 8 + L_exec`` for L_exec in 0..L_avail (from 1 when
-    ``allow_level0_activation`` is off)."""
+    ``allow_level0_activation`` is off). Every level up to MAX_LEVEL is written and counted only
+    if listed: a fixed, branch-free loop (a loop up to L_avail was vectorized, and its vector
+    constants were set up at every entry to the step machine)."""
     b = seat_base(seat)
     lo = 0 if rules[R_ALLOW_LEVEL0_ACTIVATION] > 0.5 else 1
     n = 0
     for k in range(N_COLS):
         la = l_avail(state, comp[0], b, k)
-        for lv in range(lo, la + 1):
-            n = _opt(state, n, k * 8 + lv)
+        for lv in range(MAX_LEVEL + 1):     # L_avail <= max_level <= MAX_LEVEL (columns.csv)
+            state[S_OPTIONS + n] = k * 8 + lv
+            n += (lv >= lo) & (lv <= la)
     return n
 
 
