@@ -8,7 +8,7 @@ from numba import njit
 from sim.borrow import no_refcount_module, no_wraparound_module
 
 from .layout import (CD_CAPACITY, CD_COLOUR, CD_MAX_LEVEL, CD_N_THRESH, CD_SPACES, CD_THRESH,
-                     F_CUST, F_CUST_VAL, F_DICE, F_DISC, F_MX_BASE, F_MX_FROST, F_SERVED,
+                     F_CUST, F_CUST_VAL, F_DICE, F_DISC, F_MX_BASE, F_MX_FROST,
                      F_SS_BASE, F_SS_FROST, FR_SIMPLE, GD_FIRST, GD_SECOND, KIND_BEIGE,
                      KIND_YELLOW, MAX_SLOTS, MAX_SPACES, N_COLOURS, N_COLS, N_DISC_TYPES,
                      N_REGIONS, PINK, RD_KIND, SEAT0, SEAT_LEN, S_BAKERY, S_SHOP)
@@ -117,11 +117,13 @@ def menu_mask(bk, fk):
 
 @njit(cache=True)
 def has_building(state, seat, r):
-    """True if ``seat`` has a bakery or a shop in region ``r`` (CE-A4.2 step 1)."""
+    """True if ``seat`` has a bakery or a shop in region ``r`` (CE-A4.2 step 1); every slot is
+    read, without branches."""
+    mine = False
     for i in range(MAX_SLOTS):
-        if state[S_BAKERY + r * MAX_SLOTS + i] == seat or state[S_SHOP + r * MAX_SLOTS + i] == seat:
-            return True
-    return False
+        mine |= (state[S_BAKERY + r * MAX_SLOTS + i] == seat) | \
+            (state[S_SHOP + r * MAX_SLOTS + i] == seat)
+    return mine
 
 
 @njit(cache=True)
@@ -286,6 +288,8 @@ def goal_met(state, comp, seat, gid):
 
 
 @njit(cache=True)
-def serves(state, b, ctype):
-    """True if a menu of the seat at ``b`` serves customer type ``ctype`` (§2.5)."""
-    return (state[b + F_SERVED] >> ctype) & 1 == 1
+def serves_house(served, t):
+    """1 if house content ``t`` is a customer (t >= 0) of a type in ``served`` (a seat's
+    F_SERVED mask, §2.5), else 0; without branches (an empty house's shift is masked), so a
+    caller can multiply a value by it."""
+    return (t >= 0) & ((served >> (t & 63)) & 1)

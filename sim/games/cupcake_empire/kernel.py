@@ -27,8 +27,9 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
 from sim.trace import emit
 
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
-                    has_building, l_avail, menu_mask, room, seat_base, serves, shops_on_board)
-from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, MAX_LEVEL,
+                    has_building, l_avail, menu_mask, room, seat_base, serves_house,
+                    shops_on_board)
+from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE,
                      D_DISC, D_FREE, D_FROST, D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE,
                      D_MOVE_TO, D_OVERFLOW, D_PAIR, D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP,
                      D_SPECIAL, D_START_DISC, EV_ACTIVATE, EV_BAKERY, EV_CUSTOMER, EV_DISC,
@@ -44,7 +45,7 @@ from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, 
                      GO_END_TRIGGER_SEAT, GO_GOALS_CLAIMED, GO_GOAL_A, GO_N_WINNERS, GO_ROUNDS,
                      GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, GREY, IN_DISC, IN_GOAL, IN_S2,
                      KIND_BEIGE, KIND_GREY, KIND_YELLOW, K_GREEDY, L4_BAKERY, L4_OTHER,
-                     LOC_REST, MAX_PLAYERS, MAX_SLOTS, MAX_SPACES, MI_PER_TYPE, MORE,
+                     LOC_REST, MAX_LEVEL, MAX_PLAYERS, MAX_SLOTS, MAX_SPACES, MI_PER_TYPE, MORE,
                      N_BASE, N_COLOURS, N_COLS, N_CUST, N_DISC_TYPES, N_FROST, N_HOUSES, N_LOCS,
                      N_REGIONS, N_STACKS, PH_ACTIVATE, PH_END_TURN, PH_FREE, PH_INIT_MENU,
                      PH_MENU, PH_MORE, PH_MOVE_DIE, PH_MOVE_TO, PH_OVER, PH_OVERFLOW, PH_REST, PH_REST_DIE,
@@ -196,6 +197,14 @@ def _opt(state, n, code):
     """Append option ``code``; returns the new count."""
     state[S_OPTIONS + n] = code
     return n + 1
+
+
+@njit(cache=True)
+def _opt_if(state, n, code, ok):
+    """Append option ``code`` if ``ok``, without a branch (the slot after the last option may
+    be written); returns the new count."""
+    state[S_OPTIONS + n] = code
+    return n + ok
 
 
 # ==== setup (CE-S1 .. CE-S11) =================================================================
@@ -709,17 +718,16 @@ def free_action(state, code):
 @njit(cache=True)
 def _list_activate(state, rules, comp, seat):
     """CE-T1 / CE-T1.1 (D10): ``column * 8 + L_exec`` for L_exec in 0..L_avail (from 1 when
-    ``allow_level0_activation`` is off). Every level up to MAX_LEVEL is written and counted only
-    if listed: a fixed, branch-free loop (a loop up to L_avail was vectorized, and its vector
-    constants were set up at every entry to the step machine)."""
+    ``allow_level0_activation`` is off). A fixed loop over the levels up to MAX_LEVEL with
+    ``_opt_if``: a loop up to L_avail was vectorized, and its vector constants were set up at
+    every entry to the step machine."""
     b = seat_base(seat)
     lo = 0 if rules[R_ALLOW_LEVEL0_ACTIVATION] > 0.5 else 1
     n = 0
     for k in range(N_COLS):
         la = l_avail(state, comp[0], b, k)
         for lv in range(MAX_LEVEL + 1):     # L_avail <= max_level <= MAX_LEVEL (columns.csv)
-            state[S_OPTIONS + n] = k * 8 + lv
-            n += (lv >= lo) & (lv <= la)
+            n = _opt_if(state, n, k * 8 + lv, (lv >= lo) & (lv <= la))
     return n
 
 
@@ -750,7 +758,7 @@ def _list_s1(state, rules, seat):
 
     CE-T3 / CE-X5: the disc on space p + 1 of the activated column is eligible if p + 1 <=
     L_exec (L_avail with ``disc_trigger_on_available``) and it is unresolved. Each space's
-    option is written and counted only if eligible (no branch on the spaces' contents)."""
+    option is appended by ``_opt_if`` (no branch on the spaces' contents)."""
     b = seat_base(seat)
     menu = _can_menu(state, seat)
     n = 0
@@ -760,8 +768,8 @@ def _list_s1(state, rules, seat):
     row = b + F_DISC + state[S_COL] * MAX_SPACES
     done = state[S_DISC_DONE]
     for p in range(MAX_SPACES):
-        state[S_OPTIONS + n] = S1_DISC + p
-        n += (p + 1 <= lim) & (state[row + p] >= 0) & ((done >> p) & 1 == 0)
+        n = _opt_if(state, n, S1_DISC + p,
+                    (p + 1 <= lim) & (state[row + p] >= 0) & ((done >> p) & 1 == 0))
     if menu:
         n = _opt(state, n, S1_MENU)
     if state[S_MAIN_DONE] == 1:
@@ -934,15 +942,14 @@ def place_shop(state, rules, seat, code, log):
 def _list_sell(state, comp, seat, reach):
     """CE-A4.2 (D16): houses at distance <= ``reach`` of regions where ``seat`` has a bakery or
     shop, holding a customer one of its menus serves."""
-    b = seat_base(seat)
+    served = state[seat_base(seat) + F_SERVED]
     n = 0
     for r in range(N_REGIONS):
         if not has_building(state, seat, r):
             continue
         for d in range(min(reach, 4)):
             h = r * 4 + d
-            t = state[S_HOUSE + h]
-            if t >= 0 and serves(state, b, t):
+            if serves_house(served, state[S_HOUSE + h]):
                 n = _opt(state, n, h)
     return n
 

@@ -18,15 +18,15 @@ from sim.decide import random_index
 from sim.rng import uniform_in
 
 from .board import (customer_goal, dice_at, experts, free_space, has_building, is_expert,
-                    l_avail, level_of, menu_mask, room, seat_base)
+                    l_avail, level_of, menu_mask, room, seat_base, serves_house)
 from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_FROST,
                      D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE, D_MOVE_TO, D_OVERFLOW, D_PAIR,
                      D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC,
                      FA_MENU, FA_REST, FA_SPECIAL, FR_SIMPLE, F_DICE, F_IDEAS, F_INCOME,
                      F_PRODUCTION, F_SALES, F_SERVED, F_STOCK_BASE, F_STOCK_FROST, GREY,
-                     L4_OTHER, LOC_REST, MAX_SLOTS, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
+                     L4_OTHER, LOC_REST, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
                      N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_MAIN,
-                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE, S_BAKERY, S_SHOP,
+                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE,
                      S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
                      S_OPTIONS, S_REST_COL,
                      S_REST_METHOD, S_REST_MOVED, S_RNG_P, S_WINDOW, F_DISC, F_GOALS, N_STACKS)
@@ -58,14 +58,10 @@ def turns_left(state, rules, pp, b):
 def outlook(state, rules, pp, seat):
     """What every valuation of one decision reads, worked out once: ``(H, built)``, the own
     turns left (``turns_left``) and a bit per region where ``seat`` has a building
-    (``has_building``, CE-A4.2), read from every slot without branches."""
+    (``has_building``, CE-A4.2)."""
     built = 0
     for r in range(N_REGIONS):
-        mine = False
-        for i in range(MAX_SLOTS):
-            mine |= (state[S_BAKERY + r * MAX_SLOTS + i] == seat) | \
-                (state[S_SHOP + r * MAX_SLOTS + i] == seat)
-        built |= (1 << r) * mine
+        built |= (1 << r) * has_building(state, seat, r)
     return turns_left(state, rules, pp, seat_base(seat)), built
 
 
@@ -90,19 +86,12 @@ def track_at(state, pp, b, h, dp, ds):
 @njit(cache=True)
 def reach_value(state, comp, seat, r, reach):
     """Sale values of the customers within ``reach`` of region ``r`` that ``seat`` serves
-    (each house's value times ``_served``, without branches)."""
+    (each house's value times ``serves_house``, without branches)."""
     served = state[seat_base(seat) + F_SERVED]
     v = 0.0
     for d in range(min(reach, 4)):
-        v += comp[1][r, RD_VALUE + d] * _served(served, state[S_HOUSE + r * 4 + d])
+        v += comp[1][r, RD_VALUE + d] * serves_house(served, state[S_HOUSE + r * 4 + d])
     return v
-
-
-@njit(cache=True)
-def _served(served, t):
-    """1 if house content ``t`` is a customer (t >= 0) of a type in the mask ``served`` (the
-    seat's F_SERVED, §2.5), else 0; no branch (an empty house's shift is masked)."""
-    return (t >= 0) & ((served >> (t & 63)) & 1)
 
 
 @njit(cache=True)
@@ -132,7 +121,7 @@ def best_sale(state, comp, seat, built, reach):
     for r in range(N_REGIONS):
         mine = (built >> r) & 1
         for d in range(min(reach, 4)):
-            ok = mine & _served(served, state[S_HOUSE + r * 4 + d])
+            ok = mine & serves_house(served, state[S_HOUSE + r * 4 + d])
             best = max(best, comp[1][r, RD_VALUE + d] * ok)
     return best
 
@@ -152,7 +141,8 @@ def shop_value(state, comp, pp, seat, look, kind):
 @njit(cache=True)
 def sale_value(state, pp, seat, h, v):
     """A sale of value v: v income now and v sales."""
-    return v * pp[P_W_INCOME] * pp[P_CUSTOMER_W_VALUE] + track_at(state, pp, seat_base(seat), h, 0, v)
+    return v * pp[P_W_INCOME] * pp[P_CUSTOMER_W_VALUE] + \
+        track_at(state, pp, seat_base(seat), h, 0, v)
 
 
 @njit(cache=True)
@@ -277,6 +267,7 @@ def _best_activation(state, rules, comp, pp, seat, n):
                 top = max(top, state[S_OPTIONS + j] % 8)
                 j += 1
             dv = _disc_values(state, rules, comp, pp, seat, look, k, top)
+        # level 0 is worth 0.0 (as action_value says), without the call: half the options
         v = action_value(state, rules, comp, pp, seat, look, k, lv) if lv > 0 else 0.0
         for p in range(lv):
             if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
