@@ -799,7 +799,7 @@ def replay_cmd(
     components: Optional[str] = ComponentsOpt,
 ):
     """A readable turn-by-turn log of one game (same seed/index = same game as in `run`)."""
-    from sim.batch import replay
+    from sim.batch import game_text, replay
 
     from . import experiment as ex
 
@@ -827,22 +827,8 @@ def replay_cmd(
     out.print(f"components: {comp.source_dir} (digest {comp.digest}"
               + (", includes assumed data" if comp.assumed else "") + ")")
     out.print()
-    for ev in evs:
-        out.print(spec.format_event(ev, comp), soft_wrap=True, markup=False)
-    if len(evs) >= spec.max_events:
-        out.print(f"… log truncated at {spec.max_events} events")
-    out.print()
-    names = spec.game_column_names
-    gv = dict(zip(names, (int(x) for x in g)))
-    reason = spec.end_reasons[gv["end_reason"]] if 0 <= gv["end_reason"] < len(spec.end_reasons) else gv["end_reason"]
-    winner = (f"winner seat {gv['winner_seat']}" if gv["n_winners"] == 1
-              else f"{gv['n_winners']} winners (shared)" if gv["n_winners"] > 1 else "no winner")
-    out.print(f"end: {reason} after {gv['rounds']} rounds; {winner}"
-              + (" [red](TRUNCATED at the safety cap)[/]" if gv["truncated"] else ""))
-    extra = {k: v for k, v in gv.items() if k not in ("rounds", "truncated", "n_winners",
-                                                      "winner_seat", "end_reason")}
-    if extra:
-        out.print(", ".join(f"{k}={v}" for k, v in extra.items()), soft_wrap=True)
+    for line in game_text(arm, evs, g):
+        out.print(line, soft_wrap=True, markup=False)
     # one column per seat, one row per statistic: fits any number of game-specific stats
     t = Table(title="Final scores")
     t.add_column("")

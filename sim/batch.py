@@ -163,3 +163,35 @@ def replay(arm: Arm, master_seed: int, game_index: int):
     first_call(spec.play_one, arm.rules, arm.comp, arm.n_players, kinds, params,
                np.uint64(master_seed), np.int64(game_index), g, s, log)  # compiles it once
     return events(log), g, s
+
+
+def game_text(arm: Arm, evs: np.ndarray, g: np.ndarray) -> list[str]:
+    """The turn-by-turn text of one replayed game (:func:`replay`), as ``playtest replay``
+    prints it below its header: one line per event, then how the game ended and the game's own
+    statistics. (The CLI shows the seat rows as a table; :func:`seat_lines` gives them as
+    text, for the golden playthroughs in ``tests/golden/``.)"""
+    spec = arm.spec
+    lines = [spec.format_event(ev, arm.components) for ev in evs]
+    if len(evs) >= spec.max_events:
+        lines.append(f"… log truncated at {spec.max_events} events")
+    lines.append("")
+    gv = dict(zip(spec.game_column_names, (int(x) for x in g)))
+    reasons = spec.end_reasons
+    reason = reasons[gv["end_reason"]] if 0 <= gv["end_reason"] < len(reasons) else gv["end_reason"]
+    winner = (f"winner seat {gv['winner_seat']}" if gv["n_winners"] == 1
+              else f"{gv['n_winners']} winners (shared)" if gv["n_winners"] > 1 else "no winner")
+    lines.append(f"end: {reason} after {gv['rounds']} rounds; {winner}"
+                 + (" (TRUNCATED at the safety cap)" if gv["truncated"] else ""))
+    extra = {k: v for k, v in gv.items() if k not in ("rounds", "truncated", "n_winners",
+                                                      "winner_seat", "end_reason")}
+    if extra:
+        lines.append(", ".join(f"{k}={v}" for k, v in extra.items()))
+    return lines
+
+
+def seat_lines(arm: Arm, seats: np.ndarray) -> list[str]:
+    """One line per seat of a game's seat rows: its policy and every seat column."""
+    names = arm.spec.seat_column_names
+    return [f"seat {i} ({arm.policy_names[i]}): "
+            + ", ".join(f"{c}={int(v)}" for c, v in zip(names, seats[i]))
+            for i in range(arm.n_players)]
