@@ -167,6 +167,17 @@ class Game:
             k += 1
         return self
 
+    def play_out(self) -> "Game":
+        """To the end in one jitted call, the kernel's own self-play loop (``Steps.playout``):
+        the same moves as :meth:`play_on`, without a return to Python per decision, so
+        ``decisions`` does not count them. Falls back to :meth:`play_on` without the hook."""
+        if self.steps.playout is None:
+            return self.play_on()
+        self.steps.playout(self.state, self.rules, self.comp, self.kinds, self.pparams,
+                           self.work, self.log)
+        self.over = not self.advance()
+        return self
+
     def results(self, n_players: int, n_game_cols: int, n_seat_cols: int):
         g = np.zeros(n_game_cols, dtype=np.int64)
         s = np.zeros((n_players, n_seat_cols), dtype=np.int64)

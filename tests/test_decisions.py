@@ -110,21 +110,23 @@ def test_a_state_copied_at_a_decision_plays_on_to_the_same_result(game, n):
 
 @pytest.mark.parametrize("game,n", list(_cases()))
 def test_every_listed_option_is_legal(game, n):
-    """At every 7th decision of two random games, each listed option applies to a copy and the
-    copy plays on to an untruncated end."""
+    """In two random games, at the first three decisions of every decision point met and at
+    every 50th decision, each listed option applies to a copy and the copy plays on to an
+    untruncated end."""
     arm = _arm(game, n, "random")
-    checked = 0
+    checked, seen = 0, {}
     for index in range(2):
         g = _start(arm, index)
         k = 0
         while g.advance():
-            if k % 7 == 0:
-                point, seat, codes = g.steps.pending(g.state)
+            point, seat, codes = g.steps.pending(g.state)
+            if seen.get(point, 0) < 3 or k % 50 == 0:
+                seen[point] = seen.get(point, 0) + 1
                 assert len(codes) >= 2 and len(set(codes)) == len(codes), g.steps.describe(g.state)
                 for i in range(len(codes)):
                     c = g.copy()
                     c.apply(i)      # raises ScriptError if the game refuses it
-                    c.play_on()
+                    c.play_out()
                     assert c.over and _rows(arm, c)[0][G_TRUNCATED] == 0
                     checked += 1
             g.apply(g.choose())
