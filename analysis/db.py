@@ -484,7 +484,8 @@ def arm_fingerprints(con, experiment: str, arms) -> dict[str, tuple[int, int]]:
 
 
 def solo_loss_day(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
-    """Day the solo game ended per variant and policy (7 = reached the end), with shares.
+    """Day the solo game ended per variant and policy, with shares (the game's
+    ``GameSpec.solo_difficulty.end_day`` = played to the end).
 
     Empty when the store has no ``loss_day`` column.
     """

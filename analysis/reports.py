@@ -10,7 +10,8 @@ first-player advantage (seat 0 minus 1/N, with interval), a chi-square goodness-
 seat balance in plain words, score distributions, game length, end reasons and truncated games.
 Solo arms (``n_players == 1``, e.g. Flower Shop solo variants) get the difficulty report: the
 ladder (win probability per variant and skill level), a monotonicity verdict with its evidence
-(once per reading of a rung whose source sentence is garbled: ``plots.SOLO_READINGS``), the day
+(once per reading of a rung whose source sentence is garbled: the game's
+``GameSpec.solo_difficulty``, :mod:`analysis.difficulty`), the day
 of loss per variant, "what the assumed components do" (win probability per task card by name
 and provenance, whether the verdict holds on the documented card alone, and the assumed
 component data the experiment does not vary) and the exact settings.
@@ -35,9 +36,9 @@ import jinja2
 import numpy as np
 import pandas as pd
 
-from sim.spec import SpecError
+from sim.spec import CardNote, ComponentNotes, SoloDifficulty, SpecError
 
-from . import db, plots, robust, stats, studies
+from . import db, difficulty, plots, robust, stats, studies
 from . import ladder as ladder_stats
 
 __all__ = ["ASSUMED_COMPONENTS_TEXT", "write_report", "render_report", "build_context",
@@ -382,46 +383,22 @@ def _game_of(manifest: dict) -> str:
     return arms[0].get("game", "")
 
 
-# Alternatives the rules spec documents for assumed component data (shared/rules/flower_shop.md
-# §2.3-2.4), by assumption ID: named in the report while no arm plays them.
-COMPONENT_ALTERNATIVES = {
-    "A-02": "a flower die with 5 flower types + 1 wild face (spec §2.3)",
-    "A-03": "a vase die with 3 colours x 2 faces (spec §2.4)",
-}
-
-
-def _components_info(manifest: dict) -> dict:
-    """The experiment's component data as the report describes it: task-card names, each card's
-    rule and provenance, and the assumptions (``assumption_id``) the data rest on. Empty if the
-    game or its data cannot be loaded (ids are then shown as stored)."""
+def _components_info(manifest: dict) -> ComponentNotes:
+    """The experiment's component data as the game describes it for the report
+    (``GameSpec.component_notes``: task cards with their rule and provenance, the assumptions
+    the data rest on). Empty if the game has nothing to say or its data cannot be loaded (card
+    ids are then shown as stored)."""
     try:
-        import tomllib
-
         from sim.registry import make
 
         arm = manifest["arms"][0]
         d = (arm.get("components") or {}).get("dir")
-        comps = make(arm["game"]).load_components(d if d and os.path.isdir(d) else None)
+        spec = make(arm["game"])
+        if spec.component_notes is None:
+            return ComponentNotes()
+        return spec.component_notes(spec.load_components(d if d and os.path.isdir(d) else None))
     except Exception:  # an unknown game or unreadable data
-        return {"names": [], "tasks": [], "assumptions": []}
-    assumptions: dict[str, list[str]] = {}
-    toml = Path(comps.source_dir) / "components.toml"
-    prov = tomllib.loads(toml.read_text()).get("provenance", {}) if toml.is_file() else {}
-    for key, p in prov.items():
-        if isinstance(p, dict) and p.get("assumption_id"):
-            assumptions.setdefault(p["assumption_id"], []).append(
-                f"{key} ({p['note']})" if p.get("note") else key)
-    for table, what in (("tiles", "tiles.csv"), ("tasks", "tasks.csv")):
-        rows = comps.tables.get(table) or []
-        ids = sorted({r.get("assumption_id") for r in rows if r.get("assumption_id")})
-        for a in ids:
-            n = sum(r.get("assumption_id") == a for r in rows)
-            assumptions.setdefault(a, []).append(f"{what}: {n} of {len(rows)} rows")
-    raw = Path(comps.source_dir) / "tasks.csv"  # the cards as written (condition names)
-    tasks = (list(csv.DictReader(raw.read_text().splitlines())) if raw.is_file()
-             else list(comps.tables.get("tasks") or []))
-    return {"names": list(comps.tables.get("task_ids", [])), "tasks": tasks,
-            "assumptions": sorted(assumptions.items())}
+        return ComponentNotes()
 
 
 def _component_sets(manifest: dict, arms: list[str]) -> tuple[list[str], dict[str, list[str]]]:
@@ -443,7 +420,8 @@ def _component_sets(manifest: dict, arms: list[str]) -> tuple[list[str], dict[st
 
 
 def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: pd.DataFrame,
-                        checks: list[dict], order: list[str]) -> list[dict]:
+                        checks: list[dict], order: list[str], solo: SoloDifficulty
+                        ) -> list[dict]:
     """Per alternative component data set: each arm's win probability next to the same variant
     and policy on the main data (difference with a Newcombe 95% interval, which ignores the
     shared seeds and so is conservative), and the ladder verdict under the alternative."""
@@ -455,7 +433,7 @@ def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: 
         rows = []
         for r in alt.itertuples():
             b = main[(main["variant"] == r.variant) & (main["policy"] == r.policy)]
-            row = {"variant": r.variant + _tag(r.variant), "policy": r.policy,
+            row = {"variant": r.variant + _tag(r.variant, solo), "policy": r.policy,
                    "alt": f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})", "main": "–", "diff": "–"}
             if len(b) == 1:
                 b = b.iloc[0]
@@ -465,7 +443,7 @@ def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: 
             rows.append(row)
         ladders = []
         for pol, d in alt[alt["label"] == alt["variant"]].groupby("policy", sort=False):
-            for note, rungs in plots.solo_ladders(d["variant"]):
+            for note, rungs in difficulty.solo_ladders(d["variant"], solo):
                 if len(rungs) < 2:
                     continue
                 u = d.set_index("variant").loc[rungs]
@@ -483,19 +461,15 @@ def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: 
     return blocks
 
 
-def _card_source(row: dict) -> str:
-    """``documented [D]`` or ``assumed (A-07)`` for one row of tasks.csv."""
-    if row.get("provenance") == "A" or row.get("assumption_id"):
-        return f"assumed ({row.get('assumption_id') or 'A'})"
-    return f"documented [{row.get('provenance') or '?'}]"
+def _assumed(card: CardNote) -> bool:
+    return card.provenance == "A" or bool(card.assumption_id)
 
 
-def _card_rule(row: dict) -> str:
-    def cond(kind):
-        c, prm = row.get(f"{kind}_condition"), row.get(f"{kind}_param")
-        return f"{c} {prm}" if prm not in (None, "", 0, "0") else str(c)
-
-    return f"rows: {cond('row')}; columns: {cond('col')}"
+def _card_source(card: CardNote) -> str:
+    """``documented [D]`` or ``assumed (A-07)`` for one task card."""
+    if _assumed(card):
+        return f"assumed ({card.assumption_id or 'A'})"
+    return f"documented [{card.provenance or '?'}]"
 
 
 def _place(order: list[str], variant: str) -> int:
@@ -503,24 +477,25 @@ def _place(order: list[str], variant: str) -> int:
     return order.index(variant) if variant in order else len(order)
 
 
-def _tag(variant: str) -> str:
+def _tag(variant: str, solo: SoloDifficulty) -> str:
     """`` ('very hard' reading 1 of 2)`` after a variant that is one reading of a rung."""
-    t = plots.reading_tag(variant)
+    t = difficulty.reading_tag(variant, solo)
     return f" ({t})" if t else ""
 
 
-def _readings_text(variants) -> list[str]:
+def _readings_text(variants, solo: SoloDifficulty) -> list[str]:
     """For each garbled rung with a variant in the experiment: its readings in plain words,
     which ones were played, and that they are alternatives for one rung, not two rungs."""
     seen = set(variants)
     out = []
-    for rung, readings in plots.SOLO_READINGS.items():
+    for r in solo.readings.values():
+        readings = r.variants
         played = [v for v, _ in readings if v in seen]
         if not played:
             continue
-        name = rung.removeprefix("solo_").replace("_", " ")
+        name = r.name
         text = (f"'{name.capitalize()}' is one garbled sentence in the source "
-                f"({plots.SOLO_READINGS_SOURCE[rung]}), read {len(readings)} ways: "
+                f"({r.source}), read {len(readings)} ways: "
                 + "; ".join(f"{v} = reading {k}, {meaning}"
                             for k, (v, meaning) in enumerate(readings, 1)) + ". ")
         missing = [v for v, _ in readings if v not in seen]
@@ -534,23 +509,25 @@ def _readings_text(variants) -> list[str]:
     return out
 
 
-def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None = None,
+def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficulty,
+                  comp: ComponentNotes | None = None,
                   alts: dict[str, list[str]] | None = None) -> dict:
-    comp = comp or {}
-    card_names = comp.get("names") or []
+    comp = comp or ComponentNotes()
+    card_names = [c.name for c in comp.cards]
     ladder = db.solo_ladder(con, experiment)
     ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
-    order = plots.variant_order(ladder["variant"])
+    order = difficulty.variant_order(ladder["variant"], solo)
     ladder = ladder.assign(_o=ladder["variant"].map(order.index)).sort_values(["policy", "_o"])
     rows = [{"variant": r.label, "policy": r.policy, "n_games": _num(r.n_games),
              "wins": _num(r.wins), "rate": _pct(r.win_rate), "ci": _ci(r.low, r.high),
-             "reading": plots.reading_note(r.variant) if r.label == r.variant else ""}
+             "reading": (difficulty.reading_note(r.variant, solo) if r.label == r.variant
+                         else "")}
             for r in ladder.itertuples()]
     checks = []
     prints = db.arm_fingerprints(con, experiment, ladder["arm"])
     for pol, d in ladder.groupby("policy", sort=False):
         known = d[(d["label"] == d["variant"])]
-        ladders = plots.solo_ladders(known["variant"])
+        ladders = difficulty.solo_ladders(known["variant"], solo)
         ladders = [(note, rungs) for note, rungs in ladders if len(rungs) >= 2]
         if ladders:
             in_any = {v for _, rungs in ladders for v in rungs}
@@ -586,15 +563,15 @@ def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None 
         d = d.sort_values("win_rate", ascending=False)
         verdicts.append({
             "order": (f"Policy {pol}, easiest to hardest by measured win probability: "
-                      + ", ".join(f"{r.label}{_tag(r.variant) if r.label == r.variant else ''} "
+                      + ", ".join(f"{r.label}{_tag(r.variant, solo) if r.label == r.variant else ''} "
                                   f"{_pct(r.win_rate)} ({_ci(r.low, r.high)})"
                                   for r in d.itertuples()) + "."),
             "ladders": [f"Ladder{' with ' + c['reading'] if c['reading'] else ''}: "
                         f"{c['verdict']}. {c['text']}" for c in checks if c["policy"] == pol]})
     out: dict[str, Any] = {
         "rows": rows, "checks": checks, "verdicts": verdicts,
-        "readings": _readings_text(ladder["variant"]),
-        "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder)) if len(ladder) else None,
+        "readings": _readings_text(ladder["variant"], solo),
+        "chart": figure_to_data_uri(plots.solo_ladder_plot(ladder, solo)) if len(ladder) else None,
         "loss": None, "cards": None, "assumed": None,
     }
     loss = db.solo_loss_day(con, experiment)
@@ -605,13 +582,15 @@ def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None 
         for (arm, pol), d in loss.groupby(["arm", "policy"], sort=False):
             d = d.set_index("loss_day")
             variant = d["variant"].iloc[0]
-            table.append({"variant": variant + _tag(variant), "arm": arm, "policy": pol,
+            table.append({"variant": variant + _tag(variant, solo), "arm": arm, "policy": pol,
                           "sort": variant, "n_games": _num(d["n_games"].sum()),
                           "cells": [(_pct(d.loc[x, "share"]) if x in d.index else "0.0%")
                                     for x in days]})
         table.sort(key=lambda r: (r["policy"], _place(order, r["sort"])))
-        out["loss"] = {"days": [("end (7)" if x == 7 else str(x)) for x in days], "rows": table,
-                       "chart": figure_to_data_uri(plots.loss_day_plot(loss))}
+        end = f"end ({solo.end_day})" if solo.end_day is not None else ""
+        out["loss"] = {"days": [(end if x == solo.end_day else str(x)) for x in days],
+                       "end": end, "rows": table,
+                       "chart": figure_to_data_uri(plots.loss_day_plot(loss, solo))}
     cards = db.solo_task_cards(con, experiment)
     if len(cards):
         cards = cards[cards["arm"].isin(solo_arms)]
@@ -622,38 +601,39 @@ def _solo_section(con, experiment: str, solo_arms: list[str], comp: dict | None 
             for card, dc in dp.groupby("card", sort=True):
                 dc = dc.set_index("variant")
                 label = card_names[int(card)] if 0 <= int(card) < len(card_names) else int(card)
-                src = (_card_source(comp["tasks"][int(card)])
-                       if 0 <= int(card) < len(comp.get("tasks") or []) else "")
+                src = (_card_source(comp.cards[int(card)])
+                       if 0 <= int(card) < len(comp.cards) else "")
                 rows_c.append({"card": label, "source": src, "cells": [
                     (f"{_pct(dc.loc[v, 'win_rate'])} ({_ci(dc.loc[v, 'low'], dc.loc[v, 'high'])}; "
                      f"n = {_num(dc.loc[v, 'n_games'])})") if v in dc.index else "–"
                     for v in variants]})
             tables.append({"policy": pol, "rows": rows_c})
-        out["cards"] = {"variants": [v + _tag(v) for v in variants], "tables": tables,
-                        "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names))}
-        out["assumed"] = _assumed_components(cards, checks, order, comp, _alternative_blocks(
-            con, experiment, alts, ladder, checks, order) if alts else [])
+        out["cards"] = {"variants": [v + _tag(v, solo) for v in variants], "tables": tables,
+                        "chart": figure_to_data_uri(plots.task_card_plot(cards, card_names, solo))}
+        out["assumed"] = _assumed_components(cards, checks, order, solo, comp, _alternative_blocks(
+            con, experiment, alts, ladder, checks, order, solo) if alts else [])
     return out
 
 
-def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str], comp: dict,
+def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str],
+                        solo: SoloDifficulty, comp: ComponentNotes,
                         alternatives: list[dict]) -> dict:
     """"What the assumed components do": how far the win probability moves between task cards
     (per variant and policy), whether the ladder verdict holds on the games dealt only
     documented cards, the ``alternatives`` (:func:`_alternative_blocks`) and which assumed
     component data this experiment does not vary."""
-    names, tasks = comp.get("names") or [], comp.get("tasks") or []
+    names = [c.name for c in comp.cards]
 
     def name(c):
         return names[int(c)] if 0 <= int(c) < len(names) else str(int(c))
 
-    documented = [i for i, r in enumerate(tasks) if not _card_source(r).startswith("assumed")]
+    documented = [i for i, c in enumerate(comp.cards) if not _assumed(c)]
     spread = []
     for (pol, v), d in cards.groupby(["policy", "variant"], sort=False):
         lo, hi = d.loc[d["win_rate"].idxmin()], d.loc[d["win_rate"].idxmax()]
         doc = d[d["card"].isin(documented)]
         spread.append({
-            "variant": v + _tag(v), "policy": pol, "_o": _place(order, v),
+            "variant": v + _tag(v, solo), "policy": pol, "_o": _place(order, v),
             "low": f"{name(lo.card)}: {_pct(lo.win_rate)} ({_ci(lo.low, lo.high)})",
             "high": f"{name(hi.card)}: {_pct(hi.win_rate)} ({_ci(hi.low, hi.high)})",
             "doc": "; ".join(f"{name(r.card)}: {_pct(r.win_rate)} ({_ci(r.low, r.high)})"
@@ -683,9 +663,8 @@ def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str
                         ". The verdict rests on the assumed cards (or on the games they add).")),
             "detail": res.text,
         })
-    not_varied = [{"id": a, "what": "; ".join(what),
-                   "alternative": COMPONENT_ALTERNATIVES.get(a, "")}
-                  for a, what in comp.get("assumptions") or []]
+    not_varied = [{"id": a, "what": "; ".join(what), "alternative": comp.alternatives.get(a, "")}
+                  for a, what in comp.assumptions]
     varied = (f"Besides the main component data, this experiment plays {len(alternatives)} "
               f"alternative set(s) ({', '.join(a['name'] for a in alternatives)}; compared "
               f"above): only the assumptions those data change are varied; the others below are "
@@ -694,11 +673,12 @@ def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str
               "varied: their effect on the verdict is not measured yet. To vary one, copy the "
               "game's components folder, edit it and add arms with components = DIR to the spec "
               "(or run with --components DIR).")
-    return {"spread": spread, "ladders": ladders, "not_varied": not_varied, "varied": varied,
+    return {"summary": comp.summary, "spread": spread, "ladders": ladders,
+            "not_varied": not_varied, "varied": varied,
             "alternatives": alternatives,
             "documented": doc_names,
-            "cards": [{"card": name(i), "source": _card_source(r), "rule": _card_rule(r)}
-                      for i, r in enumerate(tasks)]}
+            "cards": [{"card": name(i), "source": _card_source(c), "rule": c.rule}
+                      for i, c in enumerate(comp.cards)]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -792,13 +772,14 @@ def build_context(con, store, experiment: str) -> dict:
              if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
     solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
     main, alts = _component_sets(manifest, solo)  # arms on other component data: compared
+    solo_game = next((r["game"] for r in arm_rows if r["name"] in solo), None)
     length_rows, n_truncated = _length_rows(con, experiment)
     ctx.update({
         "is_solo": bool(solo) and not multi,
         "multi": (_multiplayer_section(con, experiment, multi, _game_of(manifest))
                   if multi else None),
-        "solo": (_solo_section(con, experiment, main, _components_info(manifest), alts)
-                 if solo else None),
+        "solo": (_solo_section(con, experiment, main, difficulty.of_game(solo_game),
+                               _components_info(manifest), alts) if solo else None),
         "scores": _score_rows(con, experiment) if multi else [],
         "length": length_rows,
         "rounds_chart": None,
