@@ -39,6 +39,7 @@ import pandas as pd
 from scipy.stats import t as t_dist
 
 from . import stats
+from .storage import TABLES, ManifestError, StoreReader, manifests_glob, parts_glob
 
 __all__ = [
     "SQL_VIEWS",
@@ -188,17 +189,16 @@ def _columns(con, view: str) -> set[str]:
 
 
 def _finished_files(root: str) -> dict[str, list[str]] | None:
-    """A local store's finished parts per table (:meth:`pipelines.store.Store.finished_files`:
-    each checked, a missing or damaged one raises with the repair), or None for a URL, read by
+    """A local store's finished parts per table
+    (:meth:`analysis.storage.StoreReader.finished_files`: each checked, a missing or damaged
+    one raises with the repair), or None for a URL, read by
     glob, as is a store without manifests or with one that ``playtest run`` did not write
     (hand-made stores).
     The views then hold exactly the chunks the manifests list as finished, so ``games``
     and ``seats`` always agree, and parts of a killed run's unfinished chunks are left out."""
     if "://" in root:
         return None
-    from pipelines.store import ManifestError, Store
-
-    store = Store(root)
+    store = StoreReader(root)
     if not store.experiments():
         return None
     try:
@@ -243,15 +243,13 @@ def connect(store, database: str = ":memory:", read_only: bool = False
         raise ValueError(f"a read-only connection needs a local store, not {root}")
     files = _finished_files(root)
     if files is None and read_only:  # the parts a glob would read, as a list
-        files = {t: sorted(str(p) for p in Path(root, "results", t).glob("**/part-*.parquet"))
-                 for t in ("games", "seats")}
-    manifests = (sorted(str(p) for p in Path(root, "experiments").glob("*.json"))
-                 if read_only else f"{root}/experiments/*.json")
+        files = {t: StoreReader(root).part_files(t) for t in TABLES}
+    manifests = StoreReader(root).manifest_files() if read_only else manifests_glob(root)
     con = duckdb.connect(database)
-    _parquet_view(con, "games", files["games"] if files else
-                  f"{root}/results/games/**/part-*.parquet", _GAMES_EMPTY)
-    _parquet_view(con, "seats", files["seats"] if files else
-                  f"{root}/results/seats/**/part-*.parquet", _SEATS_EMPTY)
+    _parquet_view(con, "games", files["games"] if files else parts_glob(root, "games"),
+                  _GAMES_EMPTY)
+    _parquet_view(con, "seats", files["seats"] if files else parts_glob(root, "seats"),
+                  _SEATS_EMPTY)
     _experiments_view(con, manifests)
     con.execute("CREATE OR REPLACE TEMP TABLE skipped_views (view_name VARCHAR, reason VARCHAR)")
     for name in SQL_VIEWS:
@@ -320,8 +318,7 @@ def open_store(store) -> StoreTables:
     root = _store_str(store)
     files = _finished_files(root)
     if files is None:
-        files = {t: sorted(str(p) for p in Path(root, "results", t).glob("**/part-*.parquet"))
-                 for t in ("games", "seats")}
+        files = {t: StoreReader(root).part_files(t) for t in TABLES}
     return StoreTables(_lazy_table(files["games"], _GAMES_EMPTY),
                        _lazy_table(files["seats"], _SEATS_EMPTY), connect(store))
 
@@ -356,16 +353,16 @@ def experiment_names(con: duckdb.DuckDBPyConnection) -> list[str]:
 
 def load_manifest(store, experiment: str) -> dict:
     """The manifest of ``experiment`` as a dict, or ``{}`` when it has none (or it is unreadable)."""
-    path = Path(_store_str(store)) / "experiments" / f"{experiment}.json"
+    reader = StoreReader(_store_str(store))
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(reader.manifest_path(experiment).read_text(encoding="utf-8"))
         if isinstance(data, dict) and data.get("name", experiment) == experiment:
             return data
     except (OSError, ValueError):
         pass
     # fall back to a manifest whose "name" matches but whose file is named otherwise
     try:
-        for p in sorted((Path(_store_str(store)) / "experiments").glob("*.json")):
+        for p in map(Path, reader.manifest_files()):
             try:
                 data = json.loads(p.read_text(encoding="utf-8"))
             except ValueError:
@@ -487,7 +484,8 @@ def arm_fingerprints(con, experiment: str, arms) -> dict[str, tuple[int, int]]:
 
 
 def solo_loss_day(con, experiment: str | None = None, level: float = 0.95) -> pd.DataFrame:
-    """Day the solo game ended per variant and policy (7 = reached the end), with shares.
+    """Day the solo game ended per variant and policy, with shares (the game's
+    ``GameSpec.solo_difficulty.end_day`` = played to the end).
 
     Empty when the store has no ``loss_day`` column.
     """

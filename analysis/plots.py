@@ -1,14 +1,14 @@
 """Figure functions: DataFrames in, matplotlib Figures out. No file or database I/O.
 
 Every estimate is drawn with its 95% interval (``low``/``high`` columns, as returned by
-:mod:`analysis.db`). The caller saves or embeds the figure (:func:`analysis.reports.figure_to_data_uri`)
+:mod:`analysis.db`). The caller saves or embeds the figure (:func:`analysis.reports.figure_to_data_uri`).
+The solo figures order variants by the game's solo ladder (:mod:`analysis.difficulty`).
 Figures are plain ``matplotlib.figure.Figure`` objects, not pyplot figures: no global state,
 no backend needed (rendering uses Agg), nothing to close, safe in threads. Jupyter displays them
 inline; ``fig.savefig(path)`` saves them.
 """
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Sequence
 
@@ -18,14 +18,11 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.figure import Figure
 
+from sim.spec import SoloDifficulty
+
+from . import difficulty
+
 __all__ = [
-    "SOLO_ORDER",
-    "SOLO_READINGS",
-    "variant_order",
-    "reading_of",
-    "reading_tag",
-    "reading_note",
-    "solo_ladders",
     "seat_win_rate_plot",
     "factor_gap_plot",
     "score_distribution_plot",
@@ -37,21 +34,6 @@ __all__ = [
     "difference_plot",
     "estimate_plot",
 ]
-
-# Solo difficulty ladder, easiest first (shared/rules/flower_shop.md §7).
-SOLO_ORDER = ("solo_easy", "solo_base", "solo_hard", "solo_very_hard", "solo_hell")
-
-# A rung whose source sentence is garbled, so the game has one variant per reading of it: the
-# readings are alternatives for that one rung, never two rungs (FS-V-VHARD-1, AMB-22).
-SOLO_READINGS = {
-    "solo_very_hard": (
-        ("solo_very_hard", "the spec's reading: the 1st to 4th extra die locked in one step "
-                           "cost $1, $2, $3, $4 (AMB-22, assumption A-10)"),
-        ("solo_very_hard_one_free", "the other reading: only one die per step is locked for "
-                                    "free"),
-    ),
-}
-SOLO_READINGS_SOURCE = {"solo_very_hard": "FS-V-VHARD-1"}
 
 _PALETTE = "colorblind"
 
@@ -98,56 +80,6 @@ def _data_top(high: pd.Series) -> float:
     bound (with a margin), so small rates are not squashed at the bottom of a 0-100% axis."""
     h = float(np.nanmax(high.to_numpy(float))) if len(high) and high.notna().any() else 1.0
     return min(1.0, max(0.02, h * 1.15 + 0.01))
-
-
-def _rung_variants(rung: str) -> list[str]:
-    return [v for v, _ in SOLO_READINGS.get(rung, ((rung, ""),))]
-
-
-def variant_order(variants: Sequence[str]) -> list[str]:
-    """Known solo variants in ladder order (easiest first; the readings of one rung side by
-    side, see :data:`SOLO_READINGS`), then the others as given."""
-    seen = list(dict.fromkeys(variants))
-    known = [v for rung in SOLO_ORDER for v in _rung_variants(rung) if v in seen]
-    return known + [v for v in seen if v not in known]
-
-
-def reading_of(variant: str) -> tuple[str, int, int, str] | None:
-    """``(rung, k, of, meaning)`` if ``variant`` is reading k of ``of`` of a garbled rung."""
-    for rung, readings in SOLO_READINGS.items():
-        for k, (v, meaning) in enumerate(readings, 1):
-            if v == variant:
-                return rung, k, len(readings), meaning
-    return None
-
-
-def reading_tag(variant: str) -> str:
-    """``"'very hard' reading 1 of 2"`` for a reading of a garbled rung, else ``""``."""
-    r = reading_of(variant)
-    return f"'{r[0].removeprefix('solo_').replace('_', ' ')}' reading {r[1]} of {r[2]}" if r else ""
-
-
-def reading_note(variant: str) -> str:
-    """What a reading means, with the rule ID of the garbled sentence (``""`` if none)."""
-    r = reading_of(variant)
-    if r is None:
-        return ""
-    return (f"{reading_tag(variant)} of a garbled source sentence "
-            f"({SOLO_READINGS_SOURCE[r[0]]}): {r[3]}")
-
-
-def solo_ladders(variants: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """The ladders to check among the standard solo variants present, easiest first: one per
-    reading of a garbled rung (that reading in the rung's place), each with a note saying which
-    reading it uses (``""`` when no rung has two readings present)."""
-    seen = set(variants)
-    choices = [[v for v in _rung_variants(rung) if v in seen] for rung in SOLO_ORDER]
-    choices = [c for c in choices if c]
-    out = []
-    for pick in itertools.product(*choices):
-        notes = [f"{reading_tag(v)} ({v})" for v, c in zip(pick, choices) if len(c) > 1]
-        out.append(("; ".join(notes), list(pick)))
-    return out
 
 
 def seat_win_rate_plot(rates: pd.DataFrame, title: str | None = None) -> Figure:
@@ -287,15 +219,19 @@ def rounds_distribution_plot(hist: pd.DataFrame) -> Figure:
     return _hist_panels(hist, "rounds", None, "rounds")
 
 
-def solo_ladder_plot(ladder: pd.DataFrame) -> Figure:
+def solo_ladder_plot(ladder: pd.DataFrame, solo: SoloDifficulty | None = None) -> Figure:
     """Solo difficulty ladder: win probability per variant (easiest first) and skill level.
 
     Parameters
     ----------
     ladder : DataFrame
         Columns ``variant, policy, win_rate, low, high`` (:func:`analysis.db.solo_ladder`).
+    solo : SoloDifficulty, optional
+        The game's solo ladder (``GameSpec.solo_difficulty``); default: that of the game in
+        ``ladder``'s ``game`` column.
     """
-    order = variant_order(ladder["variant"])
+    solo = difficulty.of_frame(ladder) if solo is None else solo
+    order = difficulty.variant_order(ladder["variant"], solo)
     policies = list(dict.fromkeys(ladder["policy"]))
     colors = sns.color_palette(_PALETTE, max(3, len(policies)))
     fig = _figure((max(5.5, 1.4 * len(order) + 2), 3.8))
@@ -303,7 +239,7 @@ def solo_ladder_plot(ladder: pd.DataFrame) -> Figure:
         ax = fig.subplots()
     x0 = np.arange(len(order))
     width = 0.7 / max(1, len(policies))
-    ladders = solo_ladders(order)
+    ladders = difficulty.solo_ladders(order, solo)
     for i, pol in enumerate(policies):
         d = ladder[ladder["policy"] == pol].set_index("variant").reindex(order).dropna(
             subset=["win_rate"])
@@ -325,18 +261,20 @@ def solo_ladder_plot(ladder: pd.DataFrame) -> Figure:
     return fig
 
 
-def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
+def loss_day_plot(loss: pd.DataFrame, solo: SoloDifficulty | None = None) -> Figure:
     """Day on which solo games ended, per variant (one panel per policy).
 
     Parameters
     ----------
     loss : DataFrame
         Columns ``variant, policy, loss_day, share, low, high`` (:func:`analysis.db.solo_loss_day`).
-    last_day : int, default 7
-        The value meaning "reached the end" (labelled "end").
+    solo : SoloDifficulty, optional
+        The game's solo ladder: variant order, and ``end_day``, the value meaning "reached the
+        end" (labelled "end"); default: that of the game in ``loss``'s ``game`` column.
     """
+    solo = difficulty.of_frame(loss) if solo is None else solo
     policies = list(dict.fromkeys(loss["policy"]))
-    order = variant_order(loss["variant"])
+    order = difficulty.variant_order(loss["variant"], solo)
     fig, axes = _grid(len(policies), ncols=2, size=(6.0, 3.6))
     colors = sns.color_palette(_PALETTE, max(3, len(order)))
     days = sorted(int(d) for d in loss["loss_day"].dropna().unique())
@@ -352,7 +290,7 @@ def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
             ax.errorbar(x, d["share"], yerr=_yerr(d, "share"), fmt="none", ecolor="black",
                         capsize=2, lw=0.8)
         ax.set_xticks(np.arange(len(days)),
-                      [("end" if d == last_day else str(d)) for d in days])
+                      [("end" if d == solo.end_day else str(d)) for d in days])
         ax.set_xlabel("day the game ended (end = played to the last day)")
         ax.set_ylabel("share of games (95% CI)")
         ax.set_title(f"policy {pol}")
@@ -362,7 +300,8 @@ def loss_day_plot(loss: pd.DataFrame, last_day: int = 7) -> Figure:
     return fig
 
 
-def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = ()) -> Figure:
+def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = (),
+                   solo: SoloDifficulty | None = None) -> Figure:
     """Solo win probability per task card and variant (one panel per policy).
 
     The y axis of each panel runs from 0 to just above its highest 95% interval bound (not to
@@ -374,9 +313,13 @@ def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = ()) -> Figure:
         Columns ``variant, policy, card, win_rate, low, high`` (:func:`analysis.db.solo_task_cards`).
     names : sequence of str, optional
         Card names by id (``T1``, ``T2``...); ids without a name are shown as numbers.
+    solo : SoloDifficulty, optional
+        The game's solo ladder (variant order); default: that of the game in ``cards``'s
+        ``game`` column.
     """
+    solo = difficulty.of_frame(cards) if solo is None else solo
     policies = list(dict.fromkeys(cards["policy"]))
-    order = variant_order(cards["variant"])
+    order = difficulty.variant_order(cards["variant"], solo)
     fig, axes = _grid(len(policies), ncols=2, size=(6.0, 3.6))
     colors = sns.color_palette(_PALETTE, max(3, len(order)))
     ids = sorted(int(c) for c in cards["card"].unique())

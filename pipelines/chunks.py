@@ -1,5 +1,9 @@
 """An arm's chunk plan, kept small in the manifest: segments of equal chunks and finished ranges.
 
+Reading a plan (:func:`expand`, :func:`read_arm`, :func:`from_ranges`, :func:`segment_chunks`)
+is the store's read side, :mod:`analysis.storage`, imported here; this module grows, re-plans
+and records plans.
+
 A *segment* ``{"chunk": c0, "start": a, "stop": b, "size": k}`` stands for the chunks
 ``c0, c0 + 1, ...`` covering game indices ``[a, b)`` in steps of ``k`` (the last one may be
 shorter). A plan is a list of segments in chunk order; growing an experiment appends one segment,
@@ -12,26 +16,17 @@ chunk numbers) read as the same plan: each old entry is a one-chunk segment.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
 
+from analysis.storage import expand, from_ranges, read_arm, segment_chunks
 
-def segment_chunks(seg: dict) -> int:
-    """Number of chunks in one segment."""
-    span = seg["stop"] - seg["start"]
-    return -(-span // seg["size"]) if span > 0 else 0
+__all__ = ["segment_chunks", "count", "expand", "planned_games", "next_chunk", "extend",
+           "to_ranges", "from_ranges", "read_arm", "replan"]
 
 
 def count(plan: list[dict]) -> int:
     """Number of chunks in a plan."""
     return sum(segment_chunks(s) for s in plan)
-
-
-def expand(plan: list[dict]) -> Iterator[tuple[int, int, int]]:
-    """``(chunk, start, stop)`` of every planned chunk, in order."""
-    for seg in plan:
-        for i in range(segment_chunks(seg)):
-            start = seg["start"] + i * seg["size"]
-            yield seg["chunk"] + i, start, min(start + seg["size"], seg["stop"])
 
 
 def planned_games(plan: list[dict]) -> int:
@@ -61,22 +56,6 @@ def to_ranges(chunks: Iterable[int]) -> list[list[int]]:
         else:
             out.append([c, c])
     return out
-
-
-def from_ranges(ranges: Iterable) -> set[int]:
-    out: set[int] = set()
-    for lo, hi in ranges:
-        out.update(range(lo, hi + 1))
-    return out
-
-
-def read_arm(entry: dict) -> tuple[list[dict], set[int]]:
-    """An arm entry of the manifest (format 1 or 2) -> (plan, finished chunk numbers)."""
-    plan = [s if "size" in s else {**s, "size": max(1, s["stop"] - s["start"])}
-            for s in entry.get("chunks", [])]
-    if "finished" in entry:
-        return plan, from_ranges(entry["finished"])
-    return plan, set(entry.get("finished_chunks", []))
 
 
 def replan(plan: list[dict], finished: set[int], n_games: int, size: int

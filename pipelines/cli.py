@@ -855,7 +855,7 @@ def sql_cmd(
     """Query the store with DuckDB (views games, seats, experiments), read-only: one SELECT."""
     import duckdb
 
-    from .store import connect
+    from analysis.db import connect
 
     if format not in ("table", "csv", "parquet"):
         raise SpecError(f"--format: unknown format '{format}'; valid: table, csv, parquet")
@@ -1070,7 +1070,7 @@ def win_rate_tables(store_root: Path, experiment: str, game: str,
     ``factor_only``: by the balance factor alone (the result table ending ``playtest run``)."""
     from analysis import db
 
-    from .store import connect
+    from analysis.db import connect
 
     con = connect(store_root)
     tables = []

@@ -26,12 +26,13 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
+from analysis.storage import StoreError
 from sim.spec import SpecError
 
 from . import settings
 from . import chunks
 from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
-from .store import MANIFEST_FORMAT, Store, StoreError, build_tables, now_iso
+from .store import MANIFEST_FORMAT, Store, build_tables, now_iso
 
 EXECUTORS = ("local", "dask")
 

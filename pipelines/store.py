@@ -1,6 +1,8 @@
-"""The result store: hive-partitioned Parquet parts plus one JSON manifest per experiment.
+"""The result store's write side: Parquet parts and manifests, written atomically.
 
-Layout (design §4, fixed)::
+The layout, manifest reading and the listing of finished parts are the read side,
+:mod:`analysis.storage` (design §4); :class:`Store` extends its :class:`StoreReader` with
+writes and locks. Layout (fixed)::
 
     <store>/experiments/<experiment>.json
     <store>/results/games/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
@@ -37,67 +39,22 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON, SpecError
+from analysis.storage import TABLES, StoreError, StoreReader
+from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON
 
 MANIFEST_FORMAT = 2  # 2: chunk plan as segments, finished chunks as ranges (pipelines.chunks)
-TABLES = ("games", "seats")
 GAME_KEYS = ("experiment", "arm", "game", "n_players", "master_seed", "game_index")
 SEAT_KEYS = GAME_KEYS + ("seat",)
 PARQUET_OPTIONS = dict(compression="zstd", compression_level=3)
-
-
-class StoreError(SpecError):
-    """A store conflict the user must resolve (reported like bad input: exit code 2)."""
-
-
-class ManifestError(StoreError):
-    """A manifest file that is not valid JSON or not shaped like a playtest manifest."""
 
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-class Store:
-    """Paths and atomic I/O under one store root (nothing is created until written)."""
-
-    def __init__(self, root: str | os.PathLike):
-        self.root = Path(root)
-
-    # ---- paths ------------------------------------------------------------------------
-    @property
-    def experiments_dir(self) -> Path:
-        return self.root / "experiments"
-
-    def manifest_path(self, experiment: str) -> Path:
-        return self.experiments_dir / f"{experiment}.json"
-
-    def arm_dir(self, table: str, game: str, experiment: str, arm: str) -> Path:
-        return (self.root / "results" / table / f"game={game}" / f"experiment={experiment}"
-                / f"arm={arm}")
-
-    def part_path(self, table: str, game: str, experiment: str, arm: str, chunk: int) -> Path:
-        return self.arm_dir(table, game, experiment, arm) / f"part-{chunk:05d}.parquet"
-
-    def glob(self, table: str) -> str:
-        return str(self.root / "results" / table / "**" / "*.parquet")
-
-    # ---- manifests --------------------------------------------------------------------
-    def read_manifest(self, experiment: str) -> dict | None:
-        p = self.manifest_path(experiment)
-        if not p.is_file():
-            return None
-        try:
-            m = json.loads(p.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ManifestError(f"manifest {p} is not valid JSON ({e}); move it away to start over") from None
-        except OSError as e:
-            raise StoreError(f"manifest {p} cannot be read ({e.strerror})") from None
-        problem = manifest_problem(m)
-        if problem:
-            raise ManifestError(f"manifest {p} is not a playtest manifest ({problem}); move it away "
-                             f"to start over")
-        return m
+class Store(StoreReader):
+    """Paths, reading (:class:`analysis.storage.StoreReader`) and atomic writes under one store
+    root (nothing is created until written)."""
 
     def write_manifest(self, manifest: dict) -> Path:
         manifest["updated_at"] = now_iso()
@@ -113,11 +70,6 @@ class Store:
                 if not d.is_dir():
                     raise StoreError(f"--store {self.root}: {d} is not a directory")
                 break
-
-    def experiments(self) -> list[str]:
-        if not self.experiments_dir.is_dir():
-            return []
-        return sorted(p.stem for p in self.experiments_dir.glob("*.json"))
 
     @contextlib.contextmanager
     def lock(self, experiment: str):
@@ -153,57 +105,6 @@ class Store:
                 with contextlib.suppress(FileNotFoundError):
                     self.part_path(table, game, experiment, arm, c).unlink()
 
-    def check_chunk(self, game: str, experiment: str, arm: str, chunk: int, n_games: int,
-                    n_players: int) -> str | None:
-        """Why a finished chunk's parts are unusable (missing, unreadable footer, wrong row
-        count), or None when both are fine. Reads only the Parquet footers."""
-        for table, rows in (("games", n_games), ("seats", n_games * n_players)):
-            path = self.part_path(table, game, experiment, arm, chunk)
-            try:
-                got = pq.read_metadata(path).num_rows
-            except FileNotFoundError:
-                return f"{table} part {path} is missing"
-            except (OSError, pa.ArrowException) as e:
-                return f"{table} part {path} is damaged ({str(e).splitlines()[0]})"
-            if got != rows:
-                return f"{table} part {path} has {got:,} rows, not {rows:,}"
-        return None
-
-    def finished_parts(self, manifest: dict) -> list[tuple[str, str, int, int, int]]:
-        """``(arm, game, chunk, n_games, n_players)`` of every finished chunk of an experiment."""
-        from . import chunks
-
-        out = []
-        for a in manifest["arms"]:
-            plan, done = chunks.read_arm(a)
-            out += [(a["name"], a["game"], c, stop - start, a["n_players"])
-                    for c, start, stop in chunks.expand(plan) if c in done]
-        return out
-
-    def finished_files(self) -> dict[str, list[str]]:
-        """Every finished part of every experiment, per table, after checking each one.
-
-        Raises
-        ------
-        StoreError
-            A manifest is unreadable, or a finished chunk's part is missing or damaged: the
-            message names the experiment, arm and chunk and how to repair it.
-        """
-        files: dict[str, list[str]] = {t: [] for t in TABLES}
-        for name in self.experiments():
-            m = self.read_manifest(name)
-            for arm, game, c, n, p in self.finished_parts(m):
-                problem = self.check_chunk(game, name, arm, c, n, p)
-                if problem:
-                    raise StoreError(
-                        f"experiment '{name}' arm '{arm}' chunk {c}: {problem}. Repair: run the "
-                        f"command that made the experiment again (`playtest run` re-simulates "
-                        f"damaged chunks), or move {self.manifest_path(name)} and its results "
-                        f"away")
-                for t in TABLES:
-                    files[t].append(str(self.part_path(t, game, name, arm, c)))
-        return files
-
     def remove_stale_temp(self, game: str, experiment: str, arm: str) -> None:
         """Delete temporary files left by a killed run of this arm."""
         for table in TABLES:
@@ -212,38 +113,6 @@ class Store:
                 for p in d.glob(".part-*.tmp"):
                     with contextlib.suppress(OSError):
                         p.unlink()
-
-
-def manifest_problem(m: Any) -> str | None:
-    """What is wrong with the shape of a parsed manifest, or None."""
-    if not isinstance(m, dict):
-        return f"a JSON {type(m).__name__}, not an object"
-    arms = m.get("arms")
-    if not isinstance(arms, list) or not arms:
-        return "no 'arms' list"
-    for i, a in enumerate(arms):
-        if not isinstance(a, dict) or not isinstance(a.get("name"), str) \
-                or not isinstance(a.get("game"), str) or not _is_int(a.get("n_players")):
-            return f"arms[{i}] lacks name, game or n_players"
-        plan = a.get("chunks")
-        if not isinstance(plan, list) or not all(
-                isinstance(c, dict) and all(_is_int(c.get(k)) for k in ("chunk", "start", "stop"))
-                and c["start"] <= c["stop"] and (_is_int(c.get("size", 1)) and c.get("size", 1) > 0)
-                for c in plan):
-            return f"arms[{i}].chunks is not a chunk plan"
-        fin = a.get("finished", a.get("finished_chunks"))
-        if "finished" in a:
-            ok = isinstance(fin, list) and all(isinstance(r, list) and len(r) == 2
-                                               and all(_is_int(x) for x in r) for r in fin)
-        else:
-            ok = isinstance(fin, list) and all(_is_int(x) for x in fin)
-        if not ok:
-            return f"arms[{i}] has no valid list of finished chunks"
-    return None
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _json_default(o: Any):
@@ -374,13 +243,3 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
             scols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
     # win_share goes right after won (design column order), game-specific stats after it.
     return games_tbl, pa.table(scols)
-
-
-# ---- DuckDB views ------------------------------------------------------------------------
-
-def connect(root: str | os.PathLike, read_only: bool = False):
-    """A DuckDB connection with the store views ``games``, ``seats``, ``experiments`` (and the
-    analysis marts): :func:`analysis.db.connect`, the one place the views are defined."""
-    from analysis import db
-
-    return db.connect(Path(root), read_only=read_only)

@@ -288,6 +288,55 @@ class BalanceFactor:
 
 
 @dataclass(frozen=True)
+class Readings:
+    """A solo rung whose source sentence is garbled: the game has one variant per reading of
+    it. The readings are alternatives for that one rung, never two rungs, so reports check the
+    ladder once with each reading in the rung's place."""
+
+    name: str  # the rung in words ("very hard")
+    source: str  # rule ID of the garbled sentence ("FS-V-VHARD-1")
+    variants: tuple[tuple[str, str], ...]  # (variant, what this reading means); the spec's first
+
+
+@dataclass(frozen=True)
+class SoloDifficulty:
+    """A game's solo difficulty ladder, as the solo report checks it (design §5: win
+    probability per variant, monotonicity of the ladder, day of loss). Empty for a game without
+    solo variants: reports then order solo variants as listed."""
+
+    # Solo variants, easiest first; a garbled rung is named by its key in ``readings``.
+    rungs: tuple[str, ...] = ()
+    # rung -> its readings (the variants that stand in its place, one per reading).
+    readings: Mapping[str, Readings] = field(default_factory=dict)
+    # The ``loss_day`` value of a game played to its last day, labelled "end" (None: none).
+    end_day: int | None = None
+
+
+@dataclass(frozen=True)
+class CardNote:
+    """One card of a game's ``task_card`` column, as reports describe it."""
+
+    name: str  # "T1"
+    rule: str  # what the card asks, in the data file's words
+    provenance: str = ""  # the datum's provenance tag (D, A, ...)
+    assumption_id: str = ""  # "A-07" when the card is an assumption
+
+
+@dataclass(frozen=True)
+class ComponentNotes:
+    """What the solo report says about one component data set (``GameSpec.component_notes``):
+    its cards, and the assumptions (``assumption_id``) the data rest on."""
+
+    # Where the data come from, in a sentence (e.g. which of them no source lists).
+    summary: str = ""
+    cards: tuple[CardNote, ...] = ()  # by card id (the ``task_card`` value)
+    # (assumption ID, the data resting on it), sorted by ID.
+    assumptions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # assumption ID -> an alternative the rules spec documents (named while no arm plays it).
+    alternatives: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the pipeline needs to know about one game.
 
@@ -302,6 +351,19 @@ class GameSpec:
     ``play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index,
     games_out_row, seats_out_row, log)`` plays one game, writing an event log (see
     :mod:`sim.trace`); ``format_event(event, ctx) -> str`` renders one event for replay.
+
+    What reports say that only the game knows (``analysis`` reads it from here, so the analysis
+    layer holds no game's knowledge; both default to nothing, so a game without solo variants
+    declares neither):
+
+    ``solo_difficulty`` (:class:`SoloDifficulty`): the solo variants easiest first, the rungs
+    whose source sentence has several readings (:class:`Readings`), and the ``loss_day`` value
+    of a game played to its end; the solo report orders, checks and labels its ladder by it.
+
+    ``component_notes(components) -> ComponentNotes``: the loaded component data
+    (:class:`Components`) as the solo report describes it: where the data come from, each
+    task card's name, rule and provenance, the assumptions the data rest on and their
+    documented alternatives.
     """
 
     id: str
@@ -352,6 +414,10 @@ class GameSpec:
     # Numba compiles per argument type, so that code is compiled only for runs with solo games
     # (the Flower Shop's feasibility solver), and a run of every count still compiles once.
     kernel_components: Callable[[tuple, tuple], tuple] | None = None
+    # The solo difficulty ladder the reports check (see the class docstring); empty = none.
+    solo_difficulty: SoloDifficulty = field(default_factory=SoloDifficulty)
+    # component_notes(components) -> ComponentNotes for the solo report; None = nothing to say.
+    component_notes: Callable[[Components], ComponentNotes] | None = None
 
     def comp(self, components: Components, player_counts: tuple[int, ...]) -> tuple:
         """The component arrays of kernels that play games of ``player_counts``."""

@@ -121,16 +121,17 @@ def test_integer_parameter_gets_integer_ticks():
 def test_no_report_chart_has_an_empty_axis(tiny_store, tmp_path, monkeypatch):
     """Every chart of the run, solo, compare, sweep and plan reports draws data on every axis."""
     from analysis import reports
+    from analysis.reports import render
     from test_factor_studies import _compare_store, _sweep_store
 
     seen = []
-    real = reports.figure_to_data_uri
+    real = render.figure_to_data_uri
 
     def check(fig, *a, **k):
         seen.append((fig, _empty_axes(fig)))
         return real(fig, *a, **k)
 
-    monkeypatch.setattr(reports, "figure_to_data_uri", check)
+    monkeypatch.setattr(render, "figure_to_data_uri", check)
     solo = make_solo_store(tmp_path / "solo", "solo", dict(zip(SOLO_VARIANTS,
                                                                [.8, .6, .4, .2, .05])), n_games=60)
     reports.write_report(tiny_store, "tiny", tmp_path / "o1")

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from analysis import reports
 from analysis.reports import ASSUMED_COMPONENTS_TEXT, write_report
 from sim.spec import SpecError
 
@@ -227,8 +226,10 @@ def test_manifest_only_experiment(tiny_store, tmp_path):
 
 
 def test_rule_changes_against_defaults(monkeypatch):
-    monkeypatch.setattr(reports, "_defaults", lambda game: {"target": 30, "dice": [1, 2]})
-    items, note = reports._rule_changes({"game": "g", "rule_values": {"target": 30, "dice": [1, 3]}})
+    from analysis.reports import summary
+
+    monkeypatch.setattr(summary, "_defaults", lambda game: {"target": 30, "dice": [1, 2]})
+    items, note = summary._rule_changes({"game": "g", "rule_values": {"target": 30, "dice": [1, 3]}})
     assert items == ["dice = [1, 3] (default [1, 2])"] and "defaults" in note
 
 

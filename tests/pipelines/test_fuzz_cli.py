@@ -91,9 +91,10 @@ def plain_study_reports(monkeypatch):
     """Study reports without charts (their content is tested in tests/studies; drawing them
     would take most of this test's minute): the file is still written where --out says."""
     from analysis import reports
+    from analysis.reports import render
 
     monkeypatch.setattr(reports, "write_study_report", lambda store, experiment, out_dir, plan=None:
-                        reports._write_html(out_dir, f"{experiment}.html", "<html></html>"))
+                        render.write_html(out_dir, f"{experiment}.html", "<html></html>"))
 
 
 def check(cli, store, argv):

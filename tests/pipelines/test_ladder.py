@@ -229,9 +229,10 @@ def test_random_ladder_options_exit_0_or_2_and_leave_the_store_alone(cli, tmp_pa
     """Random values for every option of ``ladder`` (the strategies of test_fuzz_cli): exit 0
     or 2 with a message, never a traceback, nothing written on exit 2."""
     from analysis import reports
+    from analysis.reports import render
 
     monkeypatch.setattr(reports, "write_study_report", lambda store, experiment, out_dir, plan=None:
-                        reports._write_html(out_dir, f"{experiment}.html", "<html></html>"))
+                        render.write_html(out_dir, f"{experiment}.html", "<html></html>"))
     work = tmp_path_factory.getbasetemp() / "ladder-fuzz"
     rungs = st.lists(st.one_of(policies, texts), min_size=1, max_size=3).map(",".join)
     options = [("--players", st.one_of(values, st.sampled_from(["1", "2", "3", "1-2"]))),

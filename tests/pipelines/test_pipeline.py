@@ -120,20 +120,20 @@ def test_plain_duckdb_and_polars_read_the_store(tmp_path):
             assert df.schema["experiment"] == pl.String and df.schema["arm"] == pl.String
             assert df.schema["game"] == pl.String and df.schema["game_index"] == pl.Int64
             assert set(df["experiment"]) == {exp.name}
-    # the project's own views (analysis.db, also behind pipelines.store.connect)
-    for con in (store_mod.connect(store), _fallback(store)):
+    # the project's own views (analysis.db), also read-only as `playtest sql` opens them
+    for con in (_views(store), _views(store, read_only=True)):
         assert con.execute("SELECT count(*) FROM seats").fetchone()[0] == 1250
         assert con.execute("SELECT sum(win_share) FROM seats WHERE arm = 'p3'").fetchone()[0] == pytest.approx(250)
         assert con.execute("SELECT count(*) FROM experiments").fetchone()[0] == 1
 
 
-def _fallback(store):
+def _views(store, read_only=False):
     from analysis import db
-    return db.connect(store)
+    return db.connect(store, read_only=read_only)
 
 
 def test_empty_store_views(tmp_path):
-    con = _fallback(tmp_path / "nothing")
+    con = _views(tmp_path / "nothing")
     assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 0
     assert "win_share" in con.sql("SELECT * FROM seats").columns
     assert not (tmp_path / "nothing").exists()

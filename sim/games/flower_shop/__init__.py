@@ -8,6 +8,7 @@ from .layout import (DECISION_POINTS, DIE_IDS, END_REASONS, FSCRATCH, GAME_COLUM
                      MAX_PLAYERS, S_DECIDER, S_N_OPTIONS, S_OPTIONS, S_POINT, SCRATCH, SEAT,
                      SEAT_COLUMNS, SEAT_OUT, STATE, STATE_TAIL, TASK, TILE)
 from .replay import format_event
+from .report import SOLO_DIFFICULTY, component_notes
 
 SPEC = GameSpec(
     id="flower_shop",
@@ -37,6 +38,8 @@ SPEC = GameSpec(
     validate=rules.validate,
     audit=audit,
     balance_factor=BalanceFactor("initiative_die", "initiative die", DIE_IDS),
+    solo_difficulty=SOLO_DIFFICULTY,  # the solo ladder the reports check (report.py)
+    component_notes=component_notes,  # task cards and assumptions, for the solo report
     max_events=20000,
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
                 choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,

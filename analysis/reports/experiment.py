@@ -1,0 +1,222 @@
+"""The report of one experiment (``playtest report``): the multiplayer section (win rate by
+seat and by the game's balance factor, first-player advantage, balance test, score
+distributions), game length, end reasons, the solo section (:mod:`.solo`) and whether the
+verdicts hold under stronger play."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .. import db, plots, robust, stats, studies
+from . import formatting as fmt
+from . import render, summary
+from .solo import solo_section
+
+__all__ = ["build_context", "factor_rates", "factor_verdict"]
+
+
+def build_context(con, store, experiment: str) -> dict:
+    """Everything the template shows, as plain strings/lists (raises SpecError if unknown)."""
+    ctx = summary.summary_context(con, store, experiment)
+    manifest = ctx.pop("_manifest")
+    arm_rows = ctx["arms"]
+    multi = [r["name"] for r in arm_rows
+             if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
+    solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
+    solo_game = next((r["game"] for r in arm_rows if r["name"] in solo), None)
+    length_rows, n_truncated = _length_rows(con, experiment)
+    ctx.update({
+        "is_solo": bool(solo) and not multi,
+        "multi": (_multiplayer_section(con, experiment, multi, summary.game_of(manifest))
+                  if multi else None),
+        "solo": (solo_section(con, experiment, manifest, solo, solo_game) if solo else None),
+        "scores": _score_rows(con, experiment) if multi else [],
+        "length": length_rows,
+        "rounds_chart": None,
+        "n_truncated": n_truncated,
+        "ends": _end_rows(con, experiment),
+        "precision": summary.precision_block(manifest),  # `run --precision`: met or NOT met
+    })
+    ctx["robust"] = _robustness(manifest, ctx["multi"], ctx["solo"])
+    rh = db.rounds_histogram(con, experiment)
+    if multi and len(rh):
+        ctx["rounds_chart"] = render.figure_to_data_uri(
+            plots.rounds_distribution_plot(rh[rh["arm"].isin(multi)]))
+    return ctx
+
+
+def _robustness(manifest: dict, multi: dict | None, solo: dict | None) -> dict:
+    """"Does the verdict hold under stronger play?": the verdicts of arms that differ only in
+    the policy every seat plays, side by side (``analysis.robust``), from the rates the
+    multi-player section already queried."""
+    arms = [a for a in manifest.get("arms") or [] if isinstance(a, dict)]
+    tables = []
+    if multi:
+        factor, frates, rates = multi.pop("_rates")
+        srates = rates.rename(columns={"seat": "value"})
+        names = set(srates["arm"])
+        for group in robust.same_but_policy(a for a in arms if a.get("name") in names):
+            first = next(a for a in arms if a.get("name") == next(iter(group.values())))
+            verdicts = (robust.seat_verdicts(frates, group, factor.label)
+                        if not factor.is_seat and len(frates) else [])
+            verdicts += robust.seat_verdicts(
+                srates, group,
+                lambda v: "seat 0 (start player)" if int(v) == 0 else f"seat {int(v)}")
+            tables.append(robust.table(f"{first.get('n_players')} players, variant "
+                                       f"{first.get('variant', fmt.UNKNOWN)}", list(group),
+                                       verdicts))
+    if solo and solo.get("checks"):
+        known = [robust.uniform_policy(a) for a in arms]  # the manifest's order of policies
+        pols = sorted(dict.fromkeys(c["policy"] for c in solo["checks"]),
+                      key=lambda p: known.index(p) if p in known else len(known))
+        if len(pols) >= 2:
+            tables.append(robust.table("Solo difficulty", pols,
+                                       robust.step_verdicts(solo["checks"])))
+    return {"tables": tables,
+            "note": "" if tables else robust.one_policy_note("the same `playtest run` command")}
+
+
+def factor_rates(con, experiment: str, arms: list[str], factor) -> pd.DataFrame:
+    """Win rate by value of the game's balance factor per arm (Wilson 95%), with its label."""
+    d = db.win_rate_by(con, experiment, factor.column)
+    if d.empty:
+        return d
+    d = d[d["arm"].isin(arms)]
+    return d.assign(label=[factor.label(v) for v in d["value"]])
+
+
+def factor_verdict(rates: pd.DataFrame, factor) -> str:
+    """One arm's balance in plain words: which values of the balance factor win more or less
+    than the fair share 1/N (95% interval excluding it), with numbers and intervals.
+
+    ``rates``: one arm's rows of :func:`_factor_rates` (``n_players, label, win_rate, low,
+    high``)."""
+    n = int(rates["n_players"].iloc[0])
+    fair = 1.0 / n
+    gap = rates["win_rate"] - fair
+    is_off = (rates["low"] > fair) | (rates["high"] < fair)
+    off, rest = rates[is_off], rates[~is_off]
+    parts = [f"{r.label} wins {abs(100 * (r.win_rate - fair)):.1f} points "
+             f"{'above' if r.win_rate > fair else 'below'} its fair share "
+             f"({fmt.pct(r.win_rate)}, 95% CI {fmt.ci(r.low, r.high)})"
+             for r in off.loc[gap[is_off].abs().sort_values(ascending=False).index].itertuples()]
+    if parts:
+        text = "; ".join(parts) + f" (fair share 1/{n} = {fmt.pct(fair)})."
+        if len(rest):
+            text += (f" The others are within {100 * (rest['win_rate'] - fair).abs().max():.1f} "
+                     f"points of it (their intervals include it).")
+        return text
+    w = rates.loc[gap.abs().idxmax()]
+    return (f"No {factor.name} wins significantly more or less than its fair share 1/{n} = "
+            f"{fmt.pct(fair)}: the largest gap is {w['label']}, "
+            f"{fmt.pts(w['win_rate'] - fair)} points "
+            f"(95% CI {fmt.pts(w['low'] - fair)} to {fmt.pts(w['high'] - fair)}).")
+
+
+def _factor_block(rates: pd.DataFrame, factor) -> dict:
+    """Table rows, balance test and verdict of one arm's balance factor."""
+    n = int(rates["n_players"].iloc[0])
+    rows = [{"value": r.label, "n_games": fmt.num(r.n_games), "rate": fmt.pct(r.win_rate),
+             "ci": fmt.ci(r.low, r.high), "vs_fair": fmt.pts(r.win_rate - 1.0 / n)}
+            for r in rates.itertuples()]
+    # the chi-square test needs every value held equally often (every seat; all dice at N = 4)
+    held = rates["n_games"].to_numpy(float)
+    test = (stats.seat_balance_test(rates["win_share_sum"].to_numpy(float), n)
+            if len(held) == n and np.allclose(held, held[0]) else None)
+    balance = (test.describe().replace("Seat win rates", f"Win rates by {factor.name}")
+               .replace("seat win rates", f"win rates by {factor.name}") if test else "")
+    return {"name": factor.name, "rows": rows, "balance": balance,
+            "verdict": factor_verdict(rates, factor)}
+
+
+def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str = "") -> dict:
+    factor = studies.balance_factor(game)
+    frates = factor_rates(con, experiment, multi_arms, factor)
+    rates = db.seat_win_rates(con, experiment)
+    rates = rates[rates["arm"].isin(multi_arms)]
+    per_arm = []
+    for arm in multi_arms:
+        d = rates[rates["arm"] == arm].sort_values("seat")
+        f = frates[frates["arm"] == arm] if len(frates) else frates
+        if d.empty:
+            continue
+        n = int(d["n_players"].iloc[0])
+        fair = 1.0 / n
+        n_games = int(d["n_games"].max())
+        seats = [{
+            "seat": int(r.seat), "policy": r.policy, "n_games": fmt.num(r.n_games),
+            "wins": fmt.num(r.wins), "share_sum": fmt.num(r.win_share_sum),
+            "rate": fmt.pct(r.win_rate), "ci": fmt.ci(r.low, r.high),
+            "vs_fair": fmt.pts(r.win_rate - fair),
+        } for r in d.itertuples()]
+        test = stats.seat_balance_test(d["win_share_sum"].to_numpy(float), n)
+        s0 = d[d["seat"] == 0].iloc[0]
+        adv, lo, hi = s0.win_rate - fair, s0.low - fair, s0.high - fair
+        if lo > 0:
+            adv_word = "significantly above the fair share"
+        elif hi < 0:
+            adv_word = "significantly below the fair share"
+        else:
+            adv_word = "consistent with the fair share (the interval includes 0)"
+        adv_text = (f"Seat 0 (start player) wins {fmt.pct(s0.win_rate)} "
+                    f"(95% CI {fmt.ci(s0.low, s0.high)}) "
+                    f"against a fair share of {fmt.pct(fair)}: {fmt.pts(adv)} points "
+                    f"(95% CI {fmt.pts(lo)} to {fmt.pts(hi)}), {adv_word}.")
+        if not factor.is_seat:
+            adv_text += (f" In this game the seat does not fix the turn order: see the win rate "
+                         f"by {factor.name} above.")
+        need = stats.required_games(fair, 0.02)
+        plan = (f"Detecting a 2-point seat advantage (vs {fmt.pct(fair)}) with 95% confidence and "
+                f"80% power needs about {need:,} games; this arm has {n_games:,}.")
+        policies = set(d["policy"])
+        mixed = len(policies) > 1
+        per_arm.append({
+            "arm": arm, "n_players": n, "n_games": n_games, "seats": seats,
+            "balance": test.describe(), "balance_rejected": test.significant,
+            "advantage": adv_text, "plan": plan,
+            "mixed_note": ("Seats play different policies, so seat differences mix seat order "
+                           "and policy strength." if mixed else ""),
+            "factor": _factor_block(f, factor) if len(f) else None,
+        })
+    seat_rates = rates.assign(label=[f"seat {int(v)}" for v in rates["seat"]])
+    hist = db.score_histogram(con, experiment)
+    hist = hist[hist["arm"].isin(multi_arms)]
+    return {
+        "arms": per_arm, "factor_name": factor.name, "factor_is_seat": factor.is_seat,
+        "factor_chart": (render.figure_to_data_uri(plots.factor_gap_plot(frates, factor.name))
+                         if len(frates) else None),
+        "chart": (render.figure_to_data_uri(plots.factor_gap_plot(seat_rates, "seat"))
+                  if len(rates) and not factor.is_seat else None),
+        "score_chart": (render.figure_to_data_uri(plots.score_distribution_plot(hist))
+                        if len(hist) else None),
+        "_rates": (factor, frates, rates),  # for _robustness (popped: not for the template)
+    }
+
+
+def _score_rows(con, experiment: str) -> list[dict]:
+    ss = db.score_summary(con, experiment)
+    return [{
+        "arm": r.arm, "seat": int(r.seat), "policy": r.policy, "n_games": fmt.num(r.n_games),
+        "mean": fmt.num(r.mean_score), "ci": f"{fmt.num(r.mean_low)}–{fmt.num(r.mean_high)}",
+        "sd": fmt.num(r.sd_score), "median": fmt.num(r.median_score),
+        "iqr": f"{fmt.num(r.q25_score)}–{fmt.num(r.q75_score)}",
+        "range": f"{fmt.num(r.min_score)}–{fmt.num(r.max_score)}",
+    } for r in ss.itertuples()]
+
+
+def _length_rows(con, experiment: str) -> tuple[list[dict], int]:
+    gl = db.game_length(con, experiment)
+    rows = [{
+        "arm": r.arm, "n_players": int(r.n_players), "n_games": fmt.num(r.n_games),
+        "mean": fmt.num(r.mean_rounds), "ci": f"{fmt.num(r.mean_low)}–{fmt.num(r.mean_high)}",
+        "median": fmt.num(r.median_rounds),
+        "range": f"{fmt.num(r.min_rounds)}–{fmt.num(r.max_rounds)}",
+        "truncated": int(r.n_truncated), "tied": int(r.n_tied), "no_winner": int(r.n_no_winner),
+    } for r in gl.itertuples()]
+    return rows, int(gl["n_truncated"].sum()) if len(gl) else 0
+
+
+def _end_rows(con, experiment: str) -> list[dict]:
+    er = db.end_reasons(con, experiment)
+    return [{"arm": r.arm, "reason": r.end_reason, "n_games": fmt.num(r.n_games),
+             "share": fmt.pct(r.share), "ci": fmt.ci(r.low, r.high)} for r in er.itertuples()]
