@@ -1,11 +1,11 @@
-# playtest: `make demo` and `make test` each set up .venv on first use.
+# playtest: `make demo`, `make test` and `make check` each set up .venv on first use.
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: demo test bench lab install clean
+.PHONY: demo test check goldens bench lab install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,8 +18,19 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/playtest demo
 
+# the whole suite (what CI runs): every tier, the slow one included
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# the fast tier, after every change: every rule scenario, unit and conformance tests
+# on small counts, the goldens; no subprocess compiles, no background builds, no long runs
+check: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+# record an intended change of a game's results: make goldens GAME=rattlebones VERSION=1.2.1
+# (without VERSION: only when no stored result changes, e.g. a policy was added)
+goldens: $(STAMP)
+	$(BIN)/python -m tests.golden $(GAME) $(if $(VERSION),--version $(VERSION))
 
 bench: $(STAMP)
 	$(BIN)/python -m pipelines.bench

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+import pytest
 from llvmlite.binding import Linkage
 from numba import njit
 
@@ -187,6 +188,7 @@ print(sorted(f.split('-')[0] for _, _, fs in os.walk(os.environ['NUMBA_CACHE_DIR
 """
 
 
+@pytest.mark.slow
 def test_rule_functions_run_from_python_with_a_warm_cache(tmp_path):
     """A rule function is compiled for this process only (its code calls its callees' code),
     never cached, so a second process with a warm JIT cache calls it from Python as the first
@@ -348,6 +350,7 @@ def start_bounds_check():
     return proc, work
 
 
+@pytest.mark.slow
 def test_games_never_index_arrays_with_a_negative_index(request):
     """Modules compiled without index wraparound (sim.borrow.no_wraparound_module) must never
     use a negative index: with NUMBA_BOUNDSCHECK=1 one would raise an IndexError. Games of
@@ -480,6 +483,7 @@ def start_unpatched_run():
     return proc, work
 
 
+@pytest.mark.slow
 def test_results_are_identical_with_the_patches_off(request):
     """Every game and player count (and the solo variants' extremes) gives bit-identical
     result rows and replay logs with the Numba patches switched off."""

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from sim import batch, registry
+from tests import golden
 from sim.spec import S_RANK, S_SCORE, S_WON, G_N_WINNERS, G_TRUNCATED, G_WINNER_SEAT, G_END_REASON
 
 GAMES = registry.available_games()
 SHARED = Path(__file__).resolve().parents[2] / "shared"
-N_GAMES = 300
 
 
 def _cases():
@@ -36,7 +36,7 @@ def _cases():
 def test_games_are_well_formed(game, n_players, policy):
     spec = registry.make(game)
     arm = batch.make_arm(spec, n_players, policy=policy)
-    games, seats = batch.run_games(arm, master_seed=11, first_index=0, n_games=N_GAMES)
+    games, seats = golden.run(game, n_players, policy)  # the golden runs: seed 11, 300 games
     assert games[:, G_TRUNCATED].sum() == 0, "truncated games"
     won = seats[:, :, S_WON]
     assert np.array_equal(won.sum(axis=1), games[:, G_N_WINNERS])
@@ -55,34 +55,47 @@ def test_games_are_well_formed(game, n_players, policy):
                 better = rank[:, a] < rank[:, b]
                 assert np.all(score[better, a] >= score[better, b])
     if spec.audit is not None:
-        problems = spec.audit(arm, 11, 0, games, seats)
+        problems = spec.audit(arm, golden.SEED, 0, games, seats)
         assert not problems, problems[:10]
 
 
-_SCRIPT = """
+def _jit_cases():
+    """Every game at its fewest and most players under random and greedy, and every solo
+    variant's hardest-working path (the Flower Shop's feasibility solver) under greedy."""
+    for g in GAMES:
+        spec = registry.make(g)
+        for n in sorted({spec.min_players, spec.max_players}):
+            for pol in ("random", "greedy"):
+                yield g, n, pol, None
+    yield "flower_shop", 1, "expert", "solo_hell"
+
+
+_UNJITTED = """
 import json, sys
 from sim import batch, registry
-spec = registry.make(sys.argv[1])
-arm = batch.make_arm(spec, int(sys.argv[2]), policy=sys.argv[3])
-g, s = batch.run_games(arm, 5, 1000, 40)
-print(json.dumps([g.tolist(), s.tolist()]))
+out = []
+for game, n, pol, variant in json.loads(sys.argv[1]):
+    arm = batch.make_arm(registry.make(game), n, variant=variant, policy=pol)
+    g, s = batch.run_games(arm, 5, 1000, int(sys.argv[2]))
+    out.append([g.tolist(), s.tolist()])
+print(json.dumps(out))
 """
+JIT_GAMES = 3
 
 
-def _run_subprocess(disable_jit, *args):
-    env = dict(os.environ, NUMBA_DISABLE_JIT=disable_jit)
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", _SCRIPT, *args], env=env,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_jitted_equals_unjitted(game):
-    spec = registry.make(game)
-    for n in sorted({spec.min_players, spec.max_players}):
-        for pol in ("random", "greedy"):
-            args = (game, str(n), pol)
-            assert _run_subprocess("0", *args) == _run_subprocess("1", *args), args
+@pytest.mark.slow
+def test_jitted_equals_unjitted():
+    """The kernels run as plain Python (NUMBA_DISABLE_JIT=1, one subprocess for every game)
+    and give the rows of the compiled kernels, game by game."""
+    cases = list(_jit_cases())
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", _UNJITTED, json.dumps(cases),
+                          str(JIT_GAMES)], env=env, capture_output=True, text=True, timeout=1200)
+    assert out.returncode == 0, out.stderr[-3000:]
+    for (game, n, pol, variant), (g, s) in zip(cases, json.loads(out.stdout), strict=True):
+        arm = batch.make_arm(registry.make(game), n, variant=variant, policy=pol)
+        gj, sj = batch.run_games(arm, 5, 1000, JIT_GAMES)
+        assert g == gj.tolist() and s == sj.tolist(), (game, n, pol, variant)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -14,6 +14,8 @@ import pytest
 from pipelines.tune import seat_shares
 from sim import batch, registry
 
+pytestmark = pytest.mark.slow
+
 SEED = 2027
 GAMES_PER_SEAT = 2000
 

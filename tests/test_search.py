@@ -108,6 +108,7 @@ def test_search_picks_listed_options_and_games_end_well_formed(game, n):
     assert np.array_equal(seats[:, :, S_WON].sum(axis=1), games[:, G_N_WINNERS])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,n", list(_cases()))
 def test_search_is_deterministic_whatever_the_chunks_and_threads(game, n):
     arm = _arm(game, n, "search:rollouts=2,prune=halving")
@@ -167,6 +168,7 @@ BEATS = {"flower_shop": ("rollouts=16", 30), "rattlebones": ("rollouts=32,object
 # seat-games, not clearly more than 0.5; 8 win 0.80.)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", SEARCHABLE)
 def test_search_beats_its_base_policy_head_to_head(game):
     """Two players, seats rotated: the fair share is 0.5. The search's share must exceed it by

@@ -860,6 +860,7 @@ print(out)
 """
 
 
+@pytest.mark.slow
 def test_runs_with_numba_jit_disabled():
     """The same kernels run as plain Python (NUMBA_DISABLE_JIT=1) with identical answers."""
     script = NOJIT_SCRIPT.format(tests=str(Path(__file__).resolve().parents[1]))

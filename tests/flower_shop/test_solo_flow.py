@@ -243,6 +243,7 @@ print("solo", K.solo_end_of_day_check(st, rules, R.kernel_components(ARR, (1, 2)
 """
 
 
+@pytest.mark.slow
 def test_FS_SOLO_C1_solver_is_compiled_only_into_kernels_that_may_play_solo_games(tmp_path):
     """The components of kernels for multiplayer games only (``kernel_components``) have
     another type than those of kernels that may play a solo game, and the end-of-day check

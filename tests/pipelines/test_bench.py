@@ -1,6 +1,7 @@
 """The benchmark script runs (tiny counts, fake game)."""
 import sys
 
+import pytest
 from pipe_helpers import HERE
 from pipelines import bench
 
@@ -17,6 +18,7 @@ def test_bench_in_process_table(capsys, tmp_path):
     assert out.is_file()
 
 
+@pytest.mark.slow
 def test_bench_subprocess_measurements():
     assert bench.per_game_seconds("fakedice", 2, 5, True, PRELUDE) > 0
     assert bench.peak_memory_mb("fakedice", 2, 1000, FAKECLI) > 10

@@ -13,6 +13,8 @@ import pytest
 from pipe_helpers import content
 from pipelines import experiment as ex, runner
 
+pytestmark = pytest.mark.slow
+
 distributed = pytest.importorskip("distributed")
 
 GAMES, CHUNK = 2400, 200

@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, event, given, settings as hsettings, strateg
 
 from pipelines import settings
 
+pytestmark = pytest.mark.slow
+
 GAMES = ["fakedice", "flower_shop", "rattlebones"]
 PARAMS = ["dice", "solo_target", "reroll", "days", "starting_money", "target_score", "nope"]
 POLICIES = ["greedy", "random", "greedy:threshold=3", "nope"]

@@ -292,6 +292,7 @@ def test_crash_while_writing_leaves_no_readable_half_file(tmp_path, monkeypatch)
     assert content(store, "seats").equals(content(full, "seats"))
 
 
+@pytest.mark.slow
 def test_sigkill_mid_run_then_rerun_resumes(tmp_path):
     store = tmp_path / "store"
     cmd = [sys.executable, str(HERE / "fakecli.py"), "run", "fakedice", "--players", "2",

@@ -5,6 +5,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+pytestmark = pytest.mark.slow
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 NAMES = ["01_win_rates.ipynb", "02_first_player_advantage.ipynb", "03_solo_difficulty.ipynb",
          "04_rule_tweaks.ipynb"]
