@@ -189,3 +189,31 @@ def test_the_ladder_report_shows_how_much_is_skill(tmp_path):
                    rows["skill_luck"][0]["value"], rows["skill_luck"][1]["ci"],
                    "Characteristics of Games", "European Economic Review"):
         assert phrase in part, phrase
+
+
+def test_a_solo_ladder_report_gives_the_solo_skill_score(tmp_path):
+    from analysis import db, reports
+
+    rng = np.random.default_rng(2)
+    store, arms, matches = tmp_path / "store", [], []
+    for rung, p in (("random", 0.0), ("greedy", 0.3), ("expert", 0.5)):
+        winners = [[0] if rng.random() < p else [] for _ in range(400)]
+        g, s = make_multiplayer_arm("solo", rung, 1, winners, policies=[rung])
+        write_arm(store, "solo", rung, "rattlebones", g, s)
+        arms.append(arm_manifest(rung, "rattlebones", 1, policies=[rung]))
+        matches.append({"arm": rung, "a": rung, "b": None, "seat": 0})
+    write_manifest(store, "solo", arms, n_games=400, spec={
+        "kind": "ladder", "game": "rattlebones", "players": 1, "rungs": ["random", "greedy",
+                                                                          "expert"],
+        "games": 400, "seed": 7, "matches": matches})
+    con = db.connect(store)
+    try:
+        lad = ladder.summarize(con, "solo", db.load_manifest(store, "solo")["spec"])
+    finally:
+        con.close()
+    o = lad.skill_luck["solo"]
+    assert o["best"] == "expert" and o["w_random"] == 0.0 and o["estimate"] == 1.0
+    assert 0.9 < o["low"] < 1.0 == o["high"]
+    html = reports.write_study_report(store, "solo", tmp_path / "out").read_text()
+    part = html[html.index('<section id="skill-luck">'):]
+    assert "Solo skill score" in part[:part.index("</section>")]
