@@ -25,21 +25,36 @@ skill versus luck            how often the better-rated policy of each pair wins
 steps                        each rung against the one just below it: the ladder verdict
 solo                         win probability per rung (Wilson); each step's paired difference
                              (same seeds) with a t interval (:func:`stats.paired_difference`)
+skill chain                  (θ_best − θ_random) / ln 1.5 from the ratings (θ on the log-odds
+                             scale: Elo / :data:`stats.ELO_PER_LOGIT`): how many links of "wins
+                             60% of two-way contests against the rung below" separate random
+                             play from the best-rated rung; Wald interval of the rating gap
+                             (a linear map, so the delta method is exact)
+skill share                  p = (W − 1/N) / (1 − 1/N), W the best-rated rung's seat win rate
+                             against random seats: the share of games skill decides, the rest a
+                             fair lottery; W's clustered Wilson interval mapped through p
+solo skill score             1 − w_random / w_best (solo win probabilities): the share of the
+                             best policy's wins random play does not get; MOVER interval of the
+                             ratio from the two Wilson intervals
 ============================ ====================================================================
 
 The intervals are per pair or per step, each at 95%, not corrected for the number of steps.
+Definitions, interval methods and sources of the skill figures: ``docs/metrics.md``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy import stats as _st
 
 from . import db, stats
 
 __all__ = ["Ladder", "match_games", "pair_table", "fit_ratings", "skill_versus_luck",
-           "solo_table", "solo_steps", "summarize"]
+           "solo_table", "solo_steps", "summarize", "LINK_WIN", "random_rung", "skill_chain",
+           "skill_share", "solo_skill_score", "skill_and_luck", "solo_skill", "skill_luck_lines"]
 
 BEATS, LOSES, UNCLEAR = "beats", "loses to", "no clear difference"
 
@@ -90,13 +105,13 @@ def pair_table(games: pd.DataFrame, rungs: list[str], n_players: int,
 
 
 def fit_ratings(games: pd.DataFrame, rungs: list[str], n_players: int,
-                level: float = 0.95) -> stats.Ratings:
+                level: float = 0.95, anchor: int = 0) -> stats.Ratings:
     """Bradley-Terry ratings of the rungs from every stored game (:func:`match_games`), the
-    lowest rung anchored at 0; cluster-robust intervals, a game index being one cluster (it is
-    played on the same dice in every arm)."""
+    rung ``anchor`` (default the lowest) at 0; cluster-robust intervals, a game index being one
+    cluster (it is played on the same dice in every arm)."""
     idx = {r: i for i, r in enumerate(rungs)}
     return stats.bradley_terry(rungs, games["a"].map(idx), games["b"].map(idx),
-                               games["a_share"], games["b_share"], n_players, 0, level,
+                               games["a_share"], games["b_share"], n_players, anchor, level,
                                clusters=games["game_index"])
 
 
@@ -149,6 +164,217 @@ def solo_steps(games: pd.DataFrame, rungs: list[str], level: float = 0.95) -> pd
     return pd.DataFrame(rows, columns=["a", "b", "diff", "low", "high", "games", "verdict"])
 
 
+# ---- skill and luck ------------------------------------------------------------------------------
+#: A link of the skill chain: the stronger side wins this share of two-way contests (odds 1.5).
+LINK_WIN = 0.6
+_LINK_LOGIT = math.log(LINK_WIN / (1.0 - LINK_WIN))  # ln 1.5
+
+CHAIN_MEANING = ("how many links of \"wins 60% of two-way contests against the rung below\" "
+                 "separate random play from the best-rated rung: more links, more room for "
+                 "skill")
+SHARE_MEANING = ("the share of games skill decides: the rung's seat wins as often as if that "
+                 "share of games went to it and the rest were a fair lottery among the seats")
+SOLO_MEANING = ("the share of the best policy's wins that random play does not get: 0 = random "
+                "play wins as often (luck decides), 1 = random play never wins")
+
+
+def random_rung(rungs: list[str]) -> int | None:
+    """Index of the rung that plays uniformly at random (the policy named ``random``), or
+    None."""
+    for i, r in enumerate(rungs):
+        if str(r).split(":", 1)[0].strip() == "random":
+            return i
+    return None
+
+
+def skill_chain(ratings: stats.Ratings, low: int, best: int | None = None) -> dict:
+    """Skill-chain length from Bradley-Terry ratings: (θ_best − θ_low) / ln 1.5.
+
+    ``ratings`` are Elo points (:func:`stats.bradley_terry`); θ = Elo / ELO_PER_LOGIT is the
+    log-strength, so a gap of ln 1.5 is one link (60% of two-way contests; in the Luce model
+    of an N-player game, a seat's chance among two-way comparisons). ``low`` is the random
+    rung, ``best`` the best-rated (default). The ratings must be anchored at ``low`` or at
+    ``best``: the gap's standard error is then the other rung's (otherwise refit with
+    ``anchor=low``). Interval: the Wald interval of the gap, mapped linearly.
+
+    Returns ``estimate, low, high, elo, best, random, level, method, meaning``.
+    """
+    r = np.asarray(ratings.rating, float)
+    best = int(np.argmax(r)) if best is None else int(best)
+    if ratings.anchor == low:
+        se = float(ratings.se[best])
+    elif ratings.anchor == best:
+        se = float(ratings.se[low])
+    else:
+        raise ValueError("skill_chain needs ratings anchored at the low or the best rung "
+                         f"(anchor {ratings.names[ratings.anchor]}); refit with anchor={low}")
+    z = float(_st.norm.ppf(0.5 + ratings.level / 2.0))
+    gap = float(r[best] - r[low])
+    per_link = stats.ELO_PER_LOGIT * _LINK_LOGIT  # about 70.4 Elo points
+    return {"metric": "skill chain", "estimate": gap / per_link,
+            "low": (gap - z * se) / per_link, "high": (gap + z * se) / per_link,
+            "elo": gap, "best": ratings.names[best], "random": ratings.names[low],
+            "level": ratings.level, "adjusted": bool(ratings.adjusted),
+            "method": f"Wald interval of the rating gap ({ratings.method} standard errors), "
+                      "divided by ln 1.5 (exact for a linear map)",
+            "meaning": CHAIN_MEANING}
+
+
+def skill_share(rate: float, low: float, high: float, n_players: int) -> dict:
+    """Share of games decided by skill, p = (W − 1/N) / (1 − 1/N), from the best rung's seat
+    win rate ``rate`` against N − 1 random seats and its interval (mapped through p, which is
+    increasing: the interval's coverage is W's). Duersch, Lambrecht & Oechssler (2020): if a
+    share p of games goes to the better player and the rest are a fair lottery, W = p + (1 −
+    p)/N."""
+    fair = 1.0 / n_players
+    f = lambda x: (x - fair) / (1.0 - fair)  # noqa: E731
+    return {"metric": "skill share", "estimate": f(rate), "low": f(low), "high": f(high),
+            "rate": rate, "fair": fair,
+            "method": "the win rate's clustered Wilson interval, mapped through p",
+            "meaning": SHARE_MEANING}
+
+
+def _mover_ratio(p1: float, l1: float, u1: float, p2: float, l2: float, u2: float
+                 ) -> tuple[float, float]:
+    """Interval of p1 / p2 from the two proportions' intervals (MOVER-R, Donner & Zou 2012):
+    the limits solve ``(p1 − L·p2)² = (p1 − l1)² + L²(u2 − p2)²`` and
+    ``(p1 − U·p2)² = (u1 − p1)² + U²(p2 − l2)²``. Independent samples assumed."""
+    a = p1 * p2
+    den_l = u2 * (2 * p2 - u2)
+    disc_l = a * a - l1 * (2 * p1 - l1) * den_l
+    lo = (a - math.sqrt(disc_l)) / den_l if den_l > 0 and disc_l >= 0 else 0.0
+    den_u = l2 * (2 * p2 - l2)
+    disc_u = a * a - u1 * (2 * p1 - u1) * den_u
+    hi = (a + math.sqrt(disc_u)) / den_u if den_u > 0 and disc_u >= 0 else math.inf
+    return max(lo, 0.0), hi
+
+
+def solo_skill_score(wins_random: float, games_random: int, wins_best: float, games_best: int,
+                     level: float = 0.95) -> dict:
+    """Solo skill score 1 − w_random / w_best (win probabilities of the random and the best
+    policy), with the MOVER interval of the ratio from the two Wilson intervals: it holds when
+    random play never wins (the ratio's lower limit is then 0 and its upper limit comes from
+    the random rung's Wilson upper limit), where the delta method and the bootstrap give a
+    zero-width interval. It treats the rungs as independent samples; they play the same seeds,
+    which correlates them positively, so the interval is conservative."""
+    e_r = stats.proportion_estimate(wins_random, games_random, level)
+    e_b = stats.proportion_estimate(wins_best, games_best, level)
+    if not e_b.estimate > 0:
+        est, lo, hi = math.nan, math.nan, math.nan
+    else:
+        ratio = e_r.estimate / e_b.estimate
+        r_lo, r_hi = _mover_ratio(e_r.estimate, e_r.low, e_r.high, e_b.estimate, e_b.low,
+                                  e_b.high)
+        est, lo, hi = 1.0 - ratio, 1.0 - r_hi, 1.0 - r_lo
+    return {"metric": "solo skill score", "estimate": est, "low": lo, "high": hi,
+            "w_random": e_r.estimate, "w_best": e_b.estimate,
+            "method": "MOVER interval of w_random / w_best from the two Wilson intervals "
+                      "(independent samples; conservative for same-seed games)",
+            "meaning": SOLO_MEANING}
+
+
+def skill_and_luck(games: pd.DataFrame, rungs: list[str], n_players: int,
+                   pairs: pd.DataFrame, ratings: stats.Ratings | None,
+                   level: float = 0.95) -> dict:
+    """The skill figures of a multiplayer ladder: ``chain`` (:func:`skill_chain` from the
+    random rung to the best-rated one), ``share`` (:func:`skill_share` from the best-rated
+    rung's pair with random: when the best-rated rung did not play random, from the
+    best-rated rung that did, named) and ``notes`` (what could not be computed, and why).
+    Without a random rung, the lowest rung stands in for it, and a note says so."""
+    out: dict = {"chain": None, "share": None, "solo": None, "notes": []}
+    if ratings is None:
+        out["notes"].append("No skill chain or skill share: not every rung has stored games.")
+        return out
+    low = random_rung(rungs)
+    if low is None:
+        low = 0
+        out["notes"].append(f"No rung plays at random: the skill chain and share start from the "
+                            f"lowest rung, {rungs[0]}.")
+    if ratings.anchor != low:
+        ratings = fit_ratings(games, rungs, n_players, level, anchor=low)
+    best = int(np.argmax(ratings.rating))
+    if best == low:
+        out["notes"].append(f"{rungs[low]} is rated highest: no skill above it to measure.")
+        return out
+    out["chain"] = skill_chain(ratings, low, best)
+    if ratings.adjusted:
+        out["notes"].append("Some rung won (or lost) every game of a pair, so the ratings were "
+                            "shrunk (0.5 wins added per side): the chain is a lower bound.")
+    by_rating = sorted(range(len(rungs)), key=lambda i: -ratings.rating[i])
+    for i in by_rating:
+        row = pairs[(pairs["a"] == rungs[i]) & (pairs["b"] == rungs[low])] if len(pairs) else pairs
+        if i != low and len(row):
+            r = row.iloc[0]
+            share = skill_share(float(r["rate"]), float(r["low"]), float(r["high"]), n_players)
+            share.update(best=rungs[i], random=rungs[low], games=int(r["games"]))
+            out["share"] = share
+            if i != best:
+                out["notes"].append(
+                    f"The best-rated rung, {rungs[best]}, did not play {rungs[low]}: the skill "
+                    f"share is that of {rungs[i]}, the best-rated rung that did.")
+            break
+    else:
+        out["notes"].append(f"No rung played {rungs[low]} head to head: no skill share.")
+    return out
+
+
+def solo_skill(table: pd.DataFrame, rungs: list[str], level: float = 0.95) -> dict:
+    """The skill figure of a solo ladder: ``solo`` (:func:`solo_skill_score`, the random rung
+    against the rung with the highest win probability) and ``notes``."""
+    out: dict = {"chain": None, "share": None, "solo": None, "notes": []}
+    low = random_rung(rungs)
+    if table.empty:
+        out["notes"].append("No solo skill score: no stored games yet.")
+        return out
+    if low is None or rungs[low] not in set(table["policy"]):
+        out["notes"].append("No solo skill score: no rung plays at random.")
+        return out
+    t = table.set_index("policy")
+    best = t["rate"].idxmax()
+    if best == rungs[low]:
+        out["notes"].append(f"{best} wins most often: no skill above random play to measure.")
+        return out
+    r, b = t.loc[rungs[low]], t.loc[best]
+    s = solo_skill_score(float(r["wins"]), int(r["games"]), float(b["wins"]), int(b["games"]),
+                         level)
+    s.update(best=best, random=rungs[low])
+    out["solo"] = s
+    if not np.isfinite(s["estimate"]):
+        out["notes"].append(f"No solo skill score: even {best} never won.")
+    return out
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return f"{round(float(x), digits) + 0.0:.{digits}f}" if np.isfinite(x) else "n/a"
+
+
+def skill_luck_lines(lad: "Ladder") -> list[str]:
+    """The skill figures in plain sentences (the report, ``playtest ladder`` and ``show``),
+    each with its 95% interval and its meaning; then the notes."""
+    sk = lad.skill_luck or {}
+    lines = []
+    c = sk.get("chain")
+    if c:
+        lines.append(
+            f"Skill chain from {c['random']} to {c['best']}: {_num(c['estimate'], 1)} links "
+            f"(95% CI {_num(c['low'], 1)} to {_num(c['high'], 1)}; {c['elo']:+.0f} Elo points, "
+            f"one link = 70 points): {c['meaning']}.")
+    s = sk.get("share")
+    if s:
+        lines.append(
+            f"Share of games decided by skill ({s['best']} against {s['random']} seats): "
+            f"{100 * s['estimate']:.1f}% (95% CI {100 * s['low']:.1f}% to "
+            f"{100 * s['high']:.1f}%; its seat wins {100 * s['rate']:.1f}% against a fair share "
+            f"of {100 * s['fair']:.1f}%): {s['meaning']}.")
+    o = sk.get("solo")
+    if o and np.isfinite(o["estimate"]):
+        lines.append(
+            f"Solo skill score ({o['random']} against {o['best']}): {_num(o['estimate'])} (95% "
+            f"CI {_num(o['low'])} to {_num(o['high'])}; win probability "
+            f"{100 * o['w_random']:.1f}% against {100 * o['w_best']:.1f}%): {o['meaning']}.")
+    return lines + list(sk.get("notes") or [])
+
+
 @dataclass
 class Ladder:
     """Everything a ladder report and the CLI show (see :func:`summarize`)."""
@@ -161,6 +387,7 @@ class Ladder:
     skill: dict | None
     verdict: str
     all_steps_hold: bool
+    skill_luck: dict | None = None  # skill_and_luck (multiplayer) or solo_skill (solo)
 
 
 def _pct(x: float) -> str:
@@ -200,7 +427,8 @@ def summarize(con, experiment: str, source: dict, level: float = 0.95) -> Ladder
         table = solo_table(games, rungs, level)
         steps = solo_steps(games, rungs, level)
         text, ok = _verdict(steps, len(rungs) - 1, True)
-        return Ladder(rungs, n, table, steps, None, None, text, ok)
+        return Ladder(rungs, n, table, steps, None, None, text, ok,
+                      solo_skill(table, rungs, level))
     pairs = pair_table(games, rungs, n, level)
     ratings = skill = None
     if len(pairs) and len(set(pairs["a"]) | set(pairs["b"])) == len(rungs):
@@ -211,4 +439,5 @@ def summarize(con, experiment: str, source: dict, level: float = 0.95) -> Ladder
     adjacent = {(a, b) for b, a in zip(rungs, rungs[1:])}
     steps = pairs[[(r.a, r.b) in adjacent for r in pairs.itertuples()]] if len(pairs) else pairs
     text, ok = _verdict(steps, len(rungs) - 1, False)
-    return Ladder(rungs, n, pairs, steps, ratings, skill, text, ok)
+    return Ladder(rungs, n, pairs, steps, ratings, skill, text, ok,
+                  skill_and_luck(games, rungs, n, pairs, ratings, level))

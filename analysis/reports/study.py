@@ -1,8 +1,8 @@
 """The contexts of the study reports: a comparison of a tweak with its baseline
 (``playtest compare``: paired differences), a sweep over rule values (``playtest sweep``:
 curves and balanced points), a sample-size plan from a pilot (``playtest plan``) and a policy
-ladder (``playtest ladder``: head to head, ratings, skill versus luck); and which kind of study
-an experiment is."""
+ladder (``playtest ladder``: head to head, ratings, skill versus luck, how much of the game is
+skill); and which kind of study an experiment is."""
 from __future__ import annotations
 
 from typing import Any
@@ -19,7 +19,8 @@ from . import render, summary
 from .experiment import factor_rates
 
 __all__ = ["study_kind", "study_pairs", "compare_context", "sweep_long", "sweep_table",
-           "sweep_context", "plan_rows", "plan_context", "ladder_rows", "ladder_context"]
+           "sweep_context", "plan_rows", "plan_context", "skill_luck_rows", "ladder_rows",
+           "ladder_context"]
 
 
 def study_kind(manifest: dict) -> str | None:
@@ -372,14 +373,48 @@ def _index(x: float) -> str:
     return f"{round(float(x), 2) + 0.0:.2f}"  # never "-0.00"
 
 
+def skill_luck_rows(lad: ladder_stats.Ladder) -> dict:
+    """How much of the game is skill, as strings: ``skill_luck`` (one row per figure:
+    ``measure, of, value, ci, meaning, method``), ``skill_luck_notes`` (what could not be
+    computed) and ``skill_luck_text`` (:func:`analysis.ladder.skill_luck_lines`)."""
+    sk = lad.skill_luck or {}
+    rows = []
+    c = sk.get("chain")
+    if c:
+        rows.append({"measure": "Skill-chain length", "of": f"{c['random']} → {c['best']}",
+                     "value": f"{_num(c['estimate'], 1)} links",
+                     "ci": f"{_num(c['low'], 1)} to {_num(c['high'], 1)}",
+                     "meaning": c["meaning"], "method": c["method"]})
+    s = sk.get("share")
+    if s:
+        rows.append({"measure": "Share of games decided by skill",
+                     "of": f"{s['best']} vs {s['random']} seats", "value": fmt.pct(s["estimate"]),
+                     "ci": fmt.ci(s["low"], s["high"]), "meaning": s["meaning"],
+                     "method": s["method"]})
+    o = sk.get("solo")
+    if o and np.isfinite(o["estimate"]):
+        rows.append({"measure": "Solo skill score", "of": f"{o['random']} vs {o['best']}",
+                     "value": _num(o["estimate"]), "ci": f"{_num(o['low'])} to {_num(o['high'])}",
+                     "meaning": o["meaning"], "method": o["method"]})
+    return {"skill_luck": rows, "skill_luck_notes": list(sk.get("notes") or []),
+            "skill_luck_text": ladder_stats.skill_luck_lines(lad)}
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return f"{round(float(x), digits) + 0.0:.{digits}f}" if np.isfinite(x) else "n/a"
+
+
 def ladder_rows(lad: ladder_stats.Ladder) -> dict:
     """The ladder's tables as strings (the report and ``playtest ladder / show``): ``pairs``
     (multiplayer: a vs b, games, a's seat win rate with its interval, fair share, rate per
     seat, the rate the ratings predict, verdict), ``ratings`` (policy, Elo rating, 95%
     interval, rank), ``solo`` (policy, games, win probability, interval), ``steps`` (solo:
-    each rung minus the one below, paired) and ``skill`` / ``fit`` sentences."""
+    each rung minus the one below, paired), ``skill`` / ``fit`` sentences, and how much of the
+    game is skill: ``skill_luck`` (measure, value, interval, meaning, method per figure),
+    ``skill_luck_text`` (the same as sentences, then the notes, for the terminal:
+    :func:`analysis.ladder.skill_luck_lines`) and ``skill_luck_notes``."""
     out: dict[str, Any] = {"pairs": [], "ratings": [], "solo": [], "steps": [], "skill": "",
-                           "fit": ""}
+                           "fit": "", **skill_luck_rows(lad)}
     if lad.n_players == 1:
         out["solo"] = [{"policy": r.policy, "games": fmt.num(r.games), "rate": fmt.pct(r.rate),
                         "ci": fmt.ci(r.low, r.high)} for r in lad.pairs.itertuples()]
