@@ -203,15 +203,18 @@ def load_arm(store, experiment: str, arm: str) -> dict[str, pd.DataFrame]:
     """The ``games``, ``seats``, ``rounds`` and ``actions`` rows of one arm of a local store.
 
     With a manifest, only the parts of the chunks it lists as finished are read (a killed
-    run's half-written chunks are left out); without one (a hand-made store), every part of
-    the arm. A table the arm lacks (no ``--trace``) is an empty DataFrame. The hive columns
+    run's unfinished chunks are left out); without one, or with one ``playtest run`` did not
+    write (a hand-made store), every part of the arm. A table the arm lacks (no ``--trace``) is an empty DataFrame. The hive columns
     ``game``, ``experiment`` and ``arm`` come from the paths.
     """
-    from ..storage import StoreReader, expand, read_arm
+    from ..storage import ManifestError, StoreReader, expand, read_arm
 
     root = Path(os.fspath(store))
     reader = StoreReader(root)
-    manifest = reader.read_manifest(experiment)
+    try:
+        manifest = reader.read_manifest(experiment)
+    except ManifestError:  # not written by playtest run: read what is there
+        manifest = None
     entry = next((a for a in (manifest or {}).get("arms", []) if a.get("name") == arm), None)
     out = {}
     for table in ("games", "seats", "rounds", "actions"):

@@ -64,7 +64,11 @@ def verdict(ins: dict) -> str:
         lc = ins["lead_change_rate"]["mean"]["estimate"]
         behind = ins["drama"]["behind_share"]["estimate"]
         dec = ins["decisiveness"]["mean"]["estimate"]
-        if lc is None or dec is None:
+        if lc is not None and dec is None:
+            swing = "swingy" if lc >= SWINGY else "stable"
+            parts = [f"{swing}: the lead changes in {_pct(lc)} of rounds; no traced game had "
+                     f"a winner ({ins['lead_change_rate']['n_games']} traced games)"]
+        elif lc is None or dec is None:
             c = ins["completion"]
             p50 = ins["duration"]["p50"]["estimate"]
             text = "no round traces (run with --trace N)"

@@ -94,6 +94,18 @@ def test_per_game_trace_values(abc):
     assert not t["decided_at_end"].any()
 
 
+def test_final_scoring_decides():
+    # F (seed 4, index 0): (5, 3), (6, 4): seat 0 leads after both rounds, seat 1 wins on final
+    #   scoring -> the winner is behind after 2 of 2 rounds, decided at the end: r* = R = 2
+    traces = {(4, 0): [(5, 3), (6, 4)]}
+    seats = seats_frame([(4, 0, 0, "greedy", 6, 2, False, 0.0),
+                         (4, 0, 1, "greedy", 9, 1, True, 1.0)])
+    t = ins.game_trace_table(ins.trace_cube(rounds_frame(traces), seats)).iloc[0]
+    assert (t.winner, t.decided_round, t.decisiveness, t.decided_at_end) == (1, 2, 1.0, True)
+    assert t.drama_behind_share == 1.0 and t.drama_deficit == 2.0
+    assert t.lead_changes == 0
+
+
 def test_trace_sections_match_hand_values(abc):
     games, seats, rounds = abc
     out = ins.insights(games, seats, rounds)
@@ -326,6 +338,23 @@ def test_incomplete_trace_is_refused(abc):
     games, seats, rounds = abc
     with pytest.raises(ValueError, match="master_seed=1, game_index=0"):
         ins.trace_cube(rounds.drop(index=3), seats)
+
+
+def test_load_arm_reads_only_finished_chunks(tmp_path, abc):
+    # a manifest with chunk 0 (games 0..2) finished; a stray part of chunk 1 is not read
+    games, seats, rounds = abc
+    arm = {"name": "p2", "game": "toy", "n_players": 2,
+           "chunks": [{"chunk": 0, "start": 0, "stop": 6, "size": 3}], "finished": [[0, 0]]}
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "e.json").write_text(json.dumps({"name": "e", "arms": [arm]}))
+    for table, df in (("games", games), ("seats", seats), ("rounds", rounds)):
+        d = tmp_path / "results" / table / "game=toy" / "experiment=e" / "arm=p2"
+        d.mkdir(parents=True)
+        df.to_parquet(d / "part-00000.parquet")
+        df.assign(game_index=df["game_index"] + 3).to_parquet(d / "part-00001.parquet")
+    t = ins.load_arm(tmp_path, "e", "p2")
+    assert sorted(t["games"]["game_index"]) == [0, 1, 2]
+    assert len(t["rounds"]) == len(rounds)
 
 
 def test_load_arm_reads_the_traced_tables(tmp_path, abc):
