@@ -204,8 +204,9 @@ def load_arm(store, experiment: str, arm: str) -> dict[str, pd.DataFrame]:
 
     With a manifest, only the parts of the chunks it lists as finished are read (a killed
     run's unfinished chunks are left out); without one, or with one ``playtest run`` did not
-    write (a hand-made store), every part of the arm. A table the arm lacks (no ``--trace``) is an empty DataFrame. The hive columns
-    ``game``, ``experiment`` and ``arm`` come from the paths.
+    write (a hand-made store), every part of the arm. A table the arm lacks (no ``--trace``)
+    is an empty DataFrame. The hive columns ``game``, ``experiment`` and ``arm`` come from
+    the paths.
     """
     from ..storage import ManifestError, StoreReader, expand, read_arm
 
