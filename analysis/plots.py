@@ -489,3 +489,61 @@ def estimate_plot(df: pd.DataFrame, xlabel: str, title: str, reference: float | 
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig
+
+
+# ---- insights (analysis.insights): comebacks and hazards -------------------------------------
+__all__ += ["comeback_heatmap_plot", "hazard_plot"]
+
+
+def comeback_heatmap_plot(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """P(win | trailing the leader by d points after round r) as a heatmap.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`analysis.insights.comeback_table` (``round_bin, round_lo, deficit_bin,
+        deficit_lo, n, p_win, low, high``). Rows: round bins (top = early), columns: deficit
+        bins (left = leading). Each cell shows the win probability, its 95% interval and the
+        number of seat-rounds; empty cells had no observation.
+    """
+    fig = _figure((7.2, 0.45 * max(1, table["round_bin"].nunique() if len(table) else 1) + 2.0))
+    with sns.axes_style("white"):
+        ax = fig.subplots()
+    if not len(table):
+        ax.text(0.5, 0.5, "no traced rounds", ha="center", va="center", transform=ax.transAxes)
+        ax.set_axis_off()
+        return fig
+    rows = table.drop_duplicates("round_bin").sort_values("round_lo")["round_bin"].tolist()
+    cols = table.drop_duplicates("deficit_bin").sort_values("deficit_lo")["deficit_bin"].tolist()
+    grid = table.pivot(index="round_bin", columns="deficit_bin", values="p_win").reindex(
+        index=rows, columns=cols).astype(float)
+    text = table.assign(txt=[
+        f"{100 * p:.0f}%\n[{100 * lo:.0f}, {100 * hi:.0f}]\nn={n}"
+        if pd.notna(p) and pd.notna(lo) and pd.notna(hi) else f"n={n}"
+        for p, lo, hi, n in zip(table["p_win"], table["low"], table["high"], table["n"])])
+    annot = text.pivot(index="round_bin", columns="deficit_bin", values="txt").reindex(
+        index=rows, columns=cols).fillna("")
+    sns.heatmap(grid, ax=ax, vmin=0, vmax=1, cmap="viridis", annot=annot.to_numpy(), fmt="",
+                annot_kws={"fontsize": 6}, cbar_kws={"label": "P(win)", "format":
+                matplotlib.ticker.PercentFormatter(1.0, decimals=0)}, linewidths=0.5,
+                linecolor="white")
+    ax.set_xlabel("points behind the leader after the round")
+    ax.set_ylabel("after round")
+    ax.set_title(title or "Comebacks: P(win | trailing by d after round r), 95% CI", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def hazard_plot(hazard: pd.DataFrame, event: str = "ended", title: str | None = None) -> Figure:
+    """A hazard by round with its 95% band: the end hazard (:func:`analysis.insights.end_hazard`,
+    ``event="ended"``) or the solo loss hazard (:func:`analysis.insights.loss_hazard`,
+    ``event="lost"``). Columns ``round, at_risk, hazard, low, high``; rounds with no game at
+    risk are not drawn."""
+    d = hazard[hazard["at_risk"] > 0] if len(hazard) else hazard
+    fig = metric_curve_plot(d.astype({"hazard": float, "low": float, "high": float}), "round",
+                            y="hazard", xlabel="round",
+                            ylabel=f"P({event} at round r | still running), 95% CI",
+                            title=title or ("End hazard" if event == "ended"
+                                            else "Solo loss hazard (difficulty curve)"),
+                            percent=True)
+    return fig
