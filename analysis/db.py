@@ -32,14 +32,16 @@ import warnings
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 import numpy as np
-import pandas as pd
-from scipy.stats import t as t_dist
 
 from . import stats
 from .storage import TABLES, ManifestError, StoreReader, manifests_glob, parts_glob
+
+if TYPE_CHECKING:  # imported where used: ``connect`` (``playtest run``, ``sql``) needs no pandas
+    import pandas as pd
 
 __all__ = [
     "SQL_VIEWS",
@@ -337,6 +339,8 @@ def query(con: duckdb.DuckDBPyConnection, sql: str, params=None) -> pd.DataFrame
 
 
 def _mart(con, view: str, experiment: str | None, order: str) -> pd.DataFrame:
+    import pandas as pd
+
     if not has_view(con, view):
         return pd.DataFrame()
     where, params = ("WHERE experiment = ?", [experiment]) if experiment is not None else ("", [])
@@ -376,6 +380,8 @@ def load_manifest(store, experiment: str) -> dict:
 
 def _with_wilson(df: pd.DataFrame, successes: str, n: str = "n_games",
                  level: float = 0.95) -> pd.DataFrame:
+    import pandas as pd
+
     if df.empty:
         return df.assign(low=pd.Series(dtype=float), high=pd.Series(dtype=float))
     lo, hi = stats.wilson_interval(df[successes].to_numpy(float), df[n].to_numpy(float), level)
@@ -384,6 +390,8 @@ def _with_wilson(df: pd.DataFrame, successes: str, n: str = "n_games",
 
 def _t_quantile(n: pd.Series, level: float) -> np.ndarray:
     """Student-t quantile for a two-sided ``level`` interval of a mean of ``n`` values."""
+    from scipy.stats import t as t_dist  # here: importing scipy.stats takes half a second
+
     return t_dist.ppf(0.5 + level / 2, np.maximum(n.to_numpy(float) - 1, 1))
 
 
@@ -413,6 +421,8 @@ def seat_win_rates(con, experiment: str | None = None, level: float = 0.95) -> p
 def win_rate_by(con, experiment: str, column: str, level: float = 0.95) -> pd.DataFrame:
     """Win rate by arm and the values of seat column ``column`` (e.g. a turn-order role), with
     Wilson ``low``/``high``; empty if the store has no such column."""
+    import pandas as pd
+
     if not has_view(con, "stg_seats") or column not in query(
             con, "SELECT * FROM stg_seats LIMIT 0").columns:
         return pd.DataFrame()
@@ -557,6 +567,8 @@ def arm_games(con, experiment: str, arm: str, seat_columns=("win_share", "score"
     column ``<name>_<s>``. Rows are in ``(master_seed, game_index)`` order; empty when the arm
     has no stored games.
     """
+    import pandas as pd
+
     g = query(con, """
         SELECT master_seed, game_index, n_players, rounds, truncated, n_winners, end_reason
         FROM stg_games WHERE experiment = ? AND arm = ?

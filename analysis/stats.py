@@ -9,8 +9,10 @@ Conventions (``shared/design.md`` §5):
 * Rule tweaks are compared with *paired* differences: both arms share per-game seeds (common
   random numbers), so the per-game difference carries the comparison.
 
-Everything here delegates to scipy / statsmodels; tests in ``tests/analysis/test_stats.py``
-pin the results to their reference values and to hand-worked textbook examples.
+Everything here delegates to scipy / statsmodels, except Wilson's interval: its closed form
+(statsmodels' own formula) is computed here with numpy, so the win-rate tables need neither
+library. Tests in ``tests/analysis/test_stats.py`` pin the results to their reference values
+and to hand-worked textbook examples.
 """
 from __future__ import annotations
 
@@ -20,16 +22,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
-from scipy import stats as _st
-from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import NormalIndPower, TTestIndPower, TTestPower
-from statsmodels.stats.proportion import (
-    confint_proportions_2indep,
-    proportion_confint,
-    proportion_effectsize,
-    test_proportions_2indep,
-)
-from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
+# scipy and statsmodels are imported by the functions that use them: ``playtest run`` needs only
+# Wilson intervals (numpy), and importing scipy.stats and statsmodels takes most of a second.
 
 __all__ = [
     "Estimate",
@@ -222,6 +217,21 @@ def _p_eq(p: float) -> str:
 # ----------------------------------------------------------------------------------------------
 # Proportions and means
 # ----------------------------------------------------------------------------------------------
+#: ``scipy.stats.norm.isf(0.025)``, bit for bit: the critical value of two-sided 95% intervals.
+_Z_95 = 1.959963984540054
+
+
+def _critical_value(level: float) -> float:
+    """``z`` with ``P(|Z| <= z) = level``, computed as statsmodels does
+    (``scipy.stats.norm.isf((1 - level) / 2)``); the 95% level needs no scipy import."""
+    alpha = (1.0 - level) / 2.0
+    if alpha == (1.0 - 0.95) / 2.0:
+        return _Z_95
+    from scipy import stats
+
+    return float(stats.norm.isf(alpha))
+
+
 def wilson_interval(successes, n, level: float = 0.95):
     """Wilson score interval for a binomial proportion.
 
@@ -239,7 +249,8 @@ def wilson_interval(successes, n, level: float = 0.95):
     Returns
     -------
     (low, high) : tuple of float or of ndarray
-        Computed by ``statsmodels.stats.proportion.proportion_confint(method="wilson")``.
+        The same numbers as ``statsmodels.stats.proportion.proportion_confint(method="wilson")``
+        (its formula, operation for operation), computed with numpy alone.
 
     Examples
     --------
@@ -250,7 +261,14 @@ def wilson_interval(successes, n, level: float = 0.95):
     s = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
     safe = np.where(m > 0, m, 1.0)
-    lo, hi = proportion_confint(np.minimum(s, safe), safe, alpha=1.0 - level, method="wilson")
+    q = np.minimum(s, safe) / safe
+    crit = _critical_value(level)
+    crit2 = crit**2
+    denom = 1 + crit2 / safe
+    center = (q + crit2 / (2 * safe)) / denom
+    dist = crit * np.sqrt(q * (1.0 - q) / safe + crit2 / (4.0 * safe**2))
+    dist /= denom
+    lo, hi = np.clip(center - dist, 0, 1), np.clip(center + dist, 0, 1)
     lo = np.where(m > 0, lo, np.nan)
     hi = np.where(m > 0, hi, np.nan)
     if lo.ndim == 0:
@@ -330,6 +348,8 @@ def mean_interval(values: Sequence[float], level: float = 0.95, method: str = "t
     Estimate
         A sample with one value, or zero spread, gives a degenerate interval (mean, mean).
     """
+    from statsmodels.stats.weightstats import DescrStatsW
+
     x = np.asarray(values, dtype=float)
     n = x.size
     if n == 0:
@@ -370,6 +390,8 @@ def bootstrap_interval(values: Sequence[float], statistic: Callable = np.mean,
     -------
     Estimate
     """
+    from scipy import stats as _st
+
     x = np.asarray(values, dtype=float)
     est = float(statistic(x, axis=-1))
     if x.size < 2 or float(x.std()) == 0.0:
@@ -408,6 +430,9 @@ def paired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.9
         Interval from ``DescrStatsW(a - b).tconfint_mean``; p-value of the paired t test
         (``scipy.stats.ttest_rel``). Identical arms give (0, 0) with p = 1.
     """
+    from scipy import stats as _st
+    from statsmodels.stats.weightstats import DescrStatsW
+
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if x.shape != y.shape:
@@ -435,6 +460,9 @@ def unpaired_difference(a: Sequence[float], b: Sequence[float], level: float = 0
         Interval from ``CompareMeans.tconfint_diff(usevar="unequal")``; p-value from
         ``scipy.stats.ttest_ind(equal_var=False)``.
     """
+    from scipy import stats as _st
+    from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
+
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     m = float(x.mean() - y.mean())
@@ -455,6 +483,8 @@ def proportion_difference(s1: float, n1: int, s2: float, n2: int,
     ``confint_proportions_2indep(method="newcomb")``), well behaved near 0 and 1.
     p-value: two-sided Agresti-Caffo test (``test_proportions_2indep``).
     """
+    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
+
     lo, hi = confint_proportions_2indep(s1, n1, s2, n2, method="newcomb", alpha=1.0 - level)
     p = _quiet_p(test_proportions_2indep, s1, n1, s2, n2, method="agresti-caffo")
     return Difference(float(s1 / n1 - s2 / n2), float(lo), float(hi), p, int(n1 + n2), level,
@@ -494,6 +524,8 @@ def seat_balance_test(wins_by_seat: Sequence[float], n_players: int | None = Non
     rejects balance a little less often than ``alpha``), never anti-conservative. To test only
     decisive games, pass the wins of games with ``n_winners = 1``.
     """
+    from scipy import stats as _st
+
     obs = np.asarray(wins_by_seat, dtype=float)
     n = int(n_players or obs.size)
     if obs.size != n:
@@ -534,6 +566,9 @@ def required_games(p: float, delta: float, alpha: float = 0.05, power: float = 0
         Games (rounded up), from Cohen's effect size h (``proportion_effectsize``) and
         ``NormalIndPower.solve_power`` (``ratio=0`` is the one-sample case).
     """
+    from statsmodels.stats.power import NormalIndPower
+    from statsmodels.stats.proportion import proportion_effectsize
+
     if not 0 < p < 1 or not 0 < p + delta < 1 or delta == 0:
         raise ValueError("need 0 < p < 1, 0 < p + delta < 1 and delta != 0")
     h = abs(float(proportion_effectsize(p + delta, p)))
@@ -571,6 +606,8 @@ def required_games_paired(differences: Sequence[float], delta: float, alpha: flo
         ``TTestPower().solve_power(effect_size=|delta| / sd(differences))`` rounded up. If the
         pilot's differences do not vary at all, 2 (the smallest sample a t test accepts).
     """
+    from statsmodels.stats.power import TTestPower
+
     d = np.asarray(differences, dtype=float)
     if delta == 0 or d.size < 2:
         raise ValueError("need delta != 0 and at least 2 pilot differences")
@@ -588,6 +625,8 @@ def required_games_unpaired(a: Sequence[float], b: Sequence[float], delta: float
     and ``TTestIndPower().solve_power(ratio=1)``. Compare with :func:`required_games_paired`
     on the same pilot to see what common random numbers save.
     """
+    from statsmodels.stats.power import TTestIndPower
+
     x = np.asarray(a, dtype=float)
     y = np.asarray(b, dtype=float)
     if delta == 0 or x.size < 2 or y.size < 2:
@@ -635,6 +674,9 @@ def ladder_monotonicity(successes: Sequence[float], n: Sequence[int],
     positively correlated, which makes this test conservative (it may say "inconclusive"
     where a paired test would conclude).
     """
+    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.proportion import test_proportions_2indep
+
     s = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
     k = s.size
@@ -769,6 +811,7 @@ def bradley_terry(names: Sequence[str], a: Sequence[int], b: Sequence[int],
     estimates finite and shrinks them slightly toward each other; ``adjusted`` says so.
     """
     import statsmodels.api as sm
+    from scipy import stats as _st
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 

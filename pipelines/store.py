@@ -42,6 +42,8 @@ import pyarrow.parquet as pq
 from analysis.storage import TABLES, StoreError, StoreReader
 from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON
 
+from . import arrow
+
 MANIFEST_FORMAT = 2  # 2: chunk plan as segments, finished chunks as ranges (pipelines.chunks)
 GAME_KEYS = ("experiment", "arm", "game", "n_players", "master_seed", "game_index")
 SEAT_KEYS = GAME_KEYS + ("seat",)
@@ -180,20 +182,17 @@ def win_share(won: np.ndarray, n_winners: np.ndarray) -> np.ndarray:
     return np.where(won, 1.0 / np.maximum(n_winners, 1), 0.0)
 
 
-def _const(value, n: int, typ) -> pa.Array:
-    return pa.repeat(pa.scalar(value, typ), n)
-
-
 def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_index: int,
                  games: np.ndarray, seats: np.ndarray) -> tuple[pa.Table, pa.Table]:
     """Kernel output arrays of one chunk -> the ``games`` and ``seats`` tables (design §4).
 
-    Rows are in (game_index, seat) order, so part content is deterministic.
+    Rows are in (game_index, seat) order, so part content is deterministic. The arrays are
+    built by :mod:`pipelines.arrow` (``pa.array`` would import pandas).
     """
     spec = arm.spec
     n, p = games.shape[0], arm.n_players
     idx = np.arange(first_index, first_index + n, dtype=np.int64)
-    reasons = pa.array(spec.end_reasons, pa.string())
+    reasons = spec.end_reasons
     codes = games[:, G_END_REASON]
     if n and (codes.min() < 0 or codes.max() >= len(reasons)):
         bad = int(codes[(codes < 0) | (codes >= len(reasons))][0])
@@ -201,45 +200,45 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
                            f"0..{len(reasons) - 1} ({', '.join(spec.end_reasons)})")
 
     common = {
-        "experiment": _const(experiment, n, pa.string()),
-        "arm": _const(arm_name, n, pa.string()),
-        "game": _const(spec.id, n, pa.string()),
-        "n_players": _const(p, n, pa.int64()),
-        "master_seed": _const(master_seed, n, pa.int64()),
-        "game_index": pa.array(idx, pa.int64()),
+        "experiment": arrow.repeat(experiment, n, pa.string()),
+        "arm": arrow.repeat(arm_name, n, pa.string()),
+        "game": arrow.repeat(spec.id, n, pa.string()),
+        "n_players": arrow.repeat(p, n, pa.int64()),
+        "master_seed": arrow.repeat(master_seed, n, pa.int64()),
+        "game_index": arrow.column(idx, pa.int64()),
     }
     gcols = dict(common)
     for j, name in enumerate(spec.game_column_names):
         col = games[:, j]
         if j == G_TRUNCATED:
-            gcols[name] = pa.array(col != 0, pa.bool_())
+            gcols[name] = arrow.column(col != 0, pa.bool_())
         elif j == G_END_REASON:
-            gcols[name] = reasons.take(pa.array(col))
+            gcols[name] = arrow.strings(reasons, col)
         else:
-            gcols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
+            gcols[name] = arrow.column(col, pa.int64())
     games_tbl = pa.table(gcols)
 
     m = n * p
     flat = seats.reshape(m, seats.shape[2]) if m else seats.reshape(0, seats.shape[2])
-    seat = pa.array(np.tile(np.arange(p, dtype=np.int64), n), pa.int64())
+    seat = np.tile(np.arange(p, dtype=np.int64), n)
     scols = {
-        "experiment": _const(experiment, m, pa.string()),
-        "arm": _const(arm_name, m, pa.string()),
-        "game": _const(spec.id, m, pa.string()),
-        "n_players": _const(p, m, pa.int64()),
-        "master_seed": _const(master_seed, m, pa.int64()),
-        "game_index": pa.array(np.repeat(idx, p), pa.int64()),
-        "seat": seat,
-        "policy": pa.array(list(arm.policy_names), pa.string()).take(seat),
+        "experiment": arrow.repeat(experiment, m, pa.string()),
+        "arm": arrow.repeat(arm_name, m, pa.string()),
+        "game": arrow.repeat(spec.id, m, pa.string()),
+        "n_players": arrow.repeat(p, m, pa.int64()),
+        "master_seed": arrow.repeat(master_seed, m, pa.int64()),
+        "game_index": arrow.column(np.repeat(idx, p), pa.int64()),
+        "seat": arrow.column(seat, pa.int64()),
+        "policy": arrow.strings(arm.policy_names, seat),
     }
     n_winners = np.repeat(games[:, G_N_WINNERS], p)
     for j, name in enumerate(spec.seat_column_names):
         col = flat[:, j]
         if j == S_WON:
             won = col != 0
-            scols[name] = pa.array(won, pa.bool_())
-            scols["win_share"] = pa.array(win_share(won, n_winners), pa.float64())
+            scols[name] = arrow.column(won, pa.bool_())
+            scols["win_share"] = arrow.column(win_share(won, n_winners), pa.float64())
         else:
-            scols[name] = pa.array(np.ascontiguousarray(col), pa.int64())
+            scols[name] = arrow.column(col, pa.int64())
     # win_share goes right after won (design column order), game-specific stats after it.
     return games_tbl, pa.table(scols)

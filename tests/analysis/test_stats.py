@@ -41,6 +41,22 @@ def test_wilson_vectorised_levels_and_empty():
     assert est.estimate == 0.8 and est.contains(0.8) and est.method == "wilson"
 
 
+@pytest.mark.parametrize("level", [0.95, 0.9, 0.99, 0.5])
+def test_wilson_is_statsmodels_to_the_last_bit(level):
+    """The closed form (numpy only, so `playtest run` imports no scipy) gives statsmodels'
+    numbers exactly: the win-rate tables print the same digits as before."""
+    rng = np.random.default_rng(7)
+    n = rng.integers(1, 10 ** 7, size=2000).astype(float)
+    k = np.minimum(np.round(rng.random(2000) ** 3 * n * 4) / 4, n)  # fractional shares, 0, n
+    k[:3], n[:3] = (0.0, 5.0, 1.0), (5.0, 5.0, 1.0)
+    lo, hi = stats.wilson_interval(k, n, level)
+    ref_lo, ref_hi = proportion_confint(k, n, alpha=1.0 - level, method="wilson")
+    assert np.array_equal(lo, ref_lo) and np.array_equal(hi, ref_hi)
+    assert stats.wilson_interval(3.5, 7, level) == tuple(
+        float(x) for x in proportion_confint(3.5, 7, alpha=1.0 - level, method="wilson"))
+    assert stats._Z_95 == st.norm.isf((1.0 - 0.95) / 2.0)
+
+
 # ---------------------------------------------------------------- means
 def test_mean_interval_t_and_z_match_scipy():
     x = np.random.default_rng(3).normal(10, 2, 50)

@@ -1,0 +1,4 @@
+"""``python -m pipelines.cli`` = ``playtest`` (as is ``python -m pipelines``)."""
+from . import main
+
+main()

@@ -1,0 +1,96 @@
+"""What every command shares: the two consoles, the error guard that turns failures into one
+message and an exit code (design §4), the game registry, value formatting.
+
+Nothing here imports the simulation (Numba) or the analysis stack: ``playtest --help`` and the
+parsing of any command stay cheap, and each command imports what it needs when it runs.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+# Tables stay readable when piped to a file or a CI log (rich would assume 80 columns).
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False)
+
+
+class CLIError(Exception):
+    """A failure that is not bad input (exit code 1), e.g. a missing optional component."""
+
+
+def _is_spec_error(e: BaseException) -> bool:
+    """``isinstance(e, sim.spec.SpecError)`` without importing ``sim`` (and Numba) up front: a
+    SpecError exists only once ``sim.spec`` has been imported."""
+    spec = sys.modules.get("sim.spec")
+    return spec is not None and isinstance(e, spec.SpecError)
+
+
+def guarded(fn):
+    """Bad input -> one message, exit 2; other known failures -> exit 1; no tracebacks."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except KeyboardInterrupt:
+            err.print("interrupted; run the same command again to resume")
+            raise typer.Exit(130)
+        except Exception as e:
+            if _is_spec_error(e):
+                err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
+                raise typer.Exit(2)
+            if isinstance(e, CLIError):
+                err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
+                raise typer.Exit(1)
+            if isinstance(e, OSError):  # a file the user named (or the disk) failed
+                where = f"{e.filename}: " if e.filename else ""
+                err.print(f"[bold red]error:[/] {escape(where + (e.strerror or str(e)))}",
+                          markup=True, soft_wrap=True)
+                raise typer.Exit(2)
+            raise
+
+    return wrapper
+
+
+def registry():
+    """:mod:`sim.registry`, or CLIError while a game package cannot be imported."""
+    try:
+        return importlib.import_module("sim.registry")
+    except ImportError as e:  # a game package under construction
+        raise CLIError(f"the game registry cannot be imported yet ({e})") from None
+
+
+def fmt(v: Any) -> str:
+    """A parameter value as the user writes it: ``true``, ``3`` (not ``3.0``), ``[1, 2]``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(fmt(x) for x in v) + "]"
+    if isinstance(v, float) and v == int(v):
+        return str(int(v)) if abs(v) < 1e15 else str(v)
+    return str(v)
+
+
+def did_you_mean(name: str, valid) -> str:
+    """``did you mean 'x'?`` for the closest valid name (difflib), then the valid names."""
+    import difflib
+
+    valid = list(valid)
+    close = difflib.get_close_matches(name, valid, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return hint + ("valid: " + ", ".join(valid) if valid else "(none yet)")
+
+
+def print_items(items: list) -> None:
+    """Print rich tables and plain sentences (no markup: policy options hold brackets)."""
+    for item in items:
+        if isinstance(item, str):
+            out.print(item, soft_wrap=True, markup=False)
+        else:
+            out.print(item)

@@ -1,0 +1,113 @@
+"""Running an experiment from a command (``run``, the studies, ``demo``) and saying what was done:
+the summary lines, the rule-status warning, the precision-targeted loop (``--precision``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from rich.markup import escape
+
+from .common import err, out, registry
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a command runs its experiment: ``--store``, ``--workers``, ``--executor``,
+    ``--scheduler``, ``--quiet``, ``--replan``."""
+
+    store: Optional[str]
+    workers: Optional[int] = None
+    executor: str = "local"
+    scheduler: Optional[str] = None
+    quiet: bool = False
+    replan: bool = False
+
+    def run(self, exp, store=None):
+        """Run ``exp`` (into ``store``, default ``self.store``) and print the summary."""
+        from ..runner import COMPILE_NOTE_S, run
+
+        res = run(exp, self.store if store is None else store, workers=self.workers,
+                  executor=self.executor, scheduler=self.scheduler, quiet=self.quiet,
+                  replan=self.replan)
+        _warn_unfinished_rules(a.game for a in exp.arms)  # after the input checks of ``run``
+        for n in res.notes:
+            err.print(f"note: {n}", markup=False, soft_wrap=True)
+        arms = ", ".join(f"{a.name} ({a.game} {a.arm.n_players}p {a.arm.variant})"
+                         for a in exp.arms)
+        if res.simulated == 0:
+            out.print(f"experiment [bold]{res.experiment}[/] is complete "
+                      f"({res.total_games:,} games in {len(res.arms)} arms); nothing to simulate",
+                      soft_wrap=True)
+        else:
+            out.print(f"experiment [bold]{res.experiment}[/]: simulated {res.simulated:,} games "
+                      f"({res.chunks_done} chunks"
+                      + (f", {res.chunks_skipped} already done" if res.chunks_skipped else "")
+                      + f") in {res.elapsed:.1f} s"
+                      + (f" ({res.kernel_load_s:.0f} s compiling the kernel)"
+                         if res.kernel_load_s > COMPILE_NOTE_S else "")
+                      + f", {res.games_per_s:,.0f} games/s "
+                      f"({res.executor}, {res.workers} workers)", soft_wrap=True)
+        out.print(f"arms: {arms}", soft_wrap=True, markup=False)
+        out.print(f"store: {res.store}  manifest: {res.manifest_path}", soft_wrap=True,
+                  markup=False)
+        return res
+
+    def simulate(self, exp, precision, max_games, start_small):
+        """Run ``exp``: its game counts, or with ``precision`` until the intervals are narrow
+        enough (starting small when ``start_small``, i.e. no --games given)."""
+        if precision is None:
+            return self.run(exp)
+        if start_small:
+            _start_size(exp, max_games)
+        return self._run_precise(exp, precision, max_games)[0]
+
+    def _run_precise(self, exp, precision, max_games):
+        """Precision-targeted run (pipelines.studies.run_to_precision) with the usual summary."""
+        from ..studies import run_to_precision
+
+        def one_round(e, st, **kw):
+            return self.run(e, st)
+
+        res, outcome = run_to_precision(
+            exp, self.store, precision, max_games, run_fn=one_round,
+            echo=lambda m: err.print(m, markup=False, soft_wrap=True))
+        style = "green" if outcome.met else "yellow"
+        out.print(f"[{style}]{escape(outcome.describe())}[/]; "
+                  f"{sum(outcome.games_per_arm.values()):,} games in {len(exp.arms)} arm(s), "
+                  f"{outcome.elapsed:.1f} s", soft_wrap=True)
+        return res, outcome
+
+
+def check_precision_options(precision, max_games) -> None:
+    """--precision in range, --max-games a valid count and only given with --precision."""
+    from sim.spec import SpecError
+
+    from ..studies import check_precision
+
+    check_precision(precision, max_games)
+    if precision is None and max_games is not None:
+        raise SpecError("--max-games only applies with --precision")
+
+
+def _start_size(exp, max_games) -> None:
+    """--precision without --games: start with a small batch (grown as needed)."""
+    from ..studies import DEFAULT_MAX_GAMES, DEFAULT_PRECISION_START
+
+    n = min(DEFAULT_PRECISION_START, max_games or DEFAULT_MAX_GAMES)
+    for ra in exp.arms:
+        if ra.config.games is None:
+            ra.n_games = n
+    exp.n_games = max(ra.n_games for ra in exp.arms)
+
+
+def _warn_unfinished_rules(game_ids) -> None:
+    """Say, with the results of a run, when a game does not implement every rule ID of its spec
+    yet: its results are then results of other rules than the rulebook's."""
+    for gid in dict.fromkeys(game_ids):
+        spec = registry().make(gid)
+        todo = [r.rule_id for r in spec.rules if not r.implemented]
+        if todo:
+            err.print(f"warning: {gid} does not implement {len(todo)} of its {len(spec.rules)} "
+                      f"rule IDs yet ({', '.join(todo[:6])}{', ...' if len(todo) > 6 else ''}; "
+                      f"see `playtest rules {gid}`): its results do not reflect the full rules",
+                      markup=False, soft_wrap=True)
