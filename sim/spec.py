@@ -418,6 +418,9 @@ class GameSpec:
     solo_difficulty: SoloDifficulty = field(default_factory=SoloDifficulty)
     # component_notes(components) -> ComponentNotes for the solo report; None = nothing to say.
     component_notes: Callable[[Components], ComponentNotes] | None = None
+    # What a traced game records (sim.tracing.TraceSpec: rounds, key resources, option kinds);
+    # None = the game cannot be traced yet.
+    trace: Any = None
 
     def comp(self, components: Components, player_counts: tuple[int, ...]) -> tuple:
         """The component arrays of kernels that play games of ``player_counts``."""
