@@ -70,6 +70,7 @@ __all__ = [
     "solo_task_cards",
     "paired_values",
     "arm_games",
+    "arms_games",
 ]
 
 # Views created from analysis/sql/<name>.sql, in dependency order.
@@ -620,6 +621,82 @@ def paired_values(con, experiment: str, arm: str, baseline_arm: str, column: str
         WHERE a.experiment = ? AND a.arm = ? AND b.experiment = ? AND b.arm = ? {seat_cond}
         ORDER BY a.master_seed, a.game_index""", params)
     return df["a"].to_numpy(float), df["b"].to_numpy(float)
+
+
+#: Seat rows fetched per query by :func:`arms_games` (about 100 MB of frames at a time).
+ARMS_BATCH_ROWS = 2_000_000
+
+
+def arms_games(con, experiment: str, arms=None, seat_columns=("win_share", "score"),
+               batch_rows: int = ARMS_BATCH_ROWS):
+    """``(arm, per-game table)`` of every arm of an experiment (or of ``arms``), in arm order:
+    the tables :func:`arm_games` gives, fetched in one query per table for as many arms as fit
+    in ``batch_rows`` seat rows (a study of a thousand small arms is two queries, not two
+    thousand each opening the store's parts); arms without stored games are left out.
+
+    Yields
+    ------
+    (str, pandas.DataFrame)
+        Also the ``game`` of the arm as ``df.attrs["game"]``.
+    """
+    where, params = "experiment = ?", [experiment]
+    if arms is not None:
+        arms = list(dict.fromkeys(arms))
+        if not arms:
+            return
+        where += f" AND arm IN ({', '.join('?' * len(arms))})"
+        params += arms
+    sizes = con.execute(f"SELECT arm, count(*) * any_value(n_players) FROM stg_games "
+                        f"WHERE {where} GROUP BY arm ORDER BY arm", params).fetchall()
+    batch: list[str] = []
+    rows = 0
+    for i, (arm, n) in enumerate(sizes):
+        batch.append(arm)
+        rows += int(n)
+        if rows >= batch_rows or i == len(sizes) - 1:
+            yield from _arms_batch(con, experiment, batch, seat_columns)
+            batch, rows = [], 0
+
+
+def _arms_batch(con, experiment: str, arms: list[str], seat_columns):
+    marks = ", ".join("?" * len(arms))
+    g = query(con, f"""
+        SELECT arm, game, master_seed, game_index, n_players, rounds, truncated, n_winners,
+               end_reason
+        FROM stg_games WHERE experiment = ? AND arm IN ({marks})
+        ORDER BY arm, master_seed, game_index""", [experiment, *arms])
+    cols = ", ".join(f'CAST("{c}" AS DOUBLE) AS "{c}"' for c in seat_columns)
+    s = query(con, f"""
+        SELECT arm, {cols}
+        FROM stg_seats WHERE experiment = ? AND arm IN ({marks})
+        ORDER BY arm, master_seed, game_index, seat""", [experiment, *arms])
+    s_at = _runs(s["arm"].to_numpy(object))
+    gcols = {c: g[c].to_numpy() for c in g.columns}  # once: a slice per arm below
+    scols = {c: s[c].to_numpy(float) for c in seat_columns}
+    for arm, (a, b) in _runs(gcols["arm"]).items():
+        n_players = int(gcols["n_players"][a])
+        sa, sb = s_at.get(arm, (0, 0))
+        if sb - sa != (b - a) * n_players:
+            raise ValueError(f"arm {experiment}/{arm}: {sb - sa} seat rows for {b - a} games of "
+                             f"{n_players} players (store incomplete or mixed)")
+        out = {c: v[a:b] for c, v in gcols.items() if c not in ("arm", "game")}
+        for c in seat_columns:
+            v = scols[c][sa:sb].reshape(b - a, n_players)
+            for seat in range(n_players):
+                out[f"{c}_{seat}"] = v[:, seat]
+        df = pd.DataFrame(out)
+        df.attrs["game"] = gcols["game"][a]
+        yield arm, df
+
+
+def _runs(keys: np.ndarray) -> dict:
+    """``{key: (start, stop)}`` of the runs of equal values of a sorted array."""
+    if not len(keys):
+        return {}
+    cut = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+    starts = np.r_[0, cut]
+    stops = np.r_[cut, len(keys)]
+    return {keys[a]: (int(a), int(b)) for a, b in zip(starts, stops)}
 
 
 def arm_games(con, experiment: str, arm: str, seat_columns=("win_share", "score")) -> pd.DataFrame:
