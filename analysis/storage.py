@@ -414,19 +414,27 @@ class StoreReader:
         out.hand_made = wanted is None and not out.checked and not out.excluded
         return out
 
+    @staticmethod
+    def read_problem(path: str | os.PathLike) -> str | None:
+        """Why a part does not read in full (every page decoded), or None. For parts that have
+        no recorded digest: a footer check cannot see a damaged data page."""
+        try:
+            pq.read_table(path)
+        except (OSError, pa.ArrowException) as e:
+            return f"part {path} is damaged ({str(e).splitlines()[0]})"
+        return None
+
     def explain(self, paths: Iterable[str]) -> str | None:
         """Which part of ``paths`` is unreadable, read in full one by one (after a reader failed
         on data a footer check cannot see): ``experiment 'e' arm 'a' chunk c: ...`` with the
         repair, or None when every one reads."""
         for p in paths:
-            try:
-                pq.read_table(p)
-            except (OSError, pa.ArrowException) as e:
+            problem = self.read_problem(p)
+            if problem:
                 where = part_place(p)
                 head = (f"experiment '{where[0]}' arm '{where[1]}' chunk {where[2]}: "
                         if where else "")
-                return (f"{head}part {p} is damaged ({str(e).splitlines()[0]}). "
-                        + (self.repair_text(where[0]) if where else ""))
+                return f"{head}{problem}. " + (self.repair_text(where[0]) if where else "")
         return None
 
 

@@ -604,8 +604,8 @@ def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, Resolv
            notes: list[str]) -> tuple[list[ChunkTask], int]:
     """The chunks to simulate: unfinished ones, and finished ones whose parts are not the right
     ones (missing, damaged, another digest, rows or game-index range: taken off the finished
-    list, with a note). A sound part recorded before format 3 gets its record (rows, SHA-256).
-    Returns (tasks, chunks skipped)."""
+    list, with a note). A part recorded before format 3 is read in full, then gets its record
+    (rows, SHA-256). Returns (tasks, chunks skipped)."""
     tasks: list[ChunkTask] = []
     skipped = 0
     for entry in manifest["arms"]:
@@ -619,9 +619,13 @@ def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, Resolv
             if c in done:
                 problem = store.check_chunk(ra.game, exp.name, ra.name, c, start, stop,
                                             ra.arm.n_players, records.get(c))
+                old = set(records.get(c, ())) != set(TABLES)  # recorded before format 3
+                if problem is None and old:  # its digest is recorded once it reads in full
+                    problem = next(filter(None, (store.read_problem(store.part_path(
+                        t, ra.game, exp.name, ra.name, c)) for t in TABLES)), None)
                 if problem is None:
                     skipped += 1
-                    if set(records.get(c, ())) != set(TABLES):  # checked before format 3
+                    if old:
                         parts[str(c)] = {t: store.part_record(t, ra.game, exp.name, ra.name, c)
                                          for t in TABLES}
                     continue
