@@ -163,6 +163,36 @@ class Store(StoreReader):
                         p.unlink()
 
 
+def check_out_file(out_file: str | os.PathLike, store_root: str | os.PathLike,
+                   force: bool = False) -> Path:
+    """Where ``playtest sql --out FILE`` may write: a new file (or, with ``force``, an existing
+    regular file) in an existing directory, outside the store. Returns the resolved path.
+
+    Raises
+    ------
+    sim.spec.SpecError
+        Inside the store, a directory, a missing directory, or an existing file without
+        ``force`` (naming the option that overwrites it).
+    """
+    from sim.spec import SpecError
+
+    out_file = Path(out_file)
+    target = out_file.expanduser().resolve()
+    if target.is_relative_to(Path(store_root).expanduser().resolve()):
+        raise SpecError(f"--out {out_file}: inside the store {store_root}; write results "
+                        f"elsewhere")
+    if target.is_dir():
+        raise SpecError(f"--out {out_file}: is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise SpecError(f"--out {out_file}: directory {target.parent} does not exist")
+    if target.exists() and not force:
+        raise SpecError(f"--out {out_file}: the file exists; give another name, or --force to "
+                        f"overwrite it")
+    if target.exists() and not target.is_file():
+        raise SpecError(f"--out {out_file}: not a regular file")
+    return target
+
+
 def _same_file(path: Path, f) -> bool:
     try:
         return os.stat(path).st_ino == os.fstat(f.fileno()).st_ino

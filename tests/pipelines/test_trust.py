@@ -347,3 +347,32 @@ def test_a_lost_executor_is_not_a_store_write_error(tmp_path, monkeypatch):
     msg = str(e.value)
     assert "permissions" not in msg and "cannot write" not in msg
     assert "local" in msg and "Stream is closed" in msg and "resume" in msg
+
+
+# ---- for the CLI: what its commands will call ---------------------------------------------
+
+def test_an_empty_store_path_is_refused_not_the_default(monkeypatch, tmp_path):
+    from pipelines import settings
+    from sim.spec import SpecError
+
+    monkeypatch.setenv(settings.STORE_ENV, str(tmp_path / "env"))
+    for bad in ("", "  "):
+        with pytest.raises(SpecError, match="--store"):
+            settings.store_root(bad)
+    assert settings.store_root(None) == tmp_path / "env"
+
+
+def test_check_out_file(tmp_path):
+    from pipelines.store import check_out_file
+    from sim.spec import SpecError
+
+    store = tmp_path / "store"
+    (store / "experiments").mkdir(parents=True)
+    (tmp_path / "old.csv").write_text("a\n")
+    assert check_out_file(tmp_path / "new.csv", store) == (tmp_path / "new.csv").resolve()
+    assert check_out_file(tmp_path / "old.csv", store, force=True) == (tmp_path / "old.csv")
+    for target, needle in ((tmp_path / "old.csv", "exists"), (store / "x.csv", "inside the store"),
+                           (tmp_path, "is a directory"), (tmp_path / "no" / "x.csv", "does not exist")):
+        with pytest.raises(SpecError, match=needle):
+            check_out_file(target, store)
+    assert (tmp_path / "old.csv").read_text() == "a\n"
