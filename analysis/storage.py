@@ -385,6 +385,7 @@ class StoreReader:
             names &= wanted
         out = StoreScan(files={t: [] for t in TABLES}, groups={t: [] for t in TABLES})
         as_is: set[str | None] = set() if wanted is not None else {None}
+        groups: dict[str, dict[Any, list[str]]] = {t: {} for t in TABLES}  # by Arrow schema
         for name in sorted(names):
             kind, m, problem = self.manifest_state(name)
             if kind == "broken":
@@ -394,7 +395,6 @@ class StoreReader:
                 as_is.add(name)
                 continue
             out.checked.append(name)
-            groups: dict[str, dict[Any, list[str]]] = {t: {} for t in TABLES}
             for arm, game, c, start, stop, p, recs in self.finished_parts(m):
                 for t in TABLES:
                     problem, schema = self.check_part(t, game, name, arm, c, start, stop, p,
@@ -405,9 +405,8 @@ class StoreReader:
                     path = str(self.part_path(t, game, name, arm, c))
                     out.files[t].append(path)
                     groups[t].setdefault(schema, []).append(path)
-            for t in TABLES:
-                out.groups[t] += list(groups[t].values())
         for t in TABLES:
+            out.groups[t] = list(groups[t].values())
             loose = [f for f in on_disk[t] if experiment_of(f) in as_is]
             out.files[t] += loose
             out.unchecked[t] = loose
