@@ -10,9 +10,15 @@ Layering (dbt style, ``shared/style.md`` §5 example 12):
      ``master_seed``, ``n_games``, ``code_version``, ``created_at``, ``status``,
      ``finished_chunks``, ``arms``, the whole ``manifest`` as JSON, and its ``file``).
 
-   Parquet is read with ``hive_partitioning=true, union_by_name=true`` (games of different
-   games have different extra columns) and ``hive_types_autocast=false`` (an experiment named
-   ``123`` stays a string). An empty store gives empty views with the contract columns.
+   Parquet is read with ``hive_partitioning=true`` and ``hive_types_autocast=false`` (an
+   experiment named ``123`` stays a string). A local store's views read what
+   :meth:`analysis.storage.StoreReader.scan` lists, experiment by experiment: the checked
+   finished parts of each experiment ``run`` made (grouped by schema, and the groups stacked
+   ``UNION ALL BY NAME``: games of different games have different extra columns, and a query
+   opens only the parts its ``experiment``/``arm`` filter selects), every part of a hand-made
+   one (``union_by_name=true``), nothing of one whose manifest cannot be read (named in the
+   table ``store_warnings`` and as a :class:`analysis.storage.StoreWarning`). A URL store is
+   read by glob. An empty store gives empty views with the contract columns.
 
 2. Staging views in ``analysis/sql/stg_*.sql`` (types normalised; ``stg_arms`` unnests the
    manifests' arms).
@@ -29,7 +35,7 @@ from __future__ import annotations
 import json
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +44,8 @@ import duckdb
 import numpy as np
 
 from . import stats
-from .storage import TABLES, ManifestError, StoreReader, manifests_glob, parts_glob
+from .storage import (TABLES, ManifestError, StoreError, StoreReader, StoreScan, StoreWarning,
+                      manifests_glob, parts_glob)
 
 if TYPE_CHECKING:  # imported where used: ``connect`` (``playtest run``, ``sql``) needs no pandas
     import pandas as pd
@@ -49,6 +56,7 @@ __all__ = [
     "open_store",
     "StoreTables",
     "has_view",
+    "store_warnings",
     "query",
     "experiment_names",
     "load_manifest",
@@ -64,6 +72,7 @@ __all__ = [
     "solo_task_cards",
     "paired_values",
     "arm_games",
+    "arms_games",
 ]
 
 # Views created from analysis/sql/<name>.sql, in dependency order.
@@ -117,23 +126,34 @@ def _empty_view(con, name: str, columns: str) -> None:
     con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT {body} WHERE false")
 
 
-def _parquet_view(con, name: str, glob, empty: str) -> None:
-    """A view over ``glob`` (a pattern, or a list of files; an empty list gives ``empty``)."""
-    if isinstance(glob, list):
-        if not glob:
+_READ = "hive_partitioning=true, union_by_name={}, hive_types_autocast=false"
+
+
+def _read_parquet(files, union: bool) -> str:
+    src = _lit(files) if isinstance(files, str) else "[" + ", ".join(_lit(f) for f in files) + "]"
+    return f"SELECT * FROM read_parquet({src}, {_READ.format(str(union).lower())})"
+
+
+def _parquet_view(con, name: str, source, empty: str) -> None:
+    """A view over ``source``: a glob (read with ``union_by_name``), or a :class:`StoreScan`'s
+    parts of table ``name`` (nothing to read gives ``empty``)."""
+    if isinstance(source, StoreScan):
+        selects = [_read_parquet(g, False) for g in source.groups[name] if g]
+        if source.unchecked.get(name):
+            selects.append(_read_parquet(source.unchecked[name], True))
+        if not selects:
             _empty_view(con, name, empty)
             return
-        files = "[" + ", ".join(_lit(f) for f in glob) + "]"
+        body = " UNION ALL BY NAME ".join(f"({q})" for q in selects) if len(selects) > 1 \
+            else selects[0]
     else:
-        files = _lit(glob)
-    src = (f"read_parquet({files}, hive_partitioning=true, union_by_name=true, "
-           f"hive_types_autocast=false)")
+        body = _read_parquet(source, True)
     try:
-        con.execute(f"SELECT * FROM {src} LIMIT 0")
+        con.execute(f"SELECT * FROM ({body}) LIMIT 0")
     except duckdb.IOException:  # no files yet
         _empty_view(con, name, empty)
         return
-    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {src}")
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
 
 
 def _experiments_view(con, glob) -> None:
@@ -190,23 +210,24 @@ def _columns(con, view: str) -> set[str]:
     return {r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {view}").fetchall()}
 
 
-def _finished_files(root: str) -> dict[str, list[str]] | None:
-    """A local store's finished parts per table
-    (:meth:`analysis.storage.StoreReader.finished_files`: each checked, a missing or damaged
-    one raises with the repair), or None for a URL, read by
-    glob, as is a store without manifests or with one that ``playtest run`` did not write
-    (hand-made stores).
-    The views then hold exactly the chunks the manifests list as finished, so ``games``
-    and ``seats`` always agree, and parts of a killed run's unfinished chunks are left out."""
+def _scan(root: str, experiments=None) -> StoreScan | None:
+    """What the views of a local store read (:meth:`analysis.storage.StoreReader.scan`: every
+    experiment by its own manifest, each finished part checked; a damaged one raises with the
+    repair), or None for a URL, read by glob.
+
+    Raises
+    ------
+    ManifestError
+        One of ``experiments`` has a manifest that cannot be read.
+    """
     if "://" in root:
         return None
-    store = StoreReader(root)
-    if not store.experiments():
-        return None
-    try:
-        return store.finished_files()
-    except ManifestError:
-        return None
+    scan = StoreReader(root).scan(experiments)
+    for e in experiments or ():
+        if e in scan.excluded:
+            raise ManifestError(f"experiment '{e}' cannot be read: {scan.excluded[e]}; move it "
+                                f"away (or fix it) to read the experiment")
+    return scan
 
 
 def _lock_down(con, paths: list[str]) -> None:
@@ -217,8 +238,8 @@ def _lock_down(con, paths: list[str]) -> None:
     con.execute("SET lock_configuration = true")
 
 
-def connect(store, database: str = ":memory:", read_only: bool = False
-            ) -> duckdb.DuckDBPyConnection:
+def connect(store, database: str = ":memory:", read_only: bool = False,
+            experiments=None) -> duckdb.DuckDBPyConnection:
     """Open DuckDB with the store's views (``games``, ``seats``, ``experiments``) and marts.
 
     Parameters
@@ -232,27 +253,45 @@ def connect(store, database: str = ":memory:", read_only: bool = False
         Lock the connection once the views exist (``playtest sql``): it may read the store's
         parts and manifests and nothing else, and can write no file (``COPY ... TO``,
         ``ATTACH``, ``INSTALL`` fail); local stores only.
+    experiments : iterable of str, optional
+        Read only these experiments' parts (a report reads its own); an experiment among them
+        whose manifest cannot be read raises :class:`analysis.storage.ManifestError`.
 
     Returns
     -------
     duckdb.DuckDBPyConnection
-        ``games`` and ``seats`` of a local store read the parts of finished chunks (listed
-        in the manifests, checked at connect time): reconnect to see chunks finished later. Marts that cannot be
-        built are listed, with the reason, in the table ``skipped_views``.
+        ``games`` and ``seats`` of a local store read, experiment by experiment, the parts of
+        finished chunks (listed in the manifests, checked at connect time: reconnect to see
+        chunks finished later) or a hand-made experiment's parts; an experiment whose manifest
+        cannot be read is left out, with a :class:`analysis.storage.StoreWarning` and a row in
+        the table ``store_warnings`` (:func:`store_warnings`). Marts that cannot be built are
+        listed, with the reason, in the table ``skipped_views``.
+
+    Raises
+    ------
+    analysis.storage.StoreError
+        A finished part is missing, damaged or not its chunk's (naming experiment, arm, chunk).
     """
     root = _store_str(store)
     if read_only and "://" in root:
         raise ValueError(f"a read-only connection needs a local store, not {root}")
-    files = _finished_files(root)
-    if files is None and read_only:  # the parts a glob would read, as a list
-        files = {t: StoreReader(root).part_files(t) for t in TABLES}
+    return _connect(root, _scan(root, experiments), database, read_only)
+
+
+def _connect(root: str, scan: StoreScan | None, database: str, read_only: bool
+             ) -> duckdb.DuckDBPyConnection:
+    for w in scan.warnings if scan is not None else ():
+        warnings.warn(w, StoreWarning, stacklevel=3)
     manifests = StoreReader(root).manifest_files() if read_only else manifests_glob(root)
     con = duckdb.connect(database)
-    _parquet_view(con, "games", files["games"] if files else parts_glob(root, "games"),
-                  _GAMES_EMPTY)
-    _parquet_view(con, "seats", files["seats"] if files else parts_glob(root, "seats"),
-                  _SEATS_EMPTY)
+    for t, empty in (("games", _GAMES_EMPTY), ("seats", _SEATS_EMPTY)):
+        by_glob = scan is None or (scan.hand_made and not read_only)  # parts written later too
+        _parquet_view(con, t, parts_glob(root, t) if by_glob else scan, empty)
     _experiments_view(con, manifests)
+    con.execute("CREATE OR REPLACE TEMP TABLE store_warnings (experiment VARCHAR, message VARCHAR)")
+    if scan is not None and scan.excluded:
+        con.executemany("INSERT INTO store_warnings VALUES (?, ?)",
+                        [[e, w] for e, w in zip(sorted(scan.excluded), scan.warnings)])
     con.execute("CREATE OR REPLACE TEMP TABLE skipped_views (view_name VARCHAR, reason VARCHAR)")
     for name in SQL_VIEWS:
         sql = _sql_text(name)
@@ -270,8 +309,38 @@ def connect(store, database: str = ":memory:", read_only: bool = False
             con.execute("INSERT INTO skipped_views VALUES (?, ?)", [name, str(exc).splitlines()[0]])
             warnings.warn(f"analysis view {name} not created: {exc}", stacklevel=2)
     if read_only:
-        _lock_down(con, files["games"] + files["seats"] + manifests)
+        _lock_down(con, scan.files["games"] + scan.files["seats"] + manifests)
     return con
+
+
+def read_error(store, exc: Exception, experiments=None) -> Exception | None:
+    """A reader's failure on a part's data (a DuckDB error about a Parquet file, which names no
+    file) as a :class:`analysis.storage.StoreError` naming the experiment, arm and chunk of the
+    first part (of ``experiments``) that does not read in full; None when ``exc`` is not about a
+    file or no part fails (then ``exc`` stands as it is). Reads every part: for error paths."""
+    text = str(exc)
+    if not (isinstance(exc, duckdb.IOException) or "parquet" in text.lower()
+            or "corrupt" in text.lower()):
+        return None
+    root = _store_str(store)
+    if "://" in root:
+        return None
+    reader = StoreReader(root)
+    try:
+        files = reader.scan(experiments, digests=False).files
+    except StoreError as e:
+        return e
+    found = reader.explain(files["games"] + files["seats"])
+    return StoreError(found) if found else None
+
+
+def store_warnings(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """What :func:`connect` left out of the views and why (one line per experiment), for the
+    caller to show; ``[]`` when everything is read."""
+    if not has_view(con, "store_warnings"):
+        return []
+    return [r[0] for r in con.execute(
+        "SELECT message FROM store_warnings ORDER BY experiment").fetchall()]
 
 
 @dataclass
@@ -281,6 +350,8 @@ class StoreTables:
     games: "pl.LazyFrame"
     seats: "pl.LazyFrame"
     con: duckdb.DuckDBPyConnection
+    #: experiments left out (their manifest cannot be read), one line each
+    warnings: list[str] = field(default_factory=list)
 
     def close(self) -> None:
         self.con.close()
@@ -305,7 +376,7 @@ def _lazy_table(files: list[str], empty: str) -> "pl.LazyFrame":
     return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
 
 
-def open_store(store) -> StoreTables:
+def open_store(store, experiments=None) -> StoreTables:
     """The store's ``games`` and ``seats`` as Polars LazyFrames, plus :func:`connect`'s DuckDB
     connection with every view: one line to start one's own analysis in Python::
 
@@ -313,16 +384,20 @@ def open_store(store) -> StoreTables:
         st.seats.group_by("game", "n_players", "seat").agg(pl.col("win_share").mean()).collect()
         st.con.sql("SELECT * FROM seat_win_rates")
 
-    Both read the same parts: the finished chunks of a local store (checked; a damaged part
-    raises, naming the experiment and chunk), or every part of a hand-made or remote one.
+    Both read the same parts, experiment by experiment (``experiments``: only these): the
+    finished chunks of what ``run`` made (checked; a damaged part raises, naming the experiment
+    and chunk), every part of a hand-made or remote store, nothing of an experiment whose
+    manifest cannot be read (a :class:`analysis.storage.StoreWarning`, and ``warnings``).
     A store of several games has every game's columns (null in the other games' rows).
     """
     root = _store_str(store)
-    files = _finished_files(root)
-    if files is None:
-        files = {t: StoreReader(root).part_files(t) for t in TABLES}
+    scan = _scan(root, experiments)
+    files = scan.files if scan is not None else {t: StoreReader(root).part_files(t)
+                                                 for t in TABLES}
     return StoreTables(_lazy_table(files["games"], _GAMES_EMPTY),
-                       _lazy_table(files["seats"], _SEATS_EMPTY), connect(store))
+                       _lazy_table(files["seats"], _SEATS_EMPTY),
+                       _connect(root, scan, ":memory:", False),
+                       list(scan.warnings) if scan is not None else [])
 
 
 def has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -556,6 +631,82 @@ def paired_values(con, experiment: str, arm: str, baseline_arm: str, column: str
         WHERE a.experiment = ? AND a.arm = ? AND b.experiment = ? AND b.arm = ? {seat_cond}
         ORDER BY a.master_seed, a.game_index""", params)
     return df["a"].to_numpy(float), df["b"].to_numpy(float)
+
+
+#: Seat rows fetched per query by :func:`arms_games` (about 100 MB of frames at a time).
+ARMS_BATCH_ROWS = 2_000_000
+
+
+def arms_games(con, experiment: str, arms=None, seat_columns=("win_share", "score"),
+               batch_rows: int = ARMS_BATCH_ROWS):
+    """``(arm, per-game table)`` of every arm of an experiment (or of ``arms``), in arm order:
+    the tables :func:`arm_games` gives, fetched in one query per table for as many arms as fit
+    in ``batch_rows`` seat rows (a study of a thousand small arms is two queries, not two
+    thousand each opening the store's parts); arms without stored games are left out.
+
+    Yields
+    ------
+    (str, pandas.DataFrame)
+        Also the ``game`` of the arm as ``df.attrs["game"]``.
+    """
+    where, params = "experiment = ?", [experiment]
+    if arms is not None:
+        arms = list(dict.fromkeys(arms))
+        if not arms:
+            return
+        where += f" AND arm IN ({', '.join('?' * len(arms))})"
+        params += arms
+    sizes = con.execute(f"SELECT arm, count(*) * any_value(n_players) FROM stg_games "
+                        f"WHERE {where} GROUP BY arm ORDER BY arm", params).fetchall()
+    batch: list[str] = []
+    rows = 0
+    for i, (arm, n) in enumerate(sizes):
+        batch.append(arm)
+        rows += int(n)
+        if rows >= batch_rows or i == len(sizes) - 1:
+            yield from _arms_batch(con, experiment, batch, seat_columns)
+            batch, rows = [], 0
+
+
+def _arms_batch(con, experiment: str, arms: list[str], seat_columns):
+    marks = ", ".join("?" * len(arms))
+    g = query(con, f"""
+        SELECT arm, game, master_seed, game_index, n_players, rounds, truncated, n_winners,
+               end_reason
+        FROM stg_games WHERE experiment = ? AND arm IN ({marks})
+        ORDER BY arm, master_seed, game_index""", [experiment, *arms])
+    cols = ", ".join(f'CAST("{c}" AS DOUBLE) AS "{c}"' for c in seat_columns)
+    s = query(con, f"""
+        SELECT arm, {cols}
+        FROM stg_seats WHERE experiment = ? AND arm IN ({marks})
+        ORDER BY arm, master_seed, game_index, seat""", [experiment, *arms])
+    s_at = _runs(s["arm"].to_numpy(object))
+    gcols = {c: g[c].to_numpy() for c in g.columns}  # once: a slice per arm below
+    scols = {c: s[c].to_numpy(float) for c in seat_columns}
+    for arm, (a, b) in _runs(gcols["arm"]).items():
+        n_players = int(gcols["n_players"][a])
+        sa, sb = s_at.get(arm, (0, 0))
+        if sb - sa != (b - a) * n_players:
+            raise ValueError(f"arm {experiment}/{arm}: {sb - sa} seat rows for {b - a} games of "
+                             f"{n_players} players (store incomplete or mixed)")
+        out = {c: v[a:b] for c, v in gcols.items() if c not in ("arm", "game")}
+        for c in seat_columns:
+            v = scols[c][sa:sb].reshape(b - a, n_players)
+            for seat in range(n_players):
+                out[f"{c}_{seat}"] = v[:, seat]
+        df = pd.DataFrame(out)
+        df.attrs["game"] = gcols["game"][a]
+        yield arm, df
+
+
+def _runs(keys: np.ndarray) -> dict:
+    """``{key: (start, stop)}`` of the runs of equal values of a sorted array."""
+    if not len(keys):
+        return {}
+    cut = np.flatnonzero(keys[1:] != keys[:-1]) + 1
+    starts = np.r_[0, cut]
+    stops = np.r_[cut, len(keys)]
+    return {keys[a]: (int(a), int(b)) for a, b in zip(starts, stops)}
 
 
 def arm_games(con, experiment: str, arm: str, seat_columns=("win_share", "score")) -> pd.DataFrame:

@@ -20,26 +20,45 @@ of ``k`` (the last one may be shorter); finished chunks are inclusive ranges
 chunk and a list of finished chunk numbers) read as the same plan: each old entry is a
 one-chunk segment.
 
-Trust is checked, not assumed: :meth:`StoreReader.finished_files` re-reads every finished
-chunk's Parquet footers and refuses a missing or damaged part, naming the experiment, arm and
-chunk.
+Manifests of format 3 also record each finished part, per arm: ``"parts": {"<chunk>": {"games":
+[rows, sha256], "seats": [rows, sha256]}}``, the row count and the SHA-256 of the file's bytes,
+computed when the part was written.
+
+Trust is checked, not assumed, and reading is scoped per experiment (:meth:`StoreReader.scan`):
+
+* an experiment whose manifest ``run`` wrote is read as its finished parts, each checked
+  (:meth:`StoreReader.check_part`): present, its digest when recorded, its footer, its row count,
+  and that it holds its own chunk (game-index range, experiment and arm from the Parquet
+  statistics). A part that fails raises :class:`StoreError` naming the experiment, arm and
+  chunk; parts of unfinished chunks (a killed run) are never read;
+* an experiment whose manifest cannot be read (not JSON, or a run manifest gone out of shape) is
+  not read at all, and named in :attr:`StoreScan.excluded` (a warning for the caller to show):
+  it never changes what is read for the other experiments;
+* parts without a manifest, or under a manifest ``run`` did not write (no chunk plan: a
+  hand-made store), are read as they are, every part on disk.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from sim.spec import SpecError
 
-__all__ = ["TABLES", "StoreError", "ManifestError", "StoreReader", "manifest_problem",
-           "manifests_glob", "parts_glob", "segment_chunks", "expand", "from_ranges", "read_arm"]
+__all__ = ["TABLES", "StoreError", "ManifestError", "StoreWarning", "StoreReader", "StoreScan",
+           "manifest_problem", "manifests_glob", "parts_glob", "segment_chunks", "expand",
+           "from_ranges", "read_arm", "part_records", "file_digest"]
 
 TABLES = ("games", "seats")
+DIGEST = "sha256"  # of a part's file bytes, recorded in the manifest (format 3)
 
 
 class StoreError(SpecError):
@@ -48,6 +67,11 @@ class StoreError(SpecError):
 
 class ManifestError(StoreError):
     """A manifest file that is not valid JSON or not shaped like a playtest manifest."""
+
+
+class StoreWarning(UserWarning):
+    """Something of the store is left out of what is read (an experiment whose manifest cannot
+    be read)."""
 
 
 # ---- the layout, as strings (a URL store too) -----------------------------------------------
@@ -95,6 +119,19 @@ def read_arm(entry: dict) -> tuple[list[dict], set[int]]:
     return plan, set(entry.get("finished_chunks", []))
 
 
+def part_records(entry: dict) -> dict[int, dict[str, tuple[int, str]]]:
+    """An arm entry's recorded parts (format 3): ``{chunk: {table: (rows, sha256)}}``; ``{}``
+    for older manifests."""
+    return {int(c): {t: (int(r[0]), str(r[1])) for t, r in rec.items()}
+            for c, rec in (entry.get("parts") or {}).items()}
+
+
+def file_digest(path: str | os.PathLike) -> str:
+    """SHA-256 of a file's bytes (hex), as recorded for each part."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, DIGEST).hexdigest()
+
+
 # ---- manifests ---------------------------------------------------------------------------
 
 def manifest_problem(m: Any) -> str | None:
@@ -122,7 +159,30 @@ def manifest_problem(m: Any) -> str | None:
             ok = isinstance(fin, list) and all(_is_int(x) for x in fin)
         if not ok:
             return f"arms[{i}] has no valid list of finished chunks"
+        if "parts" in a and not _parts_ok(a["parts"]):
+            return f"arms[{i}].parts is not a record of parts ({{chunk: {{table: [rows, sha256]}}}})"
     return None
+
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def _parts_ok(parts: Any) -> bool:
+    return isinstance(parts, dict) and all(
+        isinstance(c, str) and c.isdigit() and isinstance(rec, dict) and all(
+            t in TABLES and isinstance(r, list) and len(r) == 2 and _is_int(r[0]) and r[0] >= 0
+            and isinstance(r[1], str) and _HEX64.fullmatch(r[1]) for t, r in rec.items())
+        for c, rec in parts.items())
+
+
+def is_run_manifest(m: Any) -> bool:
+    """Whether a parsed manifest says ``playtest run`` wrote it (a ``format``, or arms with a
+    chunk plan); other JSON objects are hand-made manifests (their parts are read as they are)."""
+    if not isinstance(m, dict):
+        return False
+    return "format" in m or any(isinstance(a, dict) and ("chunks" in a or "finished" in a)
+                                for a in (m.get("arms") if isinstance(m.get("arms"), list)
+                                          else []))
 
 
 def _is_int(x: Any) -> bool:
@@ -190,52 +250,270 @@ class StoreReader:
                              f"to start over")
         return m
 
+    def manifest_state(self, experiment: str) -> tuple[str, dict | None, str | None]:
+        """How the store holds ``experiment``: ``(kind, manifest, problem)`` with ``kind``
+
+        * ``"run"``: a manifest ``playtest run`` wrote, in shape (read its finished parts);
+        * ``"hand-made"``: a JSON object without a chunk plan (read every part on disk);
+        * ``"missing"``: no manifest (read every part on disk);
+        * ``"broken"``: a manifest that cannot be read (``problem`` says why; read nothing).
+        """
+        p = self.manifest_path(experiment)
+        if not p.is_file():
+            return "missing", None, None
+        try:
+            m = json.loads(p.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            return "broken", None, f"manifest {p} is not valid JSON ({e})"
+        except OSError as e:
+            return "broken", None, f"manifest {p} cannot be read ({e.strerror})"
+        if not isinstance(m, dict):
+            return "broken", None, f"manifest {p} is a JSON {type(m).__name__}, not an object"
+        if not is_run_manifest(m):
+            return "hand-made", m, None
+        problem = manifest_problem(m)
+        if problem:
+            return "broken", None, f"manifest {p} is not a playtest manifest ({problem})"
+        return "run", m, None
+
     # ---- parts ------------------------------------------------------------------------
-    def check_chunk(self, game: str, experiment: str, arm: str, chunk: int, n_games: int,
-                    n_players: int) -> str | None:
-        """Why a finished chunk's parts are unusable (missing, unreadable footer, wrong row
-        count), or None when both are fine. Reads only the Parquet footers."""
-        for table, rows in (("games", n_games), ("seats", n_games * n_players)):
-            path = self.part_path(table, game, experiment, arm, chunk)
-            try:
-                got = pq.read_metadata(path).num_rows
-            except FileNotFoundError:
-                return f"{table} part {path} is missing"
-            except (OSError, pa.ArrowException) as e:
-                return f"{table} part {path} is damaged ({str(e).splitlines()[0]})"
-            if got != rows:
-                return f"{table} part {path} has {got:,} rows, not {rows:,}"
+    def check_part(self, table: str, game: str, experiment: str, arm: str, chunk: int,
+                   start: int, stop: int, n_players: int, record: tuple[int, str] | None = None,
+                   digests: bool = True) -> tuple[str | None, Any]:
+        """Whether a finished chunk's ``table`` part is the one the manifest lists.
+
+        Checks, in order: the file exists; its SHA-256 equals the recorded one (``record =
+        (rows, sha256)``, format 3; skipped when ``digests`` is False); its footer reads; it has
+        the chunk's rows; it holds the chunk's games (``game_index`` from ``start`` to
+        ``stop - 1``) of this experiment and arm (the Parquet statistics, or the column when a
+        writer left none).
+
+        Returns
+        -------
+        (problem, schema): why the part is not the right one (None when it is), and its Arrow
+        schema (None when it has a problem).
+        """
+        path = self.part_path(table, game, experiment, arm, chunk)
+        rows = (stop - start) * (1 if table == "games" else n_players)
+        if not path.is_file():
+            return f"{table} part {path} is missing", None
+        if record is not None:
+            if record[0] != rows:
+                return (f"{table} part {path} is recorded with {record[0]:,} rows, not "
+                        f"{rows:,}"), None
+            if digests:
+                try:
+                    got = file_digest(path)
+                except OSError as e:
+                    return f"{table} part {path} cannot be read ({e.strerror})", None
+                if got != record[1]:
+                    return (f"{table} part {path} does not match the {DIGEST} recorded when it "
+                            f"was written (changed or damaged since)"), None
+        try:
+            md = pq.read_metadata(path)
+            schema = md.schema.to_arrow_schema()
+        except (OSError, pa.ArrowException) as e:
+            return f"{table} part {path} is damaged ({str(e).splitlines()[0]})", None
+        if md.num_rows != rows:
+            return f"{table} part {path} has {md.num_rows:,} rows, not {rows:,}", None
+        try:
+            held = _held(path, md, rows)
+        except (OSError, pa.ArrowException, ValueError) as e:
+            return f"{table} part {path} is damaged ({str(e).splitlines()[0]})", None
+        lo, hi = held.get("game_index", (None, None))
+        if rows and (lo, hi) != (start, stop - 1):
+            return (f"{table} part {path} holds games {lo}-{hi}, not the chunk's "
+                    f"{start}-{stop - 1}"), None
+        for col, want in (("experiment", experiment), ("arm", arm)):
+            got = held.get(col)
+            if rows and got is not None and got != (want, want):
+                what = got[0] if got[0] == got[1] else f"{got[0]}..{got[1]}"
+                return f"{table} part {path} holds {col} '{what}', not '{want}'", None
+        return None, schema
+
+    def check_chunk(self, game: str, experiment: str, arm: str, chunk: int, start: int,
+                    stop: int, n_players: int, records: dict | None = None,
+                    digests: bool = True) -> str | None:
+        """Why a finished chunk's parts are not the right ones (:meth:`check_part`), or None."""
+        for table in TABLES:
+            problem, _ = self.check_part(table, game, experiment, arm, chunk, start, stop,
+                                         n_players, (records or {}).get(table), digests)
+            if problem:
+                return problem
         return None
 
-    def finished_parts(self, manifest: dict) -> list[tuple[str, str, int, int, int]]:
-        """``(arm, game, chunk, n_games, n_players)`` of every finished chunk of an experiment."""
+    def finished_parts(self, manifest: dict) -> list[tuple[str, str, int, int, int, int, dict]]:
+        """``(arm, game, chunk, start, stop, n_players, records)`` of every finished chunk of an
+        experiment (``records``: ``{table: (rows, sha256)}``, empty before format 3)."""
         out = []
         for a in manifest["arms"]:
             plan, done = read_arm(a)
-            out += [(a["name"], a["game"], c, stop - start, a["n_players"])
+            recs = part_records(a)
+            out += [(a["name"], a["game"], c, start, stop, a["n_players"], recs.get(c, {}))
                     for c, start, stop in expand(plan) if c in done]
         return out
 
-    def finished_files(self) -> dict[str, list[str]]:
-        """Every finished part of every experiment, per table, after checking each one.
+    def repair_text(self, experiment: str) -> str:
+        return (f"Repair: run the command that made the experiment again (`playtest run` "
+                f"re-simulates damaged chunks), or move {self.manifest_path(experiment)} and its "
+                f"results away")
+
+    def scan(self, experiments: Iterable[str] | None = None, digests: bool = True) -> "StoreScan":
+        """What a reader reads: the parts of every experiment (or of ``experiments``), each
+        experiment by its own manifest (see the module docstring).
+
+        Parameters
+        ----------
+        experiments : iterable of str, optional
+            Read only these experiments.
+        digests : bool, default True
+            Check each recorded part's SHA-256 (reads every byte: about 1 s per GB of parts);
+            False checks footers, rows and game-index ranges only.
 
         Raises
         ------
         StoreError
-            A manifest is unreadable, or a finished chunk's part is missing or damaged: the
+            A finished part of a readable manifest is missing, damaged or not its chunk's; the
             message names the experiment, arm and chunk and how to repair it.
         """
-        files: dict[str, list[str]] = {t: [] for t in TABLES}
-        for name in self.experiments():
-            m = self.read_manifest(name)
-            for arm, game, c, n, p in self.finished_parts(m):
-                problem = self.check_chunk(game, name, arm, c, n, p)
-                if problem:
-                    raise StoreError(
-                        f"experiment '{name}' arm '{arm}' chunk {c}: {problem}. Repair: run the "
-                        f"command that made the experiment again (`playtest run` re-simulates "
-                        f"damaged chunks), or move {self.manifest_path(name)} and its results "
-                        f"away")
+        wanted = None if experiments is None else set(experiments)
+        on_disk = {t: self.part_files(t) for t in TABLES}
+        names = set(self.experiments())
+        for files in on_disk.values():
+            names.update(e for e in map(experiment_of, files) if e is not None)
+        if wanted is not None:
+            names &= wanted
+        out = StoreScan(files={t: [] for t in TABLES}, groups={t: [] for t in TABLES})
+        as_is: set[str | None] = set() if wanted is not None else {None}
+        groups: dict[str, dict[Any, list[str]]] = {t: {} for t in TABLES}  # by Arrow schema
+        for name in sorted(names):
+            kind, m, problem = self.manifest_state(name)
+            if kind == "broken":
+                out.excluded[name] = problem
+                continue
+            if kind != "run":
+                as_is.add(name)
+                continue
+            out.checked.append(name)
+            for arm, game, c, start, stop, p, recs in self.finished_parts(m):
                 for t in TABLES:
-                    files[t].append(str(self.part_path(t, game, name, arm, c)))
-        return files
+                    problem, schema = self.check_part(t, game, name, arm, c, start, stop, p,
+                                                      recs.get(t), digests)
+                    if problem:
+                        raise StoreError(f"experiment '{name}' arm '{arm}' chunk {c}: {problem}. "
+                                         + self.repair_text(name))
+                    path = str(self.part_path(t, game, name, arm, c))
+                    out.files[t].append(path)
+                    groups[t].setdefault(schema, []).append(path)
+        for t in TABLES:
+            out.groups[t] = list(groups[t].values())
+            loose = [f for f in on_disk[t] if experiment_of(f) in as_is]
+            out.files[t] += loose
+            out.unchecked[t] = loose
+        out.hand_made = wanted is None and not out.checked and not out.excluded
+        return out
+
+    @staticmethod
+    def read_problem(path: str | os.PathLike) -> str | None:
+        """Why a part does not read in full (every page decoded), or None. For parts that have
+        no recorded digest: a footer check cannot see a damaged data page."""
+        try:
+            pq.read_table(path)
+        except (OSError, pa.ArrowException) as e:
+            return f"part {path} is damaged ({str(e).splitlines()[0]})"
+        return None
+
+    def explain(self, paths: Iterable[str]) -> str | None:
+        """Which part of ``paths`` is unreadable, read in full one by one (after a reader failed
+        on data a footer check cannot see): ``experiment 'e' arm 'a' chunk c: ...`` with the
+        repair, or None when every one reads."""
+        for p in paths:
+            problem = self.read_problem(p)
+            if problem:
+                where = part_place(p)
+                head = (f"experiment '{where[0]}' arm '{where[1]}' chunk {where[2]}: "
+                        if where else "")
+                return f"{head}{problem}. " + (self.repair_text(where[0]) if where else "")
+        return None
+
+
+@dataclass
+class StoreScan:
+    """What a reader reads from a store (:meth:`StoreReader.scan`)."""
+
+    #: per table, every part to read
+    files: dict[str, list[str]]
+    #: per table, the checked parts in groups of one Arrow schema (each group reads without
+    #: unifying schemas file by file)
+    groups: dict[str, list[list[str]]]
+    #: per table, the parts read as they are (hand-made: schemas unknown)
+    unchecked: dict[str, list[str]] = field(default_factory=dict)
+    #: experiments read by their manifest
+    checked: list[str] = field(default_factory=list)
+    #: experiment -> why none of its parts are read (its manifest cannot be read)
+    excluded: dict[str, str] = field(default_factory=dict)
+    #: every experiment is hand-made (or the store is empty): every part on disk is read, and a
+    #: reader may read them by glob (parts written later show up)
+    hand_made: bool = False
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per experiment left out, for the caller to show."""
+        return [f"experiment '{e}' is left out: {why}; fix or move that file to read its parts"
+                for e, why in sorted(self.excluded.items())]
+
+
+def experiment_of(path: str) -> str | None:
+    """The experiment of a part path (its ``experiment=<e>`` directory), or None."""
+    for d in Path(path).parts:
+        if d.startswith("experiment="):
+            return d[len("experiment="):]
+    return None
+
+
+def part_place(path: str) -> tuple[str, str, int] | None:
+    """``(experiment, arm, chunk)`` of a part path of the store layout, or None."""
+    p = Path(path)
+    m = re.fullmatch(r"part-(\d+)\.parquet", p.name)
+    arm = p.parent.name
+    exp = p.parent.parent.name
+    if not m or not arm.startswith("arm=") or not exp.startswith("experiment="):
+        return None
+    return exp[len("experiment="):], arm[len("arm="):], int(m.group(1))
+
+
+_HELD = ("game_index", "experiment", "arm")
+
+
+def _held(path, md, rows: int) -> dict[str, tuple[Any, Any]]:
+    """``{column: (min, max)}`` of the identity columns of a part, from the Parquet statistics
+    (read from the column itself when a row group has none)."""
+    names = [md.schema.column(i).path for i in range(md.num_columns)]
+    out: dict[str, tuple[Any, Any]] = {}
+    need = []
+    for col in _HELD:
+        if col not in names:
+            continue
+        j = names.index(col)
+        lo = hi = None
+        for g in range(md.num_row_groups):
+            c = md.row_group(g).column(j)
+            st = c.statistics
+            if md.row_group(g).num_rows == 0:
+                continue
+            if st is None or not st.has_min_max:
+                need.append(col)
+                break
+            lo = st.min if lo is None else min(lo, st.min)
+            hi = st.max if hi is None else max(hi, st.max)
+        else:
+            out[col] = (lo, hi)
+    if need and rows:
+        t = pq.read_table(path, columns=need)
+        for col in need:
+            v = t.column(col)
+            mm = pc.min_max(v)
+            out[col] = (mm["min"].as_py(), mm["max"].as_py())
+    if "game_index" not in names and rows:
+        raise ValueError("it has no game_index column")
+    return out

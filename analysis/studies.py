@@ -48,6 +48,7 @@ __all__ = [
     "balance_factor",
     "factor_prefix",
     "arm_games",
+    "arms_games",
     "metrics",
     "level_table",
     "compare_frames",
@@ -112,6 +113,30 @@ def arm_games(con, experiment: str, arm: str) -> pd.DataFrame:
     if len(df):
         df.insert(0, "game", game)
     return df
+
+
+def arms_games(con, experiment: str, arms=None):
+    """``(arm, per-game table)`` of every arm (or of ``arms``) as :func:`arm_games` gives them,
+    fetched a batch of arms per query (:func:`analysis.db.arms_games`): for studies of many
+    arms."""
+    seat_cols = set(db.query(con, "SELECT * FROM stg_seats LIMIT 0").columns)
+    base = ("win_share", "score")
+    extra: list[str] = []
+    if arms is None or list(arms):
+        games = db.query(con, "SELECT DISTINCT game FROM stg_games WHERE experiment = ?",
+                         [experiment])["game"].tolist()
+        for game in games:
+            f = balance_factor(game)
+            if not f.is_seat and f.column in seat_cols and f.column not in extra:
+                extra.append(f.column)
+    for arm, df in db.arms_games(con, experiment, arms, base + tuple(extra)):
+        game = df.attrs["game"]
+        factor = balance_factor(game)
+        keep = factor.column if not factor.is_seat else None
+        df = df.drop(columns=[c for c in df.columns for x in extra
+                              if x != keep and c.startswith(f"{x}_") and c[len(x) + 1:].isdigit()])
+        df.insert(0, "game", game)
+        yield arm, df
 
 
 def _factor_metrics(df: pd.DataFrame, factor: BalanceFactor, share: np.ndarray) -> list[Metric]:

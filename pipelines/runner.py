@@ -3,13 +3,23 @@
 Order of work (so that bad input writes nothing and a killed run resumes):
 
 1. The :class:`~pipelines.experiment.Experiment` is already fully validated (every arm went
-   through ``sim.batch.make_arm``). Here the executor options and the stored manifest (if any) are
-   checked — a manifest with different results-defining settings is an error, never mixed.
-2. The chunk plan is fixed in the manifest (``status = "running"``), then each missing chunk is
-   simulated (a pure function of arm + game-index range, see :func:`simulate_chunk`) and its two
-   parts written atomically; the manifest lists the chunk as finished right after. Before the
-   first chunk, :func:`load_kernels` compiles or loads each game's kernel under a status line.
+   through ``sim.batch.make_arm``). Here the executor options are checked, the experiment's lock
+   is taken, and then the stored manifest (if any) is read and checked under it — a manifest
+   with a different seed or other results-defining settings is an error, never mixed, and no
+   other run can write the experiment until this one ends. A refused run leaves the store as it
+   was.
+2. Every finished chunk's parts are checked (digest, footer, rows, game-index range:
+   :meth:`~analysis.storage.StoreReader.check_chunk`); a wrong one is simulated again. The chunk
+   plan is fixed in the manifest (``status = "running"``), then each missing chunk is simulated
+   (a pure function of arm + game-index range, see :func:`simulate_chunk`) and its two parts
+   written atomically; the manifest lists the chunk as finished, with each part's rows and
+   SHA-256, right after. Before the first chunk, :func:`load_kernels` compiles or loads each
+   game's kernel under a status line.
 3. ``status = "complete"`` when every planned chunk is finished.
+
+A failing executor (a lost Dask scheduler or worker) is an :class:`ExecutorError`, a failing
+store write a :class:`~analysis.storage.StoreError` saying what to free or fix; either way the
+finished chunks are in the store and the same command resumes.
 
 Chunks are game-index ranges. A new experiment's chunk ``c`` covers
 ``[c * chunk_size, min((c + 1) * chunk_size, n))``. Growing an experiment (a larger ``--games``)
@@ -19,6 +29,7 @@ so the data is identical for any worker count, chunk size or executor.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from analysis.storage import StoreError
+from analysis.storage import TABLES, StoreError, part_records
 from sim.spec import SpecError
 
 from . import settings
@@ -35,6 +46,12 @@ from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
 from .store import MANIFEST_FORMAT, Store, build_tables, now_iso
 
 EXECUTORS = ("local", "dask")
+
+
+class ExecutorError(SpecError):
+    """The executor failed while simulating (a lost Dask scheduler or worker...), not the
+    store: one message (exit code 2, like a ``--scheduler`` that cannot be reached); the
+    finished chunks are in the store and the same command resumes."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +222,8 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         entry["chunks"] = plan
         entry["finished"] = chunks.to_ranges(finished)
         entry.pop("finished_chunks", None)
+        entry["parts"] = {c: dict(r) for c, r in (entry.get("parts") or {}).items()
+                          if int(c) in finished}
         entry["n_games"] = chunks.planned_games(plan)
     code = settings.code_version()
     manifest.update({
@@ -438,18 +457,21 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
     """
     t0 = time.perf_counter()
     workers = check_run_options(workers, executor, scheduler)
+    if exp.chunk_size is not None:
+        check_chunk_size(exp.chunk_size)
     store = Store(settings.store_root(store_root))
     store.check_root()
-    old = store.read_manifest(exp.name)
-    chunk_size = exp.chunk_size or (old or {}).get("chunk_size") or settings.DEFAULT_CHUNK_SIZE
-    check_chunk_size(chunk_size)
-    # raises before anything is written
-    manifest, notes, drop = build_manifest(exp, old, chunk_size, exp.chunk_size is not None,
-                                           replan)
-
     try:
-        return _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
-                         dask_processes, after_chunk, t0)
+        with store.lock(exp.name):  # before the manifest is read: nobody changes it meanwhile
+            old = store.read_manifest(exp.name)
+            chunk_size = (exp.chunk_size or (old or {}).get("chunk_size")
+                          or settings.DEFAULT_CHUNK_SIZE)
+            check_chunk_size(chunk_size)
+            # raises before anything is written (the lock leaves nothing behind)
+            manifest, notes, drop = build_manifest(exp, old, chunk_size,
+                                                   exp.chunk_size is not None, replan)
+            return _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler,
+                             quiet, dask_processes, after_chunk, t0)
     except OSError as e:
         raise _write_error(store, e) from None
 
@@ -467,57 +489,123 @@ def _write_error(store: Store, e: OSError) -> StoreError:
 
 def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
               dask_processes, after_chunk, t0) -> RunResult:
-    """The writing part of :func:`run`, under the experiment's lock."""
+    """The writing part of :func:`run` (the caller holds the experiment's lock)."""
     arms = share_kernels(exp.arms)
     simulated = 0
     load_s = 0.0
-    with store.lock(exp.name):
-        for ra in exp.arms:
-            store.remove_stale_temp(ra.game, exp.name, ra.name)
-            store.remove_parts(ra.game, exp.name, ra.name, drop.get(ra.name, ()))
-        tasks, skipped = _tasks(exp, manifest, store, arms, notes)
-        mpath = store.write_manifest(manifest)
-        entries = {a["name"]: a for a in manifest["arms"]}
-        if tasks:
-            if executor == "local":
-                load_s = load_kernels((arms[t.arm_name].arm for t in tasks), quiet)
-            ex = (LocalExecutor(workers) if executor == "local"
-                  else DaskExecutor(workers, scheduler, processes=dask_processes))
-            total = sum(t.n for t in tasks)
-            bar = GameProgress(total, quiet, exp.name)
-            try:
-                for t, g, s in ex.map(tasks, arms):
-                    ra = arms[t.arm_name]
-                    gt, st = build_tables(exp.name, ra.name, ra.arm, exp.seed, t.start, g, s)
-                    store.write_part("games", ra.game, exp.name, ra.name, t.chunk, gt)
-                    store.write_part("seats", ra.game, exp.name, ra.name, t.chunk, st)
-                    e = entries[t.arm_name]
-                    e["finished"] = chunks.to_ranges(chunks.from_ranges(e["finished"]) | {t.chunk})
-                    manifest["finished_chunks"] = _finished(manifest)
-                    store.write_manifest(manifest)
-                    simulated += t.n
-                    bar.advance(t.n)
-                    if after_chunk is not None:
-                        after_chunk(t.arm_name, t.chunk)
-            finally:
-                bar.close()
-                ex.close()
-        manifest["finished_chunks"] = _finished(manifest)
-        complete = all(len(chunks.from_ranges(a["finished"])) == chunks.count(a["chunks"])
-                       for a in manifest["arms"])
-        manifest["status"] = "complete" if complete else "running"
-        manifest["finished_at"] = now_iso() if complete else None
-        store.write_manifest(manifest)
+    store.remove_stale_manifest_temp(exp.name)
+    for ra in exp.arms:
+        store.remove_stale_temp(ra.game, exp.name, ra.name)
+        store.remove_parts(ra.game, exp.name, ra.name, drop.get(ra.name, ()))
+    tasks, skipped = _tasks(exp, manifest, store, arms, notes)
+    mpath = store.write_manifest(manifest)
+    entries = {a["name"]: a for a in manifest["arms"]}
+    if tasks:
+        if executor == "local":
+            load_s = load_kernels((arms[t.arm_name].arm for t in tasks), quiet)
+        ex = (LocalExecutor(workers) if executor == "local"
+              else DaskExecutor(workers, scheduler, processes=dask_processes))
+        total = sum(t.n for t in tasks)
+        bar = GameProgress(total, quiet, exp.name)
+        saver = _ManifestSaver(store, manifest)
+        try:
+            for t, g, s in _executed(ex, tasks, arms):
+                ra = arms[t.arm_name]
+                gt, st = build_tables(exp.name, ra.name, ra.arm, exp.seed, t.start, g, s)
+                rec = {"games": store.write_part("games", ra.game, exp.name, ra.name, t.chunk, gt),
+                       "seats": store.write_part("seats", ra.game, exp.name, ra.name, t.chunk, st)}
+                e = entries[t.arm_name]
+                e.setdefault("parts", {})[str(t.chunk)] = rec
+                e["finished"] = chunks.to_ranges(chunks.from_ranges(e["finished"]) | {t.chunk})
+                saver.chunk_done()
+                simulated += t.n
+                bar.advance(t.n)
+                if after_chunk is not None:
+                    after_chunk(t.arm_name, t.chunk)
+        finally:
+            bar.close()
+            ex.close()
+            saver.flush()  # chunks finished before a failure stay recorded
+    manifest["finished_chunks"] = _finished(manifest)
+    complete = all(len(chunks.from_ranges(a["finished"])) == chunks.count(a["chunks"])
+                   for a in manifest["arms"])
+    manifest["status"] = "complete" if complete else "running"
+    manifest["finished_at"] = now_iso() if complete else None
+    store.write_manifest(manifest)
     total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)
     return RunResult(exp.name, store.root, mpath, list(arms), total_games, simulated,
                      len(tasks), skipped, time.perf_counter() - t0, executor, workers, notes,
                      load_s)
 
 
+class _ManifestSaver:
+    """Writes the manifest after each finished chunk; once it is large (a study of many arms,
+    thousands of chunks) at most as often as keeps its writing under about a tenth of the run,
+    so the run stays linear in its chunks. :meth:`flush` writes what is pending (at the end,
+    and when the run stops on an error); a chunk written but not yet recorded when the process
+    is killed is simulated again on resume, with the same content."""
+
+    SMALL = 256 * 1024  # bytes: always written right away
+
+    def __init__(self, store: Store, manifest: dict):
+        self.store, self.manifest = store, manifest
+        self.pending = False
+        self.cost = 0.0  # seconds the last write took
+        self.last = time.perf_counter()
+        self.size = 0
+
+    def chunk_done(self) -> None:
+        self.pending = True
+        if self.size < self.SMALL or time.perf_counter() - self.last >= 10 * self.cost:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        t = time.perf_counter()
+        self.manifest["finished_chunks"] = _finished(self.manifest)
+        path = self.store.write_manifest(self.manifest)
+        self.pending = False
+        self.last = time.perf_counter()
+        self.cost = self.last - t
+        try:
+            self.size = path.stat().st_size
+        except OSError:
+            self.size = 0
+
+
+# What a failing executor raises (distributed: CommClosedError is an OSError, a lost
+# scheduler cancels the futures, a worker that keeps dying kills the task).
+_EXECUTOR_FAILURES = (OSError, TimeoutError, concurrent.futures.CancelledError)
+_EXECUTOR_FAILURE_NAMES = ("KilledWorker", "CommClosedError", "FutureCancelledError")
+
+
+def _executed(ex, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]):
+    """``ex.map(tasks, arms)``, with a failure of the executor itself (not of a store write,
+    which happens between two results) raised as :class:`ExecutorError`."""
+    it = iter(ex.map(tasks, arms))
+    while True:
+        try:
+            item = next(it)
+        except StopIteration:
+            return
+        except Exception as e:
+            if isinstance(e, _EXECUTOR_FAILURES) or type(e).__name__ in _EXECUTOR_FAILURE_NAMES:
+                what = str(e).strip().splitlines()[0] if str(e).strip() else "no message"
+                raise ExecutorError(
+                    f"the {ex.name} executor failed while simulating ({type(e).__name__}: "
+                    f"{what}); the store is fine and holds every chunk finished so far: run "
+                    f"the same command again to resume") from None
+            raise
+        yield item
+
+
 def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, ResolvedArm],
            notes: list[str]) -> tuple[list[ChunkTask], int]:
-    """The chunks to simulate: unfinished ones, and finished ones whose parts are missing or
-    damaged (taken off the finished list, with a note). Returns (tasks, chunks skipped)."""
+    """The chunks to simulate: unfinished ones, and finished ones whose parts are not the right
+    ones (missing, damaged, another digest, rows or game-index range: taken off the finished
+    list, with a note). A part recorded before format 3 is read in full, then gets its record
+    (rows, SHA-256). Returns (tasks, chunks skipped)."""
     tasks: list[ChunkTask] = []
     skipped = 0
     for entry in manifest["arms"]:
@@ -525,14 +613,24 @@ def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, Resolv
         if ra is None:
             continue
         done = chunks.from_ranges(entry["finished"])
+        records = part_records(entry)
+        parts = entry.setdefault("parts", {})
         for c, start, stop in chunks.expand(entry["chunks"]):
             if c in done:
-                problem = store.check_chunk(ra.game, exp.name, ra.name, c, stop - start,
-                                            ra.arm.n_players)
+                problem = store.check_chunk(ra.game, exp.name, ra.name, c, start, stop,
+                                            ra.arm.n_players, records.get(c))
+                old = set(records.get(c, ())) != set(TABLES)  # recorded before format 3
+                if problem is None and old:  # its digest is recorded once it reads in full
+                    problem = next(filter(None, (store.read_problem(store.part_path(
+                        t, ra.game, exp.name, ra.name, c)) for t in TABLES)), None)
                 if problem is None:
                     skipped += 1
+                    if old:
+                        parts[str(c)] = {t: store.part_record(t, ra.game, exp.name, ra.name, c)
+                                         for t in TABLES}
                     continue
                 done.discard(c)
+                parts.pop(str(c), None)
                 notes.append(f"arm {ra.name} chunk {c}: {problem}; simulating it again")
             tasks.append(make_task(ra, c, start, stop, exp.seed))
         entry["finished"] = chunks.to_ranges(done)

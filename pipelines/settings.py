@@ -49,7 +49,19 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def store_root(explicit: str | os.PathLike | None = None) -> Path:
-    """The store directory (not created here: bad input must write nothing)."""
+    """The store directory (not created here: bad input must write nothing).
+
+    Raises
+    ------
+    sim.spec.SpecError
+        ``explicit`` is an empty or blank path (``--store ''``): never the default store in
+        its place.
+    """
+    if explicit is not None and not str(os.fspath(explicit)).strip():
+        from sim.spec import SpecError
+
+        raise SpecError(f"--store: {str(os.fspath(explicit))!r} is not a directory; give a "
+                        f"store directory (or leave --store out for the default)")
     if explicit:
         return Path(explicit).expanduser()
     env = os.environ.get(STORE_ENV)

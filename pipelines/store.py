@@ -21,16 +21,21 @@ leaves a readable half-file. A chunk is finished only once the manifest lists it
 that the manifest does not list is simulated again (same content) on resume.
 
 The manifest keeps each arm's chunk plan as segments and its finished chunks as ranges
-(:mod:`pipelines.chunks`), so it stays a few kilobytes at any size. Trust is checked, not assumed:
-a resume re-reads every finished chunk's Parquet footers (:meth:`Store.check_chunk`) and
-simulates a missing or damaged one again, and the DuckDB views read exactly the finished parts
-(:meth:`Store.finished_files`), refusing a damaged one with the experiment, arm and chunk.
+(:mod:`pipelines.chunks`), and (format 3) each finished part's rows and SHA-256, computed from the
+file when it is written (:func:`write_parquet_atomic`). Trust is checked, not assumed: a run
+checks every finished chunk's parts (:meth:`Store.check_chunk`: digest, footer, rows, game-index
+range) and simulates a wrong one again, and the DuckDB views read exactly the finished parts
+(:meth:`Store.scan`), refusing a wrong one with the experiment, arm and chunk.
+
+The experiment's lock (:meth:`Store.lock`) is taken before its manifest is read: what a run
+checks its settings against is what no other run can change until it ends.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -39,12 +44,15 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analysis.storage import TABLES, StoreError, StoreReader
+from analysis.storage import TABLES, StoreError, StoreReader, file_digest
 from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON
 
 from . import arrow
 
-MANIFEST_FORMAT = 2  # 2: chunk plan as segments, finished chunks as ranges (pipelines.chunks)
+# 2: chunk plan as segments, finished chunks as ranges (pipelines.chunks);
+# 3: and each finished part's rows and SHA-256 per arm: "parts": {"<chunk>": {"games": [rows,
+#    sha256], "seats": [rows, sha256]}} (analysis.storage.part_records); format 2 reads as before
+MANIFEST_FORMAT = 3
 GAME_KEYS = ("experiment", "arm", "game", "n_players", "master_seed", "game_index")
 SEAT_KEYS = GAME_KEYS + ("seat",)
 PARQUET_OPTIONS = dict(compression="zstd", compression_level=3)
@@ -61,8 +69,7 @@ class Store(StoreReader):
     def write_manifest(self, manifest: dict) -> Path:
         manifest["updated_at"] = now_iso()
         p = self.manifest_path(manifest["name"])
-        data = json.dumps(manifest, indent=2, sort_keys=False, default=_json_default) + "\n"
-        atomic_write_bytes(p, data.encode("utf-8"))
+        atomic_write_bytes(p, manifest_json(manifest).encode("utf-8"))
         return p
 
     def check_root(self) -> None:
@@ -75,30 +82,71 @@ class Store(StoreReader):
 
     @contextlib.contextmanager
     def lock(self, experiment: str):
-        """Exclusive per-experiment lock (released by the OS if the process dies)."""
+        """Exclusive per-experiment lock (released by the OS if the process dies).
+
+        Take it before reading the manifest. On the way out the lock file is removed, and so
+        are the directories taken for it when they stayed empty (a run refused under the lock
+        leaves the store as it was).
+
+        Raises
+        ------
+        StoreError
+            Another process holds the experiment's lock.
+        """
         import fcntl
 
-        self.experiments_dir.mkdir(parents=True, exist_ok=True)
+        made = [d for d in (self.experiments_dir, *self.experiments_dir.parents)
+                if not d.exists()]
         path = self.experiments_dir / f".{experiment}.lock"
-        f = open(path, "a+")
+        held = None
         try:
-            try:
-                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
+            self.experiments_dir.mkdir(parents=True, exist_ok=True)
+            for _ in range(5):  # the lock file may be replaced between open and flock
+                f = open(path, "a+")
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    f.close()
+                    break
+                if _same_file(path, f):
+                    held = f
+                    break
+                f.close()  # locked a file its holder removed on release: take the new one
+            if held is None:
                 raise StoreError(f"experiment '{experiment}' is being run by another process "
-                                 f"(lock {path})") from None
+                                 f"(lock {path})")
             yield
-            with contextlib.suppress(OSError):
-                path.unlink()
         finally:
-            f.close()
+            if held is not None:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                held.close()
+            for d in made:  # deepest first
+                with contextlib.suppress(OSError):
+                    d.rmdir()
+
+    def remove_stale_manifest_temp(self, experiment: str) -> None:
+        """Delete the temporary manifests a killed run of ``experiment`` left (hold its lock)."""
+        if not self.experiments_dir.is_dir():
+            return
+        stale = re.compile(rf"\.{re.escape(experiment)}\.json\.\d+\.tmp")
+        for p in self.experiments_dir.iterdir():
+            if stale.fullmatch(p.name):
+                with contextlib.suppress(OSError):
+                    p.unlink()
 
     # ---- parts ------------------------------------------------------------------------
     def write_part(self, table: str, game: str, experiment: str, arm: str, chunk: int,
-                   data: pa.Table) -> Path:
+                   data: pa.Table) -> list:
+        """Write one part atomically; return its manifest record ``[rows, sha256]``."""
         path = self.part_path(table, game, experiment, arm, chunk)
-        write_parquet_atomic(path, data)
-        return path
+        return [data.num_rows, write_parquet_atomic(path, data)]
+
+    def part_record(self, table: str, game: str, experiment: str, arm: str, chunk: int) -> list:
+        """The manifest record ``[rows, sha256]`` of a part on disk (one written before
+        format 3, once checked)."""
+        path = self.part_path(table, game, experiment, arm, chunk)
+        return [pq.read_metadata(path).num_rows, file_digest(path)]
 
     def remove_parts(self, game: str, experiment: str, arm: str, chunks) -> None:
         """Delete the parts of chunks dropped from the plan (``--replan``)."""
@@ -115,6 +163,57 @@ class Store(StoreReader):
                 for p in d.glob(".part-*.tmp"):
                     with contextlib.suppress(OSError):
                         p.unlink()
+
+
+def check_out_file(out_file: str | os.PathLike, store_root: str | os.PathLike,
+                   force: bool = False) -> Path:
+    """Where ``playtest sql --out FILE`` may write: a new file (or, with ``force``, an existing
+    regular file) in an existing directory, outside the store. Returns the resolved path.
+
+    Raises
+    ------
+    sim.spec.SpecError
+        Inside the store, a directory, a missing directory, or an existing file without
+        ``force`` (naming the option that overwrites it).
+    """
+    from sim.spec import SpecError
+
+    out_file = Path(out_file)
+    target = out_file.expanduser().resolve()
+    if target.is_relative_to(Path(store_root).expanduser().resolve()):
+        raise SpecError(f"--out {out_file}: inside the store {store_root}; write results "
+                        f"elsewhere")
+    if target.is_dir():
+        raise SpecError(f"--out {out_file}: is a directory; give a file name")
+    if not target.parent.is_dir():
+        raise SpecError(f"--out {out_file}: directory {target.parent} does not exist")
+    if target.exists() and not force:
+        raise SpecError(f"--out {out_file}: the file exists; give another name, or --force to "
+                        f"overwrite it")
+    if target.exists() and not target.is_file():
+        raise SpecError(f"--out {out_file}: not a regular file")
+    return target
+
+
+def _same_file(path: Path, f) -> bool:
+    try:
+        return os.stat(path).st_ino == os.fstat(f.fileno()).st_ino
+    except FileNotFoundError:
+        return False
+
+
+def manifest_json(manifest: dict) -> str:
+    """The manifest as JSON text: one key per line, each arm on one line (the C encoder: a
+    manifest of a thousand arms is rewritten after every chunk)."""
+    lines = []
+    for k, v in manifest.items():
+        if k == "arms" and isinstance(v, list) and v:
+            body = ",\n".join("    " + json.dumps(a, default=_json_default) for a in v)
+            text = "[\n" + body + "\n  ]"
+        else:
+            text = json.dumps(v, default=_json_default)
+        lines.append(f"  {json.dumps(k)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def _json_default(o: Any):
@@ -156,8 +255,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def write_parquet_atomic(path: Path, data: pa.Table) -> None:
-    """Write a Parquet file under a temporary name and rename it when complete."""
+def write_parquet_atomic(path: Path, data: pa.Table) -> str:
+    """Write a Parquet file under a temporary name and rename it when complete; return the
+    SHA-256 of its bytes (read back from the complete file before the rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
     try:
@@ -167,11 +267,13 @@ def write_parquet_atomic(path: Path, data: pa.Table) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+        digest = file_digest(tmp)
         os.replace(tmp, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
     _fsync_dir(path.parent)
+    return digest
 
 
 # ---- result columns -> Arrow tables ------------------------------------------------------

@@ -390,9 +390,31 @@ def measure(con, experiment: str, group: list[str], pairs: list[tuple[str, str]]
             ) -> tuple[float, str, int]:
     """Widest prop-scale half-width among the intervals reported for ``group`` (levels of each
     arm; paired differences of the ``(baseline, tweak)`` pairs), its label, and games per arm."""
-    from analysis import db, studies
+    from analysis import studies
 
-    frames = {a: studies.arm_games(con, experiment, a) for a in group}
+    got = dict(studies.arms_games(con, experiment, group))
+    return _measure_frames({a: got.get(a) for a in group}, pairs)
+
+
+def measure_groups(con, experiment: str, groups: list[list[str]],
+                   pairs: list[tuple[str, str]] | None = None) -> dict[tuple, tuple]:
+    """:func:`measure` of every group, the single arms fetched a batch per query (a sweep of a
+    thousand points under ``--precision`` reads the store a few times per round, not a thousand
+    times)."""
+    from analysis import studies
+
+    singles = [g[0] for g in groups if len(g) == 1]
+    one = {(a,): _measure_frames({a: df}, pairs)
+           for a, df in studies.arms_games(con, experiment, singles)}
+    return {tuple(g): (measure(con, experiment, g, pairs) if len(g) > 1
+                       else one.get(tuple(g), (math.inf, "no games", 0))) for g in groups}
+
+
+def _measure_frames(frames: dict, pairs) -> tuple[float, str, int]:
+    from analysis import studies
+
+    if any(f is None for f in frames.values()):
+        return math.inf, "no games", 0
     n = min(len(f) for f in frames.values())
     if n == 0:
         return math.inf, "no games", 0
@@ -482,9 +504,9 @@ def run_to_precision(exp: Experiment, store, target: float, max_games: int | Non
     for _ in range(max_rounds):
         res = run_fn(exp, store, **run_kw)
         out.simulated += res.simulated
-        con = db.connect(res.store)
+        con = db.connect(res.store, experiments=[exp.name])
         try:
-            status = {tuple(g): measure(con, exp.name, g, pairs) for g in groups}
+            status = measure_groups(con, exp.name, groups, pairs)
         finally:
             con.close()
         worst = max(status.values(), key=lambda s: s[0])

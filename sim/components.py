@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import tomllib
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -113,8 +114,7 @@ def read_csv(path: Path, columns: Mapping[str, Callable], optional: Mapping[str,
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise SpecError(f"{path}: cannot read ({e})") from None
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    reader = csv.reader(lines)
+    reader = _content_rows(text)
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
@@ -152,6 +152,19 @@ def read_csv(path: Path, columns: Mapping[str, Callable], optional: Mapping[str,
     if not rows:
         raise SpecError(f"{path}: no data rows")
     return rows
+
+
+def _content_rows(text: str):
+    """The CSV rows of ``text`` without comments and blank rows.
+
+    The text is parsed first, so a comment is recognised however a spreadsheet saved it: a row
+    whose first cell starts with ``#`` (``# note``, ``"# note, with commas"``, ``"# note",,``),
+    and a quoted cell may span lines. A row whose cells are all blank (``,,``) is skipped too.
+    """
+    for cells in csv.reader(io.StringIO(text, newline="")):
+        if not any(c.strip() for c in cells) or cells[0].lstrip().startswith("#"):
+            continue
+        yield cells
 
 
 def read_toml(path: Path, required: Sequence[str] = ()) -> dict[str, Any]:

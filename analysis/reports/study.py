@@ -148,12 +148,14 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
 def sweep_long(con, experiment: str, source: dict) -> pd.DataFrame:
     """Every metric of every sweep point with its interval (long format): ``arm, n_players,
     <param columns>, metric, label, scale, estimate, low, high, half_width, n``."""
+    points = source.get("points") or []
+    levels = {arm: studies.level_table(df)  # the arms a batch per query, not one by one
+              for arm, df in studies.arms_games(con, experiment, [pt["arm"] for pt in points])}
     frames = []
-    for pt in source.get("points") or []:
-        df = studies.arm_games(con, experiment, pt["arm"])
-        if df.empty:
+    for pt in points:
+        t = levels.get(pt["arm"])
+        if t is None or t.empty:
             continue
-        t = studies.level_table(df)
         t.insert(0, "arm", pt["arm"])
         t.insert(1, "n_players", int(pt["n_players"]))
         for k, v in pt["values"].items():
@@ -219,15 +221,23 @@ def sweep_context(con, store, experiment: str) -> dict:
     prefix = studies.factor_prefix(factor)
     long = sweep_long(con, experiment, source)
     table = sweep_table(con, experiment, source, long)
-    charts, verdicts = [], []
+    charts, verdicts, chart_note = [], [], ""
     if len(long):
         bal = _balance_by_arm(long, tol, factor)
         long = long.assign(balance=long["arm"].map(bal))
         long["balanced"] = long["balance"] == "balanced"
+        long_all = long
         x = names[0]
         order = [fmt.show(v) if not isinstance(v, (int, float)) or isinstance(v, bool) else v
                  for v in params[0]["values"]]
         hue2 = names[1] if len(names) > 1 else None
+        if hue2 is not None:
+            shown = _chart_values(params[1]["values"])
+            if len(shown) < len(params[1]["values"]):
+                long_all, long = long, long[long[hue2].map(fmt.show).isin(shown)]
+                chart_note = (f"The curves show {len(shown)} of the {len(params[1]['values'])} "
+                              f"values of {hue2} ({', '.join(shown)}); the table has every "
+                              f"point.")
         for n, dn in long.groupby("n_players", sort=True):
             n = int(n)
             fair = 1.0 / n
@@ -260,7 +270,7 @@ def sweep_context(con, store, experiment: str) -> dict:
                                    mark="balanced" if fpa else None, order=order,
                                    ylabel=ylabel, title=f"{n} players: {d['label'].iloc[0]}"))})
             if n > 1:
-                pts = dn.drop_duplicates("arm")
+                pts = long_all[long_all["n_players"] == n].drop_duplicates("arm")
                 label = lambda r: ", ".join(f"{k}={r[k]}" for k in names)  # noqa: E731
                 sure = [label(r) for _, r in pts.iterrows() if r["balance"] == "balanced"]
                 maybe = [label(r) for _, r in pts.iterrows()
@@ -283,11 +293,28 @@ def sweep_context(con, store, experiment: str) -> dict:
         "params": [{"name": p["name"], "value_list": ", ".join(
             fmt.show(v) for v in p["values"])} for p in params],
         "tolerance": f"±{100 * tol:g} points", "verdicts": verdicts, "charts": charts,
+        "chart_note": chart_note,
         "columns": [c for c in table.columns if c != "arm"],
         "rows": [[str(r[c]) for c in table.columns if c != "arm"] for _, r in table.iterrows()],
         "precision": summary.precision_block(manifest),
     })
     return ctx
+
+
+#: A sweep's second parameter draws its curves for at most this many of its values (a chart
+#: each for the win rates, a line each in the others): a grid of a thousand points stays a
+#: report of a few dozen charts, drawn in seconds; the table lists every point.
+MAX_CHART_VALUES = 6
+
+
+def _chart_values(values: list) -> list[str]:
+    """The values of the second swept parameter that get curves (as shown): all of them, or
+    :data:`MAX_CHART_VALUES` spread evenly from the first to the last."""
+    shown = [fmt.show(v) for v in values]
+    if len(shown) <= MAX_CHART_VALUES:
+        return shown
+    k = MAX_CHART_VALUES - 1
+    return [shown[round(i * (len(shown) - 1) / k)] for i in range(MAX_CHART_VALUES)]
 
 
 def _plan_verdict(title: str, tab: pd.DataFrame, delta: float) -> str:
@@ -350,11 +377,12 @@ def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) 
     manifest = ctx.pop("_manifest")
     blocks = plan_rows(con, experiment, manifest.get("spec") or {}, delta, power)
     pilots = []
+    levels = {arm: studies.level_table(df) for arm, df in
+              studies.arms_games(con, experiment, [r["name"] for r in ctx["arms"]])}
     for r in ctx["arms"]:
-        df = studies.arm_games(con, experiment, r["name"])
-        if df.empty:
+        lv = levels.get(r["name"])
+        if lv is None:
             continue
-        lv = studies.level_table(df)
         pilots.append({"arm": r["name"], "rows": [
             dict(zip(("label", "est", "ci"), (x.label, *_est(x.scale, x.estimate, x.low, x.high))))
             for x in lv.itertuples()]})

@@ -2,7 +2,10 @@
 its context built from the store, rendered and written as one self-contained HTML file."""
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+
+import duckdb
 
 from .. import db
 from .experiment import build_context
@@ -31,22 +34,37 @@ def write_report(store, experiment: str, out_dir) -> Path:
     ------
     sim.spec.SpecError
         Unknown experiment; the message lists the experiments in the store.
+    analysis.storage.StoreError
+        The experiment's manifest cannot be read (:class:`~analysis.storage.ManifestError`), or
+        one of its parts is missing, damaged or not its chunk's (naming the arm and chunk).
     """
     if study_kind(db.load_manifest(store, experiment)) is not None:
         return write_study_report(store, experiment, out_dir)
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         ctx = build_context(con, store, experiment)
+    return write_html(out_dir, f"{safe_name(experiment)}.html", render_report(ctx))
+
+
+@contextlib.contextmanager
+def _reading(store, experiment: str):
+    """A connection whose views read ``experiment`` only (:func:`analysis.db.connect`); a
+    DuckDB failure on a part's data comes out as a StoreError naming its chunk."""
+    con = db.connect(store, experiments=[experiment])
+    try:
+        yield con
+    except duckdb.Error as e:
+        named = db.read_error(store, e, [experiment])
+        if named is None:
+            raise
+        raise named from None
     finally:
         con.close()
-    return write_html(out_dir, f"{safe_name(experiment)}.html", render_report(ctx))
 
 
 def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
     """Write the comparison, sweep or (with ``plan={"delta": d, "power": p}``) sample-size
     report of ``experiment`` to ``<out_dir>/<experiment>[-plan].html``; return its path."""
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         if plan is not None:
             ctx = plan_context(con, store, experiment, plan["delta"], plan.get("power", 0.8))
         else:
@@ -60,8 +78,6 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
             else:
                 ctx = build_context(con, store, experiment)
                 ctx["kind"] = "report"
-    finally:
-        con.close()
     template = {"report": "report.html.j2", "compare": "compare.html.j2",
                 "sweep": "sweep.html.j2", "plan": "plan.html.j2",
                 "ladder": "ladder.html.j2"}[ctx["kind"]]
