@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import db
+from .compensation import compensate_context
 from .experiment import build_context
 from .render import render, render_report, safe_name, write_html
 from .study import compare_context, ladder_context, plan_context, study_kind, sweep_context
@@ -43,8 +44,9 @@ def write_report(store, experiment: str, out_dir) -> Path:
 
 
 def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
-    """Write the comparison, sweep or (with ``plan={"delta": d, "power": p}``) sample-size
-    report of ``experiment`` to ``<out_dir>/<experiment>[-plan].html``; return its path."""
+    """Write the comparison, sweep, ladder, compensation or (with ``plan={"delta": d,
+    "power": p}``) sample-size report of ``experiment`` to
+    ``<out_dir>/<experiment>[-plan].html``; return its path."""
     con = db.connect(store)
     try:
         if plan is not None:
@@ -57,6 +59,8 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
                 ctx = compare_context(con, store, experiment)
             elif kind == "ladder":
                 ctx = ladder_context(con, store, experiment)
+            elif kind == "compensate":
+                ctx = compensate_context(con, store, experiment)
             else:
                 ctx = build_context(con, store, experiment)
                 ctx["kind"] = "report"
@@ -64,7 +68,7 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
         con.close()
     template = {"report": "report.html.j2", "compare": "compare.html.j2",
                 "sweep": "sweep.html.j2", "plan": "plan.html.j2",
-                "ladder": "ladder.html.j2"}[ctx["kind"]]
+                "ladder": "ladder.html.j2", "compensate": "compensate.html.j2"}[ctx["kind"]]
     html = render(template, ctx)
     suffix = "-plan" if ctx["kind"] == "plan" else ""
     return write_html(out_dir, f"{safe_name(experiment)}{suffix}.html", html)
