@@ -42,12 +42,16 @@ def _num(x, digits: int = 2) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e12 else f"{x:.{digits}f}"
 
 
-def _signed(x, digits: int = 2) -> str:
+def _signed(x) -> str:
+    """A bonus on the point grid (whole or half points): ``0``, ``+2``, ``-1``, ``+2.5``."""
     if not _finite(x):
         return "n/a"
-    if x == 0:
-        return "0"
-    return f"{int(x):+d}" if float(x).is_integer() else f"{x:+.{digits}f}"
+    return "0" if x == 0 else f"{x:+g}"
+
+
+def _cont(x) -> str:
+    """A continuous bonus (the solution, its interval): ``+2.46``."""
+    return f"{x:+.2f}" if _finite(x) else "n/a"
 
 
 def _points_word(x) -> str:
@@ -131,7 +135,7 @@ def _points_verdict(result: dict) -> list[str]:
             if whole[s] == 0:
                 continue
             cis = [res[p]["interval"][s] for p in pols]
-            ci = "; ".join(f"{_signed(lo)} to {_signed(hi)}" + (f" under {p}" if len(pols) > 1
+            ci = "; ".join(f"{_cont(lo)} to {_cont(hi)}" + (f" under {p}" if len(pols) > 1
                                                                else "")
                            for p, (lo, hi) in zip(pols, cis))
             give.append(f"seat {s} {_signed(whole[s])} {_points_word(whole[s])} (95% CI {ci})")
@@ -150,7 +154,7 @@ def _points_verdict(result: dict) -> list[str]:
         else:
             head = (f"No whole-point bonus makes the seats more even under {_join(pols)} "
                     f"(continuous solution: "
-                    + ", ".join(f"seat {s} {_signed(res[pols[0]]['bonus'][s])}"
+                    + ", ".join(f"seat {s} {_cont(res[pols[0]]['bonus'][s])}"
                                 for s in range(1, len(whole))) + ")")
         lines.append(f"{head}: {then}." if then else f"{head}.")
     return lines
@@ -242,8 +246,8 @@ def policy_table(result: dict) -> tuple[list[str], list[list[str]]]:
     row("games", lambda r: f"{r['games']:,}")
     for s in range(1, n):
         row(f"seat {s} bonus, points (95% CI)",
-            lambda r, s=s: f"{_signed(r['bonus'][s])} ({_signed(r['interval'][s][0])} to "
-                           f"{_signed(r['interval'][s][1])})")
+            lambda r, s=s: f"{_cont(r['bonus'][s])} ({_cont(r['interval'][s][0])} to "
+                           f"{_cont(r['interval'][s][1])})")
     for what, key, gap in (("whole", "whole", "residual"), ("half", "half", "half_residual")):
         row(f"best {what} points", lambda r, key=key: " / ".join(_signed(x) for x in r[key]))
         row(f"largest gap left at {what} points (95% CI)",
