@@ -141,8 +141,8 @@ def _points_verdict(result: dict) -> list[str]:
             give.append(f"seat {s} {_signed(whole[s])} {_points_word(whole[s])} (95% CI {ci})")
         resim = [(p, _then(res[p].get("resimulated"))) for p in pols]
         if all(k != "none" for _, (k, _) in resim):
-            then = _then_text(resim, fair, f"re-simulated with the bonus in the rules, 95% "
-                                           f"intervals")
+            then = _then_text(resim, fair, "re-simulated with the bonus in the rules, 95% "
+                                           "intervals")
         else:
             gaps = [(p, res[p]["residual"]) for p in pols]
             then = ("then, on the stored games, every seat wins within " + " and within ".join(
