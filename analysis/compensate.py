@@ -41,6 +41,12 @@ Parameter search (:func:`search_parameter`)
 Both return dataclasses with ``bonus``, ``interval``, ``residual`` and ``to_json()`` (keys
 ``bonus``, ``interval``, ``residual``, ``resimulated``: None until a run with the bonus in the
 rules confirms it).
+
+Paired runs in the store (:func:`seat_rates`, :func:`seat_gap`, :func:`resimulation`)
+    What ``playtest compensate`` (``pipelines/compensate.py``) reads from its study's arms: the
+    seat win rates of a run, the measure of the parameter search (the compensated seats' mean
+    win share minus 1/N, per game, with its standard error) and the check of a bonus by a run
+    with it in the rules (do the bots play the same games, do the seats win their fair share).
 """
 from __future__ import annotations
 
@@ -57,7 +63,8 @@ from . import db, stats
 
 __all__ = ["TIE_RULE", "HALF_RULE", "Residual", "SeatBonus", "win_rates", "smoothed_win_rates",
            "solve_bonus", "residual_at", "seat_bonus", "bonus_from_store", "Point", "Gap",
-           "ParameterSearch", "search_parameter"]
+           "ParameterSearch", "search_parameter", "seat_rates", "disadvantaged_seats", "seat_gap",
+           "played_alike", "resimulation"]
 
 TIE_RULE = ("a game is won by the seats with the highest score + bonus, ties shared (1/k each); "
             "the game's own tie-breaks are not applied")
@@ -692,3 +699,89 @@ def search_parameter(measure: Callable[[float], tuple[float, float]], lo: float,
     best = min(pool, key=lambda p: (abs(p.estimate - target),
                                     abs(p.value - root) if np.isfinite(root) else 0.0))
     return result(best, root, ival, converged, True, note)
+
+
+# ----------------------------------------------------------------------------------------------
+# The paired runs of a compensation study, read from the store (``playtest compensate``)
+# ----------------------------------------------------------------------------------------------
+def _seat_matrix(con, experiment: str, arm: str, column: str) -> np.ndarray:
+    """``column`` of one stored arm as ``[games, seats]`` in ``(master_seed, game_index)``
+    order (ValueError when the arm has no games or misses seat rows)."""
+    d = db.query(con, f"""
+        SELECT n_players, CAST("{column}" AS DOUBLE) AS v FROM stg_seats
+        WHERE experiment = ? AND arm = ? ORDER BY master_seed, game_index, seat""",
+                 [experiment, arm])
+    if d.empty:
+        raise ValueError(f"no stored games for experiment '{experiment}', arm '{arm}'")
+    n = int(d["n_players"].max())
+    if int(d["n_players"].min()) != n or len(d) % n:
+        raise ValueError(f"arm {experiment}/{arm}: mixed player counts or missing seat rows")
+    return d["v"].to_numpy(float).reshape(-1, n)
+
+
+def seat_rates(con, experiment: str, arm: str, level: float = 0.95) -> dict:
+    """Each seat's win rate (mean ``win_share``) in one stored arm with its Wilson interval:
+    ``{"arm", "games", "n_players", "fair", "win_rate", "low", "high"}`` (lists per seat)."""
+    shares = _seat_matrix(con, experiment, arm, "win_share")
+    g, n = shares.shape
+    lo, hi = stats.wilson_interval(shares.sum(axis=0), np.full(n, g), level)
+    return _json({"arm": arm, "games": g, "n_players": n, "fair": 1.0 / n,
+                  "win_rate": shares.mean(axis=0).tolist(), "low": np.asarray(lo).tolist(),
+                  "high": np.asarray(hi).tolist(), "level": level})
+
+
+def disadvantaged_seats(win_rate) -> tuple[int, ...]:
+    """The seats to compensate: those winning less than the fair share 1/N (the lowest one
+    alone when every seat wins exactly 1/N)."""
+    r = np.asarray(win_rate, dtype=float)
+    below = np.flatnonzero(r < 1.0 / r.size)
+    return tuple(int(s) for s in below) if below.size else (int(np.argmin(r)),)
+
+
+def seat_gap(con, experiment: str, arm: str, seats) -> tuple[float, float, int]:
+    """The measure a parameter search sets to 0: per game, the mean win share of ``seats``
+    minus 1/N; its mean over the arm's games, the standard error of that mean, and the number
+    of games. Negative while those seats win less than their fair share."""
+    shares = _seat_matrix(con, experiment, arm, "win_share")
+    g, n = shares.shape
+    x = shares[:, list(seats)].mean(axis=1) - 1.0 / n
+    se = float(x.std(ddof=1) / math.sqrt(g)) if g > 1 else math.inf
+    return float(x.mean()), se, g
+
+
+def played_alike(con, experiment: str, arm: str, base_arm: str, bonus) -> tuple[int, int]:
+    """How many games of ``arm`` (a run with an end-of-game bonus per seat) ended with the
+    final scores of the same game in ``base_arm``, or those plus ``bonus``: the games the
+    bonus did not change before the final count. Returns ``(alike, paired games)``."""
+    d = db.query(con, """
+        SELECT a.n_players, CAST(a.score AS DOUBLE) - CAST(b.score AS DOUBLE) AS d
+        FROM stg_seats AS a JOIN stg_seats AS b
+          ON a.master_seed = b.master_seed AND a.game_index = b.game_index AND a.seat = b.seat
+        WHERE a.experiment = ? AND a.arm = ? AND b.experiment = ? AND b.arm = ?
+        ORDER BY a.master_seed, a.game_index, a.seat""", [experiment, arm, experiment, base_arm])
+    if d.empty:
+        return 0, 0
+    n = int(d["n_players"].max())
+    diff = d["d"].to_numpy(float).reshape(-1, n)
+    b = np.zeros(n)
+    b[:min(n, len(bonus))] = np.asarray(bonus, dtype=float)[:n]
+    alike = np.all(diff == b, axis=1) | np.all(diff == 0.0, axis=1)
+    return int(alike.sum()), int(len(diff))
+
+
+def resimulation(con, experiment: str, arm: str, base_arm: str, bonus,
+                 level: float = 0.95) -> dict:
+    """A run with the bonus in the rules, against the run without it on the same seeds: each
+    seat's win rate with its interval (:func:`seat_rates`), ``off_fair`` (the seats whose
+    interval excludes 1/N), ``played_differently`` (the share of games whose final scores are
+    not the base game's plus the bonus: the bots played them otherwise) and ``reacted`` (some
+    seat is off its fair share and some games went differently: the bots react to the
+    bonus)."""
+    r = seat_rates(con, experiment, arm, level)
+    alike, paired = played_alike(con, experiment, arm, base_arm, bonus)
+    fair = r["fair"]
+    off = [s for s, (lo, hi) in enumerate(zip(r["low"], r["high"])) if not lo <= fair <= hi]
+    changed = (paired - alike) / paired if paired else math.nan
+    return _json({**r, "bonus": list(bonus), "base_arm": base_arm, "paired_games": paired,
+                  "played_differently": changed, "off_fair": off,
+                  "reacted": bool(off) and paired > alike})

@@ -26,12 +26,15 @@ Modules, one job each:
 * :mod:`.experiment`: the experiment report's sections (:func:`build_context`);
 * :mod:`.solo`: its solo difficulty section;
 * :mod:`.study`: the compare, sweep, plan and ladder contexts;
+* :mod:`.compensation`: the compensation study (``playtest compensate``) in words, tables and
+  its report's context;
 * :mod:`.formatting`: numbers as a report prints them;
 * :mod:`.render`: figures as data URIs, the Jinja templates (``analysis/templates``), CSV
   links, the atomic file write.
 
 The names below are the package's public API.
 """
+from .compensation import compensate_context
 from .experiment import build_context
 from .render import figure_to_data_uri, render_report
 from .study import (compare_context, ladder_context, ladder_rows, plan_context, plan_rows,
@@ -42,4 +45,4 @@ from .write import write_report, write_study_report
 __all__ = ["ASSUMED_COMPONENTS_TEXT", "write_report", "render_report", "build_context",
            "figure_to_data_uri", "policy_text", "study_kind", "study_pairs", "compare_context",
            "sweep_long", "sweep_table", "sweep_context", "plan_rows", "plan_context",
-           "ladder_rows", "ladder_context", "write_study_report"]
+           "ladder_rows", "ladder_context", "compensate_context", "write_study_report"]

@@ -24,12 +24,12 @@ __all__ = ["study_kind", "study_pairs", "compare_context", "sweep_long", "sweep_
 
 
 def study_kind(manifest: dict) -> str | None:
-    """``"compare"``, ``"sweep"`` or ``"ladder"`` for experiments made by those commands (or
-    ``"compare"`` for a TOML spec with a ``baseline`` arm), else None."""
+    """``"compare"``, ``"sweep"``, ``"ladder"`` or ``"compensate"`` for experiments made by
+    those commands (or ``"compare"`` for a TOML spec with a ``baseline`` arm), else None."""
     spec = manifest.get("spec") if isinstance(manifest, dict) else None
     if not isinstance(spec, dict):
         return None
-    if spec.get("kind") in ("compare", "sweep", "ladder"):
+    if spec.get("kind") in ("compare", "sweep", "ladder", "compensate"):
         return spec["kind"]
     return "compare" if spec.get("pairs") else None
 

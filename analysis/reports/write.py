@@ -8,6 +8,7 @@ from pathlib import Path
 import duckdb
 
 from .. import db
+from .compensation import compensate_context
 from .experiment import build_context
 from .render import render, render_report, safe_name, write_html
 from .study import compare_context, ladder_context, plan_context, study_kind, sweep_context
@@ -62,8 +63,9 @@ def _reading(store, experiment: str):
 
 
 def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
-    """Write the comparison, sweep or (with ``plan={"delta": d, "power": p}``) sample-size
-    report of ``experiment`` to ``<out_dir>/<experiment>[-plan].html``; return its path."""
+    """Write the comparison, sweep, ladder, compensation or (with ``plan={"delta": d,
+    "power": p}``) sample-size report of ``experiment`` to
+    ``<out_dir>/<experiment>[-plan].html``; return its path."""
     with _reading(store, experiment) as con:
         if plan is not None:
             ctx = plan_context(con, store, experiment, plan["delta"], plan.get("power", 0.8))
@@ -75,12 +77,14 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
                 ctx = compare_context(con, store, experiment)
             elif kind == "ladder":
                 ctx = ladder_context(con, store, experiment)
+            elif kind == "compensate":
+                ctx = compensate_context(con, store, experiment)
             else:
                 ctx = build_context(con, store, experiment)
                 ctx["kind"] = "report"
     template = {"report": "report.html.j2", "compare": "compare.html.j2",
                 "sweep": "sweep.html.j2", "plan": "plan.html.j2",
-                "ladder": "ladder.html.j2"}[ctx["kind"]]
+                "ladder": "ladder.html.j2", "compensate": "compensate.html.j2"}[ctx["kind"]]
     html = render(template, ctx)
     suffix = "-plan" if ctx["kind"] == "plan" else ""
     return write_html(out_dir, f"{safe_name(experiment)}{suffix}.html", html)

@@ -12,6 +12,7 @@ One job per module:
 * :mod:`~pipelines.cli.info`: ``games``, ``rules``, ``layout``;
 * :mod:`~pipelines.cli.run`: ``run``, ``replay``;
 * :mod:`~pipelines.cli.studies`: ``compare``, ``sweep``, ``plan``, ``ladder``, ``tune``;
+* :mod:`~pipelines.cli.compensate`: ``compensate``;
 * :mod:`~pipelines.cli.store`: ``sql``, ``report``, ``list``, ``show``, ``demo``.
 
 The numbers behind the tables come from :mod:`analysis.summary` and the SQL guard from

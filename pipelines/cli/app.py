@@ -3,7 +3,7 @@ import gc
 
 import typer
 
-from . import info, run, store, studies
+from . import compensate, info, run, store, studies
 
 app = typer.Typer(
     name="playtest",
@@ -22,6 +22,7 @@ COMMANDS = (
     ("sweep", studies.sweep_cmd),
     ("plan", studies.plan_cmd),
     ("ladder", studies.ladder_cmd),
+    ("compensate", compensate.compensate_cmd),
     ("tune", studies.tune_cmd),
     ("replay", run.replay_cmd),
     ("sql", store.sql_cmd),

@@ -65,4 +65,5 @@ def ladder_tables(store_root, experiment: str, source: dict) -> list:
             table("Ratings (Bradley-Terry, Elo scale)", ("policy", "rating", "95% CI", "rank"),
                   ("policy", "rating", "ci", "rank"), rows["ratings"])
     items += [s for s in (rows["skill"], lad.verdict) if s]
+    items += rows["skill_luck_text"]  # how much of the game is skill (analysis.ladder)
     return items

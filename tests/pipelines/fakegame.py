@@ -7,10 +7,17 @@ Solo: win when the total reaches ``solo_target``.
 
 Parameters: ``dice`` (int 1..5, default 2), ``solo_target`` (int 2..30, default 8),
 ``reroll`` (bool, default true). Policy parameter: ``threshold`` (int 0..30, default 7).
+
+``BONUS_SPEC`` (``fakebonus``, registered by the tests that use it) is the same game with two
+more parameters, for multiplayer games: ``head_start`` (int 0..10, default 0: points added to
+seat 0's total, a planted first-player advantage) and ``end_bonus_points`` (one int 0..20 per
+seat, default all 0: added to each seat's final total before ranking, as in the real games).
+The kernel reads them when the rules array holds them.
 """
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import importlib
 import sys
@@ -31,6 +38,8 @@ GAME_ID = "fakedice"
 R_DICE = 0
 R_SOLO_TARGET = 1
 R_REROLL = 2
+R_HEAD_START = 3  # BONUS_SPEC only
+R_END_BONUS_POINTS = 4  # BONUS_SPEC only; a list: its length, then one value per seat
 # policy params layout
 P_THRESHOLD = 0
 K_RANDOM = 0
@@ -49,6 +58,12 @@ PARAMS = (
     ParamSpec("dice", "int", 2, "dice rolled per seat", 1, 5),
     ParamSpec("solo_target", "int", 8, "solo: total needed to win", 2, 30),
     ParamSpec("reroll", "bool", True, "may reroll the lowest die once"),
+)
+BONUS_PARAMS = PARAMS + (
+    ParamSpec("head_start", "int", 0, "points added to seat 0's total (multiplayer)", 0, 10),
+    ParamSpec("end_bonus_points", "list", (0, 0, 0, 0),
+              "points added to each seat's final total before ranking (multiplayer)", 0, 20,
+              length=4),
 )
 POLICY_PARAMS = (ParamSpec("threshold", "int", 7, "greedy: reroll when total is below", 0, 30),)
 
@@ -81,6 +96,10 @@ def _play(rules, comp, n_players, kinds, params, master_seed, game_index, grow, 
                 total += v - low
                 rr = 1
                 emit(log, EV_REROLL, seat, low, v, total)
+        if n_players > 1 and rules.shape[0] > R_HEAD_START:  # BONUS_SPEC
+            total += np.int64(rules[R_END_BONUS_POINTS + 1 + seat])
+            if seat == 0:
+                total += np.int64(rules[R_HEAD_START])
         srow[seat, 0] = total
         srow[seat, S_REROLLS] = rr
     high = -1
@@ -205,6 +224,10 @@ SPEC = GameSpec(
     validate=_validate,
     max_events=100,
 )
+
+
+BONUS_SPEC = dataclasses.replace(SPEC, id="fakebonus", params=BONUS_PARAMS,
+                                 title="Fake Dice with an end-of-game bonus (tests only)")
 
 
 def _stub_registry() -> types.ModuleType:
