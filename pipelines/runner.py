@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from analysis.storage import StoreError
+from analysis.words import count
 from sim.spec import SpecError
 
 from . import settings
@@ -198,7 +199,7 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         if dropped:
             drop[ra.name] = dropped
             notes.append(f"arm {ra.name}: re-planned to {ra.n_games:,} games "
-                         f"({len(dropped)} chunk(s) dropped)")
+                         f"({count(len(dropped), 'chunk')} dropped)")
         elif ra.n_games < chunks.planned_games(plan):
             notes.append(f"arm {ra.name}: already has {entry['n_games']:,} games "
                          f"(more than the {ra.n_games:,} asked); nothing removed")
