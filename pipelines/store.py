@@ -204,6 +204,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         "arm": arrow.repeat(arm_name, n, pa.string()),
         "game": arrow.repeat(spec.id, n, pa.string()),
         "n_players": arrow.repeat(p, n, pa.int64()),
+        "variant": arrow.repeat(arm.variant, n, pa.string()),
         "master_seed": arrow.repeat(master_seed, n, pa.int64()),
         "game_index": arrow.column(idx, pa.int64()),
     }
@@ -226,6 +227,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         "arm": arrow.repeat(arm_name, m, pa.string()),
         "game": arrow.repeat(spec.id, m, pa.string()),
         "n_players": arrow.repeat(p, m, pa.int64()),
+        "variant": arrow.repeat(arm.variant, m, pa.string()),
         "master_seed": arrow.repeat(master_seed, m, pa.int64()),
         "game_index": arrow.column(np.repeat(idx, p), pa.int64()),
         "seat": arrow.column(seat, pa.int64()),
