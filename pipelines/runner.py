@@ -506,7 +506,7 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
         manifest["finished_chunks"] = _finished(manifest)
         complete = all(len(chunks.from_ranges(a["finished"])) == chunks.count(a["chunks"])
                        for a in manifest["arms"])
-        manifest["status"] = "complete" if complete else "running"
+        manifest["status"] = "complete" if complete else "partial"  # "running" = under way or killed
         manifest["finished_at"] = now_iso() if complete else None
         store.write_manifest(manifest)
     total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)

@@ -73,13 +73,32 @@ class Store(StoreReader):
                     raise StoreError(f"--store {self.root}: {d} is not a directory")
                 break
 
+    def lock_path(self, experiment: str) -> Path:
+        return self.experiments_dir / f".{experiment}.lock"
+
+    def is_locked(self, experiment: str) -> bool:
+        """True while a process holds the experiment's lock (:meth:`lock`), i.e. runs it; a
+        killed run's lock is released by the OS. Probes with a shared lock, creates nothing."""
+        import fcntl
+
+        try:
+            with open(self.lock_path(experiment), "rb") as f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return True
+                fcntl.flock(f, fcntl.LOCK_UN)
+        except OSError:  # no lock file (nobody runs it), or no locking here
+            pass
+        return False
+
     @contextlib.contextmanager
     def lock(self, experiment: str):
         """Exclusive per-experiment lock (released by the OS if the process dies)."""
         import fcntl
 
         self.experiments_dir.mkdir(parents=True, exist_ok=True)
-        path = self.experiments_dir / f".{experiment}.lock"
+        path = self.lock_path(experiment)
         f = open(path, "a+")
         try:
             try:

@@ -7,9 +7,9 @@ from rich.table import Table
 
 from .. import settings
 from . import options as opts
-from .common import fmt, guarded, out, registry
+from .common import fmt, guarded, out, print_items, registry
 from .running import RunSettings, check_precision_options
-from .tables import win_rate_tables
+from .tables import result_items
 
 
 @guarded
@@ -64,8 +64,7 @@ def run_cmd(
                           experiment, chunk_size, components, also_policy or ())
     how = RunSettings(store, workers, executor, scheduler, quiet, replan)
     res = how.simulate(exp, precision, max_games, start_small=games is None and spec is None)
-    for table in win_rate_tables(res.store, exp.name, exp.arms[0].game, factor_only=True):
-        out.print(table)
+    print_items(result_items(res.store, exp.name, exp.source, [a.game for a in exp.arms]))
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
               soft_wrap=True, markup=False)
 
