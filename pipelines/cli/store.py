@@ -20,11 +20,68 @@ from .tables import result_items, win_rate_tables
 
 # ---- sql ---------------------------------------------------------------------------------------
 
+#: Long JSON cells (manifests, arms) are cut to this many characters by ``--format table``.
+JSON_CELL = 30
+
+_SQL_HELP = """Query the store with DuckDB, read-only: one SELECT.
+
+\b
+Views:
+  games, seats      one row per game / per game x seat (see README: The store)
+  experiments       one row per manifest: name, master_seed, status, arms...
+  stg_games, stg_seats, stg_arms    typed staging; stg_arms: one row per arm
+  seat_win_rates    win rate by experiment, arm, player count and seat
+  score_summary, score_histogram    scores by arm and seat
+  game_length, rounds_histogram     game length by arm
+  end_reasons       how games ended, by arm
+  solo_games, solo_ladder, solo_loss_day, solo_task_cards    solo marts
+
+\b
+--format table rounds floats and cuts long JSON cells for reading;
+csv and parquet keep every value whole.
+Example: playtest sql "SELECT * FROM seat_win_rates LIMIT 5"
+"""
+
+
+def _float_text(v: float) -> str:
+    """A float for reading: four significant digits, at least one decimal (``0.3571``,
+    ``45.23``, ``1234.5``); whole numbers without decimals."""
+    import math
+
+    if not math.isfinite(v):
+        return str(v)
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    a = abs(v)
+    if a < 1e-4:
+        return f"{v:.3e}"
+    return f"{v:.{min(6, max(1, 3 - math.floor(math.log10(a))))}f}"
+
+
+def _cell(v, json_like: bool = False) -> str:
+    """A value of ``sql --format table``: floats rounded, JSON and nested values compact and
+    cut to :data:`JSON_CELL` characters."""
+    import decimal
+    import json
+    import re
+
+    if v is None:
+        return ""
+    if json_like or isinstance(v, (dict, list, tuple)):
+        text = v if isinstance(v, str) else json.dumps(v, default=str, separators=(", ", ": "))
+        text = re.sub(r"\s+", " ", text)
+        return text if len(text) <= JSON_CELL else text[:JSON_CELL - 1] + "…"
+    if isinstance(v, decimal.Decimal):
+        v = float(v)
+    if isinstance(v, float):
+        return _float_text(v)
+    return fmt(v)
+
 
 @guarded
 def sql_cmd(
     query: Annotated[str, typer.Argument(
-        help="SQL over the views games, seats, experiments.")],
+        help="SQL over the views games, seats, experiments and the marts listed above.")],
     store: opts.Store = None,
     format: Annotated[str, typer.Option("--format", "-f", help="table | csv | parquet")
                       ] = "table",
@@ -33,7 +90,6 @@ def sql_cmd(
     max_rows: Annotated[int, typer.Option(
         "--max-rows", help="Rows shown by --format table.")] = 200,
 ):
-    """Query the store with DuckDB (views games, seats, experiments), read-only: one SELECT."""
     import duckdb
 
     from analysis import db
@@ -71,6 +127,7 @@ def sql_cmd(
             pacsv.write_csv(arrow_table(rel.arrow()), sys.stdout.buffer)
             return
         cols = rel.columns
+        json_cols = [str(t).upper() == "JSON" for t in rel.types]
         rows = rel.limit(max_rows + 1).fetchall()
         if out_file is not None:
             write(rel.arrow(), "csv")
@@ -79,11 +136,21 @@ def sql_cmd(
     t = Table()
     for c in cols:
         t.add_column(c, overflow="fold")
+    cut = False
     for r in rows[:max_rows]:
-        t.add_row(*("" if v is None else fmt(v) for v in r))
+        cells = [_cell(v, j) for v, j in zip(r, json_cols)]
+        cut = cut or any(c.endswith("…") and isinstance(v, (str, dict, list, tuple))
+                         for c, v in zip(cells, r))
+        t.add_row(*cells)
     out.print(t)
+    if cut:
+        err.print(f"(long JSON cells cut to {JSON_CELL} characters: use --format csv or "
+                  f"json_extract to see them whole)")
     if len(rows) > max_rows:
         err.print(f"(more rows; showing {max_rows}: use --max-rows, --format csv or LIMIT)")
+
+
+sql_cmd.__doc__ = _SQL_HELP
 
 
 # ---- report ------------------------------------------------------------------------------------
