@@ -485,7 +485,7 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
             ex = (LocalExecutor(workers) if executor == "local"
                   else DaskExecutor(workers, scheduler, processes=dask_processes))
             total = sum(t.n for t in tasks)
-            bar = GameProgress(total, quiet, exp.name)
+            bar = GameProgress(total, quiet, exp.label())
             try:
                 for t, g, s in ex.map(tasks, arms):
                     ra = arms[t.arm_name]
