@@ -94,13 +94,13 @@ SQL_VIEWS = (
 
 # Contract columns (design.md §4) used for the empty placeholder views.
 _GAMES_EMPTY = (
-    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, master_seed BIGINT, "
-    "game_index BIGINT, rounds BIGINT, truncated BOOLEAN, n_winners BIGINT, winner_seat BIGINT, "
+    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, variant VARCHAR, "
+    "master_seed BIGINT, game_index BIGINT, rounds BIGINT, truncated BOOLEAN, n_winners BIGINT, winner_seat BIGINT, "
     "end_reason VARCHAR"
 )
 _SEATS_EMPTY = (
-    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, master_seed BIGINT, "
-    "game_index BIGINT, seat BIGINT, policy VARCHAR, score BIGINT, rank BIGINT, won BOOLEAN, "
+    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, variant VARCHAR, "
+    "master_seed BIGINT, game_index BIGINT, seat BIGINT, policy VARCHAR, score BIGINT, rank BIGINT, won BOOLEAN, "
     "win_share DOUBLE"
 )
 _EXPERIMENTS_EMPTY = (
@@ -149,11 +149,18 @@ def _parquet_view(con, name: str, source, empty: str) -> None:
     else:
         body = _read_parquet(source, True)
     try:
-        con.execute(f"SELECT * FROM ({body}) LIMIT 0")
+        cols = con.execute(f"SELECT * FROM ({body}) LIMIT 0").description
     except duckdb.IOException:  # no files yet
         _empty_view(con, name, empty)
         return
-    con.execute(f"CREATE OR REPLACE VIEW {name} AS {body}")
+    names = [c[0] for c in cols]
+    select = "*"
+    if "variant" not in names and "n_players" in names:
+        # parts written before the ``variant`` column: the same columns, variant NULL
+        at = names.index("n_players") + 1
+        select = ", ".join([f'"{c}"' for c in names[:at]] + ["CAST(NULL AS VARCHAR) AS variant"]
+                           + [f'"{c}"' for c in names[at:]])
+    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT {select} FROM ({body})")
 
 
 def _experiments_view(con, glob) -> None:
@@ -560,7 +567,7 @@ def arm_fingerprints(con, experiment: str, arms) -> dict[str, tuple[int, int]]:
     if not arms:
         return {}
     cols = [r[0] for r in con.execute("SELECT column_name FROM (DESCRIBE seats)").fetchall()
-            if r[0] not in ("experiment", "arm", "policy")]
+            if r[0] not in ("experiment", "arm", "variant", "policy")]
     marks = ", ".join("?" * len(arms))
     rows = con.execute(
         f"SELECT arm, count(*), bit_xor(hash({', '.join(cols)})) FROM seats "

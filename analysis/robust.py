@@ -21,6 +21,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from .words import are, plural
+from .words import count as count_words
+
 HOLDS, CONTRADICTED, ONE, NONE = "holds", "contradicted", "one policy only", "no verdict"
 
 
@@ -106,12 +109,15 @@ def table(title: str, policies: Sequence[str], verdicts: Sequence[Verdict]) -> d
     rows = [v.row(policies) for v in verdicts]
     count = {k: [r["what"] for r in rows if r["key"] == k] for k in (HOLDS, CONTRADICTED, ONE)}
     pols = ", ".join(policies)
-    parts = [f"{len(count[HOLDS])} of {len(rows)} verdicts hold under at least two of "
+    parts = [f"{len(count[HOLDS])} of {count_words(len(rows), 'verdict')} "
+             f"{plural(len(count[HOLDS]), 'holds', 'hold')} under at least two of "
              f"{pols} (none of them says the opposite)"]
     if count[ONE]:
-        parts.append(f"{len(count[ONE])} rest on one policy only")
+        parts.append(f"{len(count[ONE])} {plural(len(count[ONE]), 'rests', 'rest')} on one "
+                     f"policy only")
     if count[CONTRADICTED]:
-        parts.append(f"{len(count[CONTRADICTED])} are contradicted by a stronger or weaker "
+        n = len(count[CONTRADICTED])
+        parts.append(f"{n} {are(n)} contradicted by a stronger or weaker "
                      f"player: " + "; ".join(count[CONTRADICTED]) + " — such a verdict is a "
                      "statement about the bots as much as about the game")
     return {"title": title, "policies": list(policies), "rows": rows,

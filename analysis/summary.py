@@ -17,8 +17,8 @@ import numpy as np
 
 from . import db, stats
 
-__all__ = ["WinRateRow", "WinRateTable", "win_rate_tables", "ladder_rows", "compare_tables",
-           "sweep_table", "plan_blocks"]
+__all__ = ["WinRateRow", "WinRateTable", "SoloRow", "win_rate_tables", "result_tables",
+           "ladder_rows", "compare_tables", "sweep_table", "plan_blocks"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,22 @@ class WinRateTable:
     experiment: str
     several_arms: bool  # some player count has several arms (e.g. --also-policy): name them
     rows: list[WinRateRow]
+    game: str | None = None  # the game of the rows (None: every game of the experiment)
+
+
+@dataclass(frozen=True)
+class SoloRow:
+    """Solo win probability of one arm and policy (the ``solo_ladder`` mart), Wilson 95%."""
+
+    arm: str
+    game: str
+    variant: str
+    policy: str
+    n_games: int
+    wins: int
+    win_rate: float
+    low: float
+    high: float
 
 
 def win_rate_tables(store, experiment: str, factor, factor_only: bool = False
@@ -56,41 +72,85 @@ def win_rate_tables(store, experiment: str, factor, factor_only: bool = False
     with no multiplayer rows is left out. Rows in (players, arm, value) order."""
     con = db.connect(store)
     try:
-        by = [] if factor_only and not factor.is_seat else [
-            ("seat", _seat_counts(con, experiment), ())]
-        if not factor.is_seat:
-            by.append((factor.name, _factor_counts(con, experiment, factor.column),
-                       factor.labels))
+        return _win_rate_tables(con, experiment, None, factor, factor_only)
     finally:
         con.close()
-    return [_table(experiment, name, rows, labels) for name, rows, labels in by if rows]
 
 
-def _seat_counts(con, experiment: str) -> list[tuple]:
+def result_tables(store, experiment: str, factors: dict, factor_only: bool = False
+                  ) -> tuple[list[WinRateTable], list[SoloRow]]:
+    """The results of a run on one connection: :func:`win_rate_tables` of every game of
+    ``factors`` (game id -> its balance factor) and the solo arms' win probabilities
+    (``solo_ladder``, Wilson 95%; rows in arm, policy order)."""
+    con = db.connect(store)
+    try:
+        tables = [t for game, factor in factors.items()
+                  for t in _win_rate_tables(con, experiment, game if len(factors) > 1 else None,
+                                            factor, factor_only)]
+        return tables, _solo_rows(con, experiment)
+    finally:
+        con.close()
+
+
+def _win_rate_tables(con, experiment: str, game: str | None, factor, factor_only: bool
+                     ) -> list[WinRateTable]:
+    by = [] if factor_only and not factor.is_seat else [
+        ("seat", _seat_counts(con, experiment, game), ())]
+    if not factor.is_seat:
+        by.append((factor.name, _factor_counts(con, experiment, factor.column, game),
+                   factor.labels))
+    return [_table(experiment, name, rows, labels, game) for name, rows, labels in by if rows]
+
+
+def _game_filter(game: str | None) -> tuple[str, list]:
+    return ("AND game = ?", [game]) if game is not None else ("", [])
+
+
+def _seat_counts(con, experiment: str, game: str | None = None) -> list[tuple]:
     """(n_players, arm, seat, n_games, win_share_sum, win_rate) from the ``seat_win_rates``
     mart (what :func:`analysis.db.seat_win_rates` reads)."""
     if not db.has_view(con, "seat_win_rates"):
         return []
-    return con.execute("""
+    where, params = _game_filter(game)
+    return con.execute(f"""
         SELECT n_players, arm, seat AS value, n_games, win_share_sum, win_rate
-        FROM seat_win_rates WHERE experiment = ? AND n_players > 1
-        ORDER BY n_players, arm, value""", [experiment]).fetchall()
+        FROM seat_win_rates WHERE experiment = ? AND n_players > 1 {where}
+        ORDER BY n_players, arm, value""", [experiment, *params]).fetchall()
 
 
-def _factor_counts(con, experiment: str, column: str) -> list[tuple]:
+def _factor_counts(con, experiment: str, column: str, game: str | None = None) -> list[tuple]:
     """The same by the values of seat column ``column`` (the query of
     :func:`analysis.db.win_rate_by`); none when the store has no such column."""
     if not db.has_view(con, "stg_seats") or column not in con.sql(
             "SELECT * FROM stg_seats LIMIT 0").columns:
         return []
+    where, params = _game_filter(game)
     return con.execute(f"""
         SELECT n_players, arm, "{column}" AS value, count(*) AS n_games,
                sum(win_share) AS win_share_sum, avg(win_share) AS win_rate
-        FROM stg_seats WHERE experiment = ? AND n_players > 1
-        GROUP BY ALL ORDER BY n_players, arm, value""", [experiment]).fetchall()
+        FROM stg_seats WHERE experiment = ? AND n_players > 1 AND "{column}" IS NOT NULL {where}
+        GROUP BY ALL ORDER BY n_players, arm, value""", [experiment, *params]).fetchall()
 
 
-def _table(experiment: str, by: str, counts: list[tuple], labels) -> WinRateTable:
+def _solo_rows(con, experiment: str) -> list[SoloRow]:
+    if not db.has_view(con, "solo_ladder"):
+        return []
+    rows = con.execute("""
+        SELECT arm, game, variant, policy, n_games, wins, win_rate FROM solo_ladder
+        WHERE experiment = ? ORDER BY arm, policy""", [experiment]).fetchall()
+    if not rows:
+        return []
+    arm, game, variant, policy, n_games, wins, rate = zip(*rows)
+    low, high = stats.wilson_interval(np.asarray(wins, dtype=float),
+                                      np.asarray(n_games, dtype=float))
+    return [SoloRow(str(a), str(g), str(v), str(p), int(n), int(w), float(r), float(lo),
+                    float(hi))
+            for a, g, v, p, n, w, r, lo, hi in zip(arm, game, variant, policy, n_games, wins,
+                                                   rate, low, high)]
+
+
+def _table(experiment: str, by: str, counts: list[tuple], labels,
+           game: str | None = None) -> WinRateTable:
     n_players, arm, value, n_games, share_sum, rate = zip(*counts)
     low, high = stats.wilson_interval(np.asarray(share_sum, dtype=float),
                                       np.asarray(n_games, dtype=float))
@@ -100,7 +160,7 @@ def _table(experiment: str, by: str, counts: list[tuple], labels) -> WinRateTabl
     rows = [WinRateRow(int(n), str(a), _label(int(v), labels), int(g), float(r), float(lo),
                        float(hi))
             for n, a, v, g, r, lo, hi in zip(n_players, arm, value, n_games, rate, low, high)]
-    return WinRateTable(by, experiment, max(len(a) for a in arms.values()) > 1, rows)
+    return WinRateTable(by, experiment, max(len(a) for a in arms.values()) > 1, rows, game)
 
 
 def _label(value: int, labels) -> str:

@@ -312,6 +312,21 @@ class Experiment:
     def arm(self, name: str) -> ResolvedArm:
         return next(a for a in self.arms if a.name == name)
 
+    def label(self, width: int = 32) -> str:
+        """A short label for the progress bar: the study kind, game, player counts and
+        policies (``flower_shop 2-4p greedy``, ``sweep flower_shop 4p greedy``), never the
+        experiment name, which can be 120 characters long."""
+        from analysis.words import span
+
+        kind = self.source.get("kind") if isinstance(self.source, dict) else None
+        games = list(dict.fromkeys(a.game for a in self.arms))
+        pols = list(dict.fromkeys(p for a in self.arms for p in a.arm.policy_names))
+        parts = ([kind] if kind in ("compare", "sweep", "ladder") else []) + [
+            "+".join(games), span(a.arm.n_players for a in self.arms) + "p",
+            ",".join(pols[:2]) + (",…" if len(pols) > 2 else "")]
+        text = " ".join(p for p in parts if p)
+        return text if len(text) <= width else text[:width - 1] + "…"
+
 
 _COMPARED = ("game", "game_version", "n_players", "variant", "rule_values")
 

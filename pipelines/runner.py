@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from analysis.storage import TABLES, StoreError, part_records
+from analysis.words import count
 from sim.spec import SpecError
 
 from . import settings
@@ -215,7 +216,7 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         if dropped:
             drop[ra.name] = dropped
             notes.append(f"arm {ra.name}: re-planned to {ra.n_games:,} games "
-                         f"({len(dropped)} chunk(s) dropped)")
+                         f"({count(len(dropped), 'chunk')} dropped)")
         elif ra.n_games < chunks.planned_games(plan):
             notes.append(f"arm {ra.name}: already has {entry['n_games']:,} games "
                          f"(more than the {ra.n_games:,} asked); nothing removed")
@@ -506,7 +507,7 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
         ex = (LocalExecutor(workers) if executor == "local"
               else DaskExecutor(workers, scheduler, processes=dask_processes))
         total = sum(t.n for t in tasks)
-        bar = GameProgress(total, quiet, exp.name)
+        bar = GameProgress(total, quiet, exp.label())
         saver = _ManifestSaver(store, manifest)
         try:
             for t, g, s in _executed(ex, tasks, arms):
@@ -529,7 +530,7 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
     manifest["finished_chunks"] = _finished(manifest)
     complete = all(len(chunks.from_ranges(a["finished"])) == chunks.count(a["chunks"])
                    for a in manifest["arms"])
-    manifest["status"] = "complete" if complete else "running"
+    manifest["status"] = "complete" if complete else "partial"  # "running" = under way or killed
     manifest["finished_at"] = now_iso() if complete else None
     store.write_manifest(manifest)
     total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)

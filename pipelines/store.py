@@ -80,6 +80,25 @@ class Store(StoreReader):
                     raise StoreError(f"--store {self.root}: {d} is not a directory")
                 break
 
+    def lock_path(self, experiment: str) -> Path:
+        return self.experiments_dir / f".{experiment}.lock"
+
+    def is_locked(self, experiment: str) -> bool:
+        """True while a process holds the experiment's lock (:meth:`lock`), i.e. runs it; a
+        killed run's lock is released by the OS. Probes with a shared lock, creates nothing."""
+        import fcntl
+
+        try:
+            with open(self.lock_path(experiment), "rb") as f:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return True
+                fcntl.flock(f, fcntl.LOCK_UN)
+        except OSError:  # no lock file (nobody runs it), or no locking here
+            pass
+        return False
+
     @contextlib.contextmanager
     def lock(self, experiment: str):
         """Exclusive per-experiment lock (released by the OS if the process dies).
@@ -97,7 +116,7 @@ class Store(StoreReader):
 
         made = [d for d in (self.experiments_dir, *self.experiments_dir.parents)
                 if not d.exists()]
-        path = self.experiments_dir / f".{experiment}.lock"
+        path = self.lock_path(experiment)
         held = None
         try:
             self.experiments_dir.mkdir(parents=True, exist_ok=True)
@@ -306,6 +325,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         "arm": arrow.repeat(arm_name, n, pa.string()),
         "game": arrow.repeat(spec.id, n, pa.string()),
         "n_players": arrow.repeat(p, n, pa.int64()),
+        "variant": arrow.repeat(arm.variant, n, pa.string()),
         "master_seed": arrow.repeat(master_seed, n, pa.int64()),
         "game_index": arrow.column(idx, pa.int64()),
     }
@@ -328,6 +348,7 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
         "arm": arrow.repeat(arm_name, m, pa.string()),
         "game": arrow.repeat(spec.id, m, pa.string()),
         "n_players": arrow.repeat(p, m, pa.int64()),
+        "variant": arrow.repeat(arm.variant, m, pa.string()),
         "master_seed": arrow.repeat(master_seed, m, pa.int64()),
         "game_index": arrow.column(np.repeat(idx, p), pa.int64()),
         "seat": arrow.column(seat, pa.int64()),

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from analysis.words import count, half_width
 from sim.spec import SpecError, short_hash
 
 from . import settings
@@ -455,11 +456,12 @@ class PrecisionOutcome:
 
     def describe(self) -> str:
         if self.met:
-            return (f"precision target ±{self.target:g} met: widest 95% interval ±{self.widest:.4f} "
-                    f"({self.widest_metric}) after {len(self.steps)} round(s)")
-        return (f"precision target ±{self.target:g} NOT met: stopped at the --max-games cap of "
-                f"{self.max_games:,} games per arm; widest 95% interval ±{self.widest:.4f} "
-                f"({self.widest_metric})")
+            return (f"precision target {half_width(self.target)} met: widest 95% interval "
+                    f"{half_width(self.widest)} ({self.widest_metric}) after "
+                    f"{count(len(self.steps), 'round')}")
+        return (f"precision target {half_width(self.target)} NOT met: stopped at the --max-games "
+                f"cap of {self.max_games:,} games per arm; widest 95% interval "
+                f"{half_width(self.widest)} ({self.widest_metric})")
 
 
 def check_precision(target: float | None, max_games: int | None) -> None:
@@ -523,8 +525,9 @@ def run_to_precision(exp: Experiment, store, target: float, max_games: int | Non
                 continue
             grow[g] = _grow_to(n, hw, target, cap)
         out.capped = capped
-        echo(f"precision: widest interval ±{worst[0]:.4f} ({worst[1]}); target ±{target:g}"
-             + (f"; growing {len(grow)} arm group(s) to "
+        echo(f"precision: widest interval {half_width(worst[0])} ({worst[1]}); target "
+             f"{half_width(target)}"
+             + (f"; growing {count(len(grow), 'arm group')} to "
                 + ", ".join(sorted({f'{v:,}' for v in grow.values()})) + " games" if grow else ""))
         if not grow:
             break

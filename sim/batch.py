@@ -180,7 +180,8 @@ def game_text(arm: Arm, evs: np.ndarray, g: np.ndarray) -> list[str]:
     reason = reasons[gv["end_reason"]] if 0 <= gv["end_reason"] < len(reasons) else gv["end_reason"]
     winner = (f"winner seat {gv['winner_seat']}" if gv["n_winners"] == 1
               else f"{gv['n_winners']} winners (shared)" if gv["n_winners"] > 1 else "no winner")
-    lines.append(f"end: {reason} after {gv['rounds']} rounds; {winner}"
+    rounds = f"{gv['rounds']} round" + ("" if gv["rounds"] == 1 else "s")  # sim: no analysis.words
+    lines.append(f"end: {reason} after {rounds}; {winner}"
                  + (" (TRUNCATED at the safety cap)" if gv["truncated"] else ""))
     extra = {k: v for k, v in gv.items() if k not in ("rounds", "truncated", "n_winners",
                                                       "winner_seat", "end_reason")}

@@ -1,7 +1,6 @@
 -- Staging for solo marts: one row per solo game with its variant, policy and outcome.
 CREATE OR REPLACE VIEW solo_games AS
-SELECT g.*,
-       coalesce(a.variant, g.arm) AS variant,
+SELECT g.* REPLACE (coalesce(g.variant, a.variant, g.arm) AS variant),
        s.policy,
        s.won
 FROM stg_games AS g

@@ -2,6 +2,8 @@
 import typer
 from rich.table import Table
 
+from analysis.words import plural, span
+
 from . import options as opts
 from .common import fmt, guarded, out, registry
 
@@ -25,8 +27,9 @@ def games_cmd():
 def rules_cmd(game: opts.Game):
     """Every rule parameter (name, default, range, meaning), variants, policies, rule status."""
     spec = registry().make(game)
-    out.print(f"[bold]{spec.title}[/] ({spec.id}, version {spec.version}), "
-              f"{spec.min_players}-{spec.max_players} players")
+    n = span((spec.min_players, spec.max_players))
+    out.print(f"[bold]{spec.title}[/] ({spec.id}, version {spec.version}), {n} "
+              f"{plural(spec.max_players, 'player')}")
 
     t = Table(title="Rule parameters (--set NAME=VALUE)")
     for c in ("name", "kind", "default", "range", "meaning", "source"):

@@ -1,15 +1,17 @@
-"""``playtest run`` (simulate into the store) and ``playtest replay`` (one game, turn by turn)."""
+"""``playtest run`` (simulate into the store) and ``playtest replay`` (games turn by turn)."""
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.table import Table
 
+from analysis.words import count
+
 from .. import settings
 from . import options as opts
-from .common import fmt, guarded, out, registry
+from .common import fmt, guarded, out, print_items, registry
 from .running import RunSettings, check_precision_options
-from .tables import win_rate_tables
+from .tables import result_items
 
 
 @guarded
@@ -64,57 +66,69 @@ def run_cmd(
                           experiment, chunk_size, components, also_policy or ())
     how = RunSettings(store, workers, executor, scheduler, quiet, replan)
     res = how.simulate(exp, precision, max_games, start_small=games is None and spec is None)
-    for table in win_rate_tables(res.store, exp.name, exp.arms[0].game, factor_only=True):
-        out.print(table)
+    print_items(result_items(res.store, exp.name, exp.source, [a.game for a in exp.arms]))
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
               soft_wrap=True, markup=False)
 
 
-@guarded
-def replay_cmd(
-    game: Annotated[str, typer.Argument(help="Game id.")],
-    seed: Annotated[int, typer.Option("--seed", help="Master seed of the run.")],
-    game_index: Annotated[int, typer.Option(
-        "--game-index", "-i", help="Game index within the run.")] = 0,
-    players: opts.ReplayPlayers = None,
-    variant: opts.Variant = None,
-    set_: opts.Set = None,
-    policy: opts.Policy = None,
-    seat_policy: opts.SeatPolicy = None,
-    components: opts.Components = None,
-):
-    """A readable turn-by-turn log of one game (same seed/index = same game as in `run`)."""
-    from sim.batch import game_text, replay
+#: Most games one ``replay`` call plays (``--game-index 0-9999``).
+MAX_REPLAYS = 10_000
+
+
+def parse_indices(text: str) -> list[int]:
+    """``--game-index``: ``7``, ``0-99`` or ``0,5,10-12`` -> the game indices, in order, each
+    once (SpecError on anything else)."""
     from sim.spec import SpecError
 
-    from .. import experiment as ex
+    def bad(why: str) -> SpecError:
+        return SpecError(f"--game-index: {why}; give I, FIRST-LAST or a comma list "
+                         f"(e.g. 0-99), got {text!r}")
 
-    spec = registry().make(game)
-    counts = ex.parse_players(players if players is not None else spec.max_players, spec)
-    if len(counts) != 1:
-        raise SpecError(f"--players: replay needs one player count, got {players!r}")
-    ex.check_seed(seed)
-    if game_index < 0:
-        raise SpecError(f"--game-index: must be >= 0, got {game_index}")
-    cfg = ex.ArmConfig("replay", spec.id, counts[0], variant, ex.parse_set(set_ or ()),
-                       policy or settings.DEFAULT_POLICY,
-                       ex.parse_seat_policies(seat_policy or ()), components)
-    arm = ex.resolve_arm(cfg, 1).arm
-    evs, g, s = replay(arm, seed, game_index)
+    import re
 
-    out.print(f"[bold]{spec.title}[/] ({spec.id} v{spec.version}) — {arm.n_players} players, "
+    out_: list[int] = []
+    for part in str(text).replace(" ", "").split(","):
+        m = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", part)
+        if m is None:
+            raise bad("game indices are whole numbers >= 0")
+        a = int(m[1])
+        b = int(m[2]) if m[2] is not None else a
+        if b > settings.MAX_SEED:
+            raise bad(f"game indices go up to {settings.MAX_SEED:,}")
+        if b < a:
+            raise bad(f"{a}-{b} runs backwards")
+        if len(out_) + b - a + 1 > MAX_REPLAYS:
+            raise bad(f"at most {MAX_REPLAYS:,} games per call")
+        out_.extend(range(a, b + 1))
+    return list(dict.fromkeys(out_))
+
+
+def replay_text(arm, seed: int, game_index: int, evs, g, s) -> str:
+    """The text ``playtest replay`` prints for one game (and writes to a file with --out):
+    header, rules, policies, components, the turn-by-turn log and the final scores."""
+    import io
+
+    from rich.console import Console
+
+    from sim.batch import game_text
+
+    spec = arm.spec
+    buf = io.StringIO()
+    con = Console(file=buf, width=200, color_system=None, highlight=False, emoji=False,
+                  markup=False, soft_wrap=True)
+    con.print(f"{spec.title} ({spec.id} v{spec.version}) — {count(arm.n_players, 'player')}, "
               f"variant {arm.variant}, seed {seed}, game index {game_index}")
     changed = {k: v for k, v in arm.rule_values.items()
                if v != next(p.default for p in spec.params if p.name == k)}
-    out.print("rules: " + (", ".join(f"{k}={fmt(v)}" for k, v in changed.items())
-                           if changed else "defaults"), soft_wrap=True)
-    out.print("policies: " + ", ".join(f"seat {i}={p}" for i, p in enumerate(arm.policies)))
+    con.print("rules: " + (", ".join(f"{k}={fmt(v)}" for k, v in changed.items())
+                           if changed else "defaults"))
+    con.print("policies: " + ", ".join(f"seat {i}={p}" for i, p in enumerate(arm.policies)))
     comp = arm.components
-    out.print(f"components: {comp.source_dir} (digest {comp.digest}"
+    con.print(f"components: {comp.source_dir} (digest {comp.digest}"
               + (", includes assumed data" if comp.assumed else "") + ")")
-    out.print()
+    con.print()
     for line in game_text(arm, evs, g):
-        out.print(line, soft_wrap=True, markup=False)
+        con.print(line)
     # one column per seat, one row per statistic: fits any number of game-specific stats
     t = Table(title="Final scores")
     t.add_column("")
@@ -124,4 +138,60 @@ def replay_cmd(
     for j, c in enumerate(spec.seat_column_names):
         vals = [int(s[seat, j]) for seat in range(arm.n_players)]
         t.add_row(c, *(("yes" if v else "no") if c == "won" else str(v) for v in vals))
-    out.print(t)
+    con.print(t, soft_wrap=False)
+    return buf.getvalue()
+
+
+@guarded
+def replay_cmd(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    seed: opts.Seed = None,
+    game_index: Annotated[str, typer.Option(
+        "--game-index", "-i", help="Game index within the run: I, FIRST-LAST or a comma list "
+                                   "(e.g. 0-99: one game after another, or one file each "
+                                   "with --out).")] = "0",
+    out_dir: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Directory: write one text file per game instead of printing.")
+    ] = None,
+    players: opts.ReplayPlayers = None,
+    variant: opts.Variant = None,
+    set_: opts.Set = None,
+    policy: opts.Policy = None,
+    seat_policy: opts.SeatPolicy = None,
+    components: opts.Components = None,
+):
+    """Readable turn-by-turn logs of games (same seed and index = same game as in `run`)."""
+    from sim.batch import replay
+    from sim.spec import SpecError
+
+    from .. import experiment as ex
+
+    spec = registry().make(game)
+    counts = ex.parse_players(players if players is not None else spec.max_players, spec)
+    if len(counts) != 1:
+        raise SpecError(f"--players: replay needs one player count, got {players!r}")
+    seed = settings.DEFAULT_SEED if seed is None else seed
+    ex.check_seed(seed)
+    indices = parse_indices(game_index)
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise SpecError(f"--out {out_dir}: is a file; give a directory for the replays")
+    cfg = ex.ArmConfig("replay", spec.id, counts[0], variant, ex.parse_set(set_ or ()),
+                       policy or settings.DEFAULT_POLICY,
+                       ex.parse_seat_policies(seat_policy or ()), components)
+    arm = ex.resolve_arm(cfg, 1).arm
+    if out_dir is None:
+        for k, i in enumerate(indices):
+            if k:
+                out.print()
+            out.print(replay_text(arm, seed, i, *replay(arm, seed, i)), end="", markup=False,
+                      highlight=False, emoji=False, soft_wrap=True)
+        return
+    out_dir.mkdir(parents=True, exist_ok=True)
+    width = len(str(max(indices)))
+    paths = []
+    for i in indices:
+        path = out_dir / f"{spec.id}-{arm.n_players}p-{arm.variant}-seed{seed}-game{i:0{width}d}.txt"
+        path.write_text(replay_text(arm, seed, i, *replay(arm, seed, i)), encoding="utf-8")
+        paths.append(path)
+    out.print(f"wrote {count(len(paths), 'replay')} to {out_dir}: {paths[0].name}"
+              + (f" … {paths[-1].name}" if len(paths) > 1 else ""), markup=False, soft_wrap=True)

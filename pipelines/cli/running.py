@@ -7,6 +7,8 @@ from typing import Optional
 
 from rich.markup import escape
 
+from analysis.words import count
+
 from .common import err, out, registry
 
 
@@ -36,17 +38,17 @@ class RunSettings:
                          for a in exp.arms)
         if res.simulated == 0:
             out.print(f"experiment [bold]{res.experiment}[/] is complete "
-                      f"({res.total_games:,} games in {len(res.arms)} arms); nothing to simulate",
-                      soft_wrap=True)
+                      f"({count(res.total_games, 'game')} in {count(len(res.arms), 'arm')}); "
+                      f"nothing to simulate", soft_wrap=True)
         else:
-            out.print(f"experiment [bold]{res.experiment}[/]: simulated {res.simulated:,} games "
-                      f"({res.chunks_done} chunks"
+            out.print(f"experiment [bold]{res.experiment}[/]: simulated "
+                      f"{count(res.simulated, 'game')} ({count(res.chunks_done, 'chunk')}"
                       + (f", {res.chunks_skipped} already done" if res.chunks_skipped else "")
                       + f") in {res.elapsed:.1f} s"
                       + (f" ({res.kernel_load_s:.0f} s compiling the kernel)"
                          if res.kernel_load_s > COMPILE_NOTE_S else "")
                       + f", {res.games_per_s:,.0f} games/s "
-                      f"({res.executor}, {res.workers} workers)", soft_wrap=True)
+                      f"({res.executor}, {count(res.workers, 'worker')})", soft_wrap=True)
         out.print(f"arms: {arms}", soft_wrap=True, markup=False)
         out.print(f"store: {res.store}  manifest: {res.manifest_path}", soft_wrap=True,
                   markup=False)
@@ -73,8 +75,8 @@ class RunSettings:
             echo=lambda m: err.print(m, markup=False, soft_wrap=True))
         style = "green" if outcome.met else "yellow"
         out.print(f"[{style}]{escape(outcome.describe())}[/]; "
-                  f"{sum(outcome.games_per_arm.values()):,} games in {len(exp.arms)} arm(s), "
-                  f"{outcome.elapsed:.1f} s", soft_wrap=True)
+                  f"{count(sum(outcome.games_per_arm.values()), 'game')} in "
+                  f"{count(len(exp.arms), 'arm')}, {outcome.elapsed:.1f} s", soft_wrap=True)
         return res, outcome
 
 
@@ -107,7 +109,7 @@ def _warn_unfinished_rules(game_ids) -> None:
         spec = registry().make(gid)
         todo = [r.rule_id for r in spec.rules if not r.implemented]
         if todo:
-            err.print(f"warning: {gid} does not implement {len(todo)} of its {len(spec.rules)} "
-                      f"rule IDs yet ({', '.join(todo[:6])}{', ...' if len(todo) > 6 else ''}; "
+            err.print(f"warning: {gid} does not implement {len(todo)} of its "
+                      f"{count(len(spec.rules), 'rule ID')} yet ({', '.join(todo[:6])}{', ...' if len(todo) > 6 else ''}; "
                       f"see `playtest rules {gid}`): its results do not reflect the full rules",
                       markup=False, soft_wrap=True)

@@ -9,19 +9,79 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
+from analysis.words import count
+
 from .. import settings
+from . import handles
 from . import options as opts
-from .common import CLIError, did_you_mean, err, fmt, guarded, out, print_items, registry
+from .common import CLIError, err, fmt, guarded, out, print_items
 from .running import RunSettings
-from .tables import ladder_tables, win_rate_tables
+from .tables import result_items, win_rate_tables
 
 # ---- sql ---------------------------------------------------------------------------------------
+
+#: Long JSON cells (manifests, arms) are cut to this many characters by ``--format table``.
+JSON_CELL = 30
+
+_SQL_HELP = """Query the store with DuckDB, read-only: one SELECT.
+
+\b
+Views:
+  games, seats      one row per game / per game x seat (see README: The store)
+  experiments       one row per manifest: name, master_seed, status, arms...
+  stg_games, stg_seats, stg_arms    typed staging; stg_arms: one row per arm
+  seat_win_rates    win rate by experiment, arm, player count and seat
+  score_summary, score_histogram    scores by arm and seat
+  game_length, rounds_histogram     game length by arm
+  end_reasons       how games ended, by arm
+  solo_games, solo_ladder, solo_loss_day, solo_task_cards    solo marts
+
+\b
+--format table rounds floats and cuts long JSON cells for reading;
+csv and parquet keep every value whole.
+Example: playtest sql "SELECT * FROM seat_win_rates LIMIT 5"
+"""
+
+
+def _float_text(v: float) -> str:
+    """A float for reading: four significant digits, at least one decimal (``0.3571``,
+    ``45.23``, ``1234.5``); whole numbers without decimals."""
+    import math
+
+    if not math.isfinite(v):
+        return str(v)
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    a = abs(v)
+    if a < 1e-4:
+        return f"{v:.3e}"
+    return f"{v:.{min(6, max(1, 3 - math.floor(math.log10(a))))}f}"
+
+
+def _cell(v, json_like: bool = False) -> str:
+    """A value of ``sql --format table``: floats rounded, JSON and nested values compact and
+    cut to :data:`JSON_CELL` characters."""
+    import decimal
+    import json
+    import re
+
+    if v is None:
+        return ""
+    if json_like or isinstance(v, (dict, list, tuple)):
+        text = v if isinstance(v, str) else json.dumps(v, default=str, separators=(", ", ": "))
+        text = re.sub(r"\s+", " ", text)
+        return text if len(text) <= JSON_CELL else text[:JSON_CELL - 1] + "…"
+    if isinstance(v, decimal.Decimal):
+        v = float(v)
+    if isinstance(v, float):
+        return _float_text(v)
+    return fmt(v)
 
 
 @guarded
 def sql_cmd(
     query: Annotated[str, typer.Argument(
-        help="SQL over the views games, seats, experiments.")],
+        help="SQL over the views games, seats, experiments and the marts listed above.")],
     store: opts.Store = None,
     format: Annotated[str, typer.Option("--format", "-f", help="table | csv | parquet")
                       ] = "table",
@@ -30,7 +90,6 @@ def sql_cmd(
     max_rows: Annotated[int, typer.Option(
         "--max-rows", help="Rows shown by --format table.")] = 200,
 ):
-    """Query the store with DuckDB (views games, seats, experiments), read-only: one SELECT."""
     import duckdb
 
     from analysis import db
@@ -46,7 +105,7 @@ def sql_cmd(
         check_out_file(out_file, root)
     con = db.connect(root, read_only=True)
     n_exp = len(list((Path(root) / "experiments").glob("*.json")))
-    err.print(f"store: {root} ({n_exp} experiment{'' if n_exp == 1 else 's'})"
+    err.print(f"store: {root} ({count(n_exp, 'experiment')})"
               + ("" if n_exp else "; nothing to query yet: run `playtest run GAME` or give "
                  "--store DIR"), markup=False, soft_wrap=True)
 
@@ -68,6 +127,7 @@ def sql_cmd(
             pacsv.write_csv(arrow_table(rel.arrow()), sys.stdout.buffer)
             return
         cols = rel.columns
+        json_cols = [str(t).upper() == "JSON" for t in rel.types]
         rows = rel.limit(max_rows + 1).fetchall()
         if out_file is not None:
             write(rel.arrow(), "csv")
@@ -76,11 +136,21 @@ def sql_cmd(
     t = Table()
     for c in cols:
         t.add_column(c, overflow="fold")
+    cut = False
     for r in rows[:max_rows]:
-        t.add_row(*("" if v is None else fmt(v) for v in r))
+        cells = [_cell(v, j) for v, j in zip(r, json_cols)]
+        cut = cut or any(c.endswith("…") and isinstance(v, (str, dict, list, tuple))
+                         for c, v in zip(cells, r))
+        t.add_row(*cells)
     out.print(t)
+    if cut:
+        err.print(f"(long JSON cells cut to {JSON_CELL} characters: use --format csv or "
+                  f"json_extract to see them whole)")
     if len(rows) > max_rows:
         err.print(f"(more rows; showing {max_rows}: use --max-rows, --format csv or LIMIT)")
+
+
+sql_cmd.__doc__ = _SQL_HELP
 
 
 # ---- report ------------------------------------------------------------------------------------
@@ -92,10 +162,14 @@ def _write_report(store_root: Path, experiment: str, out_dir: Path) -> Path:
     return Path(reports.write_report(store_root, experiment, out_dir))
 
 
+Handle = Annotated[str, typer.Argument(
+    help="Experiment: its name, a unique prefix of it, its short id (see `playtest list`) "
+         "or `latest`.")]
+
+
 @guarded
 def report_cmd(
-    experiment: Annotated[str, typer.Argument(
-        help="Experiment name (see `playtest sql \"SELECT * FROM experiments\"`).")],
+    experiment: Handle,
     store: opts.Store = None,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")
                        ] = opts.REPORTS_DIR,
@@ -108,13 +182,9 @@ def report_cmd(
     root = settings.store_root(store)
     if out_dir.exists() and not out_dir.is_dir():
         raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
-    known = Store(root).experiments()
-    if experiment not in known:
-        raise SpecError(f"unknown experiment '{experiment}' in store {root}; "
-                        + (did_you_mean(experiment, known) if known
-                           else "valid: (none yet: run `playtest run` first)"))
-    path = _write_report(root, experiment, out_dir)
-    out.print(f"report: {path}")
+    name = handles.resolve(Store(root), experiment)
+    path = _write_report(root, name, out_dir)
+    out.print(f"report: {path}", markup=False, soft_wrap=True)
 
 
 # ---- list / show -------------------------------------------------------------------------------
@@ -125,75 +195,136 @@ def _arm_summary(arm: dict) -> dict:
     pols = [p.get("spec") or p.get("policy") if isinstance(p, dict) else p
             for p in arm.get("policies") or []]
     return {"players": str(arm.get("n_players", "?")), "variant": str(arm.get("variant") or ""),
-            "tweaks": ", ".join(f"{k}={v}" for k, v in tweaks.items()) if isinstance(tweaks, dict)
-            else str(tweaks),
+            "tweaks": ", ".join(f"{k}={fmt(v)}" for k, v in tweaks.items())
+            if isinstance(tweaks, dict) else str(tweaks),
             "policies": ", ".join(dict.fromkeys(map(str, pols)))}
+
+
+def _games_text(e) -> str:
+    """Games per arm: ``300``, or ``120 of 300`` while unfinished."""
+    done, planned = e.games()
+    if e.manifest is None:
+        return "?"
+    return f"{planned:,}" if e.status == "finished" or done >= planned else \
+        f"{done:,} of {planned:,}"
+
+
+#: ``list`` columns, in display order; the essential ones always show, the others (by
+#: priority) while the table fits the terminal; none wraps: long cells end with "…".
+_LIST_COLUMNS = ("id", "last run", "status", "game", "players", "variant", "tweaks",
+                 "policies", "games/arm", "experiment")
+_LIST_ESSENTIAL = ("id", "last run", "status", "games/arm", "experiment")
+_LIST_OPTIONAL = ("game", "players", "policies", "tweaks", "variant")
+_LIST_CELL = 30  # widest optional cell
+_LIST_NAME_MIN = 16
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+
+
+def _list_layout(rows: list[dict], width: int) -> dict[str, int]:
+    """Column -> width for ``list``: the essential columns, then the optional ones that fit,
+    the experiment name taking what is left (at least :data:`_LIST_NAME_MIN`)."""
+    natural = {c: max([len(c)] + [len(r[c]) for r in rows]) for c in _LIST_COLUMNS}
+    for c in _LIST_OPTIONAL:
+        natural[c] = min(natural[c], _LIST_CELL)
+
+    def total(cols, name_w):  # cells + one space each side + the borders between them
+        return sum(name_w if c == "experiment" else natural[c] for c in cols) + 3 * len(cols) + 1
+
+    chosen = list(_LIST_ESSENTIAL)
+    name_min = min(natural["experiment"], _LIST_NAME_MIN)
+    for c in _LIST_OPTIONAL:
+        if total(chosen + [c], name_min) <= width:
+            chosen.append(c)
+    rest = width - total([c for c in chosen if c != "experiment"], 0) - 3
+    widths = {c: natural[c] for c in chosen}
+    widths["experiment"] = max(name_min, min(natural["experiment"], rest))
+    return {c: widths[c] for c in _LIST_COLUMNS if c in widths}
 
 
 @guarded
 def list_cmd(store: opts.Store = None):
-    """Experiments in the store: game, players, variants, tweaks, policies, games, status."""
+    """Experiments in the store, the latest last: short id, date of the last run, status
+    (finished, running, partial, interrupted), game, players, variants, tweaks, policies,
+    games per arm, name. Any command that takes an experiment accepts its short id, a unique
+    prefix of its name, or `latest`."""
+    from analysis.words import span
+
     from ..store import Store
 
     root = settings.store_root(store)
     st = Store(root)
-    names = st.experiments()
+    es = handles.entries(st)
     out.print(f"store: {root}", markup=False, soft_wrap=True)
-    if not names:
+    if not es:
         err.print("note: the store holds no experiments yet (run `playtest run GAME` first)")
         return
+    rows = []
+    for e in es:
+        arms = [a for a in (e.manifest or {}).get("arms") or [] if isinstance(a, dict)]
+        words = [_arm_summary(a) for a in arms]
+        players = span(a["n_players"] for a in arms if isinstance(a.get("n_players"), int))
+        rows.append({
+            "id": e.id, "last run": e.date, "status": e.status,
+            "game": ", ".join(dict.fromkeys(str(a.get("game")) for a in arms)) or "?",
+            "players": players or "?",
+            **{k: ", ".join(dict.fromkeys(w[k] for w in words if w[k])) or "-"
+               for k in ("variant", "tweaks", "policies")},
+            "games/arm": _games_text(e), "experiment": e.name})
+    widths = _list_layout(rows, out.width)
     t = Table()
-    for c in ("experiment", "game", "players", "variant", "tweaks", "policies", "games/arm",
-              "status"):
-        t.add_column(c, overflow="fold")
-    for name in names:
-        m = st.read_manifest(name) or {}
-        arms = [_arm_summary(a) for a in m.get("arms") or [] if isinstance(a, dict)]
-        col = lambda k: ", ".join(dict.fromkeys(a[k] for a in arms if a[k])) or "-"  # noqa: E731
-        games = ", ".join(dict.fromkeys(str(a.get("game")) for a in m.get("arms") or []
-                                        if isinstance(a, dict))) or "?"
-        n = m.get("n_games")
-        t.add_row(name, games, col("players"), col("variant"), col("tweaks"), col("policies"),
-                  f"{n:,}" if isinstance(n, int) else "?", str(m.get("status", "?")))
+    for c, w in widths.items():
+        t.add_column(c, width=w, no_wrap=True, overflow="ellipsis",
+                     justify="right" if c == "games/arm" else "left")
+    for r in rows:
+        t.add_row(*(_cut(r[c], w) for c, w in widths.items()))
     out.print(t)
+    for e in es:
+        if e.problem:
+            err.print(f"note: {e.problem}", markup=False, soft_wrap=True)
 
 
 @guarded
 def show_cmd(
-    experiment: Annotated[str, typer.Argument(help="Experiment name (see `playtest list`).")],
+    experiment: Handle,
     store: opts.Store = None,
 ):
-    """One experiment: its arms in words, then its result table by the game's balance factor."""
-    from sim.spec import SpecError
+    """One experiment: its arms in words, then its results (win rates, solo win
+    probabilities, a comparison's differences, a sweep's points or a ladder, by the command
+    that made it)."""
+    from analysis.storage import StoreError
 
     from ..store import Store
 
     root = settings.store_root(store)
     st = Store(root)
-    m = st.read_manifest(experiment)
-    if m is None:
-        raise SpecError(f"unknown experiment '{experiment}' in store {root}; "
-                        + did_you_mean(experiment, st.experiments()))
-    out.print(f"experiment {experiment} (status {m.get('status', '?')}, master seed "
-              f"{m.get('master_seed', '?')}, {m.get('n_games', '?')} games per arm)",
-              markup=False, soft_wrap=True)
+    name = handles.resolve(st, experiment)
+    e = handles.entry(st, name)
+    if e.manifest is None:
+        raise StoreError(e.problem or f"experiment '{name}' has no readable manifest")
+    m = e.manifest
+    done, planned = e.games()
+    games = f"{planned:,} games per arm" if e.status == "finished" else \
+        f"{done:,} of {planned:,} games per arm done"
+    out.print(f"experiment {name}", markup=False, soft_wrap=True)
+    out.print(f"id {e.id}, {e.status}, last run {e.date}, master seed "
+              f"{m.get('master_seed', '?')}, {games}", markup=False, soft_wrap=True)
+    if e.status == "interrupted":
+        out.print("the run was stopped before the end: run the same command again to resume "
+                  "it (the tables below hold the finished chunks)", markup=False, soft_wrap=True)
     t = Table()
-    for c in ("arm", "players", "variant", "tweaks", "policies"):
+    for c in ("arm", "game", "players", "variant", "tweaks", "policies"):
         t.add_column(c, overflow="fold")
-    for a in m.get("arms") or []:
-        if isinstance(a, dict):
-            s = _arm_summary(a)
-            t.add_row(str(a.get("name")), s["players"], s["variant"], s["tweaks"] or "-",
-                      s["policies"])
+    arms = [a for a in m.get("arms") or [] if isinstance(a, dict)]
+    for a in arms:
+        s = _arm_summary(a)
+        t.add_row(str(a.get("name")), str(a.get("game")), s["players"], s["variant"],
+                  s["tweaks"] or "-", s["policies"])
     out.print(t)
-    game = next((a.get("game") for a in m.get("arms") or [] if isinstance(a, dict)), None)
-    src = m.get("spec") if isinstance(m.get("spec"), dict) else {}
-    if src.get("kind") == "ladder":
-        print_items(ladder_tables(root, experiment, src))
-    elif game in registry().available_games():
-        for table in win_rate_tables(root, experiment, game, factor_only=True):
-            out.print(table)
-    out.print(f"report: playtest report {experiment}" + (f" --store {store}" if store else ""),
+    print_items(result_items(root, name, m.get("spec"), [str(a.get("game")) for a in arms]))
+    out.print(f"report: playtest report {e.id}" + (f" --store {store}" if store else ""),
               soft_wrap=True, markup=False)
 
 

@@ -9,11 +9,13 @@ from typing import Annotated, List, Optional
 import typer
 from rich.table import Table
 
+from analysis.words import count, plural
+
 from .. import settings
 from . import options as opts
-from .common import err, fmt, guarded, out, print_items, registry
+from .common import fmt, guarded, out, print_items, registry
 from .running import RunSettings, check_precision_options
-from .tables import ladder_tables
+from .tables import compare_items, ladder_tables, sweep_items
 
 
 def _study_report(store_root, experiment, out_dir, **extra) -> Path:
@@ -27,29 +29,6 @@ def _print_report(store_root, experiment, out_dir, **extra) -> None:
 
 
 # ---- compare -----------------------------------------------------------------------------------
-
-def _print_compare(res_store, exp) -> None:
-    from analysis import studies, summary
-
-    for pair, tab in summary.compare_tables(res_store, exp.name, exp.source["pairs"]):
-        t = Table(title=f"{pair['tweak']} − {pair['baseline']} ({pair['n_players']} players, "
-                        f"{int(tab['n'].max()) if len(tab) else 0:,} paired games; rates in %, "
-                        f"their differences in points)")
-        for c in ("metric", "baseline", "tweak", "Δ", "paired 95% CI", "unpaired CI",
-                  "verdict"):
-            t.add_column(c, overflow="fold")
-        for r in tab.itertuples():
-            k = 100.0 if r.scale == "prop" else 1.0
-            dg = 2 if r.scale == "prop" else 3
-            t.add_row(r.label, f"{k * r.baseline:.{dg}f}", f"{k * r.tweak:.{dg}f}",
-                      f"{k * r.diff:+.{dg}f}", f"{k * r.low:+.{dg}f}…{k * r.high:+.{dg}f}",
-                      f"{k * r.unpaired_low:+.{dg}f}…{k * r.unpaired_high:+.{dg}f}",
-                      r.verdict)
-        out.print(t)
-        if len(tab) and (tab["verdict"] == studies.IDENTICAL).all():
-            err.print(f"note: the tweak changed no game ({pair['n_players']} players): both "
-                      f"arms are identical game by game", markup=False, soft_wrap=True)
-
 
 @guarded
 def compare_cmd(
@@ -85,7 +64,7 @@ def compare_cmd(
                              chunk_size, components, also_policy or ())
     res = RunSettings(store, workers, quiet=quiet, replan=replan).simulate(
         exp, precision, max_games, start_small=games is None)
-    _print_compare(res.store, exp)
+    print_items(compare_items(res.store, exp.name, exp.source["pairs"]))
     _print_report(res.store, exp.name, out_dir)
 
 
@@ -118,8 +97,6 @@ def sweep_cmd(
     replan: opts.Replan = False,
 ):
     """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
-    from analysis import summary
-
     from ..studies import sweep_experiment
 
     check_precision_options(precision, max_games)
@@ -129,14 +106,7 @@ def sweep_cmd(
                            chunk_size, components, tolerance)
     res = RunSettings(store, workers, quiet=quiet, replan=replan).simulate(
         exp, precision, max_games, start_small=games is None)
-    table = summary.sweep_table(res.store, exp.name, exp.source)
-    t = Table(title=f"Sweep {exp.name}: estimate ± 95% half-width (rates in %)")
-    cols = [c for c in table.columns if c not in ("arm",)]
-    for c in cols:
-        t.add_column(c.replace("first-player adv.", "1st adv."), overflow="fold")
-    for _, r in table.iterrows():
-        t.add_row(*(str(r[c]) for c in cols))
-    out.print(t)
+    print_items(sweep_items(res.store, exp.name, exp.source))
     _print_report(res.store, exp.name, out_dir)
 
 
@@ -184,7 +154,8 @@ def plan_cmd(
                           (), policy, seat_policy or (), pilot_games, seed, None, None, components)
     res = RunSettings(store, workers, quiet=quiet).run(exp)
     for block in summary.plan_blocks(res.store, exp.name, exp.source, delta, power):
-        t = Table(title=f"Games needed to detect ±{100 * delta:g} points of win rate "
+        t = Table(title=f"Games needed to detect ±{100 * delta:g} "
+                        f"{plural(100 * delta, 'point')} of win rate "
                         f"({block['title']}; 95% confidence, {power:.0%} power)")
         for c in ("seat", "pilot win rate", "vs fair share (one arm)", "two arms, unpaired",
                   "two arms, paired (CRN)"):
@@ -261,8 +232,8 @@ def _print_tune(res, out_file: Path) -> None:
 
     s = res.setup
     start = s.start_values
-    out.print(f"tuned {s.base} for {s.spec.id}, {s.n_players} player"
-              f"{'s' if s.n_players > 1 else ''}, variant {s.variant}: {res.trials_run} trials",
+    out.print(f"tuned {s.base} for {s.spec.id}, {count(s.n_players, 'player')}, variant "
+              f"{s.variant}: {count(res.trials_run, 'trial')}",
               markup=False, soft_wrap=True)
     t = Table()
     for c in ("parameter", "start", "tuned", "range"):

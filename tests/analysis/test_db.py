@@ -158,3 +158,29 @@ def test_package_exports():
     assert analysis.connect is db.connect
     from analysis.reports import write_report
     assert analysis.write_report is write_report
+
+
+def test_variant_column_old_and_new_parts(tmp_path):
+    """Parts written before the ``variant`` column read with variant NULL, after n_players;
+    parts with it keep their values; the solo marts take the arm's variant either way."""
+    import polars as pl
+
+    store = tmp_path / "s"
+    g, s = make_multiplayer_arm("old", "p2", 2, [[0], [1]])
+    write_arm(store, "old", "p2", "rattlebones", g, s)
+    con = db.connect(store)
+    for view in ("games", "seats", "stg_games", "stg_seats"):
+        cols = [r[0] for r in con.execute(f"DESCRIBE SELECT * FROM {view}").fetchall()]
+        assert cols[cols.index("n_players") + 1] == "variant", view
+    assert con.execute("SELECT count(*) FROM seats WHERE variant IS NULL").fetchone()[0] == 4
+    g2, s2 = make_multiplayer_arm("new", "p2", 2, [[0], [1]])
+    write_arm(store, "new", "p2", "rattlebones", g2.with_columns(variant=pl.lit("base")),
+              s2.with_columns(variant=pl.lit("base")))
+    con = db.connect(store)
+    rows = con.execute("SELECT experiment, any_value(variant) FROM seats GROUP BY ALL "
+                       "ORDER BY ALL").fetchall()
+    assert rows == [("new", "base"), ("old", None)]
+    solo = make_solo_store(tmp_path / "solo", "solo", {"solo_base": 0.5}, n_games=20)
+    con = db.connect(solo)
+    assert set(db.solo_ladder(con, "solo").variant) == {"solo_base"}
+    assert con.execute("SELECT DISTINCT variant FROM solo_games").fetchall() == [("solo_base",)]

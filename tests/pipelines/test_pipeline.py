@@ -17,10 +17,10 @@ from pipelines import experiment as ex
 from pipelines import chunks, runner, settings, store as store_mod
 from sim.spec import SpecError
 
-GAMES_COLS = ["experiment", "arm", "game", "n_players", "master_seed", "game_index", "rounds",
-              "truncated", "n_winners", "winner_seat", "end_reason", "high_total"]
-SEATS_COLS = ["experiment", "arm", "game", "n_players", "master_seed", "game_index", "seat",
-              "policy", "score", "rank", "won", "win_share", "rerolls"]
+GAMES_COLS = ["experiment", "arm", "game", "n_players", "variant", "master_seed", "game_index",
+              "rounds", "truncated", "n_winners", "winner_seat", "end_reason", "high_total"]
+SEATS_COLS = ["experiment", "arm", "game", "n_players", "variant", "master_seed", "game_index",
+              "seat", "policy", "score", "rank", "won", "win_share", "rerolls"]
 
 
 def run_fake(store, games=250, chunk=100, workers=1, players="1-2", seed=7, name=None, **kw):

@@ -47,14 +47,17 @@ def test_columns_follow_the_contract(game, tmp_path):
     gfile = next((tmp_path / "results/games").rglob("part-00000.parquet"))
     sfile = next((tmp_path / "results/seats").rglob("part-00000.parquet"))
     assert pq.read_schema(gfile).names == [
-        "experiment", "arm", "game", "n_players", "master_seed", "game_index", "rounds",
-        "truncated", "n_winners", "winner_seat", "end_reason"] + [c.name for c in spec.game_columns]
+        "experiment", "arm", "game", "n_players", "variant", "master_seed", "game_index",
+        "rounds", "truncated", "n_winners", "winner_seat", "end_reason"] + [
+        c.name for c in spec.game_columns]
     assert pq.read_schema(sfile).names == [
-        "experiment", "arm", "game", "n_players", "master_seed", "game_index", "seat", "policy",
-        "score", "rank", "won", "win_share"] + [c.name for c in spec.seat_columns]
+        "experiment", "arm", "game", "n_players", "variant", "master_seed", "game_index", "seat",
+        "policy", "score", "rank", "won", "win_share"] + [c.name for c in spec.seat_columns]
     g = content(tmp_path, "games").to_pandas()
     s = content(tmp_path, "seats").to_pandas()
     assert len(g) == N and len(s) == N * n
+    variant = exp.arms[0].arm.variant  # the arm's variant name, in every row
+    assert set(g["variant"]) == set(s["variant"]) == {variant}
     assert set(g.end_reason) <= set(spec.end_reasons)
     assert (s["rank"] >= 1).all()
     if n > 1:

@@ -54,7 +54,7 @@ def test_run_precision_grows_each_arm_on_its_own(cli, tmp_path):
     r = cli("run", "fakedice", "--players", "1-2", "--precision", "0.04", "--games", "100",
             "--seed", "3", "--store", tmp_path / "s", "-q")
     assert r.exit_code == 0, r.output
-    assert "precision target ±0.04 met" in r.stdout
+    assert "precision target ±4.00 points met" in r.stdout
     man = json.loads(next((tmp_path / "s" / "experiments").glob("*.json")).read_text())
     sizes = {a["name"]: a["n_games"] for a in man["arms"]}
     assert all(n > 100 for n in sizes.values())
