@@ -49,6 +49,7 @@ from .storage import (TABLES, ManifestError, StoreError, StoreReader, StoreScan,
 
 if TYPE_CHECKING:  # imported where used: ``connect`` (``playtest run``, ``sql``) needs no pandas
     import pandas as pd
+    import polars as pl
 
 __all__ = [
     "SQL_VIEWS",
@@ -676,6 +677,8 @@ def arms_games(con, experiment: str, arms=None, seat_columns=("win_share", "scor
 
 
 def _arms_batch(con, experiment: str, arms: list[str], seat_columns):
+    import pandas as pd
+
     marks = ", ".join("?" * len(arms))
     g = query(con, f"""
         SELECT arm, game, master_seed, game_index, n_players, rounds, truncated, n_winners,
