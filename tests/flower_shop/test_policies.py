@@ -9,7 +9,7 @@ from sim import batch
 from sim.games.flower_shop import policies as P
 from sim.games.flower_shop.replay import format_event
 
-from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, SPEC, apply_step4_action, arm, blank, cid, faces,
+from .kernel_helpers import (ARR, COMP, K, L, NOLOG, Q, SPEC, apply_step4_action, arm, blank, cid, faces,
                              place, rules_for, seat, set_dice, set_row, tid)
 
 
@@ -52,11 +52,11 @@ def test_greedy_lock_no_match_locks_initiative_or_skips():
     scr, fscr = _scr(st, rules)
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr)
     assert m == 1 << L.DIE_INIT
-    st[R.seat_base(0) + L.F_LOCKED] = 1 << L.DIE_INIT
+    st[Q.seat_base(0) + L.F_LOCKED] = 1 << L.DIE_INIT
     assert P.greedy_lock(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr) == 0
     pp = _pp("thrifty", 2)
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr)
-    assert m != 0 and R.lock_legal(st, rules, 0, m) == 0
+    assert m != 0 and Q.lock_legal(st, rules, 0, m) == 0
 
 
 def test_greedy_lock_tempo_uses_the_free_locks():
@@ -73,7 +73,7 @@ def test_greedy_lock_tempo_uses_the_free_locks():
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 1, 0, _pp(base), scr, fscr)
     assert m == 1 << 0
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 1, 0, _pp(base + ",fill_free_locks=true"), scr, fscr)
-    assert m == (1 << 0) | (1 << 1) and R.lock_legal(st, rules, 0, m) == 0
+    assert m == (1 << 0) | (1 << 1) and Q.lock_legal(st, rules, 0, m) == 0
     assert SPEC.policy_values("expert")[1]["fill_free_locks"] is True
 
 
@@ -90,9 +90,9 @@ def test_card_commitment_plans_for_the_card_that_can_still_win():
     t = tid("T16")
 
     def gains(cards, policy):
-        st[K.S_N_CARDS] = len(cards)
+        st[L.S_N_CARDS] = len(cards)
         for k, name in enumerate(cards):
-            st[K.S_CARDS + k] = cid(name)
+            st[L.S_CARDS + k] = cid(name)
         pp = _pp(policy)
         scr, fscr = _scr(st, rules)
         base = P.tile_gains(st, rules, ARR[0], ARR[1], 0, t, scr, fscr, pp)

@@ -1,9 +1,9 @@
 """Cupcake Empire declarations: limits, enum codes, output columns and the declared array blocks.
 
-Declarations only (no Numba, nothing imported from the game folder): ``rules.py``,
-``policies.py``, ``kernel.py``, ``replay.py`` and ``audit.py`` import their constants from
-here. Every offset is derived from one ``(name, size, meaning)`` declaration by
-:class:`sim.layout.Block`; ``playtest layout cupcake_empire`` prints the tables.
+Declarations only (no Numba, nothing imported from the game folder): the other modules read
+their constants from here as ``L.NAME`` (``from . import layout as L``). Every offset is derived
+from one ``(name, size, meaning)`` declaration by :class:`sim.layout.Block` and exported by the
+``exports`` line at the end; ``playtest layout cupcake_empire`` prints the tables.
 
 State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``: the global block
 ``STATE`` (``S_*``), then one ``SEAT`` block (``F_*``) per seat at ``SEAT0 + seat * SEAT_LEN``.
@@ -40,7 +40,7 @@ A decision with a single legal option is taken without asking. Option encodings:
 - D21 overflow (DP13): colour of a die sent to the rest area.
 """
 from sim.decide import option_fields
-from sim.layout import Block, columns_block
+from sim.layout import Block, columns_block, exports
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
 # ---- limits -----------------------------------------------------------------------------------
@@ -253,7 +253,6 @@ COLDATA = Block("CD_", (
     ("n_thresh", 1, "number of base thresholds"),
     ("thresh", MAX_THRESH, "dice counts for base levels 1..n"),
 ), title="components: columns[5, CD_LEN] (columns.csv)")
-globals().update(COLDATA.offsets)
 CD_LEN = COLDATA.length
 
 REGDATA = Block("RD_", (
@@ -263,7 +262,6 @@ REGDATA = Block("RD_", (
     ("n_shop_slots", 1, "shop slots"),
     ("shop_min", MAX_SLOTS, "min_players of each shop slot"),
 ), title="components: regions[6, RD_LEN] (regions.csv)")
-globals().update(REGDATA.offsets)
 RD_LEN = REGDATA.length
 
 SUPDATA = Block("SU_", (
@@ -276,20 +274,17 @@ SUPDATA = Block("SU_", (
     ("dice", 1, "hireable dice per colour purple/yellow/orange/green"),
     ("pink", 1, "hireable pink dice"),
 ), title="components: supply[3 (2p, 3p, 4p), SU_LEN] (supply.csv)")
-globals().update(SUPDATA.offsets)
 SU_LEN = SUPDATA.length
 
 GOALDATA = Block("GD_", (
     ("first", 1, "first threshold of the goal condition (§8)"),
     ("second", 1, "second threshold (two-part conditions; 0 otherwise)"),
 ), title="components: goals[20 (A1..D5), GD_LEN] (goals.csv)")
-globals().update(GOALDATA.offsets)
 GD_LEN = GOALDATA.length
 
 MISC = Block("MI_", (
     ("per_type", 1, "customers per type (8 types)"),
 ), title="components: misc[MI_LEN] (components.toml)")
-globals().update(MISC.offsets)
 MI_LEN = MISC.length
 
 # ---- the game state ------------------------------------------------------------------------------
@@ -345,7 +340,6 @@ STATE = Block("S_", (
     ("rng_d", 1, "SUB_DICE stream state (int64 bits, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")
-globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end
 
@@ -381,11 +375,13 @@ SEAT = Block("F_", (
     ("income_paid", 1, "statistic: income paid"),
     ("displaced", 1, "statistic: own shops displaced"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
-globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
 # ---- output rows ---------------------------------------------------------------------------------
 GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
-globals().update(GAME_OUT.offsets)
 SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
-globals().update(SEAT_OUT.offsets)
+
+
+# ---- the declared offsets as module attributes (L.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(COLDATA, REGDATA, SUPDATA, GOALDATA, MISC, STATE, SEAT, GAME_OUT,
+                               SEAT_OUT)

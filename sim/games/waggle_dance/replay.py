@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import layout as L
-from .rules import CARD_LETTERS, QUEEN_KEYS
+from . import rules as R
 
 _COLOURS = ("colour_1", "colour_2", "colour_3", "colour_4", "colour_5", "colour_6")
 _DEST = ("A", "C", "E", "G", "flower")
@@ -100,7 +100,7 @@ def format_event(event, ctx=None) -> str:
     code = int(event[0])
     a = [int(x) for x in event[1:]]
     col = _names(ctx, "colours", _COLOURS)
-    queen = _names(ctx, "queen_names", QUEEN_KEYS)
+    queen = _names(ctx, "queen_names", R.QUEEN_KEYS)
 
     def colour(c):
         return col[c] if 0 <= c < len(col) else f"colour{c}"
@@ -109,7 +109,7 @@ def format_event(event, ctx=None) -> str:
         return (f"setup: {a[0]} players, seat 0 sits in chair {a[1]}; supply: {a[2]} tiles, "
                 f"{a[3]} eggs, {a[4]} queen cards")
     if code == L.EV_BLOCK:
-        return f"blocking marker {a[1]} (set {a[2]}) on card {CARD_LETTERS[a[0]]}"
+        return f"blocking marker {a[1]} (set {a[2]}) on card {R.CARD_LETTERS[a[0]]}"
     if code == L.EV_ROUND:
         return f"-- round {a[0]}, start player seat {a[1]} --"
     if code == L.EV_ROLL:
