@@ -104,7 +104,7 @@ def test_t10_special_actions_ce_f3():
         g.clear()
         g.set_seat(0, L.F_INCOME, income)
         g.set_seat(0, L.F_IDEAS, ideas)
-        opts = g.listed(K._list_special, g.rules, g.comp, 0)
+        opts = g.listed(K.list_special, g.rules, g.comp, 0)
         assert (L.SP_IDEA in opts) == offered, (income, ideas)
 
 
@@ -153,7 +153,7 @@ def test_ce_f2_rest_recall_stops_at_the_column_capacity():
     g.put(0, "rest", "grey", "grey", "pink")
     g.set_seat(0, L.F_IDEAS, 1)
     g.set_seat(0, L.F_INCOME, 10)
-    opts = g.listed(K._list_rest, g.rules, g.comp, 0)
+    opts = g.listed(K.list_rest, g.rules, g.comp, 0)
     assert opts == [0 * 8 + k for k in (0, 1, 3, 4)] + [1 * 8 + k for k in (0, 1, 3, 4)]
     g = Game(2)
     g.clear()

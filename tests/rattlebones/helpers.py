@@ -269,23 +269,23 @@ def draw_gamble(state, rng):
 
 @njit(cache=True)
 def arrow_target_options(state, rules, sidx, opts):
-    """Legal arrow targets (see ``kernel._arrow_target_options``) listed into ``opts``; returns n."""
-    n = K._arrow_target_options(state, rules, sidx)
+    """Legal arrow targets (see ``kernel.list_arrow_targets``) listed into ``opts``; returns n."""
+    n = K.list_arrow_targets(state, rules, sidx)
     _copy_opts(state, opts)
     return n
 
 
 @njit(cache=True)
 def plus1_options(state, rules, seat, die, opts):
-    """Legal +1 choices (see ``kernel._plus1_options``) listed into ``opts``; returns n."""
-    n = K._plus1_options(state, rules, seat, die)
+    """Legal +1 choices (see ``kernel.list_plus1``) listed into ``opts``; returns n."""
+    n = K.list_plus1(state, rules, seat, die)
     _copy_opts(state, opts)
     return n
 
 
 @njit(cache=True)
 def move_options(state, seat, dmin, dmax, optional, opts):
-    """Legal moves (see ``kernel._move_options``) listed into ``opts``; returns n."""
-    n = K._move_options(state, seat, dmin, dmax, optional)
+    """Legal moves (see ``kernel.list_moves``) listed into ``opts``; returns n."""
+    n = K.list_moves(state, seat, dmin, dmax, optional)
     _copy_opts(state, opts)
     return n

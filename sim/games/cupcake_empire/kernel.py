@@ -280,7 +280,7 @@ def setup_game(state, rules, comp, n, rng, log):
 
 
 @njit(cache=True)
-def _list_start_disc(state, comp):
+def list_start_disc(state, comp):
     """CE-S10 (D01): columns where the dealt disc S_CURSOR may go (space 1 at setup)."""
     t = state[L.S_DEALT + state[L.S_CURSOR]]
     b = seat_base(state[L.S_CURSOR] // 2)
@@ -308,7 +308,7 @@ def _next_start_disc(state, rules):
 
 
 @njit(cache=True)
-def _list_init_menu(state):
+def list_init_menu(state):
     """CE-S11 (D02): (simple base, simple frosting) pairs in the supply not yet taken."""
     n = 0
     for bk in range(2):
@@ -345,7 +345,7 @@ def initial_menu(state, rules, seat, code, log):
 
 # ==== free actions (CE-F1 .. CE-F4, SP1 .. SP4) ===============================================
 @njit(cache=True)
-def _list_menu(state, seat):
+def list_menu(state, seat):
     """CE-F1 (D04): every (base kind, frosting kind) pair in the seat's stock."""
     b = seat_base(seat)
     n = 0
@@ -398,7 +398,7 @@ def create_menu(state, rules, seat, code, log):
 
 
 @njit(cache=True)
-def _list_rest(state, rules, comp, seat, one=False):
+def list_rest(state, rules, comp, seat, one=False):
     """CE-F2 (D05): ``method * 8 + column``: method 0 pays rest_recall_idea_cost ideas, method
     1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room. With
     ``one`` it stops at the first option (a legality check)."""
@@ -434,7 +434,7 @@ def start_rest(state, rules, seat, code, log):
 
 
 @njit(cache=True)
-def _list_rest_die(state, rules, comp, seat):
+def list_rest_die(state, rules, comp, seat):
     """CE-F2 (D06): the colour of the next rest die moved into the column (room, and income for
     method 1)."""
     b = seat_base(seat)
@@ -500,7 +500,7 @@ def _movable(state, comp, b):
 
 
 @njit(cache=True)
-def _list_special(state, rules, comp, seat, one=False):
+def list_special(state, rules, comp, seat, one=False):
     """CE-F3 (D07): SP1 (disc type and column), SP2, SP3, SP4 as far as affordable (CE-F4).
     With ``one`` it stops at the first legal option it finds (a legality check)."""
     b = seat_base(seat)
@@ -562,7 +562,7 @@ def special_action(state, rules, comp, seat, code, log):
 
 
 @njit(cache=True)
-def _list_move_die(state, rules, comp, seat):
+def list_move_die(state, rules, comp, seat):
     """SP2 / SP4 (D08): a die ``column * 8 + colour`` that can move to another column with
     room (SP4: with income for it)."""
     b = seat_base(seat)
@@ -579,7 +579,7 @@ def _list_move_die(state, rules, comp, seat):
 
 
 @njit(cache=True)
-def _list_move_to(state, comp, seat):
+def list_move_to(state, comp, seat):
     """SP2 / SP4 (D09): target columns with room, other than the die's column."""
     b = seat_base(seat)
     a = state[L.S_MOVE_FROM] // 8
@@ -606,12 +606,12 @@ def move_to(state, rules, seat, k, log):
 
 
 @njit(cache=True)
-def _list_more(state, rules, comp, seat):
+def list_more(state, rules, comp, seat):
     """CE-F2 / SP4 (D22): STOP, or MORE when one more die can move (checked by listing it)."""
     if state[L.S_MORE_PHASE] == L.PH_REST_DIE:
-        more = _list_rest_die(state, rules, comp, seat) > 0
+        more = list_rest_die(state, rules, comp, seat) > 0
     else:
-        more = _list_move_die(state, rules, comp, seat) > 0
+        more = list_move_die(state, rules, comp, seat) > 0
     if not more:
         state[L.S_PHASE] = L.PH_FREE
         return 0
@@ -620,7 +620,7 @@ def _list_more(state, rules, comp, seat):
 
 
 @njit(cache=True)
-def _list_free(state, rules, comp, seat):
+def list_free(state, rules, comp, seat):
     """W1 / W2 / W3 (D03): done, or a menu, a rest use or a special action while legal."""
     menu = _has(state, rules, comp, seat, L.FA_MENU)
     rest = _has(state, rules, comp, seat, L.FA_REST)
@@ -643,9 +643,9 @@ def _has(state, rules, comp, seat, code):
         return _can_menu(state, seat)
     if code == L.FA_REST:
         return state[L.S_REST_USED] < int(rules[R.R_REST_USES_PER_TURN]) and \
-            _list_rest(state, rules, comp, seat, True) > 0
+            list_rest(state, rules, comp, seat, True) > 0
     return state[L.S_SPECIAL_USED] < int(rules[R.R_SPECIALS_PER_TURN]) and \
-        _list_special(state, rules, comp, seat, True) > 0
+        list_special(state, rules, comp, seat, True) > 0
 
 
 @njit(cache=True)
@@ -665,7 +665,7 @@ def free_action(state, code):
 
 # ==== S1: activation, main action, discs (CE-T1 .. CE-T4, CE-A1 .. CE-A5, CE-X5) ============
 @njit(cache=True)
-def _list_activate(state, rules, comp, seat):
+def list_activate(state, rules, comp, seat):
     """CE-T1 / CE-T1.1 (D10): ``column * 8 + L_exec`` for L_exec in 0..L_avail (from 1 when
     ``allow_level0_activation`` is off). A fixed loop over the levels up to MAX_LEVEL with
     ``_opt_if``: a loop up to L_avail was vectorized, and its vector constants were set up at
@@ -701,7 +701,7 @@ def activate(state, comp, seat, code, log):
 
 
 @njit(cache=True)
-def _list_s1(state, rules, seat):
+def list_s1(state, rules, seat):
     """CE-T2 / CE-T3 (D11): the main action (once), each eligible disc (once, before or after
     it), a menu (CE-AMB-30), or the end of S1 once the main action is done.
 
@@ -802,7 +802,7 @@ def s1_step(state, rules, seat, code, log):
 
 # ---- the tasks ------------------------------------------------------------------------------
 @njit(cache=True)
-def _list_shop(state, comp, seat, kind):
+def list_shop(state, comp, seat, kind):
     """CE-A3.2 (D15): ``src * 64 + region * 8 + victim`` over regions of ``kind``: the shop
     comes from the reserve (src = SRC_RESERVE) or, with an empty reserve, is relocated from a
     region ``src`` holding an own shop; it takes an empty unblocked slot (victim 0) or, with
@@ -888,7 +888,7 @@ def place_shop(state, rules, seat, code, log):
 
 
 @njit(cache=True)
-def _list_sell(state, comp, seat, reach):
+def list_sell(state, comp, seat, reach):
     """CE-A4.2 (D16): houses at distance <= ``reach`` of regions where ``seat`` has a bakery or
     shop, holding a customer one of its menus serves."""
     served = state[seat_base(seat) + L.F_SERVED]
@@ -921,7 +921,7 @@ def sell(state, rules, comp, seat, h, log):
 
 
 @njit(cache=True)
-def _list_bakery(state, comp, seat, kind, code0):
+def list_bakery(state, comp, seat, kind, code0):
     """CE-A5 L3 / L4(a): ``code0 + region`` for regions of ``kind`` with an empty bakery slot,
     if the seat has a bakery in reserve."""
     if state[seat_base(seat) + L.F_BAKERIES_RESERVE] == 0:
@@ -969,7 +969,7 @@ def hire(state, comp, seat, c, log):
 
 
 @njit(cache=True)
-def _list_disc_gain(state, comp, seat):
+def list_disc_gain(state, comp, seat):
     """CE-A5 L2/L3 (D18): ``type * 8 + column``: a type in the supply on the first empty space
     of a column without that type (CE-X3, CE-X4)."""
     b = seat_base(seat)
@@ -983,7 +983,7 @@ def _list_disc_gain(state, comp, seat):
 
 
 @njit(cache=True)
-def _list_task(state, rules, comp, seat, task):
+def list_task(state, rules, comp, seat, task):
     """The options of S1 task ``task`` and its decision point: (n, point); n = 0 when the task
     cannot be done (an empty supply, no legal slot: that part is skipped, §5)."""
     code, arg = task // L.TASK_CODE, task % L.TASK_CODE
@@ -1005,9 +1005,9 @@ def _list_task(state, rules, comp, seat, task):
                 n = _opt(state, n, f)
         return n, (L.D_FROST if code == L.T_FROST_SIMPLE else L.D_PAIR)
     if code == L.T_SHOP:
-        return _list_shop(state, comp, seat, arg), L.D_SHOP
+        return list_shop(state, comp, seat, arg), L.D_SHOP
     if code == L.T_SELL:
-        return _list_sell(state, comp, seat, arg), L.D_SELL
+        return list_sell(state, comp, seat, arg), L.D_SELL
     if code == L.T_HIRE:
         n = 0
         for c in range(L.N_COLOURS):
@@ -1015,11 +1015,11 @@ def _list_task(state, rules, comp, seat, task):
                 n = _opt(state, n, c)
         return n, L.D_HIRE
     if code == L.T_DISC_GAIN:
-        return _list_disc_gain(state, comp, seat), L.D_DISC
+        return list_disc_gain(state, comp, seat), L.D_DISC
     if code == L.T_BAKERY_Y:
-        return _list_bakery(state, comp, seat, L.KIND_YELLOW, 0), L.D_BAKERY_Y
+        return list_bakery(state, comp, seat, L.KIND_YELLOW, 0), L.D_BAKERY_Y
     if code == L.T_L4:
-        n = _list_bakery(state, comp, seat, L.KIND_BEIGE, L.L4_BAKERY)
+        n = list_bakery(state, comp, seat, L.KIND_BEIGE, L.L4_BAKERY)
         for k in range(4):
             for lv in range(1, comp[0][k, L.CD_MAX_LEVEL] + 1):
                 n = _opt(state, n, L.L4_OTHER + k * 8 + lv)
@@ -1135,7 +1135,7 @@ def _rolled_on(state, f):
 
 
 @njit(cache=True)
-def _list_overflow(state, comp, seat):
+def list_overflow(state, comp, seat):
     """CE-T7.1 (D21): place the dice showing each face 1..5 in that column; when they exceed its
     free capacity, the colour of one die sent to the rest area (the active player chooses,
     CE-AMB-14). Returns 0 when every column is placed."""
@@ -1229,60 +1229,60 @@ def begin_turn(state, seat, log):
 
 # ==== the step machine (sim.decide) ============================================================
 @njit(cache=True)
-def _list(state, rules, comp, ph, seat, log):
+def list_options(state, rules, comp, ph, seat, log):
     """List the options of the decision at control position ``ph`` for ``seat``; with none,
     move on to where play goes on and return 0."""
     n = 0
     if ph == L.PH_START_DISC:
         c = state[L.S_CURSOR]
         if c // 2 < state[L.S_N_PLAYERS] and state[L.S_DEALT + c] >= 0:
-            n = _list_start_disc(state, comp)
+            n = list_start_disc(state, comp)
         if n == 0:
             _next_start_disc(state, rules)
     elif ph == L.PH_INIT_MENU:
-        n = _list_init_menu(state)
+        n = list_init_menu(state)
         if n == 0:
             if seat == 0:
                 state[L.S_PHASE] = L.PH_TURN
             else:
                 state[L.S_CURSOR] = seat - 1
     elif ph == L.PH_FREE:
-        n = _list_free(state, rules, comp, seat)
+        n = list_free(state, rules, comp, seat)
     elif ph == L.PH_MENU:
-        n = _list_menu(state, seat)
+        n = list_menu(state, seat)
         if n == 0:
             state[L.S_PHASE] = state[L.S_RETURN]
     elif ph == L.PH_REST:
-        n = _list_rest(state, rules, comp, seat)
+        n = list_rest(state, rules, comp, seat)
         if n == 0:
             state[L.S_PHASE] = L.PH_FREE
     elif ph == L.PH_REST_DIE:
-        n = _list_rest_die(state, rules, comp, seat)
+        n = list_rest_die(state, rules, comp, seat)
         if n == 0:
             state[L.S_PHASE] = L.PH_FREE
     elif ph == L.PH_SPECIAL:
-        n = _list_special(state, rules, comp, seat)
+        n = list_special(state, rules, comp, seat)
         if n == 0:
             state[L.S_PHASE] = L.PH_FREE
     elif ph == L.PH_MOVE_DIE:
-        n = _list_move_die(state, rules, comp, seat)
+        n = list_move_die(state, rules, comp, seat)
         if n == 0:
             state[L.S_PHASE] = L.PH_FREE
     elif ph == L.PH_MORE:
-        n = _list_more(state, rules, comp, seat)
+        n = list_more(state, rules, comp, seat)
     elif ph == L.PH_MOVE_TO:
-        n = _list_move_to(state, comp, seat)
+        n = list_move_to(state, comp, seat)
         if n == 0:
             state[L.S_PHASE] = L.PH_FREE
     elif ph == L.PH_ACTIVATE:
-        n = _list_activate(state, rules, comp, seat)
+        n = list_activate(state, rules, comp, seat)
         if n == 0:      # CE-AMB-13 with allow_level0_activation off: nothing activated
             state[L.S_WINDOW] = 2
             state[L.S_PHASE] = L.PH_FREE
     elif ph == L.PH_S1:
-        n = _list_s1(state, rules, seat)
+        n = list_s1(state, rules, seat)
     elif ph == L.PH_OVERFLOW:
-        n = _list_overflow(state, comp, seat)
+        n = list_overflow(state, comp, seat)
         if n == 0:
             s3_ideas(state, rules, seat, log)
             state[L.S_WINDOW] = 3
@@ -1291,8 +1291,8 @@ def _list(state, rules, comp, ph, seat, log):
 
 
 @njit(cache=True)
-def _point(ph):
-    """The decision point D_* of control position ``ph`` (PH_TASK: see ``_list_task``)."""
+def decision_point(ph):
+    """The decision point D_* of control position ``ph`` (PH_TASK: see ``list_task``)."""
     if ph == L.PH_START_DISC:
         return L.D_START_DISC
     if ph == L.PH_INIT_MENU:
@@ -1411,15 +1411,15 @@ def _steps(state, rules, comp, log, turn_stop):
                 continue
             task = state[L.S_TASKS + state[L.S_TASK_POS]]
             state[L.S_TASK] = task
-            n, dp = _list_task(state, rules, comp, seat, task)
+            n, dp = list_task(state, rules, comp, seat, task)
             if n == 0:
                 state[L.S_TASK_POS] += 1
                 continue
         else:
-            n = _list(state, rules, comp, ph, seat, log)
+            n = list_options(state, rules, comp, ph, seat, log)
             if n == 0:
                 continue
-            dp = _point(ph)
+            dp = decision_point(ph)
         if n == 1:
             _apply(state, rules, comp, seat, dp, state[L.S_OPTIONS], log)
             continue

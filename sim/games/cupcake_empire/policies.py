@@ -227,7 +227,7 @@ def _disc_values(state, rules, comp, pp, seat, look, k, top):
 @njit(cache=True)
 def _best_activation(state, rules, comp, pp, seat, n):
     """D10 (CE-T1): the greedy choice among the listed activations, the first with the highest
-    ``activation_value``. ``_list_activate`` lists a column's levels together, so the column's
+    ``activation_value``. ``list_activate`` lists a column's levels together, so the column's
     experts and the values of its discs (CE-T3) are taken once per column; each option's score
     is summed as in ``activation_value``, so the scores are the same."""
     b = seat_base(seat)

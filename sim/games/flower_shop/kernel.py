@@ -38,6 +38,9 @@ no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 whole_program(__name__, "play_many")
 whole_program(__name__, "play_one")
 
+BLOCK_GAMES = 64   # games per block of play_many (greedy caches reused)
+
+
 # =========================================================================================
 # small helpers
 # =========================================================================================
@@ -1061,7 +1064,7 @@ def any_lock_affordable(state, rules, seat):
 
 
 @njit(cache=True)
-def lock_options(state, rules, seat):
+def list_locks(state, rules, seat):
     """DP-1 options into ``S_OPTIONS``: every subset of ``seat``'s unlocked dice (the
     initiative die included) whose lock is legal and affordable, as ascending masks (0 =
     lock none and pay the skip cost; FS-L1..L5).
@@ -1084,7 +1087,7 @@ def lock_options(state, rules, seat):
 
 
 @njit(cache=True)
-def tile_options(state, rules, seat):
+def list_tiles(state, rules, seat):
     """DP-2 options into ``S_OPTIONS``: row position * TILE_MUL + empty slot, for every row
     tile and empty slot of ``seat``'s shop (FS-T1..T3), position-major.
 
@@ -1103,7 +1106,7 @@ def tile_options(state, rules, seat):
 
 
 @njit(cache=True)
-def step4_options(state, rules, tiles, seat):
+def list_step4(state, rules, tiles, seat):
     """DP-3/5/6/8 options into ``S_OPTIONS`` (``code * A_MUL + argument``): finish each
     unfinished tile the unused dice and the tokens held can finish (FS-U1..U3), take money
     with each unused die (FS-U6), take a token with each set of ``dice_per_wild`` unused dice
@@ -1148,7 +1151,7 @@ def step4_options(state, rules, tiles, seat):
 
 
 @njit(cache=True)
-def yes_no_options(state):
+def list_yes_no(state):
     """The options of a yes/no decision (DP-4, DP-7): 0 no, 1 yes."""
     state[L.S_OPTIONS] = 0
     state[L.S_OPTIONS + 1] = 1
@@ -1217,7 +1220,7 @@ def advance(state, rules, comp, log):
     to the options block, returns 1) or the end of the game (returns 0); decisions with a
     single option are taken here. With a decision pending, returns 1 and changes nothing
     (``sim.decide``)."""
-    while step(state, rules, comp, state, None, log):
+    while _steps(state, rules, comp, state, None, log):
         if state[L.S_N_OPTIONS] > 1:
             return 1
         apply_index(state, rules, comp[0], np.int64(0), log)
@@ -1225,13 +1228,13 @@ def advance(state, rules, comp, log):
 
 
 @njit(cache=True)
-def step(state, rules, comp, kinds, heur, log):
+def _steps(state, rules, comp, kinds, heur, log):
     """Play the forced steps up to the next decision, whatever its number of options (returns
     1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
     take a single option at once.
 
     ``heur`` is None (``advance``: every decision is posted with its options) or, in the game
-    loop of ``play_game``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
+    loop of ``_play``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
     is not ``random`` (``kinds``) decides where the decision arises, through its heuristic and
     the decision's effect (``take_*``), without posting it; only ``random`` seats' decisions
     are posted (listing every lock subset or Step-4 action for a heuristic that computes its
@@ -1264,7 +1267,7 @@ def step(state, rules, comp, kinds, heur, log):
                     take_step4(state, rules, tiles, seat,
                                greedy_step4(state, rules, tiles, seat, heur[0][seat]), log)
                     continue
-            offer(state, L.D_STEP4, seat, step4_options(state, rules, tiles, seat))
+            _post(state, seat, L.D_STEP4, list_step4(state, rules, tiles, seat))
         elif ph == L.PH_LOCK:
             t = state[L.S_TURN]
             if t >= state[L.S_ORDER_N]:
@@ -1280,11 +1283,11 @@ def step(state, rules, comp, kinds, heur, log):
                     else:  # no affordable lock (only with rule tweaks): the turn passes
                         state[L.S_TURN] = t + 1
                     continue
-            n = lock_options(state, rules, seat)
+            n = list_locks(state, rules, seat)
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
                 state[L.S_TURN] = t + 1
                 continue
-            offer(state, L.D_LOCK, seat, n)
+            _post(state, seat, L.D_LOCK, n)
         elif ph == L.PH_RIBBON:
             seat = state[L.S_ORDER + state[L.S_TURN]]
             if not ribbon_legal(state, rules, seat, state[L.S_FIN_SLOT]):
@@ -1295,7 +1298,7 @@ def step(state, rules, comp, kinds, heur, log):
                     take_ribbon(state, rules, seat,
                                 1 if greedy_ribbon(state, rules, seat, heur[0][seat]) else 0, log)
                     continue
-            offer(state, L.D_RIBBON, seat, yes_no_options(state))
+            _post(state, seat, L.D_RIBBON, list_yes_no(state))
         elif ph == L.PH_TILE:
             seat = state[L.S_ORDER + state[L.S_TURN]]
             if state[L.S_ROW_N] == 0 or first_empty_slot(state, rules, seat) < 0:
@@ -1309,7 +1312,7 @@ def step(state, rules, comp, kinds, heur, log):
                                      greedy_tile(state, rules, comp, n_players, seat,
                                                  heur[0][seat], heur[1], heur[2]), log)
                     continue
-            offer(state, L.D_TILE, seat, tile_options(state, rules, seat))
+            _post(state, seat, L.D_TILE, list_tiles(state, rules, seat))
         elif ph == L.PH_CYCLE:
             if n_active(state, n_players) == 0:
                 state[L.S_PHASE] = L.PH_DAY_END
@@ -1338,7 +1341,7 @@ def step(state, rules, comp, kinds, heur, log):
                     refresh = greedy_refresh(state, rules, comp, heur[0][0], heur[1], heur[2])
                     take_refresh(state, rules, 1 if refresh else 0, log)
                     continue
-            offer(state, L.D_REFRESH, 0, yes_no_options(state))
+            _post(state, 0, L.D_REFRESH, list_yes_no(state))
         elif ph == L.PH_END:
             end_game(state, rules, comp, n_players, log)
             state[L.S_PHASE] = L.PH_OVER
@@ -1348,11 +1351,13 @@ def step(state, rules, comp, kinds, heur, log):
 
 
 @njit(cache=True)
-def offer(state, point, seat, n):
-    """Make decision ``point`` of ``seat`` with the ``n`` options in ``S_OPTIONS`` pending."""
-    state[L.S_POINT] = point
+def _post(state, seat, dp, n):
+    """Post decision ``dp`` of ``seat`` with the ``n`` options listed in ``S_OPTIONS``;
+    returns 1."""
+    state[L.S_POINT] = dp
     state[L.S_DECIDER] = seat
     state[L.S_N_OPTIONS] = n
+    return 1
 
 
 @njit(cache=True)
@@ -1370,12 +1375,12 @@ def apply_index(state, rules, tiles, index, log):
     done, the next player."""
     if state[L.S_POINT] == 0 or index < 0 or index >= state[L.S_N_OPTIONS]:
         return False
-    apply_code(state, rules, tiles, state[L.S_OPTIONS + index], log)
+    _apply(state, rules, tiles, state[L.S_OPTIONS + index], log)
     return True
 
 
 @njit(cache=True)
-def apply_code(state, rules, tiles, code, log):
+def _apply(state, rules, tiles, code, log):
     """Carry out the option ``code`` of the pending decision (``apply_index``)."""
     point = state[L.S_POINT]
     seat = state[L.S_DECIDER]
@@ -1476,7 +1481,7 @@ def choose_with(state, rules, comp, kinds, pparams, scr, fscr):
     if kinds[seat] == K_RANDOM:
         return random_index(state, L.S_RNG_POLICY, n)
     i = index_of(state, L.S_OPTIONS, n, greedy_code(state, rules, comp, seat, pparams[seat], scr,
-                                                  fscr))
+                                                    fscr))
     # The heuristics only ask for listed options (tests/flower_shop/test_steps.py checks it);
     # should one not, the choice is the kernel's former fallback: done (Step 4), else the first
     # option.
@@ -1495,7 +1500,7 @@ def choose(state, rules, comp, kinds, pparams, work):
 
 
 @njit(cache=True)
-def setup(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log):
+def _begin(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log):
     """Start the streams, set the game up (FS-S*) and prepare the greedy caches; play starts
     at the first day (PH_DAY)."""
     start_streams(state, master_seed, game_index)
@@ -1510,28 +1515,28 @@ def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, lo
     state = new_state(n_players)
     scr = np.zeros(L.SCR_LEN, dtype=np.int64)
     fscr = np.zeros(L.FSCR_LEN, dtype=np.float64)
-    setup(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log)
+    _begin(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log)
     return state, (scr, fscr)
 
 
 @njit(cache=True)
-def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
+def _play(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
     """Set up and play one complete game into the new ``state`` (``new_state``). ``scr`` and
     ``fscr`` (``SCR_LEN``, ``FSCR_LEN``) are the greedy caches, reusable across games.
 
     The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
     the thousands of calls a game makes); the caller keeps the arrays alive during the call.
     """
-    game_loop(borrowed(state), borrowed(rules), borrowed(comp), borrowed(kinds),
-              borrowed(pparams), master_seed, game_index, borrowed(scr), borrowed(fscr),
-              borrowed(log))
+    _play_game(borrowed(state), borrowed(rules), borrowed(comp), borrowed(kinds),
+               borrowed(pparams), master_seed, game_index, borrowed(scr), borrowed(fscr),
+               borrowed(log))
 
 
 @njit(cache=True)
-def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
-    """The body of ``play_game``: setup (which prepares the greedy caches), then
+def _play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
+    """The body of ``_play``: ``_begin`` (which prepares the greedy caches), then
     ``self_play``."""
-    setup(state, rules, comp, state[L.S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
+    _begin(state, rules, comp, state[L.S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
     self_play(state, rules, comp, kinds, pparams, scr, fscr, log)
 
 
@@ -1547,12 +1552,12 @@ def playout(state, rules, comp, kinds, pparams, work, log):
 @njit(cache=True)
 def self_play(state, rules, comp, kinds, pparams, scr, fscr, log):
     """``while advance: apply(choose)`` in self-play mode, from the current position to the
-    end. The heuristic seats decide inside ``step``; only a random seat's decisions are posted
+    end. The heuristic seats decide inside ``_steps``; only a random seat's decisions are posted
     (a draw, unless the option is forced)."""
-    while step(state, rules, comp, kinds, (pparams, scr, fscr), log):
+    while _steps(state, rules, comp, kinds, (pparams, scr, fscr), log):
         n = state[L.S_N_OPTIONS]
         i = random_index(state, L.S_RNG_POLICY, n) if n > 1 else np.int64(0)
-        apply_code(state, rules, comp[0], state[L.S_OPTIONS + i], log)
+        _apply(state, rules, comp[0], state[L.S_OPTIONS + i], log)
 
 
 @njit(cache=True)
@@ -1620,12 +1625,10 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     state = new_state(n_players)
     scr = np.zeros(L.SCR_LEN, dtype=np.int64)
     fscr = np.zeros(L.FSCR_LEN, dtype=np.float64)
-    play_game(state, rules, comp, policy_kind, policy_params, master_seed, game_index, scr, fscr,
-              log)
+    _play(state, rules, comp, policy_kind, policy_params, master_seed, game_index, scr, fscr,
+          log)
     finish(state, rules, comp, games_row, seats_rows)
 
-
-GAMES_PER_BLOCK = 64
 
 
 @njit(cache=True, nogil=True)
@@ -1635,24 +1638,24 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     (sim.spec.GameSpec contract). Tracing is off (1-row dummy log). Serial and ``nogil``:
     ``sim.threads`` plays slices of the rows on threads.
 
-    Games run in blocks of ``GAMES_PER_BLOCK`` that reuse their greedy caches. The shared
-    read-only inputs are only read through borrowed views (``play_game``), so the threads never
+    Games run in blocks of ``BLOCK_GAMES`` that reuse their greedy caches. The shared
+    read-only inputs are only read through borrowed views (``_play``), so the threads never
     contend for their reference counts. Each game is a pure function of (seed, index), so the
     blocking does not change any result.
     """
     n = games_out.shape[0]
-    n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    n_blocks = (n + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in range(n_blocks):
         log = np.zeros((1, 8), dtype=np.int64)
         scr = np.zeros(L.SCR_LEN, dtype=np.int64)
         fscr = np.zeros(L.FSCR_LEN, dtype=np.float64)
-        lo = blk * GAMES_PER_BLOCK
-        hi = min(n, lo + GAMES_PER_BLOCK)
+        lo = blk * BLOCK_GAMES
+        hi = min(n, lo + BLOCK_GAMES)
         state = new_state(n_players)
         for i in range(lo, hi):
             clear_state(state, n_players)
-            play_game(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
-                      scr, fscr, log)
+            _play(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
+                  scr, fscr, log)
             finish(state, rules, comp, games_out[i], seats_out[i])
 
 

@@ -345,7 +345,7 @@ def roll_die(state, cfg, seat, die, event, log):
 
 
 @njit(cache=True)
-def _list_extra(state, rules, seat):
+def list_extra(state, rules, seat):
     """RB-T1 (D01): e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost)."""
     cost = int(rules[R.R_GOLD_PER_EXTRA_DIE])
     emax = min(int(rules[R.R_MAX_DICE_PER_TURN]), state[L.S_N_DICE]) - 1
@@ -377,7 +377,7 @@ def _pay_extra(state, rules, seat, e, log):
 
 
 @njit(cache=True)
-def _list_dice(state):
+def list_dice(state):
     """RB-T2 (D02): the masks of 1 + e distinct own dice."""
     nd = state[L.S_N_DICE]
     want = 1 + state[L.S_EXTRA]
@@ -419,7 +419,7 @@ def _reroll_set(state, rules, seat):
 
 
 @njit(cache=True)
-def _list_reroll(state, rules, seat):
+def list_reroll(state, rules, seat):
     """RB-T4 / RB-F8 (D03): Reroll applies while K is not empty, a die is unrolled and fewer
     than max_dice_per_turn dice are rolled (AMB-10, AMB-11); the options are the unrolled
     dice (and -1, not applying it, unless ``reroll_mandatory``). When it no longer applies the
@@ -469,7 +469,7 @@ def _reroll(state, rules, seat, u, log):
 
 
 @njit(cache=True)
-def _list_double(state, rules, seat, log):
+def list_double(state, rules, seat, log):
     """RB-T5a / RB-F5 (D04): the next die (from S_CURSOR) whose result is DOUBLE is assigned
     to one other rolled die (AMB-08, AMB-09); a Double with no other die has no effect;
     ``forbid`` allows one Double per target. After the last die the resolution starts."""
@@ -507,7 +507,7 @@ def _declare_double(state, seat, t, log):
 
 
 @njit(cache=True)
-def _list_order(state):
+def list_order(state):
     """RB-T5b / AMB-25 (D05): the unresolved rolled dice, in die-id order."""
     un = state[L.S_ROLLED] & ~state[L.S_RESOLVED]
     n = 0
@@ -540,7 +540,7 @@ def install_face(state, seat, die, sidx, face, target, log):
 
 
 @njit(cache=True)
-def _arrow_target_options(state, rules, sidx):
+def list_arrow_targets(state, rules, sidx):
     """§2.2 / AMB-05: legal arrow targets (slot numbers) for an arrow in slot index ``sidx``:
     the 4 adjacent slots (not itself, not its opposite), or any other slot. ``rules`` may be
     the rules or a ``cfg`` array."""
@@ -554,7 +554,7 @@ def _arrow_target_options(state, rules, sidx):
 
 
 @njit(cache=True)
-def _plus1_options(state, rules, seat, die):
+def list_plus1(state, rules, seat, die):
     """RB-P3 legal choices (encoded ``kind * 64 + die * 8 + slot``; -1 = decline).
 
     (a) POINTS_1 into slot 2..6 of the moving die (supply >= 1); (b) upgrade POINTS_k to
@@ -585,7 +585,7 @@ def _plus1_options(state, rules, seat, die):
 
 
 @njit(cache=True)
-def _move_options(state, seat, dmin, dmax, optional):
+def list_moves(state, seat, dmin, dmax, optional):
     """Legal moves ``dist * 16 + monkey`` for dist in [dmin, dmax], every monkey; -1 when the
     move may be declined (RB-T6, AMB-04)."""
     n = 0
@@ -623,11 +623,11 @@ def _start_move(state, die, dmin, dmax, dp):
 
 
 @njit(cache=True)
-def _list_move(state, rules, seat):
-    """The pending move's options (``_move_options``); D13 may always be declined, D06 / D07
+def list_pending_move(state, rules, seat):
+    """The pending move's options (``list_moves``); D13 may always be declined, D06 / D07
     with ``move_optional`` (AMB-04)."""
     optional = state[L.S_MOVE_POINT] == L.D_RM_MOVE or rules[R.R_MOVE_OPTIONAL] > 0.5
-    n = _move_options(state, seat, state[L.S_CTX_DIST], state[L.S_CTX_DMAX], optional)
+    n = list_moves(state, seat, state[L.S_CTX_DIST], state[L.S_CTX_DMAX], optional)
     if n == 0:
         state[L.S_PHASE] = L.PH_ORDER
     return n
@@ -649,7 +649,7 @@ def _leave_shop(state):
 
 
 @njit(cache=True)
-def _list_shop(state, rules, seat):
+def list_shop(state, rules, seat):
     """RB-P2 (D11): exchange k <= min(shop_max_stars, stars) stars; nothing to exchange (or no
     exchange left) ends the visit."""
     kcap = min(int(rules[R.R_SHOP_MAX_STARS]), int(rules[R.R_STAR_EXCHANGE]) - 1)
@@ -721,7 +721,7 @@ def _move(state, rules, seat, a, log):
 
 
 @njit(cache=True)
-def _list_face(state, to):
+def list_face(state, to):
     """RB-T7 FACE(x) (D08) on space ``to``: replace slot 2..6 of the moving die with x
     (supply >= 1) or not (0)."""
     face = state[L.S_SPACE_FACE + to]
@@ -905,7 +905,7 @@ def _start_thief(state, rules, mult):
 
 
 @njit(cache=True)
-def _list_thief(state, seat, log):
+def list_thief(state, seat, log):
     """D12: the token types the next victim (from offset S_CURSOR) holds; an opponent with
     none is skipped. After the last one: no effect if nobody gave anything (RB-F2)."""
     n = state[L.S_N_PLAYERS]
@@ -1098,7 +1098,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         greedy_seat = self_play and kinds[seat] == L.K_GREEDY
         i = 0
         if ph == L.PH_ORDER:
-            n = _list_order(state)
+            n = list_order(state)
             if n == 0:
                 # RB-T12: every rolled die is resolved: the turn passes clockwise
                 state[L.S_ACTIVE] = (seat + 1) % state[L.S_N_PLAYERS]
@@ -1115,7 +1115,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     i = random_index(state, L.S_RNG_P, n)
             _resolve(state, rules, seat, state[L.S_OPTIONS + i], log)
         elif ph == L.PH_MOVE:
-            n = _list_move(state, rules, seat)
+            n = list_pending_move(state, rules, seat)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, state[L.S_MOVE_POINT], n)
@@ -1134,7 +1134,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 _game_over(state, log)
                 return 0
             begin_turn(state, seat, log)
-            n = _list_extra(state, rules, seat)
+            n = list_extra(state, rules, seat)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_EXTRA, n)
@@ -1144,7 +1144,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     i = random_index(state, L.S_RNG_P, n)
             _pay_extra(state, rules, seat, state[L.S_OPTIONS + i], log)
         elif ph == L.PH_DICE:
-            n = _list_dice(state)
+            n = list_dice(state)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_DICE, n)
@@ -1159,7 +1159,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             state[L.S_LAND] = -1
             kind = state[L.S_SPACE_KIND + to]
             if kind == L.SP_FACE:
-                n = _list_face(state, to)
+                n = list_face(state, to)
                 if n >= 2:
                     if not self_play:
                         return _post(state, seat, L.D_INSTALL, n)
@@ -1170,7 +1170,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 if n > 0:
                     _install(state, seat, state[L.S_OPTIONS + i], log)
             elif kind == L.SP_PLUS1:
-                n = _plus1_options(state, rules, seat, state[L.S_CTX_DIE])
+                n = list_plus1(state, rules, seat, state[L.S_CTX_DIE])
                 if n >= 2:
                     if not self_play:
                         return _post(state, seat, L.D_PLUS1, n)
@@ -1182,7 +1182,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             else:
                 state[L.S_PHASE] = L.PH_ORDER
         elif ph == L.PH_SHOP:
-            n = _list_shop(state, rules, seat)
+            n = list_shop(state, rules, seat)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_SHOP, n)
@@ -1193,7 +1193,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             if n > 0:
                 _exchange(state, rules, seat, state[L.S_OPTIONS + i], log)
         elif ph == L.PH_ARROW:
-            n = _arrow_target_options(state, rules, state[L.S_CTX_SLOT])
+            n = list_arrow_targets(state, rules, state[L.S_CTX_SLOT])
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_ARROW, n)
@@ -1203,7 +1203,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     i = random_index(state, L.S_RNG_P, n)
             _arrow(state, seat, state[L.S_OPTIONS + i], log)
         elif ph == L.PH_THIEF:
-            n = _list_thief(state, seat, log)
+            n = list_thief(state, seat, log)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_THIEF, n)
@@ -1214,7 +1214,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             if n > 0:
                 _steal(state, seat, state[L.S_OPTIONS + i], log)
         elif ph == L.PH_REROLL:
-            n = _list_reroll(state, rules, seat)
+            n = list_reroll(state, rules, seat)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_REROLL, n)
@@ -1225,7 +1225,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             if n > 0:
                 _reroll(state, rules, seat, state[L.S_OPTIONS + i], log)
         elif ph == L.PH_DOUBLES:
-            n = _list_double(state, rules, seat, log)
+            n = list_double(state, rules, seat, log)
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_DOUBLE, n)

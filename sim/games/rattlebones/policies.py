@@ -239,7 +239,7 @@ def plus1_gain(state, cfg, seat, die, a):
 
 @njit(cache=True)
 def best_plus1(state, cfg, seat, die):
-    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel._plus1_options)."""
+    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel.list_plus1)."""
     best = 0.0
     if state[L.S_FACE_SUPPLY + L.FC_POINTS_1] >= 1:
         for s in range(1, L.N_SLOTS):

@@ -253,12 +253,12 @@ def list_destinations(state, seat, v, head, src, skip, n):
     for card in range(L.N_SLOTCARDS):
         i = card * L.N_VAL + v - 1
         if card != src and state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
-            n = _option(state, n, head + card)
+            n = _opt(state, n, head + card)
     if src != L.FROM_FLOWER + v - 1:
-        n = _option(state, n, head + L.DEST_FLOWER)
+        n = _opt(state, n, head + L.DEST_FLOWER)
     for t in range(state[seat_base(seat) + L.F_N_TILES]):
         if not (skip >> t) & 1:
-            n = _option(state, n, head + L.DEST_TILE + t)
+            n = _opt(state, n, head + L.DEST_TILE + t)
     return n
 
 
@@ -736,11 +736,10 @@ def list_expert_pairs(state, b, n):
                 for w in range(L.N_VAL):
                     if w == v or (x == y and w < v) or state[b + L.F_TDICE + y * L.N_VAL + w] == 0:
                         continue
-                    n = _option(state, n,
-                                L.PAIR_EXPERT + ((x * L.MAX_HIVE + y) * L.PAIR_CODE + v + 1)
-                                * L.PAIR_CODE + w + 1)
+                    n = _opt(state, n, L.PAIR_EXPERT + ((x * L.MAX_HIVE + y) * L.PAIR_CODE + v + 1)
+                             * L.PAIR_CODE + w + 1)
     if plain == 0 and n > 0:
-        n = _option(state, n, L.PAIR_DONE)
+        n = _opt(state, n, L.PAIR_DONE)
     return n
 
 
@@ -1044,7 +1043,7 @@ def close_window(state):
 
 
 @njit(cache=True)
-def _option(state, n, code):
+def _opt(state, n, code):
     """Append ``code`` to the options block unless it is full (MAX_OPTS); the new count."""
     if n < L.MAX_OPTS:
         state[L.S_OPTIONS + n] = code
@@ -1063,7 +1062,7 @@ def list_sick_day(state, seat, n):
             continue
         for v in range(L.N_VAL):
             if state[seat_base(p) + L.F_UNPLACED + v] > 0:
-                n = _option(state, n, L.Q_SICK_DAY * L.CARD_PLAY + p * L.N_VAL + v)
+                n = _opt(state, n, L.Q_SICK_DAY * L.CARD_PLAY + p * L.N_VAL + v)
     return n
 
 
@@ -1081,7 +1080,7 @@ def list_wrong_turn(state, seat, n, head):
                 continue
             for f2 in range(L.N_COL):
                 if f2 != f:
-                    n = _option(state, n, head + L.Q_WRONG_TURN * L.CARD_PLAY + (p * L.N_COL + f) * L.N_COL + f2)
+                    n = _opt(state, n, head + L.Q_WRONG_TURN * L.CARD_PLAY + (p * L.N_COL + f) * L.N_COL + f2)
     return n
 
 
@@ -1093,11 +1092,11 @@ def list_queens_gift(state, seat, n):
     if state[b + L.F_HAND + L.Q_QUEENS_GIFT] == 0:
         return n
     if state[L.S_TILE_SUPPLY] > 0 and state[b + L.F_N_TILES] < L.MAX_HIVE:
-        n = _option(state, n, L.Q_QUEENS_GIFT * L.CARD_PLAY)
+        n = _opt(state, n, L.Q_QUEENS_GIFT * L.CARD_PLAY)
     if state[L.S_EGG_SUPPLY] > 0:
         for t in range(state[b + L.F_N_TILES]):
             if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
-                n = _option(state, n, L.Q_QUEENS_GIFT * L.CARD_PLAY + 1 + t)
+                n = _opt(state, n, L.Q_QUEENS_GIFT * L.CARD_PLAY + 1 + t)
     return n
 
 
@@ -1132,7 +1131,7 @@ def list_relocation(state, rules, seat, n):
                     ty = hi if side == 0 else lo
                     if (state[b + L.F_CUBES + lo * L.N_COL + c] + state[b + L.F_CUBES + hi * L.N_COL + c] > 0
                             and _gather_changes(state, rules, b, tx, ty, c)):
-                        n = _option(state, n, L.Q_RELOCATION * L.CARD_PLAY
+                        n = _opt(state, n, L.Q_RELOCATION * L.CARD_PLAY
                                     + (lo * L.MAX_HIVE + hi) * L.RELOC_CODE + L.MV_GATHER
                                     + c * 2 + side)
     return n
@@ -1143,7 +1142,7 @@ def list_scout(state, seat, n, head):
     """Scout (DP-03): while the deck holds a card (WD-Q5); codes after ``head``."""
     if (state[seat_base(seat) + L.F_HAND + L.Q_SCOUT] > 0
             and state[L.S_DECK_POS] < state[L.S_DECK_N]):
-        n = _option(state, n, head + L.Q_SCOUT * L.CARD_PLAY)
+        n = _opt(state, n, head + L.Q_SCOUT * L.CARD_PLAY)
     return n
 
 
@@ -1152,7 +1151,7 @@ def list_volunteer(state, seat, n, head):
     """Volunteer (DP-02): only while the volunteer die is in the supply (WD-Q5); codes after
     ``head``."""
     if state[seat_base(seat) + L.F_HAND + L.Q_VOLUNTEER] > 0 and state[L.S_VOLUNTEER] == 0:
-        n = _option(state, n, head + L.Q_VOLUNTEER * L.CARD_PLAY)
+        n = _opt(state, n, head + L.Q_VOLUNTEER * L.CARD_PLAY)
     return n
 
 
@@ -1209,8 +1208,7 @@ def list_overtime(state, seat, n):
         if state[b + L.F_UNPLACED + v] > 0:
             for w in range(L.N_VAL):
                 if w != v:
-                    n = _option(state, n,
-                                L.TURN_CARD + L.Q_OVERTIME * L.CARD_PLAY + v * L.N_VAL + w)
+                    n = _opt(state, n, L.TURN_CARD + L.Q_OVERTIME * L.CARD_PLAY + v * L.N_VAL + w)
     return n
 
 
@@ -1226,7 +1224,7 @@ def list_command(state, seat, n):
             continue
         for f in range(L.N_COL):
             if f != v and state[L.S_FLOWER + f * L.MAX_PLAYERS + seat] > 0:
-                n = _option(state, n, L.TURN_CARD + L.Q_COMMAND * L.CARD_PLAY + v * L.N_COL + f)
+                n = _opt(state, n, L.TURN_CARD + L.Q_COMMAND * L.CARD_PLAY + v * L.N_COL + f)
     return n
 
 
@@ -1239,12 +1237,11 @@ def list_shift_change(state, seat, n):
     if state[b + L.F_HAND + L.Q_SHIFT_CHANGE] == 0:
         return n
     if unplaced_dice(state, b) > state[L.S_TURN_LEFT]:
-        n = _option(state, n, L.TURN_CARD + L.Q_SHIFT_CHANGE * L.CARD_PLAY + L.SHIFT_TWO)
+        n = _opt(state, n, L.TURN_CARD + L.Q_SHIFT_CHANGE * L.CARD_PLAY + L.SHIFT_TWO)
     if state[L.S_TURN_PLACED] == 0 and state[L.S_TURN_LEFT] == 1:
         for p in range(state[L.S_N_PLAYERS]):
             if p != seat and unplaced_dice(state, seat_base(p)) > 0:
-                return _option(state, n,
-                               L.TURN_CARD + L.Q_SHIFT_CHANGE * L.CARD_PLAY + L.SHIFT_PASS)
+                return _opt(state, n, L.TURN_CARD + L.Q_SHIFT_CHANGE * L.CARD_PLAY + L.SHIFT_PASS)
     return n
 
 
@@ -1491,7 +1488,7 @@ def list_expert_hatches(state, rules, seat):
             dice += state[b + L.F_TDICE + t * L.N_VAL + v]
             pair = pair or state[b + L.F_TDICE + t * L.N_VAL + v] >= 2
         if dice >= 2 and not pair:
-            n = _option(state, n, L.Q_EXPERTISE * L.CARD_PLAY + t)
+            n = _opt(state, n, L.Q_EXPERTISE * L.CARD_PLAY + t)
     return n
 
 
@@ -1722,12 +1719,19 @@ def decision_point(phase):
 
 
 @njit(cache=True)
-def advance(state, rules, comp, log):
-    """Play the forced steps up to the next decision with two or more legal options (listed
-    in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
-    with one legal option is taken here. With a decision pending: 1, nothing changes."""
-    if state[L.S_POINT] != 0:
-        return 1
+def _post(state, seat, dp, n):
+    """Post decision ``dp`` of ``seat`` with ``n`` listed options; returns 1."""
+    state[L.S_POINT] = dp
+    state[L.S_DECIDER] = seat
+    state[L.S_N_OPTIONS] = n
+    return 1
+
+
+@njit(cache=True)
+def _steps(state, rules, log):
+    """The step machine from the control position S_PHASE (``_step`` by ``_step``): play the
+    forced steps up to the next decision with two or more options, post it and return 1; 0
+    once the game is over. A single option is taken at once."""
     while True:
         if state[L.S_PHASE] == L.PH_OVER:
             return 0
@@ -1736,11 +1740,19 @@ def advance(state, rules, comp, log):
             _game_over(state, log)
             return 0
         if n >= 2:
-            state[L.S_POINT] = decision_point(state[L.S_PHASE])
-            state[L.S_N_OPTIONS] = n
-            return 1
+            return _post(state, state[L.S_DECIDER], decision_point(state[L.S_PHASE]), n)
         if n == 1:
             _apply(state, rules, state[L.S_DECIDER], state[L.S_OPTIONS], log)
+
+
+@njit(cache=True)
+def advance(state, rules, comp, log):
+    """Play the forced steps up to the next decision with two or more legal options (listed
+    in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
+    with one legal option is taken here. With a decision pending: 1, nothing changes."""
+    if state[L.S_POINT] != 0:
+        return 1
+    return _steps(state, rules, log)
 
 
 @njit(cache=True)
