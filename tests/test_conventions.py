@@ -70,8 +70,8 @@ from sim import registry  # noqa: E402
 from sim.spec import layout  # noqa: E402
 
 GAMES = registry.available_games()
-FOLDER_FILES = ("__init__.py", "layout.py", "rules.py", "policies.py", "kernel.py", "replay.py",
-                "README.md", "components")
+FOLDER_FILES = ("__init__.py", "layout.py", "rules.py", "options.py", "policies.py", "kernel.py",
+                "replay.py", "README.md", "components")
 
 
 def _game_dir(game):

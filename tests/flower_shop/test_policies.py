@@ -6,6 +6,7 @@ import sys
 import numpy as np
 
 from sim import batch
+from sim.games.flower_shop import options as O
 from sim.games.flower_shop import policies as P
 from sim.games.flower_shop.replay import format_event
 
@@ -147,10 +148,10 @@ def test_greedy_DP4_keeps_five_dollars_after_a_ribbon_in_multiplayer():
         scr, fscr = _scr(st, rules)
         a = P.greedy_step4(st, rules, ARR[0], 0, pp)
         if buys:
-            assert a == L.A_TAKE_MONEY * L.A_MUL + 3
+            assert a == O.encode_step4(L.A_TAKE_MONEY, 3)
             apply_step4_action(st, rules, ARR, 0, a, NOLOG)
             a = P.greedy_step4(st, rules, ARR[0], 0, pp)
-        assert a == L.A_FINISH * L.A_MUL + 0
+        assert a == O.encode_step4(L.A_FINISH, 0)
         apply_step4_action(st, rules, ARR, 0, a, NOLOG)
         assert P.greedy_ribbon(st, rules, 0, pp) == buys, money
 
@@ -165,13 +166,13 @@ def test_greedy_step4_TS07_money_before_finish_then_ribbon():
     pp = _pp("greedy:ribbon_money_reserve=0", 2)
     scr, fscr = _scr(st, rules)
     a = P.greedy_step4(st, rules, ARR[0], 0, pp)
-    assert a == L.A_TAKE_MONEY * L.A_MUL + 3
+    assert a == O.encode_step4(L.A_TAKE_MONEY, 3)
     apply_step4_action(st, rules, ARR, 0, a, NOLOG)
     a = P.greedy_step4(st, rules, ARR[0], 0, pp)
-    assert a == L.A_FINISH * L.A_MUL + 0
+    assert a == O.encode_step4(L.A_FINISH, 0)
     apply_step4_action(st, rules, ARR, 0, a, NOLOG)
     assert P.greedy_ribbon(st, rules, 0, pp)
-    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == L.A_DONE
+    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == O.encode_step4(L.A_DONE, 0)
 
 
 def test_greedy_step4_TS06_buys_token_to_finish():
@@ -182,9 +183,9 @@ def test_greedy_step4_TS06_buys_token_to_finish():
     set_dice(st, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
     pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
-    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == L.A_BUY_TOKEN * L.A_MUL
+    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == O.encode_step4(L.A_BUY_TOKEN, 0)
     K.buy_token(st, rules, 0, NOLOG)
-    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == L.A_FINISH * L.A_MUL
+    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == O.encode_step4(L.A_FINISH, 0)
 
 
 def test_greedy_scores_better_than_random():

@@ -1,6 +1,8 @@
 """Scenario tests: Step 1 lock (FS-L*), Step 2 salary (FS-Y*), Step 3 tile (FS-T*)."""
 import pytest
 
+from sim.games.flower_shop import options as O
+
 from .kernel_helpers import (K, L, NOLOG, Q, at_turn, blank, events, faces, mask, replay_events,
                              rules_for, seat, set_row, tid)
 
@@ -197,5 +199,5 @@ def test_FS_T4_empty_row_skips_step3():
     assert game.advance()  # Step 3 skipped: the first decision is a Step-4 action
     assert game.steps.pending(st)[0] == L.D_STEP4
     assert [e[0] for e in events(game.log)] == [L.EV_NO_TILE]
-    game.take(L.A_DONE)
+    game.take(int(O.encode_step4(L.A_DONE, 0)))
     assert seat(st, 0, L.F_TILES_PLACED) == 0 and seat(st, 0, L.F_ACTIVE) == 0

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from sim.games.flower_shop import options as O
 from sim.games.flower_shop import tasks as T
 
 from .kernel_helpers import (ARR, K, L, NOLOG, Q, R, VA, apply_step4_action, blank, finish_tile, mask,
@@ -194,16 +195,17 @@ def test_FS_U9_unfinished_tiles_can_be_finished_later():
 
 
 def test_step4_action_encoding():
-    """apply_step4_action decodes code * A_MUL + argument; illegal actions change nothing."""
+    """apply_step4_action decodes ``options.encode_step4`` codes; illegal actions change
+    nothing."""
     rules = rules_for(2)
     st = blank(2, rules)
     place(st, 0, 0, "T13")
     set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
     before = st.copy()
-    assert apply_step4_action(st, rules, ARR, 0, L.A_FINISH * L.A_MUL + 4, NOLOG) == -1
+    assert apply_step4_action(st, rules, ARR, 0, O.encode_step4(L.A_FINISH, 4), NOLOG) == -1
     assert (st == before).all()
-    assert apply_step4_action(st, rules, ARR, 0, L.A_FINISH * L.A_MUL + 0, NOLOG) == 1
-    assert apply_step4_action(st, rules, ARR, 0, L.A_DONE, NOLOG) == 0
+    assert apply_step4_action(st, rules, ARR, 0, O.encode_step4(L.A_FINISH, 0), NOLOG) == 1
+    assert apply_step4_action(st, rules, ARR, 0, O.encode_step4(L.A_DONE, 0), NOLOG) == 0
     assert tid("T13") == st[Q.seat_base(0) + L.F_SHOP]
 
 

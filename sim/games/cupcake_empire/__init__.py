@@ -3,7 +3,7 @@ Rules: shared/rules/cupcake_empire.md."""
 from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
-from . import audit, kernel, replay, rules
+from . import audit, kernel, options, replay, rules
 from . import layout as L
 
 SPEC = GameSpec(
@@ -47,5 +47,6 @@ SPEC = GameSpec(
                         L.D_SELL: "DP11 customer", L.D_HIRE: "DP12 hire colour",
                         L.D_DISC: "DP12 disc gain", L.D_BAKERY_Y: "DP12 yellow bakery",
                         L.D_L4: "DP12 level-4 choice", L.D_OVERFLOW: "DP13 overflow"},
-                resample=kernel.resample, playout=kernel.playout),
+                resample=kernel.resample, playout=kernel.playout,
+                option_text=options.option_text),
 )

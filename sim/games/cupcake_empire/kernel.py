@@ -31,6 +31,11 @@ from . import rules as R
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
                     has_building, l_avail, menu_mask, room, seat_base, serves_house,
                     shops_on_board)
+from .options import (decode_activate, decode_disc_gain, decode_house, decode_init_menu, decode_l4,
+                      decode_menu, decode_move_die, decode_rest, decode_s1_disc, decode_shop,
+                      decode_special_disc, encode_activate, encode_disc_gain, encode_house,
+                      encode_init_menu, encode_l4, encode_menu, encode_move_die, encode_rest,
+                      encode_s1_disc, encode_shop, encode_special_disc)
 from .policies import greedy
 
 no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
@@ -313,9 +318,10 @@ def list_init_menu(state):
     n = 0
     for bk in range(2):
         for f in range(4):
-            if (state[L.S_INIT_PAIRS] >> (bk * 4 + f)) & 1 == 0 and state[L.S_SUP_BASE + bk] > 0 \
+            code = encode_init_menu(bk, f)
+            if (state[L.S_INIT_PAIRS] >> code) & 1 == 0 and state[L.S_SUP_BASE + bk] > 0 \
                     and state[L.S_SUP_FROST + f] > 0:
-                n = _opt(state, n, bk * 4 + f)
+                n = _opt(state, n, code)
     return n
 
 
@@ -325,7 +331,7 @@ def initial_menu(state, rules, seat, code, log):
     it counts for A goals if ``initial_menu_counts_for_goals``. Then the previous seat; after
     seat 0 the first turn."""
     b = seat_base(seat)
-    bk, f = code // 4, code % 4
+    bk, f = decode_init_menu(code)
     state[L.S_INIT_PAIRS] |= 1 << code
     state[L.S_SUP_BASE + bk] -= 1
     state[L.S_SUP_FROST + f] -= 1
@@ -353,7 +359,7 @@ def list_menu(state, seat):
         if state[b + L.F_STOCK_BASE + bk] > 0:
             for fk in range(L.N_FROST):
                 if state[b + L.F_STOCK_FROST + fk] > 0:
-                    n = _opt(state, n, bk * 10 + fk)
+                    n = _opt(state, n, encode_menu(bk, fk))
     return n
 
 
@@ -376,7 +382,7 @@ def create_menu(state, rules, seat, code, log):
     """CE-F1: discard a base and a frosting from stock; production +2 / +3 / +4 (simple+simple,
     one mixed, mixed+mixed); the A-goal counters; the customer types served."""
     b = seat_base(seat)
-    bk, fk = code // 10, code % 10
+    bk, fk = decode_menu(code)
     state[b + L.F_STOCK_BASE + bk] -= 1
     state[b + L.F_STOCK_FROST + fk] -= 1
     mixed = (1 if bk == 2 else 0) + (1 if fk >= L.FR_SIMPLE else 0)
@@ -399,8 +405,8 @@ def create_menu(state, rules, seat, code, log):
 
 @njit(cache=True)
 def list_rest(state, rules, comp, seat, one=False):
-    """CE-F2 (D05): ``method * 8 + column``: method 0 pays rest_recall_idea_cost ideas, method
-    1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room. With
+    """CE-F2 (D05): ``encode_rest(method, column)``: method 0 pays rest_recall_idea_cost ideas,
+    method 1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room. With
     ``one`` it stops at the first option (a legality check)."""
     b = seat_base(seat)
     if dice_at(state, b, L.LOC_REST) == 0:
@@ -412,7 +418,7 @@ def list_rest(state, rules, comp, seat, one=False):
         if (method == 0 and can_idea) or (method == 1 and can_income):
             for k in range(L.N_COLS):
                 if room(state, comp[0], b, k) > 0:
-                    n = _opt(state, n, method * 8 + k)
+                    n = _opt(state, n, encode_rest(method, k))
                     if one:
                         return n
     return n
@@ -423,10 +429,11 @@ def start_rest(state, rules, seat, code, log):
     """CE-F2: one rest use this turn; method 0 pays its ideas now (they return to the supply)."""
     b = seat_base(seat)
     state[L.S_REST_USED] += 1
-    state[L.S_REST_METHOD] = code // 8
-    state[L.S_REST_COL] = code % 8
+    method, column = decode_rest(code)
+    state[L.S_REST_METHOD] = method
+    state[L.S_REST_COL] = column
     state[L.S_REST_MOVED] = 0
-    if code // 8 == 0:
+    if method == 0:
         cost = int(rules[R.R_REST_RECALL_IDEA_COST])
         state[b + L.F_IDEAS] -= cost
         state[L.S_SUP_IDEAS] += cost
@@ -512,7 +519,7 @@ def list_special(state, rules, comp, seat, one=False):
             if state[L.S_SUP_DISCS + t] > 0:
                 for k in range(L.N_COLS):
                     if free_space(state, comp[0], b, k, t) >= 0:
-                        n = _opt(state, n, L.SP_DISC + t * 8 + k)
+                        n = _opt(state, n, encode_special_disc(t, k))
                         if one:
                             return n
     sp3 = income >= int(rules[R.R_SP_IDEA_INCOME_COST]) and ideas < int(rules[R.R_IDEA_CAP]) \
@@ -542,7 +549,8 @@ def special_action(state, rules, comp, seat, code, log):
         cost = int(rules[R.R_SP_DISC_IDEA_COST])
         state[b + L.F_IDEAS] -= cost
         state[L.S_SUP_IDEAS] += cost
-        place_disc(state, comp, seat, (code - L.SP_DISC) // 8, (code - L.SP_DISC) % 8, 2, log)
+        t, k = decode_special_disc(code)
+        place_disc(state, comp, seat, t, k, 2, log)
     elif code == L.SP_MOVE1:
         cost = int(rules[R.R_SP_MOVE_IDEA_COST])
         state[b + L.F_IDEAS] -= cost
@@ -563,8 +571,8 @@ def special_action(state, rules, comp, seat, code, log):
 
 @njit(cache=True)
 def list_move_die(state, rules, comp, seat):
-    """SP2 / SP4 (D08): a die ``column * 8 + colour`` that can move to another column with
-    room (SP4: with income for it)."""
+    """SP2 / SP4 (D08): a die ``encode_move_die(column, colour)`` that can move to another column
+    with room (SP4: with income for it)."""
     b = seat_base(seat)
     sp4 = state[L.S_MOVE_KIND] == L.SP_MOVEN
     n = 0
@@ -574,7 +582,7 @@ def list_move_die(state, rules, comp, seat):
             if _can_leave(held, roomy, a):
                 for c in range(L.N_COLOURS):
                     if state[b + L.F_DICE + a * L.N_COLOURS + c] > 0:
-                        n = _opt(state, n, a * 8 + c)
+                        n = _opt(state, n, encode_move_die(a, c))
     return n
 
 
@@ -582,7 +590,7 @@ def list_move_die(state, rules, comp, seat):
 def list_move_to(state, comp, seat):
     """SP2 / SP4 (D09): target columns with room, other than the die's column."""
     b = seat_base(seat)
-    a = state[L.S_MOVE_FROM] // 8
+    a, _ = decode_move_die(state[L.S_MOVE_FROM])
     n = 0
     for k in range(L.N_COLS):
         if k != a and room(state, comp[0], b, k) > 0:
@@ -594,7 +602,7 @@ def list_move_to(state, comp, seat):
 def move_to(state, rules, seat, k, log):
     """SP2 / SP4: move the chosen die to column ``k`` (SP4 pays per die)."""
     b = seat_base(seat)
-    a, c = state[L.S_MOVE_FROM] // 8, state[L.S_MOVE_FROM] % 8
+    a, c = decode_move_die(state[L.S_MOVE_FROM])
     if state[L.S_MOVE_KIND] == L.SP_MOVEN:
         pay_income(state, seat, int(rules[R.R_SP_MOVE_INCOME_PER_DIE]), 3, log)
     move_die(state, b, a, k, c)
@@ -666,17 +674,17 @@ def free_action(state, code):
 # ==== S1: activation, main action, discs (CE-T1 .. CE-T4, CE-A1 .. CE-A5, CE-X5) ============
 @njit(cache=True)
 def list_activate(state, rules, comp, seat):
-    """CE-T1 / CE-T1.1 (D10): ``column * 8 + L_exec`` for L_exec in 0..L_avail (from 1 when
-    ``allow_level0_activation`` is off). A fixed loop over the levels up to MAX_LEVEL with
-    ``_opt_if``: a loop up to L_avail was vectorized, and its vector constants were set up at
-    every entry to the step machine."""
+    """CE-T1 / CE-T1.1 (D10): ``encode_activate(column, L_exec)`` for L_exec in 0..L_avail (from 1
+    when ``allow_level0_activation`` is off). A fixed loop over the levels up to MAX_LEVEL with
+    ``_opt_if``: a loop up to L_avail was vectorized, and its vector constants were set up at every
+    entry to the step machine."""
     b = seat_base(seat)
     lo = 0 if rules[R.R_ALLOW_LEVEL0_ACTIVATION] > 0.5 else 1
     n = 0
     for k in range(L.N_COLS):
         la = l_avail(state, comp[0], b, k)
         for lv in range(L.MAX_LEVEL + 1):     # L_avail <= max_level <= MAX_LEVEL (columns.csv)
-            n = _opt_if(state, n, k * 8 + lv, (lv >= lo) & (lv <= la))
+            n = _opt_if(state, n, encode_activate(k, lv), (lv >= lo) & (lv <= la))
     return n
 
 
@@ -685,7 +693,7 @@ def activate(state, comp, seat, code, log):
     """CE-T1: activate column ``k``; L_avail is frozen now; CE-T1.2: the column's dice now are
     the used dice (marked to roll in S3)."""
     b = seat_base(seat)
-    k, lv = code // 8, code % 8
+    k, lv = decode_activate(code)
     state[L.S_COL] = k
     state[L.S_L_AVAIL] = l_avail(state, comp[0], b, k)
     state[L.S_L_EXEC] = lv
@@ -717,7 +725,7 @@ def list_s1(state, rules, seat):
     row = b + L.F_DISC + state[L.S_COL] * L.MAX_SPACES
     done = state[L.S_DISC_DONE]
     for p in range(L.MAX_SPACES):
-        n = _opt_if(state, n, L.S1_DISC + p,
+        n = _opt_if(state, n, encode_s1_disc(p),
                     (p + 1 <= lim) & (state[row + p] >= 0) & ((done >> p) & 1 == 0))
     if menu:
         n = _opt(state, n, L.S1_MENU)
@@ -779,7 +787,7 @@ def s1_step(state, rules, seat, code, log):
         state[L.S_WINDOW] = 2
         state[L.S_PHASE] = L.PH_FREE
     else:
-        p = code - L.S1_DISC
+        p = decode_s1_disc(code)
         t = state[b + L.F_DISC + state[L.S_COL] * L.MAX_SPACES + p]
         state[L.S_DISC_DONE] |= 1 << p
         state[b + L.F_DISCS_USED] += 1
@@ -803,7 +811,7 @@ def s1_step(state, rules, seat, code, log):
 # ---- the tasks ------------------------------------------------------------------------------
 @njit(cache=True)
 def list_shop(state, comp, seat, kind):
-    """CE-A3.2 (D15): ``src * 64 + region * 8 + victim`` over regions of ``kind``: the shop
+    """CE-A3.2 (D15): ``encode_shop(src, region, victim)`` over regions of ``kind``: the shop
     comes from the reserve (src = SRC_RESERVE) or, with an empty reserve, is relocated from a
     region ``src`` holding an own shop; it takes an empty unblocked slot (victim 0) or, with
     none, displaces an opponent's shop (victim 1 + seat). Blockers and own shops stay."""
@@ -829,11 +837,11 @@ def list_shop(state, comp, seat, kind):
                 if state[L.S_SHOP + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
                     empty = True
             if empty:
-                n = _opt(state, n, s * 64 + r * 8)
+                n = _opt(state, n, encode_shop(s, r, 0))
             else:
                 for q in range(state[L.S_N_PLAYERS]):
                     if q != seat and _own_shop(state, q, r):
-                        n = _opt(state, n, s * 64 + r * 8 + 1 + q)
+                        n = _opt(state, n, encode_shop(s, r, 1 + q))
     return n
 
 
@@ -861,7 +869,7 @@ def place_shop(state, rules, seat, code, log):
     +relocation_sales_gain), displacing an opponent's shop when the region is full (its owner
     gets it back and loses shop_displaced_sales_loss sales)."""
     b = seat_base(seat)
-    src, r, victim = code // 64, (code // 8) % 8, code % 8
+    src, r, victim = decode_shop(code)
     if src == L.SRC_RESERVE:
         state[b + L.F_SHOPS_RESERVE] -= 1
         gain = int(rules[R.R_SHOP_SALES_GAIN])
@@ -897,7 +905,7 @@ def list_sell(state, comp, seat, reach):
         if not has_building(state, seat, r):
             continue
         for d in range(min(reach, 4)):
-            h = r * 4 + d
+            h = encode_house(r, d)
             if serves_house(served, state[L.S_HOUSE + h]):
                 n = _opt(state, n, h)
     return n
@@ -909,7 +917,8 @@ def sell(state, rules, comp, seat, h, log):
     sales += v, income += v; the house stays empty (CE-AMB-24)."""
     b = seat_base(seat)
     t = state[L.S_HOUSE + h]
-    v = comp[1][h // 4, L.RD_VALUE + h % 4]
+    r, d = decode_house(h)
+    v = comp[1][r, L.RD_VALUE + d]
     state[L.S_HOUSE + h] = -1
     state[b + L.F_CUST + t] += 1
     state[b + L.F_CUST_VAL + v - 1] += 1
@@ -921,9 +930,9 @@ def sell(state, rules, comp, seat, h, log):
 
 
 @njit(cache=True)
-def list_bakery(state, comp, seat, kind, code0):
-    """CE-A5 L3 / L4(a): ``code0 + region`` for regions of ``kind`` with an empty bakery slot,
-    if the seat has a bakery in reserve."""
+def list_bakery(state, comp, seat, kind, l4):
+    """CE-A5 L3 / L4(a): the regions of ``kind`` with an empty bakery slot (D19: the region;
+    D20 with ``l4``: ``encode_l4(0, region, 0)``), if the seat has a bakery in reserve."""
     if state[seat_base(seat) + L.F_BAKERIES_RESERVE] == 0:
         return 0
     n = 0
@@ -931,7 +940,7 @@ def list_bakery(state, comp, seat, kind, code0):
         if comp[1][r, L.RD_KIND] == kind:
             for i in range(L.MAX_SLOTS):
                 if state[L.S_BAKERY + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
-                    n = _opt(state, n, code0 + r)
+                    n = _opt(state, n, encode_l4(0, r, 0) if l4 else r)
                     break
     return n
 
@@ -970,15 +979,15 @@ def hire(state, comp, seat, c, log):
 
 @njit(cache=True)
 def list_disc_gain(state, comp, seat):
-    """CE-A5 L2/L3 (D18): ``type * 8 + column``: a type in the supply on the first empty space
-    of a column without that type (CE-X3, CE-X4)."""
+    """CE-A5 L2/L3 (D18): ``encode_disc_gain(type, column)``: a type in the supply on the first
+    empty space of a column without that type (CE-X3, CE-X4)."""
     b = seat_base(seat)
     n = 0
     for t in range(L.N_DISC_TYPES):
         if state[L.S_SUP_DISCS + t] > 0:
             for k in range(L.N_COLS):
                 if free_space(state, comp[0], b, k, t) >= 0:
-                    n = _opt(state, n, t * 8 + k)
+                    n = _opt(state, n, encode_disc_gain(t, k))
     return n
 
 
@@ -1017,12 +1026,12 @@ def list_task(state, rules, comp, seat, task):
     if code == L.T_DISC_GAIN:
         return list_disc_gain(state, comp, seat), L.D_DISC
     if code == L.T_BAKERY_Y:
-        return list_bakery(state, comp, seat, L.KIND_YELLOW, 0), L.D_BAKERY_Y
+        return list_bakery(state, comp, seat, L.KIND_YELLOW, False), L.D_BAKERY_Y
     if code == L.T_L4:
-        n = list_bakery(state, comp, seat, L.KIND_BEIGE, L.L4_BAKERY)
+        n = list_bakery(state, comp, seat, L.KIND_BEIGE, True)
         for k in range(4):
             for lv in range(1, comp[0][k, L.CD_MAX_LEVEL] + 1):
-                n = _opt(state, n, L.L4_OTHER + k * 8 + lv)
+                n = _opt(state, n, encode_l4(1, k, lv))
         return n, L.D_L4
     state[L.S_OPTIONS] = 0
     return 1, L.D_BASE     # T_INCOME, T_IDEA_STEPS: nothing to choose
@@ -1050,14 +1059,16 @@ def do_task(state, rules, comp, seat, task, code, log):
     elif t == L.T_HIRE:
         hire(state, comp, seat, code, log)
     elif t == L.T_DISC_GAIN:
-        place_disc(state, comp, seat, code // 8, code % 8, 1, log)
+        disc, k = decode_disc_gain(code)
+        place_disc(state, comp, seat, disc, k, 1, log)
     elif t == L.T_BAKERY_Y:
         place_bakery(state, rules, comp, seat, code, log)
     elif t == L.T_L4:
-        if code >= L.L4_OTHER:
-            push_column_action(state, rules, (code - L.L4_OTHER) // 8, (code - L.L4_OTHER) % 8)
+        kind, x, lv = decode_l4(code)
+        if kind == 1:
+            push_column_action(state, rules, x, lv)
         else:
-            place_bakery(state, rules, comp, seat, code - L.L4_BAKERY, log)
+            place_bakery(state, rules, comp, seat, x, log)
     elif t == L.T_INCOME:
         gain_income(state, seat, arg, L.IN_DISC, log)
     else:

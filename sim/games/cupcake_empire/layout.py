@@ -14,29 +14,31 @@ Indices are 0-based in the kernel: column ``k`` = 0..4 is the spec's column k + 
 ``LOC_REST`` = the rest area. Base kinds ``B_*``; frosting kinds 0..3 simple (lemon, chocolate,
 mint, strawberry) and 4..9 the mixed pairs in ``FROST_PAIRS`` order; customer type
 ``pants * 4 + shirt`` (pants 0 plain, 1 chocolate; shirt = frosting flavour); house
-``region * 4 + (distance - 1)``.
+``options.encode_house(region, distance - 1)``.
 
 The game is a resumable step machine (``sim.decide``): ``S_PHASE`` (``PH_*``) and the turn
 context fields say where play goes on; the options block holds the pending decision (§10.1).
-A decision with a single legal option is taken without asking. Option encodings:
+A decision with a single legal option is taken without asking. Option codes (``options.py``
+encodes and decodes the packed ones):
 
 - D01 start disc column (DP1): column 0..4.
-- D02 initial menu (DP2): ``base * 4 + shirt`` (simple base, simple frosting).
+- D02 initial menu (DP2): ``encode_init_menu(base, shirt)`` (simple base, simple frosting).
 - D03 free action (DP3-DP5 entry): ``FA_*``.
-- D04 menu (DP3): ``base_kind * 10 + frost_kind``.
-- D05 rest use (DP4): ``method * 8 + column`` (method 0 = pay ideas, 1 = pay income per die);
-  D06 rest die: colour; D22 one more die: ``STOP`` or ``MORE`` (also for SP4).
-- D07 special action (DP5): ``SP_DISC + type * 8 + column`` (SP1), ``SP_MOVE1`` (SP2),
-  ``SP_IDEA`` (SP3), ``SP_MOVEN`` (SP4); D08 die to move: ``column * 8 + colour``;
+- D04 menu (DP3): ``encode_menu(base_kind, frost_kind)``.
+- D05 rest use (DP4): ``encode_rest(method, column)`` (method 0 = pay ideas, 1 = pay income per
+  die); D06 rest die: colour; D22 one more die: ``STOP`` or ``MORE`` (also for SP4).
+- D07 special action (DP5): ``encode_special_disc(type, column)`` (SP1), ``SP_MOVE1`` (SP2),
+  ``SP_IDEA`` (SP3), ``SP_MOVEN`` (SP4); D08 die to move: ``encode_move_die(column, colour)``;
   D09 target column 0..4.
-- D10 activation (DP6): ``column * 8 + L_exec``.
-- D11 S1 step (DP7): ``S1_MAIN``, ``S1_MENU``, ``S1_END`` or ``S1_DISC + space``.
+- D10 activation (DP6): ``encode_activate(column, L_exec)``.
+- D11 S1 step (DP7): ``S1_MAIN``, ``S1_MENU``, ``S1_END`` or ``encode_s1_disc(space)``.
 - D12 simple base flavour / D13 simple frosting flavour / D14 mixed pair (DP8, DP9): the kind.
-- D15 shop placement (DP10): ``src * 64 + region * 8 + victim`` (src = region of a relocated
+- D15 shop placement (DP10): ``encode_shop(src, region, victim)`` (src = region of a relocated
   own shop, or ``SRC_RESERVE``; victim 0 = an empty slot, 1 + seat = displace that seat).
-- D16 sale (DP11): house index.
-- D17 hire colour, D18 disc gain ``type * 8 + column``, D19 yellow bakery region, D20 column-5
-  level-4 choice ``L4_BAKERY + region`` or ``L4_OTHER + column * 8 + level`` (DP12).
+- D16 sale (DP11): house index ``encode_house(region, distance - 1)``.
+- D17 hire colour, D18 disc gain ``encode_disc_gain(type, column)``, D19 yellow bakery region,
+  D20 column-5 level-4 choice ``encode_l4(0, region, 0)`` or ``encode_l4(1, column, level)``
+  (DP12).
 - D21 overflow (DP13): colour of a die sent to the rest area.
 """
 from sim.decide import option_fields

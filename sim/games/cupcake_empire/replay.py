@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from . import layout as L
 from . import rules as R
+from .options import decode_house
 
 _REGIONS = ("GREY", "YEL1", "YEL2", "BEI1", "BEI2", "BEI3")
 _INCOME = {L.IN_S2: "S2", L.IN_SALE: "sale", L.IN_DISC: "INCOME3 disc", L.IN_GOAL: "goal"}
@@ -21,7 +22,8 @@ def _cust(t: int) -> str:
 
 
 def _house(h: int, regions) -> str:
-    return f"{_name(regions, h // 4, 'region')}-d{h % 4 + 1}"
+    region, d = decode_house(h)
+    return f"{_name(regions, region, 'region')}-d{d + 1}"
 
 
 def _loc(loc: int) -> str:

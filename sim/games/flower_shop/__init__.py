@@ -2,7 +2,7 @@
 from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
-from . import kernel, rules
+from . import kernel, options, rules
 from . import layout as L
 from .audit import audit
 from .replay import format_event
@@ -39,5 +39,6 @@ SPEC = GameSpec(
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
                 choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,
                 n_options=L.S_N_OPTIONS, options=L.S_OPTIONS, points=L.DECISION_POINTS,
-                resample=kernel.resample, playout=kernel.playout),
+                resample=kernel.resample, playout=kernel.playout,
+                option_text=options.option_text),
 )

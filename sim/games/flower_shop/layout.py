@@ -50,10 +50,11 @@ K_GREEDY = 1
 END_REASONS = ("completed", "solo_infeasible", "truncated")  # SPEC.end_reasons
 END_COMPLETED, END_SOLO_INFEASIBLE, END_TRUNCATED = range(len(END_REASONS))
 
-# Decision points (sim.decide: S_POINT of the pending decision) and their option codes.
+# Decision points (sim.decide: S_POINT of the pending decision) and their option codes
+# (options.py encodes and decodes them).
 D_LOCK = 1      # DP-1: the dice mask to lock (0 = lock none, pay the skip cost)
-D_TILE = 2      # DP-2: row position * TILE_MUL + empty shop slot
-D_STEP4 = 3     # DP-3/5/6/8: a Step-4 action, code * A_MUL + argument (A_DONE ends Step 4)
+D_TILE = 2      # DP-2: a row tile and an empty shop slot (options.encode_tile)
+D_STEP4 = 3     # DP-3/5/6/8: a Step-4 action A_* and its argument (options.encode_step4)
 D_RIBBON = 4    # DP-4: 1 buy a ribbon for the tile just finished, 0 not
 D_REFRESH = 5   # DP-7 (solo, between days): 1 pay for a new row, 0 keep it
 DECISION_POINTS = {D_LOCK: "DP-1 lock", D_TILE: "DP-2 tile and slot",
@@ -74,10 +75,7 @@ PH_REFRESH = 7    # solo refreshes before the next day (DP-7)
 PH_END = 8        # final scoring (FS-E*)
 PH_OVER = 9       # the game is over
 
-TILE_MUL = 16
-
-# Step-4 actions: code * A_MUL + argument.
-A_MUL = 1024
+# Step-4 actions (A_DONE ends Step 4); options.encode_step4 packs them with their argument.
 A_DONE = 0
 A_FINISH = 1       # argument: shop slot
 A_TAKE_TOKEN = 2   # argument: bitmask of dice

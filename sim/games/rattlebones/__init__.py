@@ -2,7 +2,7 @@
 from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
-from . import kernel, replay, rules
+from . import kernel, options, replay, rules
 from . import layout as L
 
 SPEC = GameSpec(
@@ -41,5 +41,6 @@ SPEC = GameSpec(
                         L.D_ARROW: "D09 arrow target", L.D_PLUS1: "D10 +1 choice",
                         L.D_SHOP: "D11 star cash-in", L.D_THIEF: "D12 thief item",
                         L.D_RM_MOVE: "D13 optional Ringmaster move"},
-                resample=kernel.resample, playout=kernel.playout),
+                resample=kernel.resample, playout=kernel.playout,
+                option_text=options.option_text),
 )

@@ -13,13 +13,8 @@ increasing seat.
 The game is a resumable step machine (``sim.decide``): the state also holds the control
 position (``S_PHASE`` = ``PH_*`` and the continuation fields below it) and the options block
 (``S_POINT``, ``S_DECIDER``, ``S_N_OPTIONS``, ``S_OPTIONS``): the pending decision (§9) with its
-legal options. A decision with a single legal option is taken without asking. Option
-encodings:
-D01 e; D02 dice bitmask; D03 die index (-1 = do not apply a non-mandatory Reroll);
-D04 target die; D05 die; D06/D07/D13 ``dist * MOVE_CODE + monkey`` (-1 = decline);
-D08 slot number 2..6 (0 = decline); D09 target slot number 1..6;
-D10 ``kind * PLUS1_KIND + die * PLUS1_DIE + slot`` with kind 0 = place POINTS_1,
-1 = upgrade (-1 = decline); D11 k stars; D12 token type TK_GOLD / TK_STAR / TK_STOCK.
+legal options. A decision with a single legal option is taken without asking. The option
+codes of every decision point are declared in ``options.py`` (``encode_*`` / ``decode_*``).
 Tests may force dice (S_FORCE); it is empty in real games. They script decisions through
 ``sim.decide`` (``Game.take``), not through the state.
 """
@@ -100,10 +95,6 @@ D_PLUS1 = 10
 D_SHOP = 11
 D_THIEF = 12
 D_RM_MOVE = 13
-
-MOVE_CODE = 16
-PLUS1_KIND = 64
-PLUS1_DIE = 8
 
 # ---- control positions of the step machine (S_PHASE): where play goes on ------------------------
 PH_TURN = 0       # a turn of S_ACTIVE starts (truncation check, RB-T1 extra dice D01)

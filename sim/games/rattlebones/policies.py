@@ -31,6 +31,7 @@ from sim.decide import index_of
 from . import layout as L
 from . import rules as R
 from .dice import die_result, double_mult, seat_base
+from .options import decode_move, decode_plus1, encode_plus1
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -225,9 +226,7 @@ def plus1_gain(state, cfg, seat, die, a):
     is worth 0."""
     if a < 0:
         return 0.0
-    kind = a // L.PLUS1_KIND
-    d = (a % L.PLUS1_KIND) // L.PLUS1_DIE
-    s = a % L.PLUS1_DIE - 1
+    kind, d, s = decode_plus1(a)
     if kind == 0:
         return install_gain(state, cfg, seat, d, s, L.FC_POINTS_1)
     f = state[seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s]
@@ -253,8 +252,7 @@ def best_plus1(state, cfg, seat, die):
             f = state[seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s]
             if L.FC_POINTS_1 <= f <= L.FC_POINTS_5 and f - L.FC_POINTS_1 + 1 < kmax \
                     and state[L.S_FACE_SUPPLY + f + 1] >= 1:
-                best = max(best, plus1_gain(state, cfg, seat, die,
-                                            L.PLUS1_KIND + d * L.PLUS1_DIE + s + 1))
+                best = max(best, plus1_gain(state, cfg, seat, die, encode_plus1(1, d, s)))
     return best
 
 
@@ -454,8 +452,7 @@ def greedy_move(state, cfg, seat, n):
         if a < 0:
             decline = i
             continue
-        m = a % L.MOVE_CODE
-        dist = a // L.MOVE_CODE
+        dist, m = decode_move(a)
         frm = state[b + L.F_MONKEY + m]
         to = (frm + dist) % track_len
         kind = state[L.S_SPACE_KIND + to]

@@ -3,7 +3,7 @@ Rules: shared/rules/waggle_dance.md."""
 from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
-from . import audit, kernel, replay, rules
+from . import audit, kernel, options, replay, rules
 from . import layout as L
 
 SPEC = GameSpec(
@@ -43,5 +43,6 @@ SPEC = GameSpec(
                         L.D_FLIP: "DP-19 flip", L.D_CARD: "DP-01..03, DP-09..11 card window",
                         L.D_KEEP: "DP-03 Scout keep", L.D_HATCH: "DP-13 Expertise at B",
                         L.D_HARVEST: "DP-15 Harvest"},
-                resample=kernel.resample, playout=kernel.playout),
+                resample=kernel.resample, playout=kernel.playout,
+                option_text=options.option_text),
 )

@@ -39,6 +39,13 @@ from . import layout as L
 from . import rules as R
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
+from .options import (decode_card, decode_command, decode_cube, decode_feint, decode_flip,
+                      decode_gift, decode_move, decode_overtime, decode_pair, decode_place,
+                      decode_relocation, decode_sick_day, decode_trade, decode_turn_card,
+                      decode_wrong_turn, encode_card, encode_command, encode_cube, encode_feint,
+                      encode_flip, encode_gift, encode_move, encode_overtime, encode_pair,
+                      encode_place, encode_relocation, encode_sick_day, encode_trade,
+                      encode_turn_card, encode_wrong_turn)
 from .policies import greedy
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
@@ -249,7 +256,8 @@ def list_destinations(state, seat, v, head, src, skip, n):
     """WD-R6 (DP-04, DP-08): append ``head + dest`` for every legal destination of a die of
     value v: a free unblocked slot v of A, C, E, G; flower Dv (always legal, WD-QA7); an own
     tile not in the bit set ``skip`` (``open_tiles``). ``src`` (a Feint source, -1 none) is
-    left out."""
+    left out. ``head`` is the code with dest 0 (the destination is the last field of a
+    placement and of a Feint, ``options``)."""
     for card in range(L.N_SLOTCARDS):
         i = card * L.N_VAL + v - 1
         if card != src and state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
@@ -270,7 +278,7 @@ def list_placements(state, rules, seat, only, n):
     skip = open_tiles(state, rules, b, -1)
     for v in range(1, L.N_VAL + 1):
         if state[b + L.F_UNPLACED + v - 1] > 0 and (only == 0 or v == only):
-            n = list_destinations(state, seat, v, v * L.PLACE_CODE, -1, skip, n)
+            n = list_destinations(state, seat, v, encode_place(v, 0), -1, skip, n)
     return n
 
 
@@ -308,10 +316,9 @@ def put_die(state, seat, v, dest):
 
 @njit(cache=True)
 def place_die(state, seat, code, log):
-    """WD-R4/R6: place one die of value v (``code // PLACE_CODE``) where ``code`` says; it is
-    the turn's placement (``turn_used``)."""
-    v = code // L.PLACE_CODE
-    dest = code % L.PLACE_CODE
+    """WD-R4/R6: place one die of value v where ``code`` (``options.encode_place``) says; it
+    is the turn's placement (``turn_used``)."""
+    v, dest = decode_place(code)
     state[seat_base(seat) + L.F_UNPLACED + v - 1] -= 1
     put_die(state, seat, v, dest)
     turn_used(state, seat)
@@ -536,18 +543,17 @@ def list_cube_places(state, rules, seat):
             continue
         for t in range(state[b + L.F_N_TILES]):
             if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
-                state[L.S_OPTIONS + n] = c * L.MAX_HIVE + t
+                state[L.S_OPTIONS + n] = encode_cube(c, t)
                 n += 1
     return n
 
 
 @njit(cache=True)
 def place_cubes(state, rules, seat, code, log):
-    """WD-D7: put the gained cubes of colour ``code // MAX_HIVE`` on tile ``code % MAX_HIVE``,
-    as many as fit there; the rest of that colour waits for the next choice."""
+    """WD-D7: put the gained cubes of the colour of ``code`` (``options.encode_cube``) on its
+    tile, as many as fit there; the rest of that colour waits for the next choice."""
     b = seat_base(seat)
-    c = code // L.MAX_HIVE
-    t = code % L.MAX_HIVE
+    c, t = decode_cube(code)
     k = min(state[b + L.F_GAINED + c], room(state, rules, b, t))
     state[b + L.F_GAINED + c] -= k
     for _ in range(k):
@@ -576,7 +582,7 @@ def list_trades(state, rules, seat):
         for c2 in range(L.N_COL):
             if (c2 == c and diff) or state[L.S_CUBE_SUPPLY + c2] + (cost if c2 == c else 0) == 0:
                 continue
-            state[L.S_OPTIONS + n] = L.TR_POLLEN + c * L.N_COL + c2
+            state[L.S_OPTIONS + n] = encode_trade(c, c2)
             n += 1
     eggs = 0
     for t in range(state[b + L.F_N_TILES]):
@@ -584,7 +590,7 @@ def list_trades(state, rules, seat):
     if eggs >= int(rules[R.R_TRADE_EGG_COST]):
         for c2 in range(L.N_COL):
             if state[L.S_CUBE_SUPPLY + c2] > 0:
-                state[L.S_OPTIONS + n] = L.TR_EGG + c2
+                state[L.S_OPTIONS + n] = encode_trade(-1, c2)
                 n += 1
     return n if n > 1 else 0
 
@@ -597,13 +603,12 @@ def start_trade(state, rules, seat, code, log):
     if code == L.TR_SKIP:
         _end_trade(state)
         return
-    if code >= L.TR_EGG:
-        state[L.S_CTX_COLOUR] = -1
-        state[L.S_CTX_GAIN] = code - L.TR_EGG
+    c, c2 = decode_trade(code)
+    state[L.S_CTX_COLOUR] = c
+    state[L.S_CTX_GAIN] = c2
+    if c < 0:
         state[L.S_CTX_LEFT] = int(rules[R.R_TRADE_EGG_COST])
     else:
-        state[L.S_CTX_COLOUR] = (code - L.TR_POLLEN) // L.N_COL
-        state[L.S_CTX_GAIN] = (code - L.TR_POLLEN) % L.N_COL
         state[L.S_CTX_LEFT] = int(rules[R.R_TRADE_POLLEN_COST])
     state[seat_base(seat) + L.F_TRADES] += 1
     state[L.S_PHASE] = L.PH_E_PAY
@@ -710,11 +715,11 @@ def list_pairs(state, seat):
             if dx == 0:
                 continue
             if dx >= 2:
-                state[L.S_OPTIONS + n] = (x * L.MAX_HIVE + x) * L.PAIR_CODE + v + 1
+                state[L.S_OPTIONS + n] = encode_pair(x, x, v, -1)
                 n += 1
             for y in range(x + 1, nt):
                 if state[b + L.F_TDICE + y * L.N_VAL + v] > 0:
-                    state[L.S_OPTIONS + n] = (x * L.MAX_HIVE + y) * L.PAIR_CODE + v + 1
+                    state[L.S_OPTIONS + n] = encode_pair(x, y, v, -1)
                     n += 1
     if state[b + L.F_HAND + L.Q_EXPERTISE] > 0:
         n = list_expert_pairs(state, b, n)
@@ -736,8 +741,7 @@ def list_expert_pairs(state, b, n):
                 for w in range(L.N_VAL):
                     if w == v or (x == y and w < v) or state[b + L.F_TDICE + y * L.N_VAL + w] == 0:
                         continue
-                    n = _opt(state, n, L.PAIR_EXPERT + ((x * L.MAX_HIVE + y) * L.PAIR_CODE + v + 1)
-                             * L.PAIR_CODE + w + 1)
+                    n = _opt(state, n, encode_pair(x, y, v, w))
     if plain == 0 and n > 0:
         n = _opt(state, n, L.PAIR_DONE)
     return n
@@ -753,14 +757,7 @@ def take_pair(state, seat, code, log):
         for t in range(state[b + L.F_N_TILES]):
             _clear_tile_dice(state, b, t)
         return
-    w = -1
-    if code >= L.PAIR_EXPERT:                  # Expertise: dice v on x and w on y
-        w = (code - L.PAIR_EXPERT) % L.PAIR_CODE - 1
-        code = (code - L.PAIR_EXPERT) // L.PAIR_CODE
-    v = code % L.PAIR_CODE - 1
-    xy = code // L.PAIR_CODE
-    x = xy // L.MAX_HIVE
-    y = xy % L.MAX_HIVE
+    x, y, v, w = decode_pair(code)             # w >= 0: Expertise, dice v on x and w on y
     state[b + L.F_TDICE + x * L.N_VAL + v] -= 1
     state[b + L.F_TDICE + y * L.N_VAL + (v if w < 0 else w)] -= 1
     if w >= 0:
@@ -792,7 +789,7 @@ def list_moves(state, rules, seat):
             tx = x if side == 0 else y
             ty = y if side == 0 else x
             if _gather_changes(state, rules, b, tx, ty, c):
-                state[L.S_OPTIONS + n] = L.MV_GATHER + c * 2 + side
+                state[L.S_OPTIONS + n] = encode_move(c, side)
                 n += 1
     return n
 
@@ -847,12 +844,12 @@ def move_pollen(state, rules, seat, code, log):
     """WD-F3/F5: carry out the chosen move of the pending pair; its flip follows."""
     if code != L.MV_NONE:
         b = seat_base(seat)
-        k = code - L.MV_GATHER
+        c, side = decode_move(code)
         x = state[L.S_CTX_X]
         y = state[L.S_CTX_Y]
-        if k % 2 == 1:
+        if side == 1:
             x, y = y, x
-        apply_gather(state, rules, b, x, y, k // 2)
+        apply_gather(state, rules, b, x, y, c)
     if log.shape[0] > 1:
         emit(log, L.EV_MOVE, seat, state[L.S_CTX_X], state[L.S_CTX_Y], code)
     state[L.S_PHASE] = L.PH_F_FLIP
@@ -870,10 +867,10 @@ def list_flips(state, rules, seat):
     y = state[L.S_CTX_Y]
     n = 0
     if honey_colour(state, rules, b, x) >= 0:
-        state[L.S_OPTIONS] = x
+        state[L.S_OPTIONS] = encode_flip(L.FLIP_PLAIN, x)
         n = 1
     if y != x and honey_colour(state, rules, b, y) >= 0:
-        state[L.S_OPTIONS + n] = y
+        state[L.S_OPTIONS + n] = encode_flip(L.FLIP_PLAIN, y)
         n += 1
     eff = state[b + L.F_HAND + L.Q_EFFICIENCY] > 0
     alc = state[b + L.F_HAND + L.Q_ALCHEMY] > 0
@@ -886,16 +883,16 @@ def list_flips(state, rules, seat):
             continue
         one = False
         if eff and card_flip_ok(state, rules, b, t, 1):
-            state[L.S_OPTIONS + n] = L.FLIP_EFFICIENCY * L.MAX_HIVE + t
+            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_EFFICIENCY, t)
             n += 1
             one = True
         if alc and card_flip_ok(state, rules, b, t, 2):
-            state[L.S_OPTIONS + n] = L.FLIP_ALCHEMY * L.MAX_HIVE + t
+            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_ALCHEMY, t)
             n += 1
             one = True
         if (not one and eff and alc and rules[R.R_ALLOW_EFFICIENCY_WITH_ALCHEMY] > 0.5
                 and card_flip_ok(state, rules, b, t, 3)):
-            state[L.S_OPTIONS + n] = L.FLIP_BOTH * L.MAX_HIVE + t
+            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_BOTH, t)
             n += 1
     if plain == 0 and n > 0:
         state[L.S_OPTIONS + n] = L.FLIP_NONE
@@ -905,16 +902,15 @@ def list_flips(state, rules, seat):
 
 @njit(cache=True)
 def flip_tile(state, rules, seat, code, log):
-    """WD-F4/F8: the pair flips tile ``code % MAX_HIVE``: all its cubes go back to the supply
-    at once and the tile is HONEY for good (the kernel always flips a qualifying tile: honey
-    is the goal). A card flip (``code // MAX_HIVE``) plays Efficiency and/or Alchemy first
+    """WD-F4/F8: the pair flips the tile of ``code`` (``options.encode_flip``): all its cubes
+    go back to the supply at once and the tile is HONEY for good (the kernel always flips a
+    qualifying tile: honey is the goal). A card flip plays Efficiency and/or Alchemy first
     (WD-Q3, WD-Q7); FLIP_NONE flips nothing."""
     state[L.S_PHASE] = L.PH_F
     if code == L.FLIP_NONE:
         return
     b = seat_base(seat)
-    kind = code // L.MAX_HIVE
-    t = code % L.MAX_HIVE
+    kind, t = decode_flip(code)
     for q in range(2):
         if (kind >> q) & 1:
             card = L.Q_EFFICIENCY if q == 0 else L.Q_ALCHEMY
@@ -1062,7 +1058,7 @@ def list_sick_day(state, seat, n):
             continue
         for v in range(L.N_VAL):
             if state[seat_base(p) + L.F_UNPLACED + v] > 0:
-                n = _opt(state, n, L.Q_SICK_DAY * L.CARD_PLAY + p * L.N_VAL + v)
+                n = _opt(state, n, encode_card(L.Q_SICK_DAY, encode_sick_day(p, v)))
     return n
 
 
@@ -1080,7 +1076,8 @@ def list_wrong_turn(state, seat, n, head):
                 continue
             for f2 in range(L.N_COL):
                 if f2 != f:
-                    n = _opt(state, n, head + L.Q_WRONG_TURN * L.CARD_PLAY + (p * L.N_COL + f) * L.N_COL + f2)
+                    n = _opt(state, n, head + encode_card(L.Q_WRONG_TURN,
+                                                          encode_wrong_turn(p, f, f2)))
     return n
 
 
@@ -1092,11 +1089,11 @@ def list_queens_gift(state, seat, n):
     if state[b + L.F_HAND + L.Q_QUEENS_GIFT] == 0:
         return n
     if state[L.S_TILE_SUPPLY] > 0 and state[b + L.F_N_TILES] < L.MAX_HIVE:
-        n = _opt(state, n, L.Q_QUEENS_GIFT * L.CARD_PLAY)
+        n = _opt(state, n, encode_card(L.Q_QUEENS_GIFT, encode_gift(-1)))
     if state[L.S_EGG_SUPPLY] > 0:
         for t in range(state[b + L.F_N_TILES]):
             if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
-                n = _opt(state, n, L.Q_QUEENS_GIFT * L.CARD_PLAY + 1 + t)
+                n = _opt(state, n, encode_card(L.Q_QUEENS_GIFT, encode_gift(t)))
     return n
 
 
@@ -1131,9 +1128,8 @@ def list_relocation(state, rules, seat, n):
                     ty = hi if side == 0 else lo
                     if (state[b + L.F_CUBES + lo * L.N_COL + c] + state[b + L.F_CUBES + hi * L.N_COL + c] > 0
                             and _gather_changes(state, rules, b, tx, ty, c)):
-                        n = _opt(state, n, L.Q_RELOCATION * L.CARD_PLAY
-                                    + (lo * L.MAX_HIVE + hi) * L.RELOC_CODE + L.MV_GATHER
-                                    + c * 2 + side)
+                        n = _opt(state, n, encode_card(L.Q_RELOCATION, encode_relocation(
+                            lo, hi, encode_move(c, side))))
     return n
 
 
@@ -1142,7 +1138,7 @@ def list_scout(state, seat, n, head):
     """Scout (DP-03): while the deck holds a card (WD-Q5); codes after ``head``."""
     if (state[seat_base(seat) + L.F_HAND + L.Q_SCOUT] > 0
             and state[L.S_DECK_POS] < state[L.S_DECK_N]):
-        n = _opt(state, n, head + L.Q_SCOUT * L.CARD_PLAY)
+        n = _opt(state, n, head + encode_card(L.Q_SCOUT, 0))
     return n
 
 
@@ -1151,7 +1147,7 @@ def list_volunteer(state, seat, n, head):
     """Volunteer (DP-02): only while the volunteer die is in the supply (WD-Q5); codes after
     ``head``."""
     if state[seat_base(seat) + L.F_HAND + L.Q_VOLUNTEER] > 0 and state[L.S_VOLUNTEER] == 0:
-        n = _opt(state, n, head + L.Q_VOLUNTEER * L.CARD_PLAY)
+        n = _opt(state, n, head + encode_card(L.Q_VOLUNTEER, 0))
     return n
 
 
@@ -1192,9 +1188,9 @@ def list_turn(state, rules, seat):
     n = list_command(state, seat, n)
     n = list_shift_change(state, seat, n)
     n = list_feint(state, rules, seat, n)
-    n = list_wrong_turn(state, seat, n, L.TURN_CARD)
-    n = list_scout(state, seat, n, L.TURN_CARD)
-    return list_volunteer(state, seat, n, L.TURN_CARD)
+    n = list_wrong_turn(state, seat, n, encode_turn_card(0))
+    n = list_scout(state, seat, n, encode_turn_card(0))
+    return list_volunteer(state, seat, n, encode_turn_card(0))
 
 
 @njit(cache=True)
@@ -1208,7 +1204,8 @@ def list_overtime(state, seat, n):
         if state[b + L.F_UNPLACED + v] > 0:
             for w in range(L.N_VAL):
                 if w != v:
-                    n = _opt(state, n, L.TURN_CARD + L.Q_OVERTIME * L.CARD_PLAY + v * L.N_VAL + w)
+                    n = _opt(state, n, encode_turn_card(encode_card(L.Q_OVERTIME,
+                                                                    encode_overtime(v, w))))
     return n
 
 
@@ -1224,7 +1221,7 @@ def list_command(state, seat, n):
             continue
         for f in range(L.N_COL):
             if f != v and state[L.S_FLOWER + f * L.MAX_PLAYERS + seat] > 0:
-                n = _opt(state, n, L.TURN_CARD + L.Q_COMMAND * L.CARD_PLAY + v * L.N_COL + f)
+                n = _opt(state, n, encode_turn_card(encode_card(L.Q_COMMAND, encode_command(v, f))))
     return n
 
 
@@ -1237,11 +1234,11 @@ def list_shift_change(state, seat, n):
     if state[b + L.F_HAND + L.Q_SHIFT_CHANGE] == 0:
         return n
     if unplaced_dice(state, b) > state[L.S_TURN_LEFT]:
-        n = _opt(state, n, L.TURN_CARD + L.Q_SHIFT_CHANGE * L.CARD_PLAY + L.SHIFT_TWO)
+        n = _opt(state, n, encode_turn_card(encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_TWO)))
     if state[L.S_TURN_PLACED] == 0 and state[L.S_TURN_LEFT] == 1:
         for p in range(state[L.S_N_PLAYERS]):
             if p != seat and unplaced_dice(state, seat_base(p)) > 0:
-                return _opt(state, n, L.TURN_CARD + L.Q_SHIFT_CHANGE * L.CARD_PLAY + L.SHIFT_PASS)
+                return _opt(state, n, encode_turn_card(encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_PASS)))
     return n
 
 
@@ -1271,7 +1268,7 @@ def _feint_moves(state, rules, seat, v, src, n):
     """DP-08: the Feint options of the seat's die of value v at ``src`` (WD-R6 but ``src``)."""
     skip = open_tiles(state, rules, seat_base(seat),
                       src - L.FROM_TILE if src >= L.FROM_TILE else -1)
-    head = L.TURN_CARD + L.Q_FEINT * L.CARD_PLAY + ((v - 1) * L.PLACE_CODE + src) * L.PLACE_CODE
+    head = encode_turn_card(encode_card(L.Q_FEINT, encode_feint(v, src, 0)))
     return list_destinations(state, seat, v, head, src, skip, n)
 
 
@@ -1279,9 +1276,7 @@ def _feint_moves(state, rules, seat, v, src, n):
 def feint(state, seat, a):
     """Feint (DP-08): the die leaves its spot (a slot becomes free) for the new destination;
     no die is placed this turn (WD-R7 exception). Returns (v, src, dest)."""
-    dest = a % L.PLACE_CODE
-    src = a // L.PLACE_CODE % L.PLACE_CODE
-    v = a // (L.PLACE_CODE * L.PLACE_CODE) + 1
+    v, src, dest = decode_feint(a)
     if src < L.FROM_FLOWER:
         state[L.S_SLOT_OWNER + src * L.N_VAL + v - 1] = 0
     elif src < L.FROM_TILE:
@@ -1302,23 +1297,22 @@ def discard_card(state, seat, q):
 
 @njit(cache=True)
 def play_card(state, rules, seat, code, log):
-    """WD-Q2: play card ``code // CARD_PLAY`` on its target and resolve it completely, then
-    discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the volunteer
-    die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die to
-    the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
-    cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which
-    must be this turn's placement; Command puts a die on a flower of the seat's; Shift Change
-    adds a placement or passes the turn; Feint moves a placed die instead of placing one."""
-    q = code // L.CARD_PLAY
-    a = code % L.CARD_PLAY
+    """WD-Q2: play the card of ``code`` (``options.encode_card``) on its target and resolve it
+    completely, then discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the
+    volunteer die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die
+    to the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
+    cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which must
+    be this turn's placement; Command puts a die on a flower of the seat's; Shift Change adds a
+    placement or passes the turn; Feint moves a placed die instead of placing one."""
+    q, a = decode_card(code)
     window = L.W_TURN if state[L.S_PHASE] == L.PH_PLACE else state[L.S_WINDOW]
     discard_card(state, seat, q)
     r0 = 0
     r1 = 0
     r2 = 0
     if q == L.Q_SICK_DAY:
-        r0 = a // L.N_VAL
-        r1 = a % L.N_VAL + 1
+        r0, v = decode_sick_day(a)
+        r1 = v + 1
         bp = seat_base(r0)
         state[bp + L.F_UNPLACED + r1 - 1] -= 1
         state[bp + L.F_SICK] += 1
@@ -1329,22 +1323,22 @@ def play_card(state, rules, seat, code, log):
     elif q == L.Q_SCOUT:
         r0 = scout(state, rules, seat)
     elif q == L.Q_WRONG_TURN:
-        r0 = a // (L.N_COL * L.N_COL)
-        r1 = a // L.N_COL % L.N_COL
-        r2 = a % L.N_COL
+        r0, r1, r2 = decode_wrong_turn(a)
         put_on_flower(state, r0, r2, take_from_flower(state, r0, r1, 0))
         r1 += 1
         r2 += 1
     elif q == L.Q_OVERTIME:
-        r0 = a // L.N_VAL + 1
-        r1 = a % L.N_VAL + 1
+        v, w = decode_overtime(a)
+        r0 = v + 1
+        r1 = w + 1
         b = seat_base(seat)
         state[b + L.F_UNPLACED + r0 - 1] -= 1
         state[b + L.F_UNPLACED + r1 - 1] += 1
         state[L.S_TURN_VALUE] = r1
     elif q == L.Q_COMMAND:
-        r0 = a // L.N_COL + 1
-        r1 = a % L.N_COL + 1
+        v, f = decode_command(a)
+        r0 = v + 1
+        r1 = f + 1
         state[seat_base(seat) + L.F_UNPLACED + r0 - 1] -= 1
         put_on_flower(state, seat, r1 - 1, r0)
         turn_used(state, seat)
@@ -1359,27 +1353,25 @@ def play_card(state, rules, seat, code, log):
         turn_used(state, seat)
     elif q == L.Q_QUEENS_GIFT:
         b = seat_base(seat)
-        if a == 0:
+        t = decode_gift(a)
+        if t < 0:
             r0 = state[b + L.F_N_TILES]
             state[b + L.F_N_TILES] = r0 + 1
             state[L.S_TILE_SUPPLY] -= 1
             r2 = state[L.S_TILE_SUPPLY]
         else:
-            r0 = a - 1
+            r0 = t
             r1 = 1
             state[b + L.F_EGG + r0] = 1
             state[L.S_EGG_SUPPLY] -= 1
             r2 = state[L.S_EGG_SUPPLY]
     else:                                    # Q_RELOCATION
-        xy = a // L.RELOC_CODE
-        r2 = a % L.RELOC_CODE
-        r0 = xy // L.MAX_HIVE
-        r1 = xy % L.MAX_HIVE
-        k = r2 - L.MV_GATHER
-        if k % 2 == 0:
-            apply_gather(state, rules, seat_base(seat), r0, r1, k // 2)
+        r0, r1, r2 = decode_relocation(a)
+        c, side = decode_move(r2)
+        if side == 0:
+            apply_gather(state, rules, seat_base(seat), r0, r1, c)
         else:
-            apply_gather(state, rules, seat_base(seat), r1, r0, k // 2)
+            apply_gather(state, rules, seat_base(seat), r1, r0, c)
     if log.shape[0] > 1:
         emit(log, L.EV_PLAY, seat, q, r0, r1, r2, window)
 
@@ -1448,7 +1440,7 @@ def list_harvests(state, seat):
     n = 1
     for f in range(L.N_COL):
         if state[b + L.F_GAINED + f] > 0 and state[L.S_CUBE_SUPPLY + f] > 0:
-            state[L.S_OPTIONS + n] = L.Q_HARVEST * L.CARD_PLAY + f
+            state[L.S_OPTIONS + n] = encode_card(L.Q_HARVEST, f)
             n += 1
     return n
 
@@ -1457,7 +1449,7 @@ def list_harvests(state, seat):
 def harvest(state, rules, seat, code, log):
     """WD-D6: one Harvest adds ``harvest_bonus`` cubes of flower f's colour (as far as the
     supply allows) to the cubes the seat gained this D; they are placed with them (WD-D7)."""
-    f = code % L.CARD_PLAY
+    _, f = decode_card(code)
     b = seat_base(seat)
     discard_card(state, seat, L.Q_HARVEST)
     got = min(int(rules[R.R_HARVEST_BONUS]), state[L.S_CUBE_SUPPLY + f])
@@ -1488,14 +1480,14 @@ def list_expert_hatches(state, rules, seat):
             dice += state[b + L.F_TDICE + t * L.N_VAL + v]
             pair = pair or state[b + L.F_TDICE + t * L.N_VAL + v] >= 2
         if dice >= 2 and not pair:
-            n = _opt(state, n, L.Q_EXPERTISE * L.CARD_PLAY + t)
+            n = _opt(state, n, encode_card(L.Q_EXPERTISE, t))
     return n
 
 
 @njit(cache=True)
 def expert_hatch(state, seat, code, log):
     """DP-13: Expertise makes egg tile ``t``'s unequal dice count as a pair at B (WD-Q3)."""
-    t = code % L.CARD_PLAY
+    _, t = decode_card(code)
     discard_card(state, seat, L.Q_EXPERTISE)
     state[seat_base(seat) + L.F_EXPERT + t] = 1
     if log.shape[0] > 1:
@@ -1656,7 +1648,7 @@ def _apply(state, rules, seat, code, log):
         if code < L.TURN_CARD:
             place_die(state, seat, code, log)
         else:
-            play_card(state, rules, seat, code - L.TURN_CARD, log)
+            play_card(state, rules, seat, decode_turn_card(code), log)
     elif ph == L.PH_WINDOW or ph == L.PH_HARVEST or ph == L.PH_B:
         if code == L.CARD_PASS:
             state[L.S_CURSOR] += 1

@@ -18,6 +18,10 @@ from . import layout as L
 from . import rules as R
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
                    honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
+from .options import (decode_card, decode_command, decode_cube, decode_feint, decode_flip,
+                      decode_gift, decode_move, decode_overtime, decode_pair, decode_place,
+                      decode_relocation, decode_sick_day, decode_trade, decode_turn_card,
+                      decode_wrong_turn, encode_place)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -183,8 +187,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     """DP-04: value of placing a die of value v at a destination (§9.3 weights). ``scr``: the
     decision's cache (``_empty_cache``)."""
     b = seat_base(seat)
-    v = code // L.PLACE_CODE
-    dest = code % L.PLACE_CODE
+    v, dest = decode_place(code)
     if dest < L.DEST_FLOWER:
         if scr[L.SCR_SLOT + dest] != scr[L.SCR_SLOT + dest]:
             scr[L.SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
@@ -313,10 +316,9 @@ def _trade_value(code, keen, completion, hive):
     colour; ``keen``: eggs are wanted (the pool is big enough, or no personal dice are left)."""
     if code == L.TR_SKIP:
         return 0.5
-    if code >= L.TR_EGG:
-        return completion[code - L.TR_EGG] + (1.0 if keen else -2.0)
-    c = (code - L.TR_POLLEN) // L.N_COL
-    c2 = (code - L.TR_POLLEN) % L.N_COL
+    c, c2 = decode_trade(code)
+    if c < 0:
+        return completion[c2] + (1.0 if keen else -2.0)
     return completion[c2] - 0.3 * hive[c]
 
 
@@ -347,11 +349,15 @@ def _pair_value(state, rules, b, code):
     """DP-18: a pair that makes honey at once, else one that links tiles for a useful move."""
     if code == L.PAIR_DONE:
         return -1.0
-    if code >= L.PAIR_EXPERT:      # Expertise: worth it when the pair makes honey (§9.3)
-        return _pair_value(state, rules, b, (code - L.PAIR_EXPERT) // L.PAIR_CODE) - 3.0
-    xy = code // L.PAIR_CODE
-    x = xy // L.MAX_HIVE
-    y = xy % L.MAX_HIVE
+    x, y, v, w = decode_pair(code)
+    if w >= 0:                     # Expertise: worth it when the pair makes honey (§9.3)
+        return _pair_tiles_value(state, rules, b, x, y) - 3.0
+    return _pair_tiles_value(state, rules, b, x, y)
+
+
+@njit(cache=True)
+def _pair_tiles_value(state, rules, b, x, y):
+    """DP-18: the value of a pair on tiles x and y (``_pair_value``)."""
     if honey_colour(state, rules, b, x) >= 0 or honey_colour(state, rules, b, y) >= 0:
         return 10.0
     if x == y or not holds_pollen(state, b, x) or not holds_pollen(state, b, y):
@@ -390,16 +396,15 @@ def _wrong_turn_value(state, rules, seat, p, f, f2):
 def _relocation_value(state, rules, b, x, y, move):
     """DP-11: 10 when the split makes a honey tile that carries an equal pair of dice (it
     flips at F), else a quarter of the gain of ``_gather_value``."""
-    k = move - L.MV_GATHER
-    c = k // 2
-    tx = x if k % 2 == 0 else y
-    ty = y if k % 2 == 0 else x
+    c, side = decode_move(move)
+    tx = x if side == 0 else y
+    ty = y if side == 0 else x
     xc, yc, oy, ox = gather_split(state, rules, b, tx, ty, c)
     if ox == 0 and xc >= rules[R.R_POLLEN_PER_HONEY]:
         for v in range(L.N_VAL):
             if state[b + L.F_TDICE + tx * L.N_VAL + v] >= 2:
                 return 10.0
-    return 0.25 * _gather_value(state, rules, b, x, y, c, k % 2)
+    return 0.25 * _gather_value(state, rules, b, x, y, c, side)
 
 
 @njit(cache=True)
@@ -412,11 +417,9 @@ def card_value(state, rules, pp, seat, code):
     if code == L.CARD_PASS:
         return pp[R.P_CARD_MIN_VALUE]
     b = seat_base(seat)
-    q = code // L.CARD_PLAY
-    a = code % L.CARD_PLAY
+    q, a = decode_card(code)
     if q == L.Q_SICK_DAY:
-        p = a // L.N_VAL
-        v = a % L.N_VAL
+        p, v = decode_sick_day(a)
         return (0.6 + 0.25 * state[seat_base(p) + L.F_HONEY]
                 + (0.5 if state[b + L.F_UNPLACED + v] > 0 else 0.0))
     if q == L.Q_VOLUNTEER:
@@ -424,16 +427,15 @@ def card_value(state, rules, pp, seat, code):
     if q == L.Q_SCOUT:
         return 1.0 if state[L.S_DECK_N] - state[L.S_DECK_POS] >= pp[R.P_SCOUT_MIN_DECK] else 0.0
     if q == L.Q_WRONG_TURN:
-        return _wrong_turn_value(state, rules, seat, a // (L.N_COL * L.N_COL),
-                                 a // L.N_COL % L.N_COL, a % L.N_COL)
+        p, f, f2 = decode_wrong_turn(a)
+        return _wrong_turn_value(state, rules, seat, p, f, f2)
     if q == L.Q_QUEENS_GIFT:
-        if a > 0:
+        if decode_gift(a) >= 0:
             return 1.2 if _wants_eggs(state, pp, b) else 0.2
         return 1.0 if state[b + L.F_N_TILES] < pp[R.P_TARGET_HIVE_SIZE] else 0.3
     if q == L.Q_RELOCATION:
-        xy = a // L.RELOC_CODE
-        return _relocation_value(state, rules, b, xy // L.MAX_HIVE, xy % L.MAX_HIVE,
-                                 a % L.RELOC_CODE)
+        x, y, move = decode_relocation(a)
+        return _relocation_value(state, rules, b, x, y, move)
     if q == L.Q_HARVEST:
         return 1.0 + 0.1 * colour_in_hive(state, b, a)
     if q == L.Q_EXPERTISE:         # DP-13: a hatch, +1 die
@@ -456,15 +458,15 @@ def _best_places(state, rules, pp, seat, scr):
 def _best_place(state, rules, pp, seat, v, scr):
     """DP-05: the best placement value of a die of value v (WD-R6 destinations)."""
     b = seat_base(seat)
-    best = _place_value(state, rules, pp, seat, v * L.PLACE_CODE + L.DEST_FLOWER, scr)
+    best = _place_value(state, rules, pp, seat, encode_place(v, L.DEST_FLOWER), scr)
     for card in range(L.DEST_FLOWER):
         i = card * L.N_VAL + v - 1
         if state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
-            best = max(best, _place_value(state, rules, pp, seat, v * L.PLACE_CODE + card, scr))
+            best = max(best, _place_value(state, rules, pp, seat, encode_place(v, card), scr))
     for t in range(state[b + L.F_N_TILES]):
         if state[b + L.F_TILE_HONEY + t] == 0:
             best = max(best, _place_value(state, rules, pp, seat,
-                                          v * L.PLACE_CODE + L.DEST_TILE + t, scr))
+                                          encode_place(v, L.DEST_TILE + t), scr))
     return best
 
 
@@ -474,9 +476,7 @@ def _feint_gain(state, rules, pp, seat, a, scr):
     destination less its value where it stands (a slot's use, the cubes its flower wins me,
     half a pair on a tile)."""
     b = seat_base(seat)
-    dest = a % L.PLACE_CODE
-    src = a // L.PLACE_CODE % L.PLACE_CODE
-    v = a // (L.PLACE_CODE * L.PLACE_CODE) + 1
+    v, src, dest = decode_feint(a)
     if src < L.FROM_FLOWER:
         old = _slot_value(state, rules, pp, seat, src, scr)
     elif src < L.FROM_TILE:
@@ -485,7 +485,7 @@ def _feint_gain(state, rules, pp, seat, a, scr):
                                 - majority_owed(state, rules, f, seat, seat, -1)[0])
     else:
         old = 0.5 * pp[R.P_W_PAIR] if state[b + L.F_TDICE + (src - L.FROM_TILE) * L.N_VAL + v - 1] % 2 == 0 else 0.0
-    return _place_value(state, rules, pp, seat, v * L.PLACE_CODE + dest, scr) - old
+    return _place_value(state, rules, pp, seat, encode_place(v, dest), scr) - old
 
 
 @njit(cache=True)
@@ -497,16 +497,17 @@ def _two_contested(state, rules, pp, seat, plain, scr):
     c1 = -1
     for i in range(plain):
         code = state[L.S_OPTIONS + i]
-        if code % L.PLACE_CODE < L.DEST_FLOWER and _rivals(state, seat, code // L.PLACE_CODE) > 0:
+        v, dest = decode_place(code)
+        if dest < L.DEST_FLOWER and _rivals(state, seat, v) > 0:
             x = _place_value(state, rules, pp, seat, code, scr)
             if x > s1:
                 s1, c1 = x, code
     s2 = -1e18
     for i in range(plain):
         code = state[L.S_OPTIONS + i]
-        v = code // L.PLACE_CODE
-        if (code != c1 and code % L.PLACE_CODE < L.DEST_FLOWER and _rivals(state, seat, v) > 0
-                and (v != c1 // L.PLACE_CODE or state[b + L.F_UNPLACED + v - 1] >= 2)):
+        v, dest = decode_place(code)
+        if (code != c1 and dest < L.DEST_FLOWER and _rivals(state, seat, v) > 0
+                and (v != decode_place(c1)[0] or state[b + L.F_UNPLACED + v - 1] >= 2)):
             s2 = max(s2, _place_value(state, rules, pp, seat, code, scr))
     return s1 + s2
 
@@ -520,17 +521,16 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
     placement kept for later; Shift Change: two contested slots, or a pass while my best
     placement is below ``shift_pass_below``; each less ``turn_card_margin``. Wrong Turn, Scout
     and Volunteer leave the turn's placement: worth ``top`` plus their gain over passing."""
-    q = code // L.CARD_PLAY
-    a = code % L.CARD_PLAY
+    q, a = decode_card(code)
     b = seat_base(seat)
     margin = pp[R.P_TURN_CARD_MARGIN]
     if q == L.Q_OVERTIME:
-        return (bests[a % L.N_VAL] - margin
-                + 0.01 * state[b + L.F_UNPLACED + a // L.N_VAL])
+        v, w = decode_overtime(a)
+        return bests[w] - margin + 0.01 * state[b + L.F_UNPLACED + v]
     if q == L.Q_COMMAND:
-        return (_place_value(state, rules, pp, seat,
-                             (a % L.N_COL + 1) * L.PLACE_CODE + L.DEST_FLOWER, scr)
-                - margin + 0.01 * state[b + L.F_UNPLACED + a // L.N_COL])
+        v, f = decode_command(a)
+        return (_place_value(state, rules, pp, seat, encode_place(f + 1, L.DEST_FLOWER), scr)
+                - margin + 0.01 * state[b + L.F_UNPLACED + v])
     if q == L.Q_FEINT:
         return top + _feint_gain(state, rules, pp, seat, a, scr) - margin
     if q == L.Q_SHIFT_CHANGE:
@@ -572,7 +572,8 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
             return -1.0
         return 1.0 - 0.1 * state[b + L.F_TDICE + code * L.N_VAL]
     if point == L.D_CUBE:
-        return _cube_value(state, rules, b, code // L.MAX_HIVE, code % L.MAX_HIVE)
+        c, t = decode_cube(code)
+        return _cube_value(state, rules, b, c, t)
     if point == L.D_GAIN:
         return _cube_value(state, rules, b, state[L.S_CTX_GAIN], code)
     if point == L.D_PAY:
@@ -586,16 +587,16 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
     if point == L.D_FLIP:          # a plain flip, else a card flip (§9.3: when it creates one)
         if code == L.FLIP_NONE:
             return pp[R.P_CARD_MIN_VALUE]
-        return 3.0 if code < L.MAX_HIVE else 2.0
+        return 3.0 if decode_flip(code)[0] == L.FLIP_PLAIN else 2.0
     if point == L.D_CARD or point == L.D_HARVEST or point == L.D_HATCH:
         return card_value(state, rules, pp, seat, code)
     if point == L.D_KEEP:
         return keep_value(code)
     if point == L.D_MOVE:
-        if code < L.MV_GATHER:
+        if code == L.MV_NONE:
             return 0.0
-        k = code - L.MV_GATHER
-        return _gather_value(state, rules, b, state[L.S_CTX_X], state[L.S_CTX_Y], k // 2, k % 2)
+        c, side = decode_move(code)
+        return _gather_value(state, rules, b, state[L.S_CTX_X], state[L.S_CTX_Y], c, side)
     return 0.0
 
 
@@ -621,13 +622,13 @@ def greedy(state, rules, pparams, seat, point, n, scr):
             bv = v
             best = i
     top = bv
-    if plain < n and (state[L.S_OPTIONS + plain] - L.TURN_CARD) // L.CARD_PLAY == L.Q_OVERTIME:
+    if plain < n and decode_card(decode_turn_card(state[L.S_OPTIONS + plain]))[0] == L.Q_OVERTIME:
         bests = _best_places(state, rules, pp, seat, scr)   # Overtime plays come first
     else:
         bests = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for i in range(plain, n):
-        v = turn_card_value(state, rules, pp, seat, state[L.S_OPTIONS + i] - L.TURN_CARD, top,
-                            plain, bests, scr)
+        v = turn_card_value(state, rules, pp, seat, decode_turn_card(state[L.S_OPTIONS + i]),
+                            top, plain, bests, scr)
         if v > bv:
             bv = v
             best = i
