@@ -105,6 +105,9 @@ class Steps:
     # to the end with the seats' policies (the kernel's own self-play loop).
     resample: Callable | None = None
     playout: Callable | None = None
+    # ``option_text(point, code) -> str``: an option code of decision ``point`` in words, from
+    # the game's one declaration of its option encodings (``options.py`` of the game folder).
+    option_text: Callable | None = None
 
     def pending(self, state: np.ndarray) -> tuple[int, int, list[int]]:
         """(decision point, seat, option codes) of the pending decision."""
@@ -113,7 +116,11 @@ class Steps:
                 [int(x) for x in state[self.options:self.options + n]])
 
     def describe(self, state: np.ndarray) -> str:
+        """The pending decision in words: its point, the seat and the options (their codes,
+        and their text when the game declares ``option_text``)."""
         point, seat, codes = self.pending(state)
+        if self.option_text is not None:
+            codes = [f"{c} ({self.option_text(point, c)})" for c in codes]
         return f"{self.points.get(point, point)} of seat {seat}, options {codes}"
 
 

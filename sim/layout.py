@@ -1,11 +1,10 @@
 """Declared layouts: every offset a kernel uses is derived at import from one declaration.
 
 A game's kernels address flat arrays (the packed rule parameters, the packed policy
-parameters, the game state, the output rows) through module-level integer constants, because
-Numba freezes module globals into the compiled code. Numbering those constants by hand makes
-every insertion shift the rest and lets a table in a docstring drift from the code; so each
-array is declared once, as an ordered list of named fields with their sizes, and
-:class:`Block` derives the offsets:
+parameters, the game state, the output rows) through integer constants, because Numba freezes
+them into the compiled code. Numbering those constants by hand makes every insertion shift the
+rest and lets a table in a docstring drift from the code; so each array is declared once, as an
+ordered list of named fields with their sizes, and :class:`Block` derives the offsets:
 
 >>> STATE = Block("S_", (("day", 1, "current day"), ("row", 8, "tile ids of the row")))
 >>> STATE.offsets
@@ -13,10 +12,15 @@ array is declared once, as an ordered list of named fields with their sizes, and
 >>> STATE.length
 9
 
-A game module exports the offsets as its own constants with ``globals().update(BLOCK.offsets)``
-(kernels then read ``S_DAY`` as a compile-time constant, as before) and lists its blocks in
-``GameSpec.layouts``; ``playtest layout GAME`` prints them as a table (:meth:`Block.table`),
-so the human-readable layout is generated, never typed twice.
+The declaring module exports the offsets of its blocks as module attributes with one line at
+its end, ``__getattr__, __dir__ = exports(STATE, SEAT, ...)`` (:func:`exports`, a PEP 562
+module hook: nothing is injected into the module's globals behind a linter's back). Every
+other module reads them through the module, ``from . import layout as L`` then ``L.S_DAY``:
+Numba resolves ``L.S_DAY`` when it compiles and freezes the value as a constant, exactly like a
+global. The declaring module itself never names an exported constant (it uses
+``STATE.offset("day")`` or ``STATE.offsets``). The module lists its blocks in
+``GameSpec.layouts``; ``playtest layout GAME`` prints them as tables (:meth:`Block.table`), so
+the human-readable layout is generated, never typed twice.
 
 Rule and policy parameters are declared by their ``ParamSpec`` tables: :func:`params_block`
 turns a table into a block of ``R_*`` (or ``P_*``) offsets identical to :func:`sim.spec.layout`.
@@ -24,8 +28,9 @@ Output columns are declared by ``GameSpec``'s ``Column`` lists: :func:`columns_b
 """
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -106,3 +111,37 @@ def choice_code(params, name: str, value: str) -> int:
     """The packed code of ``value`` of the choice parameter ``name`` in ``params`` (its index in
     the choices), for kernel constants such as ``STACK_ADD``."""
     return next(p for p in params if p.name == name).choices.index(value)
+
+
+def exports(*blocks: Block, **constants: int) -> tuple[Callable[[str], int], Callable[[], list]]:
+    """The PEP 562 hooks ``(__getattr__, __dir__)`` that export the offsets of ``blocks`` (and
+    the named ``constants``, such as codes derived from a tuple of names) as attributes of the
+    module that calls it, at its end::
+
+        __getattr__, __dir__ = exports(STATE, SEAT, GAME_OUT, SEAT_OUT)
+
+    ``module.S_DAY`` (and ``from module import S_DAY``) then gives the offset; Numba compiles
+    ``L.S_DAY`` into a constant. A name exported twice, or also assigned in the module, raises.
+    """
+    names: dict[str, int] = {}
+    for mapping in [b.offsets for b in blocks] + [constants]:
+        for name, value in mapping.items():
+            if name in names:
+                raise ValueError(f"{name} is exported twice")
+            names[name] = value
+    module = sys._getframe(1).f_globals
+    clash = sorted(set(names) & set(module))
+    if clash:
+        raise ValueError(f"exported names also assigned in {module.get('__name__')}: {clash}")
+    where = module.get("__name__")
+
+    def __getattr__(name: str) -> int:
+        try:
+            return names[name]
+        except KeyError:
+            raise AttributeError(f"module {where!r} has no attribute {name!r}") from None
+
+    def __dir__() -> list:
+        return sorted(set(module) | set(names))
+
+    return __getattr__, __dir__

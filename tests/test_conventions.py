@@ -6,6 +6,7 @@ assignments are UPPER_CASE constants (Numba freezes globals at compile time, so 
 designer may change must arrive as an argument).
 """
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,8 @@ def test_kernel_module_conventions(path):
         for t in targets:
             names = [e for e in (t.elts if isinstance(t, ast.Tuple) else [t])]
             for n in names:
+                if isinstance(n, ast.Name) and n.id in ("__getattr__", "__dir__"):
+                    continue  # sim.layout.exports: the declared offsets as module attributes
                 if isinstance(n, ast.Name) and not (n.id.isupper() or n.id.startswith("_") and n.id[1:].isupper()):
                     problems.append(f"line {node.lineno}: module global '{n.id}' is not an UPPER_CASE constant")
     assert not problems, problems
@@ -67,8 +70,8 @@ from sim import registry  # noqa: E402
 from sim.spec import layout  # noqa: E402
 
 GAMES = registry.available_games()
-FOLDER_FILES = ("__init__.py", "layout.py", "rules.py", "policies.py", "kernel.py", "replay.py",
-                "README.md", "components")
+FOLDER_FILES = ("__init__.py", "layout.py", "rules.py", "options.py", "policies.py", "kernel.py",
+                "replay.py", "README.md", "components")
 
 
 def _game_dir(game):
@@ -159,3 +162,69 @@ def test_the_layout_command_prints_every_block(game):
     for block in registry.make(game).layouts:
         for constant in block.offsets:
             assert constant in r.output
+
+
+# ---- constants read through their module (sim.layout.exports) -------------------------------
+
+MAX_KERNEL_IMPORTS = 30  # names a kernel.py imports from its game's layout and rules modules
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+def _game_modules(game):
+    return {p.stem: p for p in sorted(_game_dir(game).glob("*.py"))}
+
+
+def _imported_from(tree, modules):
+    """Top-level ``from .m import a, b`` (m in modules) and ``from . import m as X``: the
+    names each brings in."""
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module in modules:
+                names += [a.asname or a.name for a in node.names]
+            elif node.module is None:
+                names += [a.asname or a.name for a in node.names if a.name in modules]
+    return names
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_constants_are_read_through_their_module(game):
+    """Layout and rule constants are declared without ``globals().update`` (``layout.py`` and
+    ``rules.py`` end with ``__getattr__, __dir__ = exports(...)``), read elsewhere as ``L.S_*``
+    / ``R.R_*`` (never imported by name), and every such attribute exists: linters cannot see
+    module attributes a hook provides, so a misspelt constant is caught here. The declaring
+    module never names an exported constant bare, and ``kernel.py`` imports at most
+    MAX_KERNEL_IMPORTS names from ``layout`` and ``rules`` (a module alias counts as one)."""
+    import importlib
+    problems = []
+    homes = {m: importlib.import_module(f"sim.games.{game}.{m}") for m in ("layout", "rules")}
+    for stem, path in _game_modules(game).items():
+        source = path.read_text()
+        tree = ast.parse(source)
+        if "globals()" in source:
+            problems.append(f"{stem}.py uses globals()")
+        aliases = {}
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module is None:
+                aliases.update({a.asname or a.name: homes[a.name] for a in node.names
+                                if a.name in homes})
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in homes:
+                problems += [f"{stem}.py imports {node.module}.{a.name} by name"
+                             for a in node.names if _CONSTANT.fullmatch(a.name)]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                    and node.value.id in aliases and not hasattr(aliases[node.value.id], node.attr):
+                problems.append(f"{stem}.py:{node.lineno} {node.value.id}.{node.attr} does not exist")
+        if stem in homes:
+            mod = homes[stem]
+            exported = set(dir(mod)) - set(vars(mod))
+            bare = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} & exported)
+            if bare:
+                problems.append(f"{stem}.py names its exported constants bare: {bare}")
+            if not exported:
+                problems.append(f"{stem}.py exports no declared offsets")
+        if stem == "kernel":
+            n = len(_imported_from(tree, set(homes)))
+            if n > MAX_KERNEL_IMPORTS:
+                problems.append(f"kernel.py imports {n} names from layout and rules")
+    assert not problems, problems

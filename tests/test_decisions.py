@@ -132,3 +132,24 @@ def test_every_listed_option_is_legal(game, n):
             g.apply(g.choose())
             k += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize("game,n", list(_cases()))
+def test_every_listed_option_reads_as_text(game, n):
+    """Each game declares its option encodings once (``options.py``) and reads them back with
+    ``option_text``: at every decision of a random game every listed option has a text, the
+    texts of one decision differ (so the decoding tells the options apart), and none falls
+    back to the bare code."""
+    arm = _arm(game, n, "random")
+    steps = arm.spec.steps
+    assert steps.option_text is not None, f"{game}: Steps.option_text is not set"
+    g = _start(arm, 0)
+    points = set()
+    while g.advance():
+        point, seat, codes = steps.pending(g.state)
+        texts = [steps.option_text(point, c) for c in codes]
+        assert all(t and not t.startswith("code ") for t in texts), (point, codes, texts)
+        assert len(set(texts)) == len(texts), (steps.points.get(point, point), codes, texts)
+        points.add(point)
+        g.apply(g.choose())
+    assert len(points) >= 2

@@ -13,6 +13,7 @@ from sim.trace import events, new_log
 from sim.games.cupcake_empire import SPEC
 from sim.games.cupcake_empire import kernel as K
 from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire import options as O
 from sim.games.cupcake_empire.rules import COLOURS, FLAVOURS, FROST_PAIRS, GOAL_NAMES
 
 C = {name: i for i, name in enumerate(COLOURS)}           # colour ids
@@ -37,19 +38,20 @@ def free(code):
 
 
 def house(region, d):
-    return REG[region] * 4 + d - 1
+    """D16 code (and ``S_HOUSE`` index): the house of ``region`` at distance ``d`` (1..4)."""
+    return int(O.encode_house(REG[region], d - 1))
 
 
 def act(column, level):
     """D10 code: activate ``column`` (1..5) at ``level``."""
-    return (column - 1) * 8 + level
+    return int(O.encode_activate(column - 1, level))
 
 
 def shop(region, victim=None, src=None):
     """D15 code: a shop in ``region`` from the reserve (or relocated from ``src``), into an empty
     slot or displacing seat ``victim``."""
     s = L.SRC_RESERVE if src is None else REG[src]
-    return s * 64 + REG[region] * 8 + (0 if victim is None else 1 + victim)
+    return int(O.encode_shop(s, REG[region], 0 if victim is None else 1 + victim))
 
 
 _ARMS: dict = {}

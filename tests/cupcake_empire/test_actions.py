@@ -1,6 +1,7 @@
 """The five columns (CE-A1 .. CE-A5, CE-T2) on hand-built states: the summary's T1, T2 and the
 derived scenarios T6, T7, T14 of spec §12."""
 from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire import options as O
 from sim.games.cupcake_empire.board import has_building
 
 from .helpers import CHOC, FL, MIXED, PLAIN, Game, act, ctype, house, pair, shop
@@ -54,16 +55,16 @@ def test_t2_column5_level4_other_column_ce_a5_4b():
     g.start_turn(0)
     g.script(act(5, 4))
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_MAIN, L.S1_DISC + 0]
-    other = L.L4_OTHER + 3 * 8 + 3
+    assert g.options() == [L.S1_MAIN, O.encode_s1_disc(0)]
+    other = O.encode_l4(1, 3, 3)
     g.script(L.S1_MAIN)
     assert g.run(until=(L.D_L4,)) == 1
-    assert other in g.options() and L.L4_BAKERY + 4 in g.options()
+    assert other in g.options() and O.encode_l4(0, 4, 0) in g.options()
     g.script(other, house("BEI2", 4))
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_DISC + 0, L.S1_END]                # no column-4 disc
+    assert g.options() == [O.encode_s1_disc(0), L.S1_END]                # no column-4 disc
     g.force(1, 1, 2, 2, 5)
-    g.script(L.S1_DISC + 0)
+    g.script(O.encode_s1_disc(0))
     assert g.run() == 2
     assert g.seat(0, L.F_INCOME) == 23 and g.seat(0, L.F_IDEA_POS) == 2
     assert len([e for e in g.events() if e[0] == L.EV_ROLL]) == 5
@@ -147,7 +148,7 @@ def test_t14_beige_bakery_ce_a5():
     g.set_seat(0, L.F_INCOME, 0)
     g.force(1, 1, 1, 1, 1)
     g.start_turn(0)
-    g.script(act(5, 4), L.L4_BAKERY + 4)
+    g.script(act(5, 4), O.encode_l4(0, 4, 0))
     assert g.run() == 2
     assert g.seat(0, L.F_PRODUCTION) == 8 and g.seat(0, L.F_SALES) == 7
     assert g.seat(0, L.F_BAKERIES_RESERVE) == 1
@@ -174,7 +175,7 @@ def test_ce_a5_hire_and_yellow_bakery():
     g.set_seat(0, L.F_SALES, 3)
     g.force(1, 1, 1)
     g.start_turn(0)
-    g.script(act(5, 3), 2, L.X_INCOME3 * 8 + 0)
+    g.script(act(5, 3), 2, O.encode_disc_gain(L.X_INCOME3, 0))
     assert g.run() == 2
     assert g.owners("bakery", "YEL2")[0] == 0
     assert g.seat(0, L.F_PRODUCTION) == 4 and g.seat(0, L.F_SALES) == 4

@@ -1,5 +1,6 @@
 """Extra-action discs (CE-T3, CE-T4, CE-X1 .. CE-X6): T12 and T13 of spec §12."""
 from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire import options as O
 
 from .helpers import PLAIN, FL, Game, act, ctype, house, shop
 
@@ -20,7 +21,7 @@ def test_t12_disc_trigger_by_executed_level_ce_t3():
     g.start_turn(0)
     g.script(act(3, 1))
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_MAIN, L.S1_DISC + 0]
+    assert g.options() == [L.S1_MAIN, O.encode_s1_disc(0)]
     g = _col3_with_discs()
     g.set_seat(0, L.F_INCOME, 10)
     g.set_seat(0, L.F_PRODUCTION, 0)
@@ -28,16 +29,16 @@ def test_t12_disc_trigger_by_executed_level_ce_t3():
     g.start_turn(0)
     g.script(act(3, 2))
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_MAIN, L.S1_DISC + 0, L.S1_DISC + 1]
-    g.game.take(L.S1_DISC + 0)                                       # INCOME3 before the action
+    assert g.options() == [L.S1_MAIN, O.encode_s1_disc(0), O.encode_s1_disc(1)]
+    g.game.take(O.encode_s1_disc(0))                                       # INCOME3 before the action
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_MAIN, L.S1_DISC + 1]
+    assert g.options() == [L.S1_MAIN, O.encode_s1_disc(1)]
     assert g.seat(0, L.F_INCOME) == 13
     g.game.take(L.S1_MAIN)
     assert g.run(until=(L.D_SHOP,)) == 1                             # level 2: a beige shop
     g.game.take(shop("BEI1"))
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_DISC + 1, L.S1_END]
+    assert g.options() == [O.encode_s1_disc(1), L.S1_END]
     g.game.take(L.S1_END)                                            # IDEA2 skipped
     assert g.run() == 2
     assert g.seat(0, L.F_IDEA_POS) == 0 and g.seat(0, L.F_DISCS_USED) == 1
@@ -51,7 +52,7 @@ def test_t12_disc_trigger_on_available_variant_ce_t3():
     g.start_turn(0)
     g.script(act(3, 1))
     assert g.run(until=(L.D_S1,)) == 1
-    assert g.options() == [L.S1_MAIN, L.S1_DISC + 0, L.S1_DISC + 1]
+    assert g.options() == [L.S1_MAIN, O.encode_s1_disc(0), O.encode_s1_disc(1)]
 
 
 def _t13(disc_column):
@@ -65,9 +66,9 @@ def _t13(disc_column):
     g.start_turn(0)
     g.script(act(5, 2), L.S1_MAIN, 3)                                # hire orange
     assert g.run(until=(L.D_DISC,)) == 1
-    assert L.X_BASE * 8 + 4 not in g.options()                       # CE-X4: no second BASE
-    assert L.X_BASE * 8 + 0 in g.options()
-    g.script(L.X_SELL2 * 8 + disc_column - 1)
+    assert O.encode_disc_gain(L.X_BASE, 4) not in g.options()                       # CE-X4: no second BASE
+    assert O.encode_disc_gain(L.X_BASE, 0) in g.options()
+    g.script(O.encode_disc_gain(L.X_SELL2, disc_column - 1))
     assert g.run(until=(L.D_S1,)) == 1
     return g
 
@@ -78,9 +79,9 @@ def test_t13_disc_gained_and_used_ce_t4():
     g = _t13(5)
     assert g.disc(0, 5, 2) == L.X_SELL2
     assert g.dice(0, 3) == {"orange": 1}
-    assert g.options() == [L.S1_DISC + 0, L.S1_DISC + 1, L.S1_END]
+    assert g.options() == [O.encode_s1_disc(0), O.encode_s1_disc(1), L.S1_END]
     g.force(1, 1, 2, 4)                                              # grey, grey, orange, pink
-    g.script(L.S1_DISC + 1, L.S1_DISC + 0, PLAIN)
+    g.script(O.encode_s1_disc(1), O.encode_s1_disc(0), PLAIN)
     assert g.run() == 2
     assert g.seat(0, L.F_CUST + ctype(PLAIN, "lemon")) == 1           # SELL2 sold
     assert g.seat(0, L.F_STOCK_BASE + PLAIN) == 1                    # BASE taken
@@ -91,7 +92,7 @@ def test_t13_disc_on_another_column_waits_ce_t4():
     """T13: the same SELL2 placed on column 4 does not trigger this turn."""
     g = _t13(4)
     assert g.disc(0, 4, 1) == L.X_SELL2
-    assert g.options() == [L.S1_DISC + 0, L.S1_END]
+    assert g.options() == [O.encode_s1_disc(0), L.S1_END]
 
 
 def test_ce_x1_x4_disc_supply_and_duplicates():
@@ -108,7 +109,7 @@ def test_ce_x1_x4_disc_supply_and_duplicates():
     g.script(act(5, 2), L.S1_MAIN, 1)
     assert g.run(until=(L.D_DISC,)) == 1
     opts = g.options()
-    assert all(o // 8 != L.X_INCOME3 for o in opts)
-    assert all(o % 8 != 0 for o in opts)                             # column 1 is full
-    assert L.X_SELL2 * 8 + 4 in opts and L.X_BASE * 8 + 4 not in opts
-    assert L.X_IDEA2 * 8 + 1 in opts
+    assert all(O.decode_disc_gain(o)[0] != L.X_INCOME3 for o in opts)
+    assert all(O.decode_disc_gain(o)[1] != 0 for o in opts)                             # column 1 is full
+    assert O.encode_disc_gain(L.X_SELL2, 4) in opts and O.encode_disc_gain(L.X_BASE, 4) not in opts
+    assert O.encode_disc_gain(L.X_IDEA2, 1) in opts

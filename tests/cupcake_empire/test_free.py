@@ -1,7 +1,7 @@
 """Free actions (CE-F1 .. CE-F4, SP1 .. SP4): T5, T9 and T10 of spec §12."""
-from sim.games.cupcake_empire import layout as L
-
 from sim.games.cupcake_empire import kernel as K
+from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire import options as O
 
 from .helpers import CHOC, FL, MIXED, PLAIN, Game, act, ctype, free, pair
 
@@ -23,7 +23,7 @@ def test_t5_menus_and_serving_ce_f1():
     for fk in (FL["mint"], pair("lemon", "strawberry")):
         g.set_seat(0, L.F_STOCK_FROST + fk, 1)
     g.start_turn(0)
-    g.script(free(L.FA_MENU), MIXED * 10 + FL["mint"], free(L.FA_MENU), act(1, 0))
+    g.script(free(L.FA_MENU), O.encode_menu(MIXED, FL["mint"]), free(L.FA_MENU), act(1, 0))
     assert g.run() == 2
     menus = [e for e in g.events() if e[0] == L.EV_MENU and e[6] == 0]
     assert [(int(e[2]), int(e[3]), int(e[5])) for e in menus] == [
@@ -57,18 +57,18 @@ def test_t9_rest_recall_ce_f2():
     CE-F4: income 1 pays for one die only; with no idea and no income nothing is offered."""
     g = _t9()
     ideas0 = g.g(L.S_SUP_IDEAS)
-    g.script(free(L.FA_REST), 0 * 8 + 3, C_PINK, L.MORE, C_GREEN, L.MORE, L.STOP)  # grey forced
+    g.script(free(L.FA_REST), O.encode_rest(0, 3), C_PINK, L.MORE, C_GREEN, L.MORE, L.STOP)  # grey forced
     assert g.run(until=(L.D_FREE,)) == 1
     assert L.FA_REST not in g.options()                               # once per turn
     assert g.seat(0, L.F_IDEAS) == 0 and g.g(L.S_SUP_IDEAS) == ideas0 + 1
     assert g.dice(0, 4) == {"grey": 2, "green": 1, "pink": 1} and _level(g, 4) == 3
     assert g.dice(0, "rest") == {"grey": 1}
     g = _t9()
-    g.script(free(L.FA_REST), 1 * 8 + 3, C_GREEN, L.MORE, C_PINK, L.STOP)
+    g.script(free(L.FA_REST), O.encode_rest(1, 3), C_GREEN, L.MORE, C_PINK, L.STOP)
     assert g.run(until=(L.D_ACTIVATE,)) == 1
     assert g.seat(0, L.F_INCOME) == 18 and g.seat(0, L.F_INCOME_PAID) == 2 and _level(g, 4) == 3
     g = _t9(income=1, ideas=0)
-    g.script(free(L.FA_REST), 1 * 8 + 3, C_PINK)
+    g.script(free(L.FA_REST), O.encode_rest(1, 3), C_PINK)
     assert g.run(until=(L.D_ACTIVATE,)) == 1                          # no D_MORE: income 0
     assert g.seat(0, L.F_INCOME) == 0 and g.dice(0, 4) == {"grey": 1, "pink": 1}
     g = _t9(income=0, ideas=0)
@@ -86,7 +86,8 @@ def test_t10_special_actions_ce_f3():
     g.put(0, 2, "grey")
     g.set_seat(0, L.F_INCOME, 7)
     g.start_turn(0)
-    g.script(free(L.FA_SPECIAL), L.SP_MOVEN, 0 * 8 + 0, 3, L.MORE, 1 * 8 + 0, 3)
+    g.script(free(L.FA_SPECIAL), L.SP_MOVEN, O.encode_move_die(0, 0), 3, L.MORE,
+             O.encode_move_die(1, 0), 3)
     assert g.run(until=(L.D_FREE, L.D_ACTIVATE)) == 1
     assert g.seat(0, L.F_INCOME) == 1 and g.dice(0, 4) == {"grey": 2}
     assert g.pending()[0] == L.D_ACTIVATE                             # nothing left to do in W1
@@ -104,7 +105,7 @@ def test_t10_special_actions_ce_f3():
         g.clear()
         g.set_seat(0, L.F_INCOME, income)
         g.set_seat(0, L.F_IDEAS, ideas)
-        opts = g.listed(K._list_special, g.rules, g.comp, 0)
+        opts = g.listed(K.list_special, g.rules, g.comp, 0)
         assert (L.SP_IDEA in opts) == offered, (income, ideas)
 
 
@@ -118,7 +119,7 @@ def test_sp1_disc():
     g.set_disc(0, 3, 1, L.X_BASE)
     discs, ideas = g.g(L.S_SUP_DISCS + L.X_INCOME3), g.g(L.S_SUP_IDEAS)
     g.start_turn(0)
-    g.script(free(L.FA_SPECIAL), L.SP_DISC + L.X_INCOME3 * 8 + 2)
+    g.script(free(L.FA_SPECIAL), O.encode_special_disc(L.X_INCOME3, 2))
     assert g.run(until=(L.D_ACTIVATE,)) == 1
     assert g.disc(0, 3, 2) == L.X_INCOME3
     assert g.g(L.S_SUP_DISCS + L.X_INCOME3) == discs - 1 and g.g(L.S_SUP_IDEAS) == ideas + 1
@@ -133,7 +134,7 @@ def test_sp2_move_one_die():
     g.set_seat(0, L.F_INCOME, 0)
     g.put(0, 1, "pink", "grey")
     g.start_turn(0)
-    g.script(free(L.FA_SPECIAL), L.SP_MOVE1, 0 * 8 + 5)
+    g.script(free(L.FA_SPECIAL), L.SP_MOVE1, O.encode_move_die(0, 5))
     assert g.run(until=(L.D_MOVE_TO,)) == 1
     assert g.options() == [1, 2, 3, 4]
     g.game.take(4)
@@ -153,8 +154,8 @@ def test_ce_f2_rest_recall_stops_at_the_column_capacity():
     g.put(0, "rest", "grey", "grey", "pink")
     g.set_seat(0, L.F_IDEAS, 1)
     g.set_seat(0, L.F_INCOME, 10)
-    opts = g.listed(K._list_rest, g.rules, g.comp, 0)
-    assert opts == [0 * 8 + k for k in (0, 1, 3, 4)] + [1 * 8 + k for k in (0, 1, 3, 4)]
+    opts = g.listed(K.list_rest, g.rules, g.comp, 0)
+    assert opts == [O.encode_rest(m, k) for m in (0, 1) for k in (0, 1, 3, 4)]
     g = Game(2)
     g.clear()
     g.put(0, 2, "yellow", "grey", "grey", "grey", "grey")
@@ -162,7 +163,7 @@ def test_ce_f2_rest_recall_stops_at_the_column_capacity():
     g.set_seat(0, L.F_IDEAS, 1)
     g.set_seat(0, L.F_INCOME, 0)
     g.start_turn(0)
-    g.script(free(L.FA_REST), 0 * 8 + 1, C_PINK)
+    g.script(free(L.FA_REST), O.encode_rest(0, 1), C_PINK)
     assert g.run(until=(L.D_FREE, L.D_MORE, L.D_ACTIVATE)) == 1
     assert g.pending()[0] == L.D_ACTIVATE                             # no D_MORE: column full
     assert g.dice(0, 2) == {"yellow": 1, "grey": 4, "pink": 1} and g.dice(0, "rest") == {"grey": 2}
@@ -184,7 +185,7 @@ def test_ce_f3_one_special_action_per_turn_besides_the_rest_use():
     assert g.run(until=(L.D_FREE,)) == 1
     assert g.options() == [L.FA_DONE, L.FA_REST]
     assert g.seat(0, L.F_IDEAS) == 1 and g.seat(0, L.F_INCOME) == 8
-    g.script(free(L.FA_REST), 1 * 8 + 0)                              # 1 income, the grey die
+    g.script(free(L.FA_REST), O.encode_rest(1, 0))                              # 1 income, the grey die
     assert g.run(until=(L.D_ACTIVATE,)) == 1
     assert g.dice(0, 1) == {"grey": 2} and g.seat(0, L.F_INCOME) == 7
     g.force(2, 3)

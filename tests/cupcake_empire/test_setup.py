@@ -8,6 +8,7 @@ from sim.spec import SpecError
 from sim.trace import new_log
 from sim.games.cupcake_empire import SPEC
 from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire import options as O
 from sim.games.cupcake_empire.board import has_building
 from sim.games.cupcake_empire.rules import load_components
 
@@ -142,14 +143,14 @@ def test_t17_initial_menu_order_ce_s11():
         if point == L.D_INIT_MENU:
             order.append(seat)
             offered.append(codes)
-            choice = CHOC * 4 + FL["mint"] if seat == 3 else codes[0]
+            choice = O.encode_init_menu(CHOC, FL["mint"]) if seat == 3 else codes[0]
             game.take(choice)
         else:
             game.apply(game.choose())
     assert order == [3, 2, 1, 0]
-    assert CHOC * 4 + FL["mint"] in offered[0]
-    assert all(CHOC * 4 + FL["mint"] not in later for later in offered[1:])
-    assert PLAIN * 4 + FL["mint"] in offered[1]
+    assert O.encode_init_menu(CHOC, FL["mint"]) in offered[0]
+    assert all(O.encode_init_menu(CHOC, FL["mint"]) not in later for later in offered[1:])
+    assert O.encode_init_menu(PLAIN, FL["mint"]) in offered[1]
     base = L.SEAT0
     for s in range(4):
         b = base + s * L.SEAT_LEN

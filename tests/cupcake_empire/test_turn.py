@@ -3,6 +3,7 @@
 import pytest
 
 from sim.games.cupcake_empire import layout as L
+from sim.games.cupcake_empire import options as O
 from sim.games.cupcake_empire.board import l_avail
 
 from .helpers import CHOC, FL, PLAIN, Game, act, ctype, free, house
@@ -77,7 +78,7 @@ def test_ce_t1_2_used_dice_only():
     g.set_seat(0, L.F_INCOME, 10)
     g.force(3)
     g.start_turn(0)
-    g.script(act(1, 1), 0, free(L.FA_SPECIAL), L.SP_MOVEN, 1 * 8 + 0, 0, L.STOP)
+    g.script(act(1, 1), 0, free(L.FA_SPECIAL), L.SP_MOVEN, O.encode_move_die(1, 0), 0, L.STOP)
     assert g.run() == 2
     assert g.dice(0, 1) == {"grey": 1} and g.dice(0, 3) == {"purple": 1}
     g = Game(2)
@@ -87,7 +88,7 @@ def test_ce_t1_2_used_dice_only():
     g.set_seat(0, L.F_INCOME, 10)
     g.force(4)
     g.start_turn(0)
-    g.script(act(1, 1), 0, free(L.FA_SPECIAL), L.SP_MOVEN, 0 * 8 + 1, 4, L.STOP)
+    g.script(act(1, 1), 0, free(L.FA_SPECIAL), L.SP_MOVEN, O.encode_move_die(0, 1), 4, L.STOP)
     assert g.run() == 2
     assert g.dice(0, 5) == {} and g.dice(0, 4) == {"purple": 1}
 
@@ -258,3 +259,36 @@ def test_ce_t7_s3_rolls_used_and_hired_dice_wherever_they_are():
     assert g.dice(0, 1) == {"orange": 1} and g.dice(0, 2) == {"pink": 1} and g.dice(0, 5) == {}
     assert g.dice(0, "rest") == {"grey": 1} and g.dice(0, 3) == {"grey": 6}
     assert g.g(L.S_SUP_DICE + 3) == supply - 1
+
+
+def test_option_codes_round_trip():
+    """The one declaration of the packed options (``options.py``): decode(encode(x)) == x for
+    every field combination the game can list, and every code reads as text."""
+    pairs = [(O.encode_init_menu, O.decode_init_menu, (2, 4)),
+             (O.encode_menu, O.decode_menu, (L.N_BASE, L.N_FROST)),
+             (O.encode_rest, O.decode_rest, (2, L.N_COLS)),
+             (O.encode_special_disc, O.decode_special_disc, (L.N_DISC_TYPES, L.N_COLS)),
+             (O.encode_move_die, O.decode_move_die, (L.N_COLS, L.N_COLOURS)),
+             (O.encode_activate, O.decode_activate, (L.N_COLS, L.MAX_LEVEL + 1)),
+             (O.encode_house, O.decode_house, (L.N_REGIONS, 4)),
+             (O.encode_disc_gain, O.decode_disc_gain, (L.N_DISC_TYPES, L.N_COLS))]
+    for encode, decode, (na, nb) in pairs:
+        codes = {int(encode(a, b)) for a in range(na) for b in range(nb)}
+        assert len(codes) == na * nb
+        for a in range(na):
+            for b in range(nb):
+                assert tuple(decode(encode(a, b))) == (a, b)
+    assert O.encode_special_disc(L.N_DISC_TYPES - 1, L.N_COLS - 1) < L.SP_MOVE1
+    for p in range(L.MAX_SPACES):
+        assert O.decode_s1_disc(O.encode_s1_disc(p)) == p
+    for src in list(range(L.N_REGIONS)) + [L.SRC_RESERVE]:
+        for r in range(L.N_REGIONS):
+            for victim in range(L.MAX_PLAYERS + 1):
+                assert tuple(O.decode_shop(O.encode_shop(src, r, victim))) == (src, r, victim)
+    for r in range(L.N_REGIONS):
+        assert tuple(O.decode_l4(O.encode_l4(0, r, 0))) == (0, r, 0)
+    for k in range(L.N_COLS):
+        for lv in range(1, L.MAX_LEVEL + 1):
+            assert tuple(O.decode_l4(O.encode_l4(1, k, lv))) == (1, k, lv)
+    assert (O.option_text(L.D_ACTIVATE, O.encode_activate(2, 3))
+            == "activate column 3 at level 3")

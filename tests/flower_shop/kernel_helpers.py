@@ -10,12 +10,10 @@ from numba import njit
 from sim import batch, decide
 from sim.games.flower_shop import kernel as K
 from sim.games.flower_shop import layout as L
+from sim.games.flower_shop import policies as P
+from sim.games.flower_shop import queries as Q
 from sim.games.flower_shop import rules as R
 from sim.games.flower_shop.kernel import apply_step4_action_with, finish_tile_with, roll_dice
-from sim.games.flower_shop import policies as P
-from sim.games.flower_shop.layout import F_FIN, F_SHOP
-from sim.games.flower_shop.rules import (R_FLOWER_DICE_PER_PLAYER, R_VASE_DICE_PER_PLAYER,
-                                         seat_base, unused_dice)
 from sim.games.flower_shop.tasks import assign_icons
 from sim.registry import make
 from sim.trace import events, new_log
@@ -49,12 +47,12 @@ def blank(n: int = 2, rules=None, money: int = 5) -> np.ndarray:
     st = K.new_state(n)
     K.setup_players(st, rules, n)
     for s in range(n):
-        st[R.seat_base(s) + K.F_MONEY] = money
-        st[R.seat_base(s) + K.F_INIT_DIE] = min(s, 3)
-    st[K.S_DAY] = 1
-    st[K.S_N_CARDS] = 1
-    st[K.S_CARDS] = 0
-    st[K.S_CARDS + 1] = -1
+        st[Q.seat_base(s) + L.F_MONEY] = money
+        st[Q.seat_base(s) + L.F_INIT_DIE] = min(s, 3)
+    st[L.S_DAY] = 1
+    st[L.S_N_CARDS] = 1
+    st[L.S_CARDS] = 0
+    st[L.S_CARDS + 1] = -1
     K.reset_salary(st, rules, n)
     K.start_day(st, rules, n, NOLOG)
     return st
@@ -62,36 +60,36 @@ def blank(n: int = 2, rules=None, money: int = 5) -> np.ndarray:
 
 def faces(flowers=(), vases=(), init=None) -> np.ndarray:
     """A faces array by die index from flower names ('any' = -1) and vase colour names."""
-    f = np.zeros(K.MAX_DICE, dtype=np.int64)
+    f = np.zeros(L.MAX_DICE, dtype=np.int64)
     for i, name in enumerate(flowers):
         f[i] = -1 if name == "any" else FL[name]
     for i, name in enumerate(vases):
-        f[K.DIE_VASE0 + i] = VA[name]
+        f[L.DIE_VASE0 + i] = VA[name]
     if init is not None:
-        f[K.DIE_INIT] = init
+        f[L.DIE_INIT] = init
     return f
 
 
 def set_dice(st, rules, seat, flowers=(), vases=(), init=1, lock_all=True):
     """Force faces on a seat's dice (and lock them all, as at Step 4)."""
-    b = R.seat_base(seat)
-    st[b + K.F_LOCKED] = 0
+    b = Q.seat_base(seat)
+    st[b + L.F_LOCKED] = 0
     K.apply_roll(st, rules, seat, faces(flowers, vases, init), NOLOG)
     if lock_all:
-        st[b + K.F_LOCKED] = R.all_dice_mask(rules)
-    st[b + K.F_USED] = 0
+        st[b + L.F_LOCKED] = Q.all_dice_mask(rules)
+    st[b + L.F_USED] = 0
 
 
 def place(st, seat, slot, tile_name, finished=False):
-    b = R.seat_base(seat)
-    st[b + K.F_SHOP + slot] = tid(tile_name)
-    st[b + K.F_FIN + slot] = 1 if finished else 0
+    b = Q.seat_base(seat)
+    st[b + L.F_SHOP + slot] = tid(tile_name)
+    st[b + L.F_FIN + slot] = 1 if finished else 0
 
 
 def set_row(st, names):
-    st[K.S_ROW_N] = len(names)
+    st[L.S_ROW_N] = len(names)
     for i, n in enumerate(names):
-        st[K.S_ROW + i] = tid(n)
+        st[L.S_ROW + i] = tid(n)
 
 
 def set_stack(st, names):
@@ -107,7 +105,7 @@ def mask(*dice) -> int:
 
 
 def seat(st, s, field):
-    return int(st[R.seat_base(s) + field])
+    return int(st[Q.seat_base(s) + field])
 
 
 def arm(n, policy="greedy", variant=None, **tweaks):
@@ -159,17 +157,17 @@ def apply_step4_action(state, rules, comp, seat, action, log):
 def min_tokens_to_finish(state, rules, comp, seat, slot):
     """Tokens needed to finish the tile in ``slot`` with the unused dice (FS-U2), or -1 if the
     slot holds no unfinished tile."""
-    b = seat_base(seat)
-    t = state[b + F_SHOP + slot]
-    if t < 0 or state[b + F_FIN + slot]:
+    b = Q.seat_base(seat)
+    t = state[b + L.F_SHOP + slot]
+    if t < 0 or state[b + L.F_FIN + slot]:
         return -1
-    tok, u1, u2 = assign_icons(state, comp[0], b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
-                               np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
-                               unused_dice(state, rules, seat), np.int64(0))
+    tok, u1, u2 = assign_icons(state, comp[0], b, np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER]),
+                               np.int64(rules[R.R_VASE_DICE_PER_PLAYER]), t,
+                               Q.unused_dice(state, rules, seat), np.int64(0))
     return tok
 
 
-__all__ = ["K", "L", "R", "SPEC", "COMP", "ARR", "TB", "FL", "VA", "NOLOG", "tid", "cid", "rules_for",
+__all__ = ["K", "L", "Q", "R", "SPEC", "COMP", "ARR", "TB", "FL", "VA", "NOLOG", "tid", "cid", "rules_for",
            "blank", "faces", "set_dice", "place", "set_row", "set_stack", "mask", "seat", "arm",
            "replay_events", "at_turn", "events", "new_log", "np", "draw_faces", "finish_tile",
            "apply_step4_action", "min_tokens_to_finish"]

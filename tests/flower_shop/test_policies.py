@@ -4,10 +4,11 @@ import numpy as np
 import pytest
 
 from sim import batch
+from sim.games.flower_shop import options as O
 from sim.games.flower_shop import policies as P
 from sim.games.flower_shop.replay import format_event
 
-from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, SPEC, apply_step4_action, arm, blank, cid, faces,
+from .kernel_helpers import (ARR, COMP, K, L, NOLOG, Q, SPEC, apply_step4_action, arm, blank, cid, faces,
                              place, rules_for, set_dice, set_row, tid)
 
 
@@ -50,11 +51,11 @@ def test_greedy_lock_no_match_locks_initiative_or_skips():
     scr, fscr = _scr(st, rules)
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr)
     assert m == 1 << L.DIE_INIT
-    st[R.seat_base(0) + L.F_LOCKED] = 1 << L.DIE_INIT
+    st[Q.seat_base(0) + L.F_LOCKED] = 1 << L.DIE_INIT
     assert P.greedy_lock(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr) == 0
     pp = _pp("thrifty", 2)
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 2, 0, pp, scr, fscr)
-    assert m != 0 and R.lock_legal(st, rules, 0, m) == 0
+    assert m != 0 and Q.lock_legal(st, rules, 0, m) == 0
 
 
 def test_greedy_lock_tempo_uses_the_free_locks():
@@ -71,7 +72,7 @@ def test_greedy_lock_tempo_uses_the_free_locks():
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 1, 0, _pp(base), scr, fscr)
     assert m == 1 << 0
     m = P.greedy_lock(st, rules, ARR[0], ARR[1], 1, 0, _pp(base + ",fill_free_locks=true"), scr, fscr)
-    assert m == (1 << 0) | (1 << 1) and R.lock_legal(st, rules, 0, m) == 0
+    assert m == (1 << 0) | (1 << 1) and Q.lock_legal(st, rules, 0, m) == 0
     assert SPEC.policy_values("expert")[1]["fill_free_locks"] is True
 
 
@@ -88,9 +89,9 @@ def test_card_commitment_plans_for_the_card_that_can_still_win():
     t = tid("T16")
 
     def gains(cards, policy):
-        st[K.S_N_CARDS] = len(cards)
+        st[L.S_N_CARDS] = len(cards)
         for k, name in enumerate(cards):
-            st[K.S_CARDS + k] = cid(name)
+            st[L.S_CARDS + k] = cid(name)
         pp = _pp(policy)
         scr, fscr = _scr(st, rules)
         base = P.tile_gains(st, rules, ARR[0], ARR[1], 0, t, scr, fscr, pp)
@@ -146,10 +147,10 @@ def test_greedy_DP4_keeps_five_dollars_after_a_ribbon_in_multiplayer():
         scr, fscr = _scr(st, rules)
         a = P.greedy_step4(st, rules, ARR[0], 0, pp)
         if buys:
-            assert a == L.A_TAKE_MONEY * L.A_MUL + 3
+            assert a == O.encode_step4(L.A_TAKE_MONEY, 3)
             apply_step4_action(st, rules, ARR, 0, a, NOLOG)
             a = P.greedy_step4(st, rules, ARR[0], 0, pp)
-        assert a == L.A_FINISH * L.A_MUL + 0
+        assert a == O.encode_step4(L.A_FINISH, 0)
         apply_step4_action(st, rules, ARR, 0, a, NOLOG)
         assert P.greedy_ribbon(st, rules, 0, pp) == buys, money
 
@@ -164,13 +165,13 @@ def test_greedy_step4_TS07_money_before_finish_then_ribbon():
     pp = _pp("greedy:ribbon_money_reserve=0", 2)
     scr, fscr = _scr(st, rules)
     a = P.greedy_step4(st, rules, ARR[0], 0, pp)
-    assert a == L.A_TAKE_MONEY * L.A_MUL + 3
+    assert a == O.encode_step4(L.A_TAKE_MONEY, 3)
     apply_step4_action(st, rules, ARR, 0, a, NOLOG)
     a = P.greedy_step4(st, rules, ARR[0], 0, pp)
-    assert a == L.A_FINISH * L.A_MUL + 0
+    assert a == O.encode_step4(L.A_FINISH, 0)
     apply_step4_action(st, rules, ARR, 0, a, NOLOG)
     assert P.greedy_ribbon(st, rules, 0, pp)
-    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == L.A_DONE
+    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == O.encode_step4(L.A_DONE, 0)
 
 
 def test_greedy_step4_TS06_buys_token_to_finish():
@@ -181,9 +182,9 @@ def test_greedy_step4_TS06_buys_token_to_finish():
     set_dice(st, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
     pp = _pp("greedy", 2)
     scr, fscr = _scr(st, rules)
-    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == L.A_BUY_TOKEN * L.A_MUL
+    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == O.encode_step4(L.A_BUY_TOKEN, 0)
     K.buy_token(st, rules, 0, NOLOG)
-    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == L.A_FINISH * L.A_MUL
+    assert P.greedy_step4(st, rules, ARR[0], 0, pp) == O.encode_step4(L.A_FINISH, 0)
 
 
 def test_greedy_scores_better_than_random():

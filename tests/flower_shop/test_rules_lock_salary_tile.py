@@ -1,7 +1,9 @@
 """Scenario tests: Step 1 lock (FS-L*), Step 2 salary (FS-Y*), Step 3 tile (FS-T*)."""
 import pytest
 
-from .kernel_helpers import (K, L, NOLOG, R, at_turn, blank, events, faces, mask, replay_events,
+from sim.games.flower_shop import options as O
+
+from .kernel_helpers import (K, L, NOLOG, Q, at_turn, blank, events, faces, mask, replay_events,
                              rules_for, seat, set_row, tid)
 
 F0, F1, F2, F3 = 0, 1, 2, 3
@@ -21,7 +23,7 @@ def test_FS_L1_choose_any_subset_of_unlocked_dice():
     assert _lock(st, rules, mask(F0, I))
     assert seat(st, 0, L.F_LOCKED) == mask(F0, I)
     assert not _lock(st, rules, mask(F0))  # already locked
-    assert R.lock_legal(st, rules, 0, mask(F1, V)) == 0
+    assert Q.lock_legal(st, rules, 0, mask(F1, V)) == 0
 
 
 def test_FS_L2_one_or_two_locks_are_free():
@@ -49,7 +51,7 @@ def test_FS_L4_lock_none_costs_one_and_repeats():
     st = blank(2, rules)
     for m in (4, 3, 2):
         assert _lock(st, rules, 0) and seat(st, 0, L.F_MONEY) == m
-    st[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(rules) & ~mask(I)
+    st[Q.seat_base(0) + L.F_LOCKED] = Q.all_dice_mask(rules) & ~mask(I)
     assert _lock(st, rules, 0) and seat(st, 0, L.F_MONEY) == 1
     r2 = rules_for(2, skip_lock_cost=-1)
     st2 = blank(2, r2)
@@ -61,10 +63,10 @@ def test_FS_L5_TS11_unaffordable_choices_are_illegal():
     illegal; money never goes negative; k = 1 is always legal."""
     rules = rules_for(2)
     st = blank(2, rules, money=0)
-    assert R.lock_legal(st, rules, 0, 0) == -1
-    assert R.lock_legal(st, rules, 0, mask(F0)) == 0
-    assert R.lock_legal(st, rules, 0, mask(F0, F1)) == 0
-    assert R.lock_legal(st, rules, 0, mask(F0, F1, F2)) == -1
+    assert Q.lock_legal(st, rules, 0, 0) == -1
+    assert Q.lock_legal(st, rules, 0, mask(F0)) == 0
+    assert Q.lock_legal(st, rules, 0, mask(F0, F1)) == 0
+    assert Q.lock_legal(st, rules, 0, mask(F0, F1, F2)) == -1
     assert not _lock(st, rules, mask(F0, F1, F2)) and seat(st, 0, L.F_MONEY) == 0
     assert K.first_legal_lock(st, rules, 0) == mask(F0)
 
@@ -76,7 +78,7 @@ def test_FS_L6_locked_dice_keep_faces_until_next_day():
     K.apply_roll(st, rules, 0, faces(["tulip"] * 4, ["green"], 11), NOLOG)
     _lock(st, rules, mask(F0, V))
     K.apply_roll(st, rules, 0, faces(["rose"] * 4, ["blue"], 12), NOLOG)
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     assert st[b + L.F_FACE + F0] == 3 and st[b + L.F_FACE + V] == 2
     assert st[b + L.F_FACE + F1] == 0
     K.start_day(st, rules, 2, NOLOG)
@@ -94,7 +96,7 @@ def test_FS_L7_TS10_initiative_die_must_be_locked():
     _lock(st, rules, mask(V))
     assert not K.all_locked(st, rules, 0)
     K.apply_roll(st, rules, 0, faces(["rose"] * 4, ["blue"], 21), NOLOG)
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     assert st[b + L.F_FACE + F0] == 4 and st[b + L.F_FACE + I] == 21
     assert _lock(st, rules, mask(I)) and seat(st, 0, L.F_MONEY) == 5
     assert K.all_locked(st, rules, 0)
@@ -105,14 +107,14 @@ def test_FS_V_VHARD_1_TS16_escalating_costs():
     rules = rules_for(1, "solo_very_hard")
     st = blank(1, rules, money=20)
     for k, cost in ((3, 1), (4, 3), (5, 6), (6, 10)):
-        assert R.lock_cost(st, rules, 0, k) == cost
+        assert Q.lock_cost(st, rules, 0, k) == cost
 
 
 def test_FS_V_VHARD_2_skip_still_costs_one():
     """FS-V-VHARD-2: in the much harder variant, skipping a lock still costs $1."""
     rules = rules_for(1, "solo_very_hard")
     st = blank(1, rules, money=20)
-    assert R.lock_cost(st, rules, 0, 0) == 1
+    assert Q.lock_cost(st, rules, 0, 0) == 1
 
 
 def test_extra_lock_scope_day_and_min_locks():
@@ -121,12 +123,12 @@ def test_extra_lock_scope_day_and_min_locks():
     rules = rules_for(2, extra_lock_cost_scope="day", extra_lock_cost_schedule=(1, 2, 3, 4))
     st = blank(2, rules, money=20)
     assert _lock(st, rules, mask(F0, F1, F2)) and seat(st, 0, L.F_MONEY) == 19
-    assert R.lock_cost(st, rules, 0, 3) == 2
+    assert Q.lock_cost(st, rules, 0, 3) == 2
     r2 = rules_for(2, min_locks=2)
     st2 = blank(2, r2)
-    assert R.lock_cost(st2, r2, 0, 1) == -1 and R.lock_cost(st2, r2, 0, 2) == 0
-    st2[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(r2) & ~mask(I)
-    assert R.lock_cost(st2, r2, 0, 1) == 0
+    assert Q.lock_cost(st2, r2, 0, 1) == -1 and Q.lock_cost(st2, r2, 0, 2) == 0
+    st2[Q.seat_base(0) + L.F_LOCKED] = Q.all_dice_mask(r2) & ~mask(I)
+    assert Q.lock_cost(st2, r2, 0, 1) == 0
 
 
 def test_FS_Y1_TS03_salary_order():
@@ -168,7 +170,7 @@ def test_FS_T2_place_in_any_empty_slot_unfinished():
     st = blank(2, rules)
     set_row(st, ["T01", "T02", "T03"])
     assert K.take_tile(st, rules, 0, 0, 5, NOLOG)
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     assert st[b + L.F_SHOP + 5] == tid("T01") and st[b + L.F_FIN + 5] == 0
     assert not K.take_tile(st, rules, 0, 0, 5, NOLOG)
     assert not K.take_tile(st, rules, 0, 0, 6, NOLOG)  # no slot 6 in a 2x3 shop
@@ -192,10 +194,10 @@ def test_FS_T4_empty_row_skips_step3():
     rules = rules_for(1)
     st = blank(1, rules)
     st[L.S_ROW_N] = 0
-    st[R.seat_base(0) + L.F_LOCKED] = R.all_dice_mask(rules)
+    st[Q.seat_base(0) + L.F_LOCKED] = Q.all_dice_mask(rules)
     game = at_turn(st, rules, 0, L.PH_TILE)
     assert game.advance()  # Step 3 skipped: the first decision is a Step-4 action
     assert game.steps.pending(st)[0] == L.D_STEP4
     assert [e[0] for e in events(game.log)] == [L.EV_NO_TILE]
-    game.take(L.A_DONE)
+    game.take(int(O.encode_step4(L.A_DONE, 0)))
     assert seat(st, 0, L.F_TILES_PLACED) == 0 and seat(st, 0, L.F_ACTIVE) == 0

@@ -1,6 +1,7 @@
 """Scenario tests: game end, scoring and ranking (FS-E*)."""
 import numpy as np
 
+from sim.games.flower_shop import queries as Q
 from sim.games.flower_shop import rules as R
 
 from .kernel_helpers import ARR, K, L, NOLOG, blank, cid, place, replay_events, rules_for, seat
@@ -14,7 +15,7 @@ def _ts05_state(rules, finished=True, ribbons=2):
     st[L.S_CARDS] = cid("T1")
     for i, t in enumerate(TOP + BOTTOM):
         place(st, 0, i, t, finished=finished)
-    st[R.seat_base(0) + L.F_RIBBONS] = ribbons
+    st[Q.seat_base(0) + L.F_RIBBONS] = ribbons
     return st
 
 
@@ -24,7 +25,7 @@ def test_FS_E2_TS05_scoring_example_39_points():
     rules = rules_for(2)
     st = _ts05_state(rules)
     assert K.score_seat(st, rules, ARR, 0) == 39
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     assert st[b + L.F_STARS] == 34 and st[b + L.F_TASK_PTS] == 3 and st[b + L.F_TASK_LINES] == 2
 
 
@@ -32,9 +33,9 @@ def test_FS_E1_unfinished_tiles_removed_at_the_end():
     """FS-E1 / AMB-12: unfinished tiles are removed; their stars and lines do not count."""
     rules = rules_for(2)
     st = _ts05_state(rules)
-    st[R.seat_base(0) + L.F_FIN + 2] = 0  # T19 unfinished: top row and right column break
+    st[Q.seat_base(0) + L.F_FIN + 2] = 0  # T19 unfinished: top row and right column break
     K.remove_unfinished(st, rules, 2, NOLOG)
-    assert st[R.seat_base(0) + L.F_SHOP + 2] == -1
+    assert st[Q.seat_base(0) + L.F_SHOP + 2] == -1
     assert K.score_seat(st, rules, ARR, 0) == 34 - 6 + 2 + 0
 
 
@@ -61,11 +62,11 @@ def test_FS_E4_TS20_tiebreak_money_then_tokens_then_shared():
     rules = rules_for(3)
     st = blank(3, rules)
     for s, (score, money, tok, rib) in enumerate(((30, 4, 2, 0), (30, 4, 1, 3), (20, 9, 5, 5))):
-        b = R.seat_base(s)
+        b = Q.seat_base(s)
         st[b + L.F_SCORE], st[b + L.F_MONEY], st[b + L.F_TOKENS], st[b + L.F_RIBBONS] = score, money, tok, rib
     K.rank_players(st, rules, 3)
     assert [seat(st, s, L.F_RANK) for s in range(3)] == [1, 2, 3]
-    st[R.seat_base(1) + L.F_TOKENS] = 2
+    st[Q.seat_base(1) + L.F_TOKENS] = 2
     K.rank_players(st, rules, 3)
     assert [seat(st, s, L.F_RANK) for s in range(3)] == [1, 1, 3]
     r2 = rules_for(3, tiebreak_order="money+ribbons")
@@ -73,7 +74,7 @@ def test_FS_E4_TS20_tiebreak_money_then_tokens_then_shared():
     assert [seat(st, s, L.F_RANK) for s in range(3)] == [2, 1, 3]
     row = np.zeros(8 + 3, dtype=np.int64)
     seats = np.zeros((3, 21), dtype=np.int64)
-    st[R.seat_base(1) + L.F_TOKENS] = 1
+    st[Q.seat_base(1) + L.F_TOKENS] = 1
     K.rank_players(st, rules, 3)
     K.write_outputs(st, rules, 3, False, np.zeros(13, dtype=np.int64), seats)
     assert list(seats[:, 2]) == [1, 0, 0]

@@ -1,7 +1,7 @@
 """Scenario tests: setup (FS-S*), day loop (FS-D*) and end of day (FS-N*) of the Flower Shop."""
 import numpy as np
 
-from .kernel_helpers import (ARR, COMP, K, L, NOLOG, R, blank, draw_faces, faces, replay_events,
+from .kernel_helpers import (ARR, COMP, K, L, NOLOG, Q, blank, draw_faces, faces, replay_events,
                              rules_for, seat, set_row, set_stack, tid)
 
 
@@ -19,7 +19,7 @@ def test_FS_S1_seats_and_seat_tie_resolution():
     st, rules = _setup(3)
     assert st[L.S_N_PLAYERS] == 3
     for s in range(3):
-        st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = 10
+        st[Q.seat_base(s) + L.F_FACE + L.DIE_INIT] = 10
     k = K.turn_order(st, rules, 3)
     assert list(st[L.S_ORDER:L.S_ORDER + k]) == [0, 1, 2] and st[L.S_ORDER_N] == 3
 
@@ -30,7 +30,7 @@ def test_FS_S2_starting_resources():
     for s in range(4):
         assert seat(st, s, L.F_MONEY) == 5
         assert seat(st, s, L.F_TOKENS) == 0 and seat(st, s, L.F_RIBBONS) == 0
-        b = R.seat_base(s)
+        b = Q.seat_base(s)
         assert all(st[b + L.F_SHOP + i] == -1 for i in range(6))
 
 
@@ -105,8 +105,8 @@ def test_FS_D2_start_of_day_unlocks_and_activates():
     rules = rules_for(2)
     st = blank(2, rules)
     for s in range(2):
-        st[R.seat_base(s) + L.F_LOCKED] = R.all_dice_mask(rules)
-        st[R.seat_base(s) + L.F_ACTIVE] = 0
+        st[Q.seat_base(s) + L.F_LOCKED] = Q.all_dice_mask(rules)
+        st[Q.seat_base(s) + L.F_ACTIVE] = 0
     K.start_day(st, rules, 2, NOLOG)
     assert all(seat(st, s, L.F_LOCKED) == 0 and seat(st, s, L.F_ACTIVE) == 1 for s in range(2))
 
@@ -116,9 +116,9 @@ def test_FS_D3_only_unlocked_dice_are_rerolled():
     rules = rules_for(2)
     st = blank(2, rules)
     K.apply_roll(st, rules, 0, faces(["rose"] * 4, ["blue"], 20), NOLOG)
-    st[R.seat_base(0) + L.F_LOCKED] = 0b11  # flower dice 1 and 2
+    st[Q.seat_base(0) + L.F_LOCKED] = 0b11  # flower dice 1 and 2
     K.apply_roll(st, rules, 0, faces(["lily"] * 4, ["pink"], 3), NOLOG)
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     assert list(st[b + L.F_FACE:b + L.F_FACE + 4]) == [0, 0, 1, 1]
     assert st[b + L.F_FACE + L.DIE_VASE0] == 3 and st[b + L.F_FACE + L.DIE_INIT] == 3
     # the kernel draws faces only for unlocked dice (dice stream not consumed by locked dice)
@@ -134,7 +134,7 @@ def test_FS_D4_TS01_turn_order_21_7_1():
     rules = rules_for(3)
     st = blank(3, rules)
     for s, face in ((0, 1), (1, 21), (2, 7)):  # Anthony seat 0, Becca seat 1, Seth seat 2
-        st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = face
+        st[Q.seat_base(s) + L.F_FACE + L.DIE_INIT] = face
     k = K.turn_order(st, rules, 3)
     assert list(st[L.S_ORDER:L.S_ORDER + k]) == [1, 2, 0]
     init = ARR[5]
@@ -146,7 +146,7 @@ def test_FS_D5_ties_lower_seat_first_or_random():
     rules = rules_for(4)
     st = blank(4, rules)
     for s in range(4):
-        st[R.seat_base(s) + L.F_FACE + L.DIE_INIT] = 5 if s != 2 else 9
+        st[Q.seat_base(s) + L.F_FACE + L.DIE_INIT] = 5 if s != 2 else 9
     order = st[L.S_ORDER:L.S_ORDER + 4]
     K.turn_order(st, rules, 4)
     assert list(order) == [2, 0, 1, 3]
@@ -165,7 +165,7 @@ def test_FS_D6_steps_2_to_4_right_after_the_last_lock():
     player's Step 1, then becomes inactive."""
     ev, _, _ = replay_events(3, seed=5)
     rules = rules_for(3)
-    full = R.all_dice_mask(rules)
+    full = Q.all_dice_mask(rules)
     n_checked = 0
     for i, e in enumerate(ev):
         if e[0] == L.EV_LOCK and e[6] == full:
@@ -241,7 +241,7 @@ def test_FS_N5_N6_salary_reset_and_next_day():
     K.end_of_day_multiplayer(st, rules, 3, NOLOG)
     assert list(st[L.S_SAL:L.S_SAL + st[L.S_SAL_N]]) == [1, 2, 3]
     assert st[L.S_DAY] == 2
-    st[R.seat_base(0) + L.F_LOCKED] = 5
+    st[Q.seat_base(0) + L.F_LOCKED] = 5
     K.start_day(st, rules, 3, NOLOG)
     assert seat(st, 0, L.F_LOCKED) == 0
 

@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
+from sim.games.flower_shop import options as O
 from sim.games.flower_shop import tasks as T
 
-from .kernel_helpers import (ARR, K, L, NOLOG, R, VA, apply_step4_action, blank, finish_tile, mask,
+from .kernel_helpers import (ARR, K, L, NOLOG, Q, R, VA, apply_step4_action, blank, finish_tile, mask,
                              min_tokens_to_finish, place, rules_for, seat, set_dice, tid)
 
 V = L.DIE_VASE0
@@ -23,7 +24,7 @@ def test_FS_U1_TS04_finish_T01():
     set_dice(st, rules, 0, ["lily", "lily", "lily", "rose"], ["yellow"])
     assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 0
     assert _finish(st, rules, 0)
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     assert st[b + L.F_FIN] == 1 and st[b + L.F_USED] == mask(0, 1, 2, V)
     assert seat(st, 0, L.F_TOKENS) == 0
     assert K.take_money(st, rules, 0, 3, NOLOG) and seat(st, 0, L.F_MONEY) == 6
@@ -40,13 +41,13 @@ def test_FS_U2_TS06_five_flower_tile_needs_a_token():
     assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 1
     assert not _finish(st, rules, 0)
     assert not K.buy_token(st, rules, 0, NOLOG)
-    st[R.seat_base(0) + L.F_MONEY] = 3
+    st[Q.seat_base(0) + L.F_MONEY] = 3
     assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, L.F_MONEY) == 0
     assert _finish(st, rules, 0) and seat(st, 0, L.F_TOKENS) == 0
     st2 = blank(2, rules, money=0)
     place(st2, 0, 0, "T28")
     set_dice(st2, rules, 0, ["rose", "rose", "sunflower", "sunflower"], ["blue"])
-    st2[R.seat_base(0) + L.F_TOKENS] = 1
+    st2[Q.seat_base(0) + L.F_TOKENS] = 1
     assert _finish(st2, rules, 0) and st2[L.S_TOKEN_SUPPLY] == 21  # token back to supply
 
 
@@ -59,13 +60,13 @@ def test_FS_U2_minimum_token_formula_and_all_tokens():
     set_dice(st, rules, 0, ["iris", "iris", "iris", "iris"], ["yellow"])
     # shortages 1+1+1, fuchsia 2 filled by the 4 surplus irises? only 2 needed -> 0; vase 1
     assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 4
-    st[R.seat_base(0) + L.F_TOKENS] = 4
+    st[Q.seat_base(0) + L.F_TOKENS] = 4
     assert _finish(st, rules, 0) and seat(st, 0, L.F_TOKENS) == 0
     st3 = blank(2, rules)
     place(st3, 0, 0, "T01")
     set_dice(st3, rules, 0, [], [], lock_all=True)
-    st3[R.seat_base(0) + L.F_USED] = R.dice_mask(rules)  # no dice left
-    st3[R.seat_base(0) + L.F_TOKENS] = 4
+    st3[Q.seat_base(0) + L.F_USED] = Q.dice_mask(rules)  # no dice left
+    st3[Q.seat_base(0) + L.F_TOKENS] = 4
     assert min_tokens_to_finish(st3, rules, ARR, 0, 0) == 4 and _finish(st3, rules, 0)
     # an `any` face fills the specific shortage first
     st4 = blank(2, rules)
@@ -81,12 +82,12 @@ def test_FS_U3_TS08_fuchsia_any_flower_vase_only_for_vase():
     st = blank(2, rules)
     place(st, 0, 0, "T07")
     set_dice(st, rules, 0, ["rose", "lily", "tulip", "iris"], ["yellow"])
-    st[R.seat_base(0) + L.F_USED] = mask(3)  # the iris is already used
+    st[Q.seat_base(0) + L.F_USED] = mask(3)  # the iris is already used
     assert min_tokens_to_finish(st, rules, ARR, 0, 0) == 0 and _finish(st, rules, 0)
     st2 = blank(2, rules)
     place(st2, 0, 0, "T07")
     set_dice(st2, rules, 0, ["rose", "lily", "iris", "iris"], ["yellow"])
-    st2[R.seat_base(0) + L.F_USED] = mask(2, 3)
+    st2[Q.seat_base(0) + L.F_USED] = mask(2, 3)
     assert min_tokens_to_finish(st2, rules, ARR, 0, 0) == 1
     # a flower die never fills the vase icon
     st3 = blank(2, rules)
@@ -109,8 +110,8 @@ def test_FS_U4_TS07_ribbon_only_when_finishing():
         assert _finish(a, rules, 0)
         assert K.buy_ribbon(a, rules, 0, 0, NOLOG) == (supply > 0)
         if supply:
-            assert seat(a, 0, L.F_MONEY) == 0 and a[R.seat_base(0) + L.F_RIB] == 1
-            a[R.seat_base(0) + L.F_MONEY] = 9
+            assert seat(a, 0, L.F_MONEY) == 0 and a[Q.seat_base(0) + L.F_RIB] == 1
+            a[Q.seat_base(0) + L.F_MONEY] = 9
             assert not K.buy_ribbon(a, rules, 0, 0, NOLOG)  # max 1 per tile
     # sequence B, as run by the kernel: the ribbon is only offered right after the finish
     b = blank(2, rules, money=4)
@@ -154,16 +155,16 @@ def test_FS_U7_TS09_token_cap_applies_to_take_and_buy():
     rules = rules_for(2)
     st = blank(2, rules, money=6)
     set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
-    st[R.seat_base(0) + L.F_USED] = mask(0, 1, 2)
-    st[R.seat_base(0) + L.F_TOKENS] = 5
+    st[Q.seat_base(0) + L.F_USED] = mask(0, 1, 2)
+    st[Q.seat_base(0) + L.F_TOKENS] = 5
     assert not K.take_token(st, rules, 0, mask(3, V), NOLOG)
     assert not K.buy_token(st, rules, 0, NOLOG)
     assert K.take_money(st, rules, 0, 3, NOLOG) and K.take_money(st, rules, 0, V, NOLOG)
     assert seat(st, 0, L.F_MONEY) == 8
-    st[R.seat_base(0) + L.F_TOKENS] = 4
+    st[Q.seat_base(0) + L.F_TOKENS] = 4
     assert K.buy_token(st, rules, 0, NOLOG) and seat(st, 0, L.F_MONEY) == 5
     r2 = rules_for(2, wild_cap_applies_to_buy=False)
-    st[R.seat_base(0) + L.F_TOKENS] = 5
+    st[Q.seat_base(0) + L.F_TOKENS] = 5
     assert K.buy_token(st, r2, 0, NOLOG) and seat(st, 0, L.F_TOKENS) == 6
 
 
@@ -172,7 +173,7 @@ def test_FS_U8_tokens_money_carry_over_unused_dice_wasted():
     rules = rules_for(2)
     st = blank(2, rules)
     set_dice(st, rules, 0, ["rose", "lily", "iris", "iris"], ["blue"])
-    st[R.seat_base(0) + L.F_TOKENS] = 2
+    st[Q.seat_base(0) + L.F_TOKENS] = 2
     K.take_money(st, rules, 0, 0, NOLOG)
     K.end_step4(st, rules, 0, NOLOG)
     assert seat(st, 0, L.F_DICE_WASTED) == 4
@@ -185,26 +186,27 @@ def test_FS_U9_unfinished_tiles_can_be_finished_later():
     rules = rules_for(2)
     st = blank(2, rules)
     place(st, 0, 3, "T13")
-    st[R.seat_base(0) + L.F_PDAY + 3] = 1
+    st[Q.seat_base(0) + L.F_PDAY + 3] = 1
     st[L.S_DAY] = 4
     set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
     assert _finish(st, rules, 3)
-    assert st[R.seat_base(0) + L.F_FDAY + 3] == 4
+    assert st[Q.seat_base(0) + L.F_FDAY + 3] == 4
     assert not _finish(st, rules, 3)  # already finished
 
 
 def test_step4_action_encoding():
-    """apply_step4_action decodes code * A_MUL + argument; illegal actions change nothing."""
+    """apply_step4_action decodes ``options.encode_step4`` codes; illegal actions change
+    nothing."""
     rules = rules_for(2)
     st = blank(2, rules)
     place(st, 0, 0, "T13")
     set_dice(st, rules, 0, ["rose", "rose", "iris", "iris"], ["green"])
     before = st.copy()
-    assert apply_step4_action(st, rules, ARR, 0, L.A_FINISH * L.A_MUL + 4, NOLOG) == -1
+    assert apply_step4_action(st, rules, ARR, 0, O.encode_step4(L.A_FINISH, 4), NOLOG) == -1
     assert (st == before).all()
-    assert apply_step4_action(st, rules, ARR, 0, L.A_FINISH * L.A_MUL + 0, NOLOG) == 1
-    assert apply_step4_action(st, rules, ARR, 0, L.A_DONE, NOLOG) == 0
-    assert tid("T13") == st[R.seat_base(0) + L.F_SHOP]
+    assert apply_step4_action(st, rules, ARR, 0, O.encode_step4(L.A_FINISH, 0), NOLOG) == 1
+    assert apply_step4_action(st, rules, ARR, 0, O.encode_step4(L.A_DONE, 0), NOLOG) == 0
+    assert tid("T13") == st[Q.seat_base(0) + L.F_SHOP]
 
 
 def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
@@ -217,7 +219,7 @@ def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
     nf = int(rules[R.R_FLOWER_DICE_PER_PLAYER])
     nv = int(rules[R.R_VASE_DICE_PER_PLAYER])
     st = blank(2, rules)
-    b = R.seat_base(0)
+    b = Q.seat_base(0)
     flower_faces = ARR[3]
     checked = 0
     for _ in range(400):
@@ -225,7 +227,7 @@ def test_FS_U2_count_form_agrees_with_the_die_by_die_assignment():
             st[b + L.F_FACE + i] = rng.choice(flower_faces)
         for i in range(nv):
             st[b + L.F_FACE + V + i] = rng.integers(0, len(VA))
-        m = int(rng.integers(0, 1 << (V + nv))) & R.dice_mask(rules)
+        m = int(rng.integers(0, 1 << (V + nv))) & Q.dice_mask(rules)
         hist, n_any, n_fl, vases = T.dice_counts(st, b, nf, nv, m)
         for t in range(tiles.shape[0]):
             tok, used = T.tokens_needed(tiles, t, hist, n_any, n_fl, vases)

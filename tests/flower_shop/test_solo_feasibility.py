@@ -714,7 +714,6 @@ def test_FS_SOLO_C4_random_shops_match_brute_force(mode):
     """FS-SOLO-C3..C6: fast feasible == brute force on random shops, pools, cards (seeded);
     the game loop's form (feasible_in on one reused, never cleared scratch of WORK_MAX, which
     fits the largest legal grid, pool and card count) answers the same."""
-    from sim.games.flower_shop import rules as R
     assert L.WORK_MAX == solo.work_len(L.MAX_SLOTS, 1, L.MAX_TILES, 2)
     work = np.full(L.WORK_MAX, -7, dtype=np.int64)
     rng = np.random.default_rng(20240 + mode)
@@ -726,7 +725,7 @@ def test_FS_SOLO_C4_random_shops_match_brute_force(mode):
                 x["n_dice"], x["tokens"], x["money"], x["max_salary"], x["token_cost"],
                 x["tasks"], x["tiles"])
         got = bool(solo.feasible(*args))
-        in_game = bool(R.feasible_in(*args, work))
+        in_game = bool(solo.feasible_in(*args, work))
         want = oracle(x["shop"], x["fin"], x["rows"], x["cols"], x["pool"], x["cards"],
                       x["win_any"], mode, x["capacity"], x["days_left"], x["n_dice"],
                       x["tokens"], x["money"], x["max_salary"], x["token_cost"], x["tasks"],

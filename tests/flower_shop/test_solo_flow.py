@@ -9,7 +9,7 @@ import pytest
 
 from sim.rng import make_stream, randint
 
-from .kernel_helpers import (ARR, FEAS_WORK, SOLO_ARR, K, L, NOLOG, R, arm, blank, cid, place,
+from .kernel_helpers import (ARR, FEAS_WORK, SOLO_ARR, K, L, NOLOG, Q, R, arm, blank, cid, place,
                              replay_events, rules_for, seat, set_row, set_stack, tid)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def _row(st):
 
 
 def _p(st, face):
-    st[R.seat_base(0) + L.F_FACE + L.DIE_INIT] = face
+    st[Q.seat_base(0) + L.F_FACE + L.DIE_INIT] = face
 
 
 # ---- setup ------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def test_FS_SOLO_R2_R3_R6_TS12_opponent_sequence():
     K.resolve_opponent_roll(st, rules, 8, NOLOG)
     assert _sal(st) == [2] and _row(st) == [tid("T02"), tid("T03")]
     assert K.take_salary(st, 0, NOLOG) == 2
-    assert K.take_tile(st, rules, 0, 1, 0, NOLOG) and st[R.seat_base(0) + L.F_SHOP] == tid("T03")
+    assert K.take_tile(st, rules, 0, 1, 0, NOLOG) and st[Q.seat_base(0) + L.F_SHOP] == tid("T03")
     st2 = blank(1, rules)
     set_row(st2, ["T05"])
     _p(st2, 13)
@@ -206,8 +206,8 @@ def test_FS_SOLO_C5_TS15_capacity_loss():
                              solo_feasibility_mode="off")
     place(st, 0, 3, "T01", finished=True)
     place(st, 0, 4, "T02", finished=True)
-    st[R.seat_base(0) + L.F_TOKENS] = 2
-    st[R.seat_base(0) + L.F_MONEY] = 4
+    st[Q.seat_base(0) + L.F_TOKENS] = 2
+    st[Q.seat_base(0) + L.F_MONEY] = 4
     used = {"T28", "T29", "T30", "T01", "T02"}
     set_stack(st, [t for t in ALL_TILES if t not in used])
     assert not K.solo_end_of_day_check(st, rules, SOLO_ARR, FEAS_WORK, NOLOG)
@@ -313,7 +313,7 @@ def test_FS_SOLO_N2_refresh_rules():
     assert not K.solo_refresh_legal(st, rules)  # once per day
     st[L.S_REFRESHES_TODAY] = 0
     assert not K.solo_refresh_legal(st, rules)  # $2 < $3
-    st[R.seat_base(0) + L.F_MONEY] = 9
+    st[Q.seat_base(0) + L.F_MONEY] = 9
     st[L.S_STACK_POS] = st[L.S_STACK_N]
     assert not K.solo_refresh_legal(st, rules)  # stack empty
 
@@ -364,7 +364,7 @@ def test_FS_SOLO_E1_TS19_win_and_loss():
     assert K.final_scoring(st, rules, ARR, 1, NOLOG)
     st, rules = _ts19(unfinished="T09")
     assert not K.final_scoring(st, rules, ARR, 1, NOLOG)
-    assert st[R.seat_base(0) + L.F_SHOP + 5] == -1
+    assert st[Q.seat_base(0) + L.F_SHOP + 5] == -1
 
 
 def test_FS_V_EASY_2_TS19_any_versus_all():

@@ -4,6 +4,7 @@ listed option is legal, and the greedy heuristics only ask for listed options.""
 import numpy as np
 
 from sim import batch, decide
+from sim.games.flower_shop import options as O
 
 from .kernel_helpers import K, L, SPEC, arm, events, new_log
 
@@ -66,9 +67,9 @@ def _expected_event(point, code):
     if point == L.D_LOCK:
         return L.EV_LOCK, 2, code
     if point == L.D_TILE:
-        return L.EV_TAKE_TILE, 2, code // L.TILE_MUL
+        return L.EV_TAKE_TILE, 2, O.decode_tile(code)[0]
     if point == L.D_STEP4:
-        kind, arg = divmod(code, L.A_MUL)
+        kind, arg = O.decode_step4(code)
         return {L.A_DONE: (L.EV_STEP4_DONE, None, None), L.A_FINISH: (L.EV_FINISH, 2, arg),
                 L.A_TAKE_TOKEN: (L.EV_TAKE_TOKEN, 2, arg), L.A_TAKE_MONEY: (L.EV_TAKE_MONEY, 2, arg),
                 L.A_BUY_TOKEN: (L.EV_BUY_TOKEN, None, None)}[kind]
@@ -104,7 +105,7 @@ def test_every_listed_option_applies():
                     if at is not None:
                         assert ev[0][at] == value, (point, code, ev[0])
                     if point == L.D_TILE:
-                        assert ev[0][4] == code % L.TILE_MUL
+                        assert ev[0][4] == O.decode_tile(code)[1]
     assert seen == {L.D_LOCK, L.D_TILE, L.D_STEP4, L.D_RIBBON, L.D_REFRESH}
 
 
@@ -141,3 +142,16 @@ def test_scripted_decisions_take_the_given_options():
         assert "out of range" in str(e) and "DP-" in str(e)
     else:
         raise AssertionError("an index not offered must raise ScriptError")
+
+
+def test_option_codes_round_trip():
+    """The one declaration of the packed options (``options.py``): decode(encode(x)) == x, and
+    every code reads as text."""
+    for pos in range(L.MAX_ROW):
+        for slot in range(L.MAX_SLOTS):
+            assert tuple(O.decode_tile(O.encode_tile(pos, slot))) == (pos, slot)
+    for action in (L.A_DONE, L.A_FINISH, L.A_TAKE_TOKEN, L.A_TAKE_MONEY, L.A_BUY_TOKEN):
+        for arg in (0, 5, (1 << L.MAX_DICE) - 1):
+            assert tuple(O.decode_step4(O.encode_step4(action, arg))) == (action, arg)
+    assert O.option_text(L.D_STEP4, O.encode_step4(L.A_FINISH, 2)) == "finish the tile in slot 2"
+    assert O.option_text(L.D_TILE, O.encode_tile(1, 3)) == "row tile 1 into shop slot 3"

@@ -18,27 +18,28 @@ from sim.trace import events, new_log
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import kernel as K
 from sim.games.rattlebones import layout as L
+from sim.games.rattlebones import options as O
 from sim.games.rattlebones import policies as P
 from sim.games.rattlebones.rules import FACE_NAMES
 
 W, BL, G = 0, 1, 2                      # die ids
 MW, MB, MG = 1, 2, 4                    # dice masks
-DECLINE = -1
+DECLINE = O.DECLINE
 
 
 def mv(dist, monkey=0):
-    """D06/D07/D13 encoding."""
-    return dist * L.MOVE_CODE + monkey
+    """D06/D07/D13: move ``monkey`` ``dist`` spaces (``options.encode_move``)."""
+    return int(O.encode_move(dist, monkey))
 
 
 def place_p1(die, slot):
-    """D10: put POINTS_1 into ``slot`` (1..6) of ``die``."""
-    return die * L.PLUS1_DIE + slot
+    """D10: put POINTS_1 into ``slot`` (1..6) of ``die`` (``options.encode_plus1``)."""
+    return int(O.encode_plus1(0, die, slot - 1))
 
 
 def upgrade(die, slot):
-    """D10: upgrade the point face in ``slot`` of ``die``."""
-    return L.PLUS1_KIND + die * L.PLUS1_DIE + slot
+    """D10: upgrade the point face in ``slot`` (1..6) of ``die``."""
+    return int(O.encode_plus1(1, die, slot - 1))
 
 
 def face_code(x):
@@ -269,23 +270,23 @@ def draw_gamble(state, rng):
 
 @njit(cache=True)
 def arrow_target_options(state, rules, sidx, opts):
-    """Legal arrow targets (see ``kernel._arrow_target_options``) listed into ``opts``; returns n."""
-    n = K._arrow_target_options(state, rules, sidx)
+    """Legal arrow targets (see ``kernel.list_arrow_targets``) listed into ``opts``; returns n."""
+    n = K.list_arrow_targets(state, rules, sidx)
     _copy_opts(state, opts)
     return n
 
 
 @njit(cache=True)
 def plus1_options(state, rules, seat, die, opts):
-    """Legal +1 choices (see ``kernel._plus1_options``) listed into ``opts``; returns n."""
-    n = K._plus1_options(state, rules, seat, die)
+    """Legal +1 choices (see ``kernel.list_plus1``) listed into ``opts``; returns n."""
+    n = K.list_plus1(state, rules, seat, die)
     _copy_opts(state, opts)
     return n
 
 
 @njit(cache=True)
 def move_options(state, seat, dmin, dmax, optional, opts):
-    """Legal moves (see ``kernel._move_options``) listed into ``opts``; returns n."""
-    n = K._move_options(state, seat, dmin, dmax, optional)
+    """Legal moves (see ``kernel.list_moves``) listed into ``opts``; returns n."""
+    n = K.list_moves(state, seat, dmin, dmax, optional)
     _copy_opts(state, opts)
     return n

@@ -2,6 +2,7 @@
 import pytest
 
 from sim.games.rattlebones import layout as L
+from sim.games.rattlebones import options as O
 
 from .helpers import BL, DECLINE, G, Game, MB, MG, MW, W, arrow_target_options, move_options, mv
 
@@ -296,7 +297,7 @@ def test_ts14_nine_rb_f13():
     g.set_seat(0, L.F_STARS, 4)
     g.set_die(0, W, ["R", "NINE", 3, 4, 5, 6])
     n = move_options(g.state, 0, 1, 9, True, g.opts)
-    dists = {int(a) // L.MOVE_CODE for a in g.opts[:n] if a >= 0}
+    dists = {int(O.decode_move(a)[0]) for a in g.opts[:n] if a >= 0}
     assert dists == set(range(1, 10))
     g.force(2)
     g.script(MW, mv(4, 0), 4)

@@ -59,3 +59,19 @@ def test_pending_decision_is_stable_and_checked():
         decide.play_script(g, [n])
     decide.play_script(g, [0, 0, 0], strict=True)
     assert g.decisions == 3 and not g.over
+
+
+def test_option_codes_round_trip():
+    """The one declaration of the packed options (``options.py``): decode(encode(x)) == x, and
+    every code reads as text."""
+    from sim.games.rattlebones import options as O
+    for dist in range(1, 14):
+        for monkey in range(L.MAX_MONKEYS):
+            code = O.encode_move(dist, monkey)
+            assert tuple(O.decode_move(code)) == (dist, monkey)
+            assert O.option_text(L.D_NINE, code) == f"monkey {monkey} moves {dist}"
+    for kind in (0, 1):
+        for die in range(L.MAX_DICE):
+            for sidx in range(L.N_SLOTS):
+                assert tuple(O.decode_plus1(O.encode_plus1(kind, die, sidx))) == (kind, die, sidx)
+    assert O.option_text(L.D_PLUS1, O.DECLINE) == "no +1"

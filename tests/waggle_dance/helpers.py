@@ -14,6 +14,7 @@ from sim.trace import events, new_log
 from sim.games.waggle_dance import SPEC
 from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 from sim.games.waggle_dance.hive import seat_base
 
 A, C, E, G = L.CARD_A, L.CARD_C, L.CARD_E, L.CARD_G
@@ -30,17 +31,17 @@ def arm_for(n, tweaks=None, policy="random"):
 
 def place(v, dest, tile=0):
     """D_PLACE code: value v on DEST_* (``tile`` for DEST_TILE)."""
-    return v * L.PLACE_CODE + (L.DEST_TILE + tile if dest == L.DEST_TILE else dest)
+    return int(O.encode_place(v, L.DEST_TILE + tile if dest == L.DEST_TILE else dest))
 
 
 def pair(x, y, v):
-    """D_PAIR code: dice of value v on tiles x <= y."""
-    return (min(x, y) * L.MAX_HIVE + max(x, y)) * L.PAIR_CODE + v
+    """D_PAIR code: dice of value v (1..6) on tiles x <= y."""
+    return int(O.encode_pair(min(x, y), max(x, y), v - 1, -1))
 
 
 def gather(c, side):
     """D_MOVE code: gather colour c on the pair's tile x (side 0) or y (side 1)."""
-    return L.MV_GATHER + c * 2 + side
+    return int(O.encode_move(c, side))
 
 
 class Table:

@@ -6,6 +6,7 @@ import pytest
 from sim import batch
 from sim.games.waggle_dance import SPEC
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 from sim.games.waggle_dance.rules import COMPONENTS_DIR, load_components
 from sim.spec import SpecError
 
@@ -16,7 +17,7 @@ PASS = L.CARD_PASS
 
 def card(q, target=0):
     """D_CARD / D_HARVEST code: play card type q on ``target``."""
-    return q * L.CARD_PLAY + target
+    return int(O.encode_card(q, target))
 
 
 def give(t, seat, q, k=1):
@@ -37,7 +38,7 @@ def test_t30_sick_day_wd_r3():
     t = Table(2)
     give(t, 1, L.Q_SICK_DAY)
     t.force(5, 5, 1, 2, 3, 4, 6, 6, 6, 6, 6, 6)
-    t.play(L.PH_DAY, [card(L.Q_SICK_DAY, 0 * L.N_VAL + 5 - 1)], stop=L.PH_PLACE)
+    t.play(L.PH_DAY, [card(L.Q_SICK_DAY, O.encode_sick_day(0, 5 - 1))], stop=L.PH_PLACE)
     assert t.seen[0][1] == 1 and t.seen[0][2][0] == PASS, "seat 1 decides; passing is offered"
     assert t.seat(0, L.F_UNPLACED + 4) == 1 and t.seat(0, L.F_SICK) == 1
     assert t.events(L.EV_PLACE).shape[0] == 0, "DW0 comes before the first placement"
@@ -64,7 +65,7 @@ def test_wd_r3_volunteer_and_scout_in_dw0():
     keep = int(deck[2])
     t.play(L.PH_DAY, [card(L.Q_VOLUNTEER), card(L.Q_SCOUT), keep, PASS], stop=L.PH_PLACE)
     assert t.seat(0, L.F_UNPLACED + 3) == 1 and t.state[L.S_VOLUNTEER] == 1
-    assert L.Q_VOLUNTEER * L.CARD_PLAY not in t.seen[1][2], "the volunteer die is in use"
+    assert card(L.Q_VOLUNTEER) not in t.seen[1][2], "the volunteer die is in use"
     assert t.state[L.S_DECK_POS] == 3 and t.state[L.S_DISCARD] == 2 + 2
     hand = t.state[t.b(0) + L.F_HAND:t.b(0) + L.F_HAND + L.N_QUEEN]
     assert hand[keep] == (2 if keep == L.Q_VOLUNTEER else 1) and hand.sum() == 2
@@ -82,7 +83,7 @@ def test_t29_wrong_turn_wd_r9():
     t.flower(4, 0, 2)
     t.flower(4, 1, 2)
     give(t, 0, L.Q_WRONG_TURN)
-    t.play(L.PH_PLACE, [card(L.Q_WRONG_TURN, (1 * L.N_COL + 3) * L.N_COL + 5)], stop=L.PH_DAY)
+    t.play(L.PH_PLACE, [card(L.Q_WRONG_TURN, O.encode_wrong_turn(1, 3, 5))], stop=L.PH_DAY)
     assert t.seen[0][1] == 0 and len(t.seen[0][2]) == 1 + 5, "P1's die may go to any other flower"
     got = {(int(e[2]), int(e[1])): int(e[5]) for e in t.events(L.EV_MAJORITY)}
     assert got == {(0, 4): 2, (1, 4): 1, (1, 6): 2}
@@ -121,7 +122,7 @@ def test_wd_r12_relocation_then_honey():
     t.cubes(0, 0, c1=3)
     t.cubes(0, 1, c1=1, c3=1)
     t.tile_dice(0, 0, 2, 2)
-    t.night([card(L.Q_RELOCATION, (0 * L.MAX_HIVE + 1) * L.RELOC_CODE + L.MV_GATHER + 1 * 2 + 0)])
+    t.night([card(L.Q_RELOCATION, O.encode_relocation(0, 1, O.encode_move(1, 0)))])
     assert t.seat(0, L.F_HONEY) == 1 and t.tile(0, 1) == [0, 0, 0, 1, 0, 0]
     assert t.state[L.S_QUEEN_PLAYED] == 1
 
@@ -223,11 +224,11 @@ def test_t26_alchemy_and_efficiency_wd_f7():
         blue, pink = (int(t.state[L.S_CUBE_SUPPLY + c]) for c in (1, 3))
         if q is not None:
             give(t, 0, q)
-        t.night([kind * L.MAX_HIVE + 1] if q is not None else [])
+        t.night([O.encode_flip(kind, 1)] if q is not None else [])
         flips = [o for ph, _, o in t.seen if ph == L.PH_F_FLIP]
         assert t.seat(0, L.F_HONEY) == (0 if q is None else 1)
         if q is not None:
-            assert flips == [[kind * L.MAX_HIVE + 1, L.FLIP_NONE]]
+            assert flips == [[O.encode_flip(kind, 1), L.FLIP_NONE]]
             assert t.state[L.S_CUBE_SUPPLY + 1] == blue + 3 and t.state[L.S_CUBE_SUPPLY + 3] == pink + 1
             assert t.state[L.S_DISCARD] == 1 and t.seat(0, L.F_HAND + q) == 0
 
@@ -245,14 +246,14 @@ def test_wd_q7_efficiency_with_alchemy():
         assert t.seat(0, L.F_HONEY) == honey
         assert t.state[L.S_DISCARD] == 2 * honey
         if allow:
-            assert [o for ph, _, o in t.seen if ph == L.PH_F_FLIP] == [[L.FLIP_BOTH * L.MAX_HIVE, L.FLIP_NONE]]
+            assert [o for ph, _, o in t.seen if ph == L.PH_F_FLIP] == [[O.encode_flip(L.FLIP_BOTH, 0), L.FLIP_NONE]]
 
 
 def test_t27_expertise_wd_i18():
     """T-27, WD-I18: {yellow 4} with a 2 and a 5 makes no honey; Expertise makes that unequal
     pair count and the tile flips. One card covers one pair: with two such tiles and one
     card, only one flips. At B (DP-13), Expertise hatches an egg tile holding a 1 and a 4."""
-    expert = L.PAIR_EXPERT + ((1 * L.MAX_HIVE + 1) * L.PAIR_CODE + 2) * L.PAIR_CODE + 5
+    expert = O.encode_pair(1, 1, 2 - 1, 5 - 1)   # a 2 and a 5 on tile 1
     for held, honey in ((0, 0), (1, 1)):
         t = Table(2)
         _ripe(t, 0, 1, (2, 5), c0=4)

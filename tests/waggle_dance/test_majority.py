@@ -1,5 +1,6 @@
 """Pollen majority at D (WD-D1 .. WD-D8, T-01 .. T-05, T-19, T-20)."""
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 
 from .helpers import Table
 
@@ -63,8 +64,8 @@ def test_t19_overflow_wd_d7():
     t.flower(3, 0, 1)
     t.flower(3, 1, 2)
     supply = list(t.state[L.S_CUBE_SUPPLY:L.S_CUBE_SUPPLY + 6])
-    t.night([2 * L.MAX_HIVE + 0])         # colour 3 (index 2) first
-    assert t.seen[0][2] == [0 * L.MAX_HIVE + 0, 2 * L.MAX_HIVE + 0]
+    t.night([O.encode_cube(2, 0)])         # colour 3 (index 2) first
+    assert t.seen[0][2] == [O.encode_cube(0, 0), O.encode_cube(2, 0)]
     assert t.tile(0, 0) == [1, 0, 1, 2, 0, 0]
     assert t.seat(0, L.F_CUBES_LOST) == 1 and t.seat(0, L.F_CUBES_GAINED) == 3
     after = list(t.state[L.S_CUBE_SUPPLY:L.S_CUBE_SUPPLY + 6])

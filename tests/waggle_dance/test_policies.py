@@ -7,6 +7,7 @@ from sim.games.waggle_dance import SPEC
 from sim.games.waggle_dance import audit as AU
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import policies as P
+from sim.games.waggle_dance import rules as R
 
 from .helpers import Table, gather, pair, place
 
@@ -48,7 +49,7 @@ def test_greedy_DP04_keeps_building_up_to_twelve_tiles():
         scr = np.zeros(L.SCR_LEN)
         P._empty_cache(t.state, scr, 0)     # as a placement decision of seat 0 does
         values[n] = P._slot_value(t.state, t.rules, t.pp[0], 0, L.DEST_A, scr)
-    assert values[9] == values[11] == t.pp[0][P.P_W_BUILD] > values[12]
+    assert values[9] == values[11] == t.pp[0][R.P_W_BUILD] > values[12]
 
 
 def test_greedy_gathers_to_flip():

@@ -2,6 +2,7 @@
 import numpy as np
 
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 
 from .helpers import A, C, E, G, Table, place
 
@@ -71,8 +72,8 @@ def test_wd_r6_max_dice_per_hive_tile():
     t.seat(0, L.F_POOL, 1)
     t.force(2, 2, 2, 2, 2, 2, 2)
     t.game.advance()
-    tiles = [c % L.PLACE_CODE - L.DEST_TILE for c in t.game.steps.pending(t.state)[2]
-             if c % L.PLACE_CODE >= L.DEST_TILE]
+    tiles = [O.decode_place(c)[1] - L.DEST_TILE for c in t.game.steps.pending(t.state)[2]
+             if O.decode_place(c)[1] >= L.DEST_TILE]
     assert tiles == [1, 2], tiles   # tile 0 holds a die
 
 

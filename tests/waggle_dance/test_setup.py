@@ -7,6 +7,7 @@ from sim.spec import SpecError
 from sim.games.waggle_dance import SPEC
 from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 from sim.games.waggle_dance.hive import is_empty_tile
 from sim.games.waggle_dance.rules import COMPONENTS_DIR, load_components
 from sim.trace import no_log
@@ -113,8 +114,8 @@ def test_wd_s11_blocked_slot_never_offered():
     while g.advance():
         if g.state[L.S_POINT] == L.D_PLACE:
             for code in g.steps.pending(g.state)[2]:
-                dest = code % L.PLACE_CODE
-                assert dest >= 4 or (dest, code // L.PLACE_CODE - 1) not in blocked
+                v, dest = O.decode_place(code)
+                assert dest >= 4 or (dest, v - 1) not in blocked
         g.apply(g.choose())
 
 

@@ -1,5 +1,6 @@
 """Trade at E (WD-E1 .. WD-E6, T-21, T-22)."""
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 
 from .helpers import E, Table, pair
 
@@ -16,7 +17,7 @@ def test_t21_trade_feeds_honey_wd_e2():
     t.slot(E, 4, 0)
     t.tile_dice(0, 0, 6, 6)
     blue = t.state[L.S_CUBE_SUPPLY + BLUE]
-    used = t.night([L.TR_POLLEN + PINK * 6 + BLUE, 0, 0])
+    used = t.night([O.encode_trade(PINK, BLUE), 0, 0])
     assert used == 3
     assert t.seat(0, L.F_HONEY) == 1 and t.state[t.b(0) + L.F_TILE_HONEY] == 1
     assert t.tile(0, 0) == [0] * 6 and t.tile(0, 1) == [0] * 6
@@ -33,7 +34,7 @@ def test_t22_egg_trade_wd_e3():
     t.egg(0, 2)
     t.slot(E, 1, 0)
     eggs = t.state[L.S_EGG_SUPPLY]
-    t.night([L.TR_EGG + ORANGE, 2])
+    t.night([O.encode_trade(-1, ORANGE), 2])
     assert t.state[L.S_EGG_SUPPLY] == eggs + 1 and t.state[t.b(0) + L.F_EGG + 2] == 0
     assert t.tile(0, 2)[ORANGE] == 1
     gain_opts = [o for ph, s, o in t.seen if ph == L.PH_E_GAIN][0]
@@ -48,8 +49,8 @@ def test_wd_e5_optional_and_empty_colour():
     t.slot(E, 2, 0)
     t.night([L.TR_SKIP])
     opts = t.seen[0][2]
-    assert L.TR_SKIP in opts and L.TR_POLLEN + 0 * 6 + BLUE not in opts
-    assert L.TR_POLLEN + 0 * 6 + 0 not in opts, "c' != c"
+    assert L.TR_SKIP in opts and O.encode_trade(0, BLUE) not in opts
+    assert O.encode_trade(0, 0) not in opts, "c' != c"
     assert t.tile(0, 0)[0] == 2 and t.seat(0, L.F_TRADES) == 0
 
 
@@ -62,6 +63,6 @@ def test_wd_e6_paid_cubes_back_at_once():
     t.state[L.S_CUBE_SUPPLY + PINK] = 0
     t.slot(E, 1, 0)
     t.slot(E, 2, 1)
-    t.night([L.TR_POLLEN + PINK * 6 + BLUE, L.TR_POLLEN + 0 * 6 + PINK])
+    t.night([O.encode_trade(PINK, BLUE), O.encode_trade(0, PINK)])
     assert t.tile(1, 0)[PINK] == 1 or t.tile(1, 1)[PINK] == 1
     assert t.state[L.S_CUBE_SUPPLY + PINK] == 1

@@ -2,6 +2,7 @@
 DP-05..DP-09), on hand-built states with scripted decisions: Overtime, Command, Shift Change,
 Feint, and Wrong Turn, Scout and Volunteer before the turn's placement; WD-Q5 on the turn."""
 from sim.games.waggle_dance import layout as L
+from sim.games.waggle_dance import options as O
 from sim.games.waggle_dance.replay import format_event
 
 from .helpers import A, C, Table, place
@@ -11,7 +12,12 @@ from .test_cards import card as window_card
 
 def card(q, target=0):
     """A D_PLACE code: play card type q on ``target`` on the own turn."""
-    return L.TURN_CARD + window_card(q, target)
+    return int(O.encode_turn_card(window_card(q, target)))
+
+
+def _card_of(o):
+    """The card type of an own-turn option code (-1 for a placement)."""
+    return int(O.decode_card(O.decode_turn_card(o))[0]) if o >= L.TURN_CARD else -1
 
 
 def fresh(tweaks=None):
@@ -31,15 +37,15 @@ def dice(t, seat, *values):
 
 
 def overtime(v, w):
-    return card(L.Q_OVERTIME, (v - 1) * L.N_VAL + w - 1)
+    return card(L.Q_OVERTIME, O.encode_overtime(v - 1, w - 1))
 
 
 def command(v, f):
-    return card(L.Q_COMMAND, (v - 1) * L.N_COL + f - 1)
+    return card(L.Q_COMMAND, O.encode_command(v - 1, f - 1))
 
 
 def feint(v, src, dest):
-    return card(L.Q_FEINT, ((v - 1) * L.PLACE_CODE + src) * L.PLACE_CODE + dest)
+    return card(L.Q_FEINT, O.encode_feint(v, src, dest))
 
 
 def day(t, script):
@@ -62,9 +68,9 @@ def test_wd_q1_dp05_overtime_sets_the_value_and_forces_the_placement():
     day(t, [overtime(2, 3), place(3, L.DEST_TILE, 0)])
     first = t.seen[0][2]
     assert overtime(2, 3) in first and overtime(2, 2) not in first, "no empty play (WD-Q5)"
-    assert len([o for o in first if (o - L.TURN_CARD) // L.CARD_PLAY == L.Q_OVERTIME]) == 2 * 5
+    assert len([o for o in first if _card_of(o) == L.Q_OVERTIME]) == 2 * 5
     after = t.seen[1]
-    assert after[1] == 0 and {o // L.PLACE_CODE for o in after[2]} == {3}
+    assert after[1] == 0 and {O.decode_place(o)[0] for o in after[2]} == {3}
     assert t.state[t.b(0) + L.F_TDICE + 2] == 2, "a pair of 3s on tile 0"
     assert placers(t) == [0, 0] and t.state[L.S_QUEEN_PLAYED] == 1
     play = t.events(L.EV_PLAY)
@@ -82,7 +88,7 @@ def test_wd_q1_dp06_command_ignores_the_value():
     t.flower(4, 1, 1)
     give(t, 0, L.Q_COMMAND)
     day(t, [command(1, 4)])
-    commands = [o for o in t.seen[0][2] if (o - L.TURN_CARD) // L.CARD_PLAY == L.Q_COMMAND]
+    commands = [o for o in t.seen[0][2] if _card_of(o) == L.Q_COMMAND]
     assert commands == [command(1, 4)]
     assert t.state[L.S_FLOWER + 3 * L.MAX_PLAYERS + 0] == 2
     assert t.seat(0, L.F_FVAL + 3 * L.N_VAL + 0) == 1, "the commanded die is still a 1"
@@ -138,7 +144,7 @@ def test_wd_i20_feint_moves_a_placed_die():
     t.flower(4, 0, 1, value=1)
     give(t, 0, L.Q_FEINT)
     day(t, [feint(3, A, C), place(3, A)])
-    feints = {o for o in t.seen[0][2] if (o - L.TURN_CARD) // L.CARD_PLAY == L.Q_FEINT}
+    feints = {o for o in t.seen[0][2] if _card_of(o) == L.Q_FEINT}
     assert feint(3, A, C) in feints and feint(3, A, A) not in feints
     assert feint(1, L.FROM_FLOWER + 3, L.DEST_FLOWER) in feints
     assert feint(4, L.FROM_FLOWER + 3, L.DEST_FLOWER) not in feints, "the die there is a 1"
@@ -174,7 +180,7 @@ def test_wd_i13_wrong_turn_scout_volunteer_then_the_turn_goes_on():
     t.force(4)
     t.state[L.S_DECK:L.S_DECK + 3] = (L.Q_HARVEST, L.Q_ALCHEMY, L.Q_RELOCATION)
     keep = L.Q_HARVEST
-    script = [card(L.Q_WRONG_TURN, (1 * L.N_COL + 1) * L.N_COL + 4), card(L.Q_SCOUT), keep,
+    script = [card(L.Q_WRONG_TURN, O.encode_wrong_turn(1, 1, 4)), card(L.Q_SCOUT), keep,
               card(L.Q_VOLUNTEER), place(1, A)]
     used = day(t, script)
     assert used == len(script)
@@ -199,3 +205,42 @@ def test_wd_q5_no_turn_card_without_an_effect():
     day(t, [])
     assert all(o < L.TURN_CARD for o in t.seen[0][2])
     assert t.state[L.S_QUEEN_PLAYED] == 0 and placers(t) == [0]
+
+
+def test_option_codes_round_trip():
+    """The one declaration of the packed options (``options.py``): decode(encode(x)) == x,
+    the forms of one decision point never collide, and codes read as text."""
+    for v in range(1, L.N_VAL + 1):
+        for dest in list(range(L.DEST_TILE)) + [L.DEST_TILE + t for t in (0, 7, L.MAX_HIVE - 1)]:
+            assert tuple(O.decode_place(O.encode_place(v, dest))) == (v, dest)
+            assert O.encode_place(v, dest) == O.encode_place(v, 0) + dest
+            for src in (0, L.FROM_FLOWER + 2, L.FROM_TILE + L.MAX_HIVE - 1):
+                assert tuple(O.decode_feint(O.encode_feint(v, src, dest))) == (v, src, dest)
+    for c in range(L.N_COL):
+        for c2 in range(L.N_COL):
+            assert tuple(O.decode_trade(O.encode_trade(c, c2))) == (c, c2)
+            assert O.encode_trade(c, c2) < L.TR_EGG
+        assert tuple(O.decode_trade(O.encode_trade(-1, c))) == (-1, c)
+        for side in (0, 1):
+            assert tuple(O.decode_move(O.encode_move(c, side))) == (c, side)
+    for x, y in ((0, 0), (2, 5), (L.MAX_HIVE - 1, L.MAX_HIVE - 1)):
+        for v in range(L.N_VAL):
+            assert tuple(O.decode_pair(O.encode_pair(x, y, v, -1))) == (x, y, v, -1)
+            assert O.encode_pair(x, y, v, -1) < L.PAIR_EXPERT
+            for w in range(L.N_VAL):
+                assert tuple(O.decode_pair(O.encode_pair(x, y, v, w))) == (x, y, v, w)
+        assert tuple(O.decode_relocation(O.encode_relocation(x, y, O.encode_move(5, 1)))) == (
+            x, y, O.encode_move(5, 1))
+    for kind in (L.FLIP_PLAIN, L.FLIP_EFFICIENCY, L.FLIP_ALCHEMY, L.FLIP_BOTH):
+        assert tuple(O.decode_flip(O.encode_flip(kind, 9))) == (kind, 9)
+    far = O.encode_relocation(L.MAX_HIVE - 2, L.MAX_HIVE - 1, O.encode_move(5, 1))
+    assert tuple(O.decode_card(O.encode_card(L.Q_RELOCATION, far))) == (L.Q_RELOCATION, far)
+    feint = O.encode_card(L.Q_FEINT, O.encode_feint(6, L.FROM_TILE + L.MAX_HIVE - 1, L.DEST_TILE))
+    assert O.decode_turn_card(O.encode_turn_card(feint)) == feint < L.CARD_PLAY * (L.Q_FEINT + 1)
+    assert tuple(O.decode_sick_day(O.encode_sick_day(3, 5))) == (3, 5)
+    assert tuple(O.decode_wrong_turn(O.encode_wrong_turn(3, 5, 0))) == (3, 5, 0)
+    assert tuple(O.decode_overtime(O.encode_overtime(5, 0))) == (5, 0)
+    assert tuple(O.decode_command(O.encode_command(0, 5))) == (0, 5)
+    assert O.decode_gift(O.encode_gift(-1)) == -1 and O.decode_gift(O.encode_gift(4)) == 4
+    assert O.option_text(L.D_PLACE, O.encode_place(3, L.DEST_FLOWER)) == "place a 3 on flower 3"
+    assert O.option_text(L.D_TRADE, O.encode_trade(-1, 2)) == "pay eggs for colour 3"

@@ -26,6 +26,7 @@ from sim.batch import replay
 from sim.spec import S_SCORE
 
 from . import layout as L
+from .options import decode_house
 
 N_REPLAYED = 10
 
@@ -138,7 +139,8 @@ def audit_events(arm, ev: np.ndarray, rows: np.ndarray | None = None) -> list[st
             if houses[h] != t:
                 out.append(f"seat {s}: sold customer {t} at house {h} holding {houses[h]}")
             houses[h] = -1
-            if value != regions[h // 4, L.RD_VALUE + h % 4]:
+            region, d = decode_house(h)
+            if value != regions[region, L.RD_VALUE + d]:
                 out.append(f"seat {s}: house {h} sold for {value}")
             seats[s].income += value
             seats[s].sales = min(smax, seats[s].sales + value)

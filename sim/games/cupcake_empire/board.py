@@ -7,39 +7,35 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
-from .layout import (CD_CAPACITY, CD_COLOUR, CD_MAX_LEVEL, CD_N_THRESH, CD_SPACES, CD_THRESH,
-                     F_CUST, F_CUST_VAL, F_DICE, F_DISC, F_MX_BASE, F_MX_FROST,
-                     F_SS_BASE, F_SS_FROST, FR_SIMPLE, GD_FIRST, GD_SECOND, KIND_BEIGE,
-                     KIND_YELLOW, MAX_SLOTS, MAX_SPACES, N_COLOURS, N_COLS, N_DISC_TYPES,
-                     N_REGIONS, PINK, RD_KIND, SEAT0, SEAT_LEN, S_BAKERY, S_SHOP)
-from .rules import FROST_PAIRS
+from . import layout as L
+from . import rules as R
 
 no_refcount_module(__name__)
 no_wraparound_module(__name__)
 
-PAIR_A = tuple(a for a, b in FROST_PAIRS)
-PAIR_B = tuple(b for a, b in FROST_PAIRS)
+PAIR_A = tuple(a for a, b in R.FROST_PAIRS)
+PAIR_B = tuple(b for a, b in R.FROST_PAIRS)
 
 
 @njit(cache=True)
 def seat_base(seat):
     """Offset of ``seat``'s block in the state."""
-    return SEAT0 + seat * SEAT_LEN
+    return L.SEAT0 + seat * L.SEAT_LEN
 
 
 @njit(cache=True)
 def dice_at(state, b, loc):
     """Number of dice of the seat at ``b`` in location ``loc`` (column 0..4 or the rest area)."""
     t = 0
-    for c in range(N_COLOURS):
-        t += state[b + F_DICE + loc * N_COLOURS + c]
+    for c in range(L.N_COLOURS):
+        t += state[b + L.F_DICE + loc * L.N_COLOURS + c]
     return t
 
 
 @njit(cache=True)
 def room(state, cols, b, k):
     """Free capacity of column ``k`` (CE-AMB-03)."""
-    return cols[k, CD_CAPACITY] - dice_at(state, b, k)
+    return cols[k, L.CD_CAPACITY] - dice_at(state, b, k)
 
 
 @njit(cache=True)
@@ -47,18 +43,18 @@ def level_of(cols, k, n, e):
     """L_avail of column ``k`` with ``n`` dice of which ``e`` experts: ``min(M_k, base + e)``,
     base = thresholds reached (§2.2, CE-AMB-01)."""
     base = 0
-    for i in range(cols[k, CD_N_THRESH]):
-        if cols[k, CD_THRESH + i] <= n:
+    for i in range(cols[k, L.CD_N_THRESH]):
+        if cols[k, L.CD_THRESH + i] <= n:
             base += 1
-    return min(cols[k, CD_MAX_LEVEL], base + e)
+    return min(cols[k, L.CD_MAX_LEVEL], base + e)
 
 
 @njit(cache=True)
 def experts(state, cols, b, k):
     """Dice of column ``k`` whose colour is the column's colour or pink (a pink die once)."""
-    e = state[b + F_DICE + k * N_COLOURS + PINK]
-    if cols[k, CD_COLOUR] != PINK:
-        e += state[b + F_DICE + k * N_COLOURS + cols[k, CD_COLOUR]]
+    e = state[b + L.F_DICE + k * L.N_COLOURS + L.PINK]
+    if cols[k, L.CD_COLOUR] != L.PINK:
+        e += state[b + L.F_DICE + k * L.N_COLOURS + cols[k, L.CD_COLOUR]]
     return e
 
 
@@ -71,14 +67,14 @@ def l_avail(state, cols, b, k):
 @njit(cache=True)
 def is_expert(cols, k, c):
     """True if a die of colour ``c`` is an expert in column ``k``."""
-    return c == PINK or cols[k, CD_COLOUR] == c
+    return c == L.PINK or cols[k, L.CD_COLOUR] == c
 
 
 @njit(cache=True)
 def column_of_colour(cols, c):
     """The column whose colour is ``c`` (CE-S7), -1 for grey."""
-    for k in range(N_COLS):
-        if cols[k, CD_COLOUR] == c:
+    for k in range(L.N_COLS):
+        if cols[k, L.CD_COLOUR] == c:
             return k
     return -1
 
@@ -88,8 +84,8 @@ def free_space(state, cols, b, k, t):
     """First empty disc space of column ``k`` for a disc of type ``t``; -1 if the column is
     full or already holds type ``t`` (CE-X3, CE-X4)."""
     first = -1
-    for p in range(cols[k, CD_SPACES]):
-        d = state[b + F_DISC + k * MAX_SPACES + p]
+    for p in range(cols[k, L.CD_SPACES]):
+        d = state[b + L.F_DISC + k * L.MAX_SPACES + p]
         if d == t:
             return -1
         if d < 0 and first < 0:
@@ -106,10 +102,10 @@ def menu_mask(bk, fk):
         if bk != 2 and bk != pants:
             continue
         for shirt in range(4):
-            if fk < FR_SIMPLE:
+            if fk < L.FR_SIMPLE:
                 ok = fk == shirt
             else:
-                ok = PAIR_A[fk - FR_SIMPLE] == shirt or PAIR_B[fk - FR_SIMPLE] == shirt
+                ok = PAIR_A[fk - L.FR_SIMPLE] == shirt or PAIR_B[fk - L.FR_SIMPLE] == shirt
             if ok:
                 m |= 1 << (pants * 4 + shirt)
     return m
@@ -120,9 +116,9 @@ def has_building(state, seat, r):
     """True if ``seat`` has a bakery or a shop in region ``r`` (CE-A4.2 step 1); every slot is
     read, without branches."""
     mine = False
-    for i in range(MAX_SLOTS):
-        mine |= (state[S_BAKERY + r * MAX_SLOTS + i] == seat) | \
-            (state[S_SHOP + r * MAX_SLOTS + i] == seat)
+    for i in range(L.MAX_SLOTS):
+        mine |= (state[L.S_BAKERY + r * L.MAX_SLOTS + i] == seat) | \
+            (state[L.S_SHOP + r * L.MAX_SLOTS + i] == seat)
     return mine
 
 
@@ -130,8 +126,8 @@ def has_building(state, seat, r):
 def shops_in(state, seat, r):
     """Own shops of ``seat`` in region ``r``."""
     t = 0
-    for i in range(MAX_SLOTS):
-        if state[S_SHOP + r * MAX_SLOTS + i] == seat:
+    for i in range(L.MAX_SLOTS):
+        if state[L.S_SHOP + r * L.MAX_SLOTS + i] == seat:
             t += 1
     return t
 
@@ -140,8 +136,8 @@ def shops_in(state, seat, r):
 def bakeries_in(state, seat, r):
     """Own bakeries of ``seat`` in region ``r``."""
     t = 0
-    for i in range(MAX_SLOTS):
-        if state[S_BAKERY + r * MAX_SLOTS + i] == seat:
+    for i in range(L.MAX_SLOTS):
+        if state[L.S_BAKERY + r * L.MAX_SLOTS + i] == seat:
             t += 1
     return t
 
@@ -150,7 +146,7 @@ def bakeries_in(state, seat, r):
 def shops_on_board(state, seat):
     """Own shops on the city board (CE-E3 tie-break, goal C1)."""
     t = 0
-    for r in range(N_REGIONS):
+    for r in range(L.N_REGIONS):
         t += shops_in(state, seat, r)
     return t
 
@@ -160,7 +156,7 @@ def customers(state, b):
     """Customers in the customer area of the seat at ``b``."""
     t = 0
     for i in range(3):
-        t += state[b + F_CUST_VAL + i]
+        t += state[b + L.F_CUST_VAL + i]
     return t
 
 
@@ -168,8 +164,8 @@ def customers(state, b):
 def _buildings_by_kind(state, regions, seat, kind, bakeries):
     """Own bakeries (or shops) of ``seat`` in the regions of ``kind`` (goals C3-C5)."""
     t = 0
-    for r in range(N_REGIONS):
-        if regions[r, RD_KIND] == kind:
+    for r in range(L.N_REGIONS):
+        if regions[r, L.RD_KIND] == kind:
             t += bakeries_in(state, seat, r) if bakeries else shops_in(state, seat, r)
     return t
 
@@ -183,20 +179,20 @@ def _disc_stats(state, b, t1, t2, which):
     cols2 = 0
     types = 0
     types2 = 0
-    for k in range(N_COLS):
+    for k in range(L.N_COLS):
         n = 0
-        for p in range(MAX_SPACES):
-            if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
+        for p in range(L.MAX_SPACES):
+            if state[b + L.F_DISC + k * L.MAX_SPACES + p] >= 0:
                 n += 1
         total += n
         best = max(best, n)
         if n >= t2:
             cols2 += 1
-    for t in range(N_DISC_TYPES):
+    for t in range(L.N_DISC_TYPES):
         c = 0
-        for k in range(N_COLS):
-            for p in range(MAX_SPACES):
-                if state[b + F_DISC + k * MAX_SPACES + p] == t:
+        for k in range(L.N_COLS):
+            for p in range(L.MAX_SPACES):
+                if state[b + L.F_DISC + k * L.MAX_SPACES + p] == t:
                     c += 1
         if c > 0:
             types += 1
@@ -218,8 +214,8 @@ def customer_goal(state, comp, b, gid, et, ev):
     """B goal ``gid`` (5..9, §8) for the seat at ``b``, counting one more customer of type
     ``et`` and value ``ev`` when ``et >= 0`` (the greedy policy asks what a sale would do)."""
     goals = comp[3]
-    t1 = goals[gid, GD_FIRST]
-    t2 = goals[gid, GD_SECOND]
+    t1 = goals[gid, L.GD_FIRST]
+    t2 = goals[gid, L.GD_SECOND]
     g = gid % 5
     if g == 0:
         return customers(state, b) + (1 if et >= 0 else 0) >= t1
@@ -227,18 +223,19 @@ def customer_goal(state, comp, b, gid, et, ev):
         plain = 0
         choc = 0
         for s in range(4):
-            plain += state[b + F_CUST + s] + (1 if et == s else 0)
-            choc += state[b + F_CUST + 4 + s] + (1 if et == 4 + s else 0)
+            plain += state[b + L.F_CUST + s] + (1 if et == s else 0)
+            choc += state[b + L.F_CUST + 4 + s] + (1 if et == 4 + s else 0)
         return plain >= t1 and choc >= t2
     if g == 2:
         shirts = 0
         for s in range(4):
-            if state[b + F_CUST + s] + state[b + F_CUST + 4 + s] > 0 or (et >= 0 and et % 4 == s):
+            if (state[b + L.F_CUST + s] + state[b + L.F_CUST + 4 + s] > 0
+                    or (et >= 0 and et % 4 == s)):
                 shirts += 1
         return shirts >= t1
-    v1 = state[b + F_CUST_VAL] + (1 if et >= 0 and ev == 1 else 0)
-    v2 = state[b + F_CUST_VAL + 1] + (1 if et >= 0 and ev == 2 else 0)
-    v3 = state[b + F_CUST_VAL + 2] + (1 if et >= 0 and ev == 3 else 0)
+    v1 = state[b + L.F_CUST_VAL] + (1 if et >= 0 and ev == 1 else 0)
+    v2 = state[b + L.F_CUST_VAL + 1] + (1 if et >= 0 and ev == 2 else 0)
+    v3 = state[b + L.F_CUST_VAL + 2] + (1 if et >= 0 and ev == 3 else 0)
     if g == 3:
         return v1 >= t1 and v2 >= t2
     return v1 >= t1 and v3 >= t2
@@ -251,13 +248,13 @@ def goal_met(state, comp, seat, gid):
     regions = comp[1]
     goals = comp[3]
     b = seat_base(seat)
-    t1 = goals[gid, GD_FIRST]
-    t2 = goals[gid, GD_SECOND]
+    t1 = goals[gid, L.GD_FIRST]
+    t2 = goals[gid, L.GD_SECOND]
     stack = gid // 5
     g = gid % 5
     if stack == 0:
-        sf, sb = state[b + F_SS_FROST], state[b + F_SS_BASE]
-        mf, mb = state[b + F_MX_FROST], state[b + F_MX_BASE]
+        sf, sb = state[b + L.F_SS_FROST], state[b + L.F_SS_BASE]
+        mf, mb = state[b + L.F_MX_FROST], state[b + L.F_MX_BASE]
         if g == 0:
             return sf >= t1
         if g == 1:
@@ -274,14 +271,14 @@ def goal_met(state, comp, seat, gid):
             return shops_on_board(state, seat) >= t1
         if g == 1:
             n = 0
-            for r in range(N_REGIONS):
+            for r in range(L.N_REGIONS):
                 if shops_in(state, seat, r) > 0:
                     n += 1
             return n >= t1
         if g == 2:
-            return (_buildings_by_kind(state, regions, seat, KIND_YELLOW, False) >= t1 and
-                    _buildings_by_kind(state, regions, seat, KIND_BEIGE, False) >= t2)
-        kind = KIND_YELLOW if g == 3 else KIND_BEIGE
+            return (_buildings_by_kind(state, regions, seat, L.KIND_YELLOW, False) >= t1 and
+                    _buildings_by_kind(state, regions, seat, L.KIND_BEIGE, False) >= t2)
+        kind = L.KIND_YELLOW if g == 3 else L.KIND_BEIGE
         return (_buildings_by_kind(state, regions, seat, kind, True) >= t1 and
                 _buildings_by_kind(state, regions, seat, kind, False) >= t2)
     return _disc_stats(state, b, t1, t2, g + 1)

@@ -26,66 +26,17 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
                      substream_in)
 from sim.trace import emit
 
+from . import layout as L
+from . import rules as R
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
                     has_building, l_avail, menu_mask, room, seat_base, serves_house,
                     shops_on_board)
-from .layout import (CD_CAPACITY, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE,
-                     D_DISC, D_FREE, D_FROST, D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE,
-                     D_MOVE_TO, D_OVERFLOW, D_PAIR, D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP,
-                     D_SPECIAL, D_START_DISC, EV_ACTIVATE, EV_BAKERY, EV_CUSTOMER, EV_DISC,
-                     EV_DISC_USE, EV_END, EV_GOAL, EV_GREY, EV_HIRE, EV_IDEA, EV_INCOME, EV_MENU,
-                     EV_MOVE, EV_PAY, EV_PLACE, EV_REST, EV_ROLL, EV_SALE, EV_SETUP, EV_SHOP,
-                     EV_SPECIAL, EV_TILE, EV_TRUNCATED, EV_TURN, FA_DONE, FA_MENU,
-                     FA_REST, FA_SPECIAL, FR_SIMPLE, F_ACTIVATIONS, F_BAKERIES_RESERVE, F_CUST,
-                     F_CUST_VAL, F_DICE, F_DISC, F_DISCS_USED, F_DISPLACED, F_GOALS,
-                     F_GOAL_INCOME, F_IDEAS, F_IDEAS_GAINED, F_IDEA_POS, F_INCOME, F_INCOME_PAID,
-                     F_MENUS, F_MX_BASE, F_MX_FROST, F_PRODUCTION, F_ROLL, F_S2_INCOME, F_SALES,
-                     F_SALE_INCOME, F_SERVED, F_SHOPS_RESERVE, F_SS_BASE, F_SS_FROST,
-                     F_STOCK_BASE, F_STOCK_FROST, F_TURNS, GO_CUSTOMERS_LEFT, GO_END_REASON,
-                     GO_END_TRIGGER_SEAT, GO_GOALS_CLAIMED, GO_GOAL_A, GO_N_WINNERS, GO_ROUNDS,
-                     GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, GREY, IN_DISC, IN_GOAL, IN_S2,
-                     KIND_BEIGE, KIND_GREY, KIND_YELLOW, K_GREEDY, L4_BAKERY, L4_OTHER,
-                     LOC_REST, MAX_LEVEL, MAX_PLAYERS, MAX_SLOTS, MAX_SPACES, MI_PER_TYPE, MORE,
-                     N_BASE, N_COLOURS, N_COLS, N_CUST, N_DISC_TYPES, N_FROST, N_HOUSES, N_LOCS,
-                     N_REGIONS, N_STACKS, PH_ACTIVATE, PH_END_TURN, PH_FREE, PH_INIT_MENU,
-                     PH_MENU, PH_MORE, PH_MOVE_DIE, PH_MOVE_TO, PH_OVER, PH_OVERFLOW, PH_REST, PH_REST_DIE,
-                     PH_S1, PH_S2, PH_S3, PH_SPECIAL, PH_START_DISC, PH_TASK, PH_TURN, PINK,
-                     RD_BAKERY_SLOTS, RD_KIND, RD_N_SHOP_SLOTS, RD_SHOP_MIN, RD_VALUE, S1_DISC,
-                     S1_END, S1_MAIN, S1_MENU, SEAT0, SEAT_LEN, SLOT_BLOCKED, SLOT_EMPTY,
-                     SLOT_NONE, SO_ACTIVATIONS_C1, SO_BAKERIES, SO_CUSTOMERS, SO_DICE_C1,
-                     SO_DICE_REST, SO_DISCS, SO_DISCS_USED, SO_DISPLACED, SO_GOALS,
-                     SO_GOAL_INCOME, SO_IDEAS, SO_IDEAS_GAINED, SO_INCOME, SO_INCOME_PAID,
-                     SO_MENUS, SO_PRODUCTION, SO_RANK, SO_S2_INCOME, SO_SALES, SO_SALE_INCOME,
-                     SO_SCORE, SO_SHOPS_ON_BOARD, SO_TURNS_TAKEN, SO_WON, SP_DISC, SP_IDEA,
-                     SP_MOVE1, SP_MOVEN, SRC_RESERVE, STOP, SU_DICE, SU_DISCS, SU_IDEAS,
-                     SU_MIXED_BASE, SU_MIXED_FROST, SU_PINK, SU_SIMPLE_BASE, SU_SIMPLE_FROST,
-                     S_ACTIVE, S_BAKERY, S_COL, S_CURSOR, S_DEALT, S_DECIDER, S_DISC_DONE,
-                     S_END_TRIGGERED, S_FORCE, S_FORCE_N, S_FORCE_POS, S_GOAL, S_GOALS_CLAIMED,
-                     S_HOUSE, S_INIT_PAIRS, S_L_AVAIL, S_L_EXEC, S_MAIN_DONE, S_MOVED,
-                     S_MORE_PHASE, S_MOVE_FROM, S_MOVE_KIND, S_N_OPTIONS, S_N_PLAYERS, S_N_TASKS, S_OPTIONS,
-                     S_OVER, S_PHASE, S_POINT, S_REST_COL, S_REST_METHOD, S_REST_MOVED,
-                     S_REST_USED, S_RETURN, S_RNG_D, S_RNG_P, S_ROLLED, S_ROUND, S_SHOP,
-                     S_SIXES, S_SPECIAL_USED, S_SUP_BASE, S_SUP_DICE, S_SUP_DISCS, S_SUP_FROST,
-                     S_SUP_IDEAS, S_TASK, S_TASKS, S_TASK_POS, S_TRIGGER_SEAT, S_TRUNCATED,
-                     S_TURNS, S_WINDOW, TASK_CODE, T_BAKERY_Y, T_BASE_MIXED, T_BASE_SIMPLE,
-                     T_DISC_GAIN, T_FROST_MIXED, T_FROST_SIMPLE, T_HIRE, T_IDEA_STEPS, T_INCOME,
-                     T_L4, T_SELL, T_SHOP, X_BASE, X_FROST, X_INCOME3, X_SELL2,
-                     X_SHOP_Y)
+from .options import (decode_activate, decode_disc_gain, decode_house, decode_init_menu, decode_l4,
+                      decode_menu, decode_move_die, decode_rest, decode_s1_disc, decode_shop,
+                      decode_special_disc, encode_activate, encode_disc_gain, encode_house,
+                      encode_init_menu, encode_l4, encode_menu, encode_move_die, encode_rest,
+                      encode_s1_disc, encode_shop, encode_special_disc)
 from .policies import greedy
-from .rules import (R_ALLOW_LEVEL0_ACTIVATION, R_BAKERIES_PER_PLAYER, R_BAKERY_BEIGE_GAIN,
-                    R_BAKERY_YELLOW_GAIN, R_DISC_IDEA_STEPS, R_DISC_INCOME_GAIN,
-                    R_DISC_SELL_REACH, R_DISC_TRIGGER_ON_AVAILABLE, R_END_THRESHOLD,
-                    R_FINISH_ROUND, R_FIRST_SIX_IDEA, R_GOAL_BONUS, R_GOAL_STACKS, R_IDEA_CAP,
-                    R_IDEA_TRACK_LEN, R_INITIAL_MENU, R_INITIAL_MENU_COUNTS_FOR_GOALS,
-                    R_INITIAL_MENU_PRODUCTION, R_MAX_ROUNDS, R_MENU_PROD_MM, R_MENU_PROD_SM,
-                    R_MENU_PROD_SS, R_OTHERS_STEPS_PER_SIX, R_OWN_STEPS_PER_EXTRA_SIX,
-                    R_PRODUCTION_MAX, R_RELOCATION_SALES_GAIN, R_REST_RECALL_IDEA_COST,
-                    R_REST_RECALL_INCOME_PER_DIE, R_REST_USES_PER_TURN, R_SALES_MAX,
-                    R_SELL_REACH_L1, R_SHOPS_PER_PLAYER, R_SHOP_DISPLACED_SALES_LOSS,
-                    R_SHOP_SALES_GAIN, R_SPECIALS_PER_TURN, R_SP_DISC_IDEA_COST,
-                    R_SP_IDEA_INCOME_COST, R_SP_MOVE_IDEA_COST, R_SP_MOVE_INCOME_PER_DIE,
-                    R_START_COLOUR_DICE, R_START_DISCS, R_START_GREY_DICE, R_START_IDEAS,
-                    R_START_IDEA_POS, R_START_INCOME, R_START_PRODUCTION, R_START_SALES)
 
 no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
 no_wraparound_module(__name__)
@@ -100,14 +51,14 @@ BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 @njit(cache=True)
 def state_size(n_players):
     """Length of the state array for ``n_players`` seats."""
-    return SEAT0 + n_players * SEAT_LEN
+    return L.SEAT0 + n_players * L.SEAT_LEN
 
 
 @njit(cache=True)
 def add_track(state, rules, b, field, amount):
     """Add ``amount`` to production or sales, within 0..max (§2.3: gains above the maximum are
     lost, levels never go below 0)."""
-    top = int(rules[R_PRODUCTION_MAX]) if field == F_PRODUCTION else int(rules[R_SALES_MAX])
+    top = int(rules[R.R_PRODUCTION_MAX]) if field == L.F_PRODUCTION else int(rules[R.R_SALES_MAX])
     state[b + field] = max(0, min(top, state[b + field] + amount))
 
 
@@ -115,29 +66,29 @@ def add_track(state, rules, b, field, amount):
 def gain_income(state, seat, amount, source, log):
     """Income += amount (no cap, CE-AMB: the track loops)."""
     b = seat_base(seat)
-    state[b + F_INCOME] += amount
+    state[b + L.F_INCOME] += amount
     if log.shape[0] > 1:
-        emit(log, EV_INCOME, seat, amount, state[b + F_INCOME], source)
+        emit(log, L.EV_INCOME, seat, amount, state[b + L.F_INCOME], source)
 
 
 @njit(cache=True)
 def pay_income(state, seat, amount, what, log):
     """CE-F4: pay ``amount`` income (the caller checked income >= amount)."""
     b = seat_base(seat)
-    state[b + F_INCOME] -= amount
-    state[b + F_INCOME_PAID] += amount
+    state[b + L.F_INCOME] -= amount
+    state[b + L.F_INCOME_PAID] += amount
     if log.shape[0] > 1:
-        emit(log, EV_PAY, seat, amount, state[b + F_INCOME], what)
+        emit(log, L.EV_PAY, seat, amount, state[b + L.F_INCOME], what)
 
 
 @njit(cache=True)
 def gain_idea(state, rules, seat):
     """One idea disc if held < idea_cap and the supply has one (CE-T7.3, CE-T7.4, SP3)."""
     b = seat_base(seat)
-    if state[b + F_IDEAS] < int(rules[R_IDEA_CAP]) and state[S_SUP_IDEAS] > 0:
-        state[b + F_IDEAS] += 1
-        state[S_SUP_IDEAS] -= 1
-        state[b + F_IDEAS_GAINED] += 1
+    if state[b + L.F_IDEAS] < int(rules[R.R_IDEA_CAP]) and state[L.S_SUP_IDEAS] > 0:
+        state[b + L.F_IDEAS] += 1
+        state[L.S_SUP_IDEAS] -= 1
+        state[b + L.F_IDEAS_GAINED] += 1
         return 1
     return 0
 
@@ -149,11 +100,11 @@ def idea_steps(state, rules, seat, steps, log):
     b = seat_base(seat)
     gained = 0
     for _ in range(steps):
-        state[b + F_IDEA_POS] = (state[b + F_IDEA_POS] + 1) % int(rules[R_IDEA_TRACK_LEN])
-        if state[b + F_IDEA_POS] == 0:
+        state[b + L.F_IDEA_POS] = (state[b + L.F_IDEA_POS] + 1) % int(rules[R.R_IDEA_TRACK_LEN])
+        if state[b + L.F_IDEA_POS] == 0:
             gained += gain_idea(state, rules, seat)
     if log.shape[0] > 1 and steps > 0:
-        emit(log, EV_IDEA, seat, steps, state[b + F_IDEA_POS], state[b + F_IDEAS], gained)
+        emit(log, L.EV_IDEA, seat, steps, state[b + L.F_IDEA_POS], state[b + L.F_IDEAS], gained)
 
 
 @njit(cache=True)
@@ -161,13 +112,13 @@ def move_die(state, b, src, dst, c):
     """Move one die of colour ``c`` from location ``src`` to ``dst``. A die not due to roll
     moves first; a die due to roll in S3 keeps that mark (CE-T1.2, CE-T7: used and gained dice
     roll wherever they are)."""
-    i = b + F_DICE + src * N_COLOURS + c
-    r = b + F_ROLL + src * N_COLOURS + c
+    i = b + L.F_DICE + src * L.N_COLOURS + c
+    r = b + L.F_ROLL + src * L.N_COLOURS + c
     state[i] -= 1
-    state[b + F_DICE + dst * N_COLOURS + c] += 1
+    state[b + L.F_DICE + dst * L.N_COLOURS + c] += 1
     if state[r] > state[i]:
         state[r] -= 1
-        state[b + F_ROLL + dst * N_COLOURS + c] += 1
+        state[b + L.F_ROLL + dst * L.N_COLOURS + c] += 1
 
 
 @njit(cache=True)
@@ -176,26 +127,26 @@ def place_disc(state, comp, seat, t, k, source, log):
     (CE-X3; the caller checked CE-X4 and the supply). Returns the space."""
     b = seat_base(seat)
     p = free_space(state, comp[0], b, k, t)
-    state[b + F_DISC + k * MAX_SPACES + p] = t
-    state[S_SUP_DISCS + t] -= 1
+    state[b + L.F_DISC + k * L.MAX_SPACES + p] = t
+    state[L.S_SUP_DISCS + t] -= 1
     if log.shape[0] > 1:
-        emit(log, EV_DISC, seat, t, k + 1, p + 1, source)
+        emit(log, L.EV_DISC, seat, t, k + 1, p + 1, source)
     return p
 
 
 @njit(cache=True)
 def _post(state, seat, dp, n):
     """Post decision ``dp`` of ``seat`` with ``n`` listed options; returns 1."""
-    state[S_POINT] = dp
-    state[S_DECIDER] = seat
-    state[S_N_OPTIONS] = n
+    state[L.S_POINT] = dp
+    state[L.S_DECIDER] = seat
+    state[L.S_N_OPTIONS] = n
     return 1
 
 
 @njit(cache=True)
 def _opt(state, n, code):
     """Append option ``code``; returns the new count."""
-    state[S_OPTIONS + n] = code
+    state[L.S_OPTIONS + n] = code
     return n + 1
 
 
@@ -203,7 +154,7 @@ def _opt(state, n, code):
 def _opt_if(state, n, code, ok):
     """Append option ``code`` if ``ok``, without a branch (the slot after the last option may
     be written); returns the new count."""
-    state[S_OPTIONS + n] = code
+    state[L.S_OPTIONS + n] = code
     return n + ok
 
 
@@ -213,19 +164,19 @@ def setup_board(state, comp, n, rng):
     """CE-S1 customers shuffled onto the houses; CE-S9 shop slots blocked by player count; empty
     bakery slots."""
     regions = comp[1]
-    per = comp[4][MI_PER_TYPE]
-    for i in range(N_HOUSES):
-        state[S_HOUSE + i] = (i // per) % N_CUST
-    shuffle(rng, state[S_HOUSE:S_HOUSE + N_HOUSES])
-    for r in range(N_REGIONS):
-        for i in range(MAX_SLOTS):
-            state[S_BAKERY + r * MAX_SLOTS + i] = SLOT_EMPTY if i < regions[r, RD_BAKERY_SLOTS] else SLOT_NONE
-            if i >= regions[r, RD_N_SHOP_SLOTS]:
-                state[S_SHOP + r * MAX_SLOTS + i] = SLOT_NONE
-            elif regions[r, RD_SHOP_MIN + i] > n:
-                state[S_SHOP + r * MAX_SLOTS + i] = SLOT_BLOCKED
+    per = comp[4][L.MI_PER_TYPE]
+    for i in range(L.N_HOUSES):
+        state[L.S_HOUSE + i] = (i // per) % L.N_CUST
+    shuffle(rng, state[L.S_HOUSE:L.S_HOUSE + L.N_HOUSES])
+    for r in range(L.N_REGIONS):
+        for i in range(L.MAX_SLOTS):
+            state[L.S_BAKERY + r * L.MAX_SLOTS + i] = L.SLOT_EMPTY if i < regions[r, L.RD_BAKERY_SLOTS] else L.SLOT_NONE
+            if i >= regions[r, L.RD_N_SHOP_SLOTS]:
+                state[L.S_SHOP + r * L.MAX_SLOTS + i] = L.SLOT_NONE
+            elif regions[r, L.RD_SHOP_MIN + i] > n:
+                state[L.S_SHOP + r * L.MAX_SLOTS + i] = L.SLOT_BLOCKED
             else:
-                state[S_SHOP + r * MAX_SLOTS + i] = SLOT_EMPTY
+                state[L.S_SHOP + r * L.MAX_SLOTS + i] = L.SLOT_EMPTY
 
 
 @njit(cache=True)
@@ -233,23 +184,25 @@ def setup_supply(state, comp, n):
     """CE-S2: the supply for N players (supply.csv); grey dice are never in it."""
     row = comp[2][n - 2]
     for f in range(2):
-        state[S_SUP_BASE + f] = row[SU_SIMPLE_BASE]
-    state[S_SUP_BASE + 2] = row[SU_MIXED_BASE]
-    for f in range(N_FROST):
-        state[S_SUP_FROST + f] = row[SU_SIMPLE_FROST] if f < FR_SIMPLE else row[SU_MIXED_FROST]
-    for t in range(N_DISC_TYPES):
-        state[S_SUP_DISCS + t] = row[SU_DISCS]
-    state[S_SUP_IDEAS] = row[SU_IDEAS]
-    for c in range(N_COLOURS):
-        state[S_SUP_DICE + c] = 0 if c == GREY else (row[SU_PINK] if c == PINK else row[SU_DICE])
+        state[L.S_SUP_BASE + f] = row[L.SU_SIMPLE_BASE]
+    state[L.S_SUP_BASE + 2] = row[L.SU_MIXED_BASE]
+    for f in range(L.N_FROST):
+        state[L.S_SUP_FROST + f] = (row[L.SU_SIMPLE_FROST] if f < L.FR_SIMPLE
+                                    else row[L.SU_MIXED_FROST])
+    for t in range(L.N_DISC_TYPES):
+        state[L.S_SUP_DISCS + t] = row[L.SU_DISCS]
+    state[L.S_SUP_IDEAS] = row[L.SU_IDEAS]
+    for c in range(L.N_COLOURS):
+        state[L.S_SUP_DICE + c] = 0 if c == L.GREY else (row[L.SU_PINK] if c == L.PINK
+                                                         else row[L.SU_DICE])
 
 
 @njit(cache=True)
 def setup_goals(state, rules, rng):
     """CE-S3: one goal of each of the first ``goal_stacks`` stacks A, B, C, D at random."""
-    stacks = int(rules[R_GOAL_STACKS])
-    for g in range(N_STACKS):
-        state[S_GOAL + g] = g * 5 + randint(rng, 5) if g < stacks else -1
+    stacks = int(rules[R.R_GOAL_STACKS])
+    for g in range(L.N_STACKS):
+        state[L.S_GOAL + g] = g * 5 + randint(rng, 5) if g < stacks else -1
 
 
 @njit(cache=True)
@@ -258,53 +211,53 @@ def setup_players(state, rules, comp, n, rng, log):
     columns, grey dice rolled (6s rerolled) and placed by face (rest area if full)."""
     cols, regions = comp[0], comp[1]
     grey = 0
-    for r in range(N_REGIONS):
-        if regions[r, RD_KIND] == KIND_GREY and regions[r, RD_BAKERY_SLOTS] >= n:
+    for r in range(L.N_REGIONS):
+        if regions[r, L.RD_KIND] == L.KIND_GREY and regions[r, L.RD_BAKERY_SLOTS] >= n:
             grey = r
             break
     for seat in range(n):
         b = seat_base(seat)
-        state[b + F_INCOME] = int(rules[R_START_INCOME])
-        state[b + F_PRODUCTION] = int(rules[R_START_PRODUCTION])
-        state[b + F_SALES] = int(rules[R_START_SALES])
-        state[b + F_IDEA_POS] = int(rules[R_START_IDEA_POS])
-        state[b + F_IDEAS] = int(rules[R_START_IDEAS])
-        state[S_SUP_IDEAS] -= min(state[S_SUP_IDEAS], int(rules[R_START_IDEAS]))
-        state[b + F_SHOPS_RESERVE] = int(rules[R_SHOPS_PER_PLAYER])
-        state[b + F_BAKERIES_RESERVE] = int(rules[R_BAKERIES_PER_PLAYER]) - 1
-        state[S_BAKERY + grey * MAX_SLOTS + seat] = seat
-        for i in range(N_COLS * MAX_SPACES):
-            state[b + F_DISC + i] = -1
-        for c in range(1, N_COLOURS):
+        state[b + L.F_INCOME] = int(rules[R.R_START_INCOME])
+        state[b + L.F_PRODUCTION] = int(rules[R.R_START_PRODUCTION])
+        state[b + L.F_SALES] = int(rules[R.R_START_SALES])
+        state[b + L.F_IDEA_POS] = int(rules[R.R_START_IDEA_POS])
+        state[b + L.F_IDEAS] = int(rules[R.R_START_IDEAS])
+        state[L.S_SUP_IDEAS] -= min(state[L.S_SUP_IDEAS], int(rules[R.R_START_IDEAS]))
+        state[b + L.F_SHOPS_RESERVE] = int(rules[R.R_SHOPS_PER_PLAYER])
+        state[b + L.F_BAKERIES_RESERVE] = int(rules[R.R_BAKERIES_PER_PLAYER]) - 1
+        state[L.S_BAKERY + grey * L.MAX_SLOTS + seat] = seat
+        for i in range(L.N_COLS * L.MAX_SPACES):
+            state[b + L.F_DISC + i] = -1
+        for c in range(1, L.N_COLOURS):
             k = column_of_colour(cols, c)
-            state[b + F_DICE + k * N_COLOURS + c] = int(rules[R_START_COLOUR_DICE])
+            state[b + L.F_DICE + k * L.N_COLOURS + c] = int(rules[R.R_START_COLOUR_DICE])
     for seat in range(n):
         b = seat_base(seat)
-        for _ in range(int(rules[R_START_GREY_DICE])):
+        for _ in range(int(rules[R.R_START_GREY_DICE])):
             f = 6
             while f == 6:
                 f = randint(rng, 6) + 1
-            loc = f - 1 if room(state, cols, b, f - 1) > 0 else LOC_REST
-            state[b + F_DICE + loc * N_COLOURS + GREY] += 1
+            loc = f - 1 if room(state, cols, b, f - 1) > 0 else L.LOC_REST
+            state[b + L.F_DICE + loc * L.N_COLOURS + L.GREY] += 1
             if log.shape[0] > 1:
-                emit(log, EV_GREY, seat, f, loc + 1)
+                emit(log, L.EV_GREY, seat, f, loc + 1)
 
 
 @njit(cache=True)
 def deal_start_discs(state, rules, n, rng):
     """CE-S10: one disc of each type shuffled and dealt, one per player (``start_discs``
     rounds); the undealt discs stay in the supply. The players place them in PH_START_DISC."""
-    arr = state[S_OPTIONS:S_OPTIONS + N_DISC_TYPES]     # scratch: no decision is pending
-    for i in range(MAX_PLAYERS * 2):
-        state[S_DEALT + i] = -1
-    for j in range(int(rules[R_START_DISCS])):
-        for t in range(N_DISC_TYPES):
+    arr = state[L.S_OPTIONS:L.S_OPTIONS + L.N_DISC_TYPES]     # scratch: no decision is pending
+    for i in range(L.MAX_PLAYERS * 2):
+        state[L.S_DEALT + i] = -1
+    for j in range(int(rules[R.R_START_DISCS])):
+        for t in range(L.N_DISC_TYPES):
             arr[t] = t
         shuffle(rng, arr)
         for seat in range(n):
-            t = arr[seat % N_DISC_TYPES]
-            if state[S_SUP_DISCS + t] > 0:
-                state[S_DEALT + seat * 2 + j] = t
+            t = arr[seat % L.N_DISC_TYPES]
+            if state[L.S_SUP_DISCS + t] > 0:
+                state[L.S_DEALT + seat * 2 + j] = t
 
 
 @njit(cache=True)
@@ -312,32 +265,32 @@ def setup_game(state, rules, comp, n, rng, log):
     """Set a game up (CE-S1 .. CE-S11) with the setup stream in the spec's order (§2.10):
     customers, goals, grey dice, start discs; seat 0 is the start player (no draw)."""
     state[:] = 0
-    state[S_N_PLAYERS] = n
-    state[S_TRIGGER_SEAT] = -1
-    state[S_COL] = -1
-    state[S_ROUND] = 1
+    state[L.S_N_PLAYERS] = n
+    state[L.S_TRIGGER_SEAT] = -1
+    state[L.S_COL] = -1
+    state[L.S_ROUND] = 1
     setup_supply(state, comp, n)
     setup_board(state, comp, n, rng)
     setup_goals(state, rules, rng)
     setup_players(state, rules, comp, n, rng, log)
     deal_start_discs(state, rules, n, rng)
-    for t in range(N_DISC_TYPES):
-        state[S_OPTIONS + t] = 0
-    state[S_CURSOR] = 0
-    state[S_PHASE] = PH_START_DISC
+    for t in range(L.N_DISC_TYPES):
+        state[L.S_OPTIONS + t] = 0
+    state[L.S_CURSOR] = 0
+    state[L.S_PHASE] = L.PH_START_DISC
     if log.shape[0] > 1:
-        emit(log, EV_SETUP, n, state[S_GOAL], state[S_GOAL + 1], state[S_GOAL + 2], state[S_GOAL + 3])
-        for h in range(N_HOUSES):
-            emit(log, EV_CUSTOMER, h, state[S_HOUSE + h])
+        emit(log, L.EV_SETUP, n, state[L.S_GOAL], state[L.S_GOAL + 1], state[L.S_GOAL + 2], state[L.S_GOAL + 3])
+        for h in range(L.N_HOUSES):
+            emit(log, L.EV_CUSTOMER, h, state[L.S_HOUSE + h])
 
 
 @njit(cache=True)
-def _list_start_disc(state, comp):
+def list_start_disc(state, comp):
     """CE-S10 (D01): columns where the dealt disc S_CURSOR may go (space 1 at setup)."""
-    t = state[S_DEALT + state[S_CURSOR]]
-    b = seat_base(state[S_CURSOR] // 2)
+    t = state[L.S_DEALT + state[L.S_CURSOR]]
+    b = seat_base(state[L.S_CURSOR] // 2)
     n = 0
-    for k in range(N_COLS):
+    for k in range(L.N_COLS):
         if free_space(state, comp[0], b, k, t) >= 0:
             n = _opt(state, n, k)
     return n
@@ -346,28 +299,29 @@ def _list_start_disc(state, comp):
 @njit(cache=True)
 def _next_start_disc(state, rules):
     """Move the setup cursor to the next dealt disc; then the initial menus (CE-S11)."""
-    c = state[S_CURSOR] + 1
-    while c < MAX_PLAYERS * 2 and (c // 2 >= state[S_N_PLAYERS] or state[S_DEALT + c] < 0):
+    c = state[L.S_CURSOR] + 1
+    while c < L.MAX_PLAYERS * 2 and (c // 2 >= state[L.S_N_PLAYERS] or state[L.S_DEALT + c] < 0):
         c += 1
-    if c < MAX_PLAYERS * 2 and c // 2 < state[S_N_PLAYERS]:
-        state[S_CURSOR] = c
+    if c < L.MAX_PLAYERS * 2 and c // 2 < state[L.S_N_PLAYERS]:
+        state[L.S_CURSOR] = c
         return
-    if rules[R_INITIAL_MENU] > 0.5:
-        state[S_CURSOR] = state[S_N_PLAYERS] - 1
-        state[S_PHASE] = PH_INIT_MENU
+    if rules[R.R_INITIAL_MENU] > 0.5:
+        state[L.S_CURSOR] = state[L.S_N_PLAYERS] - 1
+        state[L.S_PHASE] = L.PH_INIT_MENU
     else:
-        state[S_PHASE] = PH_TURN
+        state[L.S_PHASE] = L.PH_TURN
 
 
 @njit(cache=True)
-def _list_init_menu(state):
+def list_init_menu(state):
     """CE-S11 (D02): (simple base, simple frosting) pairs in the supply not yet taken."""
     n = 0
     for bk in range(2):
         for f in range(4):
-            if (state[S_INIT_PAIRS] >> (bk * 4 + f)) & 1 == 0 and state[S_SUP_BASE + bk] > 0 \
-                    and state[S_SUP_FROST + f] > 0:
-                n = _opt(state, n, bk * 4 + f)
+            code = encode_init_menu(bk, f)
+            if (state[L.S_INIT_PAIRS] >> code) & 1 == 0 and state[L.S_SUP_BASE + bk] > 0 \
+                    and state[L.S_SUP_FROST + f] > 0:
+                n = _opt(state, n, code)
     return n
 
 
@@ -377,35 +331,35 @@ def initial_menu(state, rules, seat, code, log):
     it counts for A goals if ``initial_menu_counts_for_goals``. Then the previous seat; after
     seat 0 the first turn."""
     b = seat_base(seat)
-    bk, f = code // 4, code % 4
-    state[S_INIT_PAIRS] |= 1 << code
-    state[S_SUP_BASE + bk] -= 1
-    state[S_SUP_FROST + f] -= 1
-    state[b + F_SERVED] |= menu_mask(bk, f)
-    state[b + F_MENUS] += 1
-    if rules[R_INITIAL_MENU_COUNTS_FOR_GOALS] > 0.5:
-        state[b + F_SS_BASE] += 1
-        state[b + F_SS_FROST] += 1
-    add_track(state, rules, b, F_PRODUCTION, int(rules[R_INITIAL_MENU_PRODUCTION]))
+    bk, f = decode_init_menu(code)
+    state[L.S_INIT_PAIRS] |= 1 << code
+    state[L.S_SUP_BASE + bk] -= 1
+    state[L.S_SUP_FROST + f] -= 1
+    state[b + L.F_SERVED] |= menu_mask(bk, f)
+    state[b + L.F_MENUS] += 1
+    if rules[R.R_INITIAL_MENU_COUNTS_FOR_GOALS] > 0.5:
+        state[b + L.F_SS_BASE] += 1
+        state[b + L.F_SS_FROST] += 1
+    add_track(state, rules, b, L.F_PRODUCTION, int(rules[R.R_INITIAL_MENU_PRODUCTION]))
     if log.shape[0] > 1:
-        emit(log, EV_MENU, seat, bk, f, int(rules[R_INITIAL_MENU_PRODUCTION]), state[b + F_PRODUCTION], 1)
+        emit(log, L.EV_MENU, seat, bk, f, int(rules[R.R_INITIAL_MENU_PRODUCTION]), state[b + L.F_PRODUCTION], 1)
     if seat == 0:
-        state[S_PHASE] = PH_TURN
+        state[L.S_PHASE] = L.PH_TURN
     else:
-        state[S_CURSOR] = seat - 1
+        state[L.S_CURSOR] = seat - 1
 
 
 # ==== free actions (CE-F1 .. CE-F4, SP1 .. SP4) ===============================================
 @njit(cache=True)
-def _list_menu(state, seat):
+def list_menu(state, seat):
     """CE-F1 (D04): every (base kind, frosting kind) pair in the seat's stock."""
     b = seat_base(seat)
     n = 0
-    for bk in range(N_BASE):
-        if state[b + F_STOCK_BASE + bk] > 0:
-            for fk in range(N_FROST):
-                if state[b + F_STOCK_FROST + fk] > 0:
-                    n = _opt(state, n, bk * 10 + fk)
+    for bk in range(L.N_BASE):
+        if state[b + L.F_STOCK_BASE + bk] > 0:
+            for fk in range(L.N_FROST):
+                if state[b + L.F_STOCK_FROST + fk] > 0:
+                    n = _opt(state, n, encode_menu(bk, fk))
     return n
 
 
@@ -415,11 +369,11 @@ def _can_menu(state, seat):
     legality check that writes nothing). The stock counts are summed, without branches."""
     b = seat_base(seat)
     base = 0
-    for bk in range(N_BASE):
-        base += state[b + F_STOCK_BASE + bk]
+    for bk in range(L.N_BASE):
+        base += state[b + L.F_STOCK_BASE + bk]
     frost = 0
-    for fk in range(N_FROST):
-        frost += state[b + F_STOCK_FROST + fk]
+    for fk in range(L.N_FROST):
+        frost += state[b + L.F_STOCK_FROST + fk]
     return (base > 0) & (frost > 0)
 
 
@@ -428,43 +382,43 @@ def create_menu(state, rules, seat, code, log):
     """CE-F1: discard a base and a frosting from stock; production +2 / +3 / +4 (simple+simple,
     one mixed, mixed+mixed); the A-goal counters; the customer types served."""
     b = seat_base(seat)
-    bk, fk = code // 10, code % 10
-    state[b + F_STOCK_BASE + bk] -= 1
-    state[b + F_STOCK_FROST + fk] -= 1
-    mixed = (1 if bk == 2 else 0) + (1 if fk >= FR_SIMPLE else 0)
-    gain = int(rules[R_MENU_PROD_SS]) if mixed == 0 else (
-        int(rules[R_MENU_PROD_SM]) if mixed == 1 else int(rules[R_MENU_PROD_MM]))
-    add_track(state, rules, b, F_PRODUCTION, gain)
-    state[b + F_MENUS] += 1
+    bk, fk = decode_menu(code)
+    state[b + L.F_STOCK_BASE + bk] -= 1
+    state[b + L.F_STOCK_FROST + fk] -= 1
+    mixed = (1 if bk == 2 else 0) + (1 if fk >= L.FR_SIMPLE else 0)
+    gain = int(rules[R.R_MENU_PROD_SS]) if mixed == 0 else (
+        int(rules[R.R_MENU_PROD_SM]) if mixed == 1 else int(rules[R.R_MENU_PROD_MM]))
+    add_track(state, rules, b, L.F_PRODUCTION, gain)
+    state[b + L.F_MENUS] += 1
     if bk == 2:
-        state[b + F_MX_BASE] += 1
+        state[b + L.F_MX_BASE] += 1
     else:
-        state[b + F_SS_BASE] += 1
-    if fk >= FR_SIMPLE:
-        state[b + F_MX_FROST] += 1
+        state[b + L.F_SS_BASE] += 1
+    if fk >= L.FR_SIMPLE:
+        state[b + L.F_MX_FROST] += 1
     else:
-        state[b + F_SS_FROST] += 1
-    state[b + F_SERVED] |= menu_mask(bk, fk)
+        state[b + L.F_SS_FROST] += 1
+    state[b + L.F_SERVED] |= menu_mask(bk, fk)
     if log.shape[0] > 1:
-        emit(log, EV_MENU, seat, bk, fk, gain, state[b + F_PRODUCTION], 0)
+        emit(log, L.EV_MENU, seat, bk, fk, gain, state[b + L.F_PRODUCTION], 0)
 
 
 @njit(cache=True)
-def _list_rest(state, rules, comp, seat, one=False):
-    """CE-F2 (D05): ``method * 8 + column``: method 0 pays rest_recall_idea_cost ideas, method
-    1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room. With
+def list_rest(state, rules, comp, seat, one=False):
+    """CE-F2 (D05): ``encode_rest(method, column)``: method 0 pays rest_recall_idea_cost ideas,
+    method 1 pays rest_recall_income_per_die income per die (CE-F4); the column needs room. With
     ``one`` it stops at the first option (a legality check)."""
     b = seat_base(seat)
-    if dice_at(state, b, LOC_REST) == 0:
+    if dice_at(state, b, L.LOC_REST) == 0:
         return 0
-    can_idea = state[b + F_IDEAS] >= int(rules[R_REST_RECALL_IDEA_COST])
-    can_income = state[b + F_INCOME] >= int(rules[R_REST_RECALL_INCOME_PER_DIE])
+    can_idea = state[b + L.F_IDEAS] >= int(rules[R.R_REST_RECALL_IDEA_COST])
+    can_income = state[b + L.F_INCOME] >= int(rules[R.R_REST_RECALL_INCOME_PER_DIE])
     n = 0
     for method in range(2):
         if (method == 0 and can_idea) or (method == 1 and can_income):
-            for k in range(N_COLS):
+            for k in range(L.N_COLS):
                 if room(state, comp[0], b, k) > 0:
-                    n = _opt(state, n, method * 8 + k)
+                    n = _opt(state, n, encode_rest(method, k))
                     if one:
                         return n
     return n
@@ -474,30 +428,32 @@ def _list_rest(state, rules, comp, seat, one=False):
 def start_rest(state, rules, seat, code, log):
     """CE-F2: one rest use this turn; method 0 pays its ideas now (they return to the supply)."""
     b = seat_base(seat)
-    state[S_REST_USED] += 1
-    state[S_REST_METHOD] = code // 8
-    state[S_REST_COL] = code % 8
-    state[S_REST_MOVED] = 0
-    if code // 8 == 0:
-        cost = int(rules[R_REST_RECALL_IDEA_COST])
-        state[b + F_IDEAS] -= cost
-        state[S_SUP_IDEAS] += cost
-    state[S_PHASE] = PH_REST_DIE
+    state[L.S_REST_USED] += 1
+    method, column = decode_rest(code)
+    state[L.S_REST_METHOD] = method
+    state[L.S_REST_COL] = column
+    state[L.S_REST_MOVED] = 0
+    if method == 0:
+        cost = int(rules[R.R_REST_RECALL_IDEA_COST])
+        state[b + L.F_IDEAS] -= cost
+        state[L.S_SUP_IDEAS] += cost
+    state[L.S_PHASE] = L.PH_REST_DIE
 
 
 @njit(cache=True)
-def _list_rest_die(state, rules, comp, seat):
+def list_rest_die(state, rules, comp, seat):
     """CE-F2 (D06): the colour of the next rest die moved into the column (room, and income for
     method 1)."""
     b = seat_base(seat)
-    k = state[S_REST_COL]
+    k = state[L.S_REST_COL]
     n = 0
     ok = room(state, comp[0], b, k) > 0
-    if state[S_REST_METHOD] == 1 and state[b + F_INCOME] < int(rules[R_REST_RECALL_INCOME_PER_DIE]):
+    if (state[L.S_REST_METHOD] == 1
+            and state[b + L.F_INCOME] < int(rules[R.R_REST_RECALL_INCOME_PER_DIE])):
         ok = False
     if ok:
-        for c in range(N_COLOURS):
-            if state[b + F_DICE + LOC_REST * N_COLOURS + c] > 0:
+        for c in range(L.N_COLOURS):
+            if state[b + L.F_DICE + L.LOC_REST * L.N_COLOURS + c] > 0:
                 n = _opt(state, n, c)
     return n
 
@@ -507,15 +463,15 @@ def rest_die(state, rules, seat, c, log):
     """CE-F2: move one rest die of colour ``c`` into the column (method 1 pays per die); then
     one more or stop (D22)."""
     b = seat_base(seat)
-    k = state[S_REST_COL]
-    if state[S_REST_METHOD] == 1:
-        pay_income(state, seat, int(rules[R_REST_RECALL_INCOME_PER_DIE]), 1, log)
-    move_die(state, b, LOC_REST, k, c)
-    state[S_REST_MOVED] += 1
+    k = state[L.S_REST_COL]
+    if state[L.S_REST_METHOD] == 1:
+        pay_income(state, seat, int(rules[R.R_REST_RECALL_INCOME_PER_DIE]), 1, log)
+    move_die(state, b, L.LOC_REST, k, c)
+    state[L.S_REST_MOVED] += 1
     if log.shape[0] > 1:
-        emit(log, EV_REST, seat, state[S_REST_METHOD], k + 1, c, state[b + F_INCOME], state[b + F_IDEAS])
-    state[S_MORE_PHASE] = PH_REST_DIE
-    state[S_PHASE] = PH_MORE
+        emit(log, L.EV_REST, seat, state[L.S_REST_METHOD], k + 1, c, state[b + L.F_INCOME], state[b + L.F_IDEAS])
+    state[L.S_MORE_PHASE] = L.PH_REST_DIE
+    state[L.S_PHASE] = L.PH_MORE
 
 
 @njit(cache=True)
@@ -524,11 +480,11 @@ def _occupied_and_roomy(state, comp, b):
     room (CE-AMB-03)."""
     held = 0
     roomy = 0
-    for k in range(N_COLS):
+    for k in range(L.N_COLS):
         n = dice_at(state, b, k)
         if n > 0:
             held |= 1 << k
-        if comp[0][k, CD_CAPACITY] - n > 0:     # room(), with the count at hand
+        if comp[0][k, L.CD_CAPACITY] - n > 0:     # room(), with the count at hand
             roomy |= 1 << k
     return held, roomy
 
@@ -544,41 +500,41 @@ def _can_leave(held, roomy, a):
 def _movable(state, comp, b):
     """True if some die of a column can move to another column with room (SP2, SP4)."""
     held, roomy = _occupied_and_roomy(state, comp, b)
-    for a in range(N_COLS):
+    for a in range(L.N_COLS):
         if _can_leave(held, roomy, a):
             return True
     return False
 
 
 @njit(cache=True)
-def _list_special(state, rules, comp, seat, one=False):
+def list_special(state, rules, comp, seat, one=False):
     """CE-F3 (D07): SP1 (disc type and column), SP2, SP3, SP4 as far as affordable (CE-F4).
     With ``one`` it stops at the first legal option it finds (a legality check)."""
     b = seat_base(seat)
-    ideas = state[b + F_IDEAS]
-    income = state[b + F_INCOME]
+    ideas = state[b + L.F_IDEAS]
+    income = state[b + L.F_INCOME]
     n = 0
-    if ideas >= int(rules[R_SP_DISC_IDEA_COST]):
-        for t in range(N_DISC_TYPES):
-            if state[S_SUP_DISCS + t] > 0:
-                for k in range(N_COLS):
+    if ideas >= int(rules[R.R_SP_DISC_IDEA_COST]):
+        for t in range(L.N_DISC_TYPES):
+            if state[L.S_SUP_DISCS + t] > 0:
+                for k in range(L.N_COLS):
                     if free_space(state, comp[0], b, k, t) >= 0:
-                        n = _opt(state, n, SP_DISC + t * 8 + k)
+                        n = _opt(state, n, encode_special_disc(t, k))
                         if one:
                             return n
-    sp3 = income >= int(rules[R_SP_IDEA_INCOME_COST]) and ideas < int(rules[R_IDEA_CAP]) \
-        and state[S_SUP_IDEAS] > 0
+    sp3 = income >= int(rules[R.R_SP_IDEA_INCOME_COST]) and ideas < int(rules[R.R_IDEA_CAP]) \
+        and state[L.S_SUP_IDEAS] > 0
     if one and sp3:     # legal: no need to look for a movable die
-        return _opt(state, n, SP_IDEA)
-    sp2 = ideas >= int(rules[R_SP_MOVE_IDEA_COST])
-    sp4 = income >= int(rules[R_SP_MOVE_INCOME_PER_DIE])
+        return _opt(state, n, L.SP_IDEA)
+    sp2 = ideas >= int(rules[R.R_SP_MOVE_IDEA_COST])
+    sp4 = income >= int(rules[R.R_SP_MOVE_INCOME_PER_DIE])
     movable = (sp2 or sp4) and _movable(state, comp, b)
     if sp2 and movable:
-        n = _opt(state, n, SP_MOVE1)
+        n = _opt(state, n, L.SP_MOVE1)
     if sp3:
-        n = _opt(state, n, SP_IDEA)
+        n = _opt(state, n, L.SP_IDEA)
     if sp4 and movable:
-        n = _opt(state, n, SP_MOVEN)
+        n = _opt(state, n, L.SP_MOVEN)
     return n
 
 
@@ -587,55 +543,56 @@ def special_action(state, rules, comp, seat, code, log):
     """CE-F3: SP1 pay ideas, place a disc; SP2 pay ideas, move one die; SP3 pay income, gain
     an idea; SP4 move dice at sp_move_income_per_die each (paid per die)."""
     b = seat_base(seat)
-    state[S_SPECIAL_USED] += 1
-    state[S_PHASE] = PH_FREE
-    if code < SP_MOVE1:
-        cost = int(rules[R_SP_DISC_IDEA_COST])
-        state[b + F_IDEAS] -= cost
-        state[S_SUP_IDEAS] += cost
-        place_disc(state, comp, seat, (code - SP_DISC) // 8, (code - SP_DISC) % 8, 2, log)
-    elif code == SP_MOVE1:
-        cost = int(rules[R_SP_MOVE_IDEA_COST])
-        state[b + F_IDEAS] -= cost
-        state[S_SUP_IDEAS] += cost
-        state[S_MOVE_KIND] = SP_MOVE1
-        state[S_MOVED] = 0
-        state[S_PHASE] = PH_MOVE_DIE
-    elif code == SP_IDEA:
-        pay_income(state, seat, int(rules[R_SP_IDEA_INCOME_COST]), 2, log)
+    state[L.S_SPECIAL_USED] += 1
+    state[L.S_PHASE] = L.PH_FREE
+    if code < L.SP_MOVE1:
+        cost = int(rules[R.R_SP_DISC_IDEA_COST])
+        state[b + L.F_IDEAS] -= cost
+        state[L.S_SUP_IDEAS] += cost
+        t, k = decode_special_disc(code)
+        place_disc(state, comp, seat, t, k, 2, log)
+    elif code == L.SP_MOVE1:
+        cost = int(rules[R.R_SP_MOVE_IDEA_COST])
+        state[b + L.F_IDEAS] -= cost
+        state[L.S_SUP_IDEAS] += cost
+        state[L.S_MOVE_KIND] = L.SP_MOVE1
+        state[L.S_MOVED] = 0
+        state[L.S_PHASE] = L.PH_MOVE_DIE
+    elif code == L.SP_IDEA:
+        pay_income(state, seat, int(rules[R.R_SP_IDEA_INCOME_COST]), 2, log)
         gain_idea(state, rules, seat)
     else:
-        state[S_MOVE_KIND] = SP_MOVEN
-        state[S_MOVED] = 0
-        state[S_PHASE] = PH_MOVE_DIE
+        state[L.S_MOVE_KIND] = L.SP_MOVEN
+        state[L.S_MOVED] = 0
+        state[L.S_PHASE] = L.PH_MOVE_DIE
     if log.shape[0] > 1:
-        emit(log, EV_SPECIAL, seat, code, state[b + F_INCOME], state[b + F_IDEAS])
+        emit(log, L.EV_SPECIAL, seat, code, state[b + L.F_INCOME], state[b + L.F_IDEAS])
 
 
 @njit(cache=True)
-def _list_move_die(state, rules, comp, seat):
-    """SP2 / SP4 (D08): a die ``column * 8 + colour`` that can move to another column with
-    room (SP4: with income for it)."""
+def list_move_die(state, rules, comp, seat):
+    """SP2 / SP4 (D08): a die ``encode_move_die(column, colour)`` that can move to another column
+    with room (SP4: with income for it)."""
     b = seat_base(seat)
-    sp4 = state[S_MOVE_KIND] == SP_MOVEN
+    sp4 = state[L.S_MOVE_KIND] == L.SP_MOVEN
     n = 0
-    if not sp4 or state[b + F_INCOME] >= int(rules[R_SP_MOVE_INCOME_PER_DIE]):
+    if not sp4 or state[b + L.F_INCOME] >= int(rules[R.R_SP_MOVE_INCOME_PER_DIE]):
         held, roomy = _occupied_and_roomy(state, comp, b)
-        for a in range(N_COLS):
+        for a in range(L.N_COLS):
             if _can_leave(held, roomy, a):
-                for c in range(N_COLOURS):
-                    if state[b + F_DICE + a * N_COLOURS + c] > 0:
-                        n = _opt(state, n, a * 8 + c)
+                for c in range(L.N_COLOURS):
+                    if state[b + L.F_DICE + a * L.N_COLOURS + c] > 0:
+                        n = _opt(state, n, encode_move_die(a, c))
     return n
 
 
 @njit(cache=True)
-def _list_move_to(state, comp, seat):
+def list_move_to(state, comp, seat):
     """SP2 / SP4 (D09): target columns with room, other than the die's column."""
     b = seat_base(seat)
-    a = state[S_MOVE_FROM] // 8
+    a, _ = decode_move_die(state[L.S_MOVE_FROM])
     n = 0
-    for k in range(N_COLS):
+    for k in range(L.N_COLS):
         if k != a and room(state, comp[0], b, k) > 0:
             n = _opt(state, n, k)
     return n
@@ -645,44 +602,44 @@ def _list_move_to(state, comp, seat):
 def move_to(state, rules, seat, k, log):
     """SP2 / SP4: move the chosen die to column ``k`` (SP4 pays per die)."""
     b = seat_base(seat)
-    a, c = state[S_MOVE_FROM] // 8, state[S_MOVE_FROM] % 8
-    if state[S_MOVE_KIND] == SP_MOVEN:
-        pay_income(state, seat, int(rules[R_SP_MOVE_INCOME_PER_DIE]), 3, log)
+    a, c = decode_move_die(state[L.S_MOVE_FROM])
+    if state[L.S_MOVE_KIND] == L.SP_MOVEN:
+        pay_income(state, seat, int(rules[R.R_SP_MOVE_INCOME_PER_DIE]), 3, log)
     move_die(state, b, a, k, c)
-    state[S_MOVED] += 1
+    state[L.S_MOVED] += 1
     if log.shape[0] > 1:
-        emit(log, EV_MOVE, seat, a + 1, k + 1, c)
-    state[S_MORE_PHASE] = PH_MOVE_DIE
-    state[S_PHASE] = PH_MORE if state[S_MOVE_KIND] == SP_MOVEN else PH_FREE
+        emit(log, L.EV_MOVE, seat, a + 1, k + 1, c)
+    state[L.S_MORE_PHASE] = L.PH_MOVE_DIE
+    state[L.S_PHASE] = L.PH_MORE if state[L.S_MOVE_KIND] == L.SP_MOVEN else L.PH_FREE
 
 
 @njit(cache=True)
-def _list_more(state, rules, comp, seat):
+def list_more(state, rules, comp, seat):
     """CE-F2 / SP4 (D22): STOP, or MORE when one more die can move (checked by listing it)."""
-    if state[S_MORE_PHASE] == PH_REST_DIE:
-        more = _list_rest_die(state, rules, comp, seat) > 0
+    if state[L.S_MORE_PHASE] == L.PH_REST_DIE:
+        more = list_rest_die(state, rules, comp, seat) > 0
     else:
-        more = _list_move_die(state, rules, comp, seat) > 0
+        more = list_move_die(state, rules, comp, seat) > 0
     if not more:
-        state[S_PHASE] = PH_FREE
+        state[L.S_PHASE] = L.PH_FREE
         return 0
-    n = _opt(state, 0, STOP)
-    return _opt(state, n, MORE)
+    n = _opt(state, 0, L.STOP)
+    return _opt(state, n, L.MORE)
 
 
 @njit(cache=True)
-def _list_free(state, rules, comp, seat):
+def list_free(state, rules, comp, seat):
     """W1 / W2 / W3 (D03): done, or a menu, a rest use or a special action while legal."""
-    menu = _has(state, rules, comp, seat, FA_MENU)
-    rest = _has(state, rules, comp, seat, FA_REST)
-    special = _has(state, rules, comp, seat, FA_SPECIAL)
-    n = _opt(state, 0, FA_DONE)     # the checks above wrote into the options block
+    menu = _has(state, rules, comp, seat, L.FA_MENU)
+    rest = _has(state, rules, comp, seat, L.FA_REST)
+    special = _has(state, rules, comp, seat, L.FA_SPECIAL)
+    n = _opt(state, 0, L.FA_DONE)     # the checks above wrote into the options block
     if menu:
-        n = _opt(state, n, FA_MENU)
+        n = _opt(state, n, L.FA_MENU)
     if rest:
-        n = _opt(state, n, FA_REST)
+        n = _opt(state, n, L.FA_REST)
     if special:
-        n = _opt(state, n, FA_SPECIAL)
+        n = _opt(state, n, L.FA_SPECIAL)
     return n
 
 
@@ -690,44 +647,44 @@ def _list_free(state, rules, comp, seat):
 def _has(state, rules, comp, seat, code):
     """True if the free action ``code`` is legal now (the rest and special checks rewrite the
     options block)."""
-    if code == FA_MENU:
+    if code == L.FA_MENU:
         return _can_menu(state, seat)
-    if code == FA_REST:
-        return state[S_REST_USED] < int(rules[R_REST_USES_PER_TURN]) and \
-            _list_rest(state, rules, comp, seat, True) > 0
-    return state[S_SPECIAL_USED] < int(rules[R_SPECIALS_PER_TURN]) and \
-        _list_special(state, rules, comp, seat, True) > 0
+    if code == L.FA_REST:
+        return state[L.S_REST_USED] < int(rules[R.R_REST_USES_PER_TURN]) and \
+            list_rest(state, rules, comp, seat, True) > 0
+    return state[L.S_SPECIAL_USED] < int(rules[R.R_SPECIALS_PER_TURN]) and \
+        list_special(state, rules, comp, seat, True) > 0
 
 
 @njit(cache=True)
 def free_action(state, code):
     """D03: go to the chosen free action, or close the window (W1 -> S1, W2 -> S2, W3 -> end)."""
-    if code == FA_MENU:
-        state[S_RETURN] = PH_FREE
-        state[S_PHASE] = PH_MENU
-    elif code == FA_REST:
-        state[S_PHASE] = PH_REST
-    elif code == FA_SPECIAL:
-        state[S_PHASE] = PH_SPECIAL
+    if code == L.FA_MENU:
+        state[L.S_RETURN] = L.PH_FREE
+        state[L.S_PHASE] = L.PH_MENU
+    elif code == L.FA_REST:
+        state[L.S_PHASE] = L.PH_REST
+    elif code == L.FA_SPECIAL:
+        state[L.S_PHASE] = L.PH_SPECIAL
     else:
-        w = state[S_WINDOW]
-        state[S_PHASE] = PH_ACTIVATE if w == 1 else (PH_S2 if w == 2 else PH_END_TURN)
+        w = state[L.S_WINDOW]
+        state[L.S_PHASE] = L.PH_ACTIVATE if w == 1 else (L.PH_S2 if w == 2 else L.PH_END_TURN)
 
 
 # ==== S1: activation, main action, discs (CE-T1 .. CE-T4, CE-A1 .. CE-A5, CE-X5) ============
 @njit(cache=True)
-def _list_activate(state, rules, comp, seat):
-    """CE-T1 / CE-T1.1 (D10): ``column * 8 + L_exec`` for L_exec in 0..L_avail (from 1 when
-    ``allow_level0_activation`` is off). A fixed loop over the levels up to MAX_LEVEL with
-    ``_opt_if``: a loop up to L_avail was vectorized, and its vector constants were set up at
-    every entry to the step machine."""
+def list_activate(state, rules, comp, seat):
+    """CE-T1 / CE-T1.1 (D10): ``encode_activate(column, L_exec)`` for L_exec in 0..L_avail (from 1
+    when ``allow_level0_activation`` is off). A fixed loop over the levels up to MAX_LEVEL with
+    ``_opt_if``: a loop up to L_avail was vectorized, and its vector constants were set up at every
+    entry to the step machine."""
     b = seat_base(seat)
-    lo = 0 if rules[R_ALLOW_LEVEL0_ACTIVATION] > 0.5 else 1
+    lo = 0 if rules[R.R_ALLOW_LEVEL0_ACTIVATION] > 0.5 else 1
     n = 0
-    for k in range(N_COLS):
+    for k in range(L.N_COLS):
         la = l_avail(state, comp[0], b, k)
-        for lv in range(MAX_LEVEL + 1):     # L_avail <= max_level <= MAX_LEVEL (columns.csv)
-            n = _opt_if(state, n, k * 8 + lv, (lv >= lo) & (lv <= la))
+        for lv in range(L.MAX_LEVEL + 1):     # L_avail <= max_level <= MAX_LEVEL (columns.csv)
+            n = _opt_if(state, n, encode_activate(k, lv), (lv >= lo) & (lv <= la))
     return n
 
 
@@ -736,23 +693,23 @@ def activate(state, comp, seat, code, log):
     """CE-T1: activate column ``k``; L_avail is frozen now; CE-T1.2: the column's dice now are
     the used dice (marked to roll in S3)."""
     b = seat_base(seat)
-    k, lv = code // 8, code % 8
-    state[S_COL] = k
-    state[S_L_AVAIL] = l_avail(state, comp[0], b, k)
-    state[S_L_EXEC] = lv
-    state[S_MAIN_DONE] = 1 if lv == 0 else 0
-    state[S_DISC_DONE] = 0
-    for c in range(N_COLOURS):
-        state[b + F_ROLL + k * N_COLOURS + c] = state[b + F_DICE + k * N_COLOURS + c]
+    k, lv = decode_activate(code)
+    state[L.S_COL] = k
+    state[L.S_L_AVAIL] = l_avail(state, comp[0], b, k)
+    state[L.S_L_EXEC] = lv
+    state[L.S_MAIN_DONE] = 1 if lv == 0 else 0
+    state[L.S_DISC_DONE] = 0
+    for c in range(L.N_COLOURS):
+        state[b + L.F_ROLL + k * L.N_COLOURS + c] = state[b + L.F_DICE + k * L.N_COLOURS + c]
     if lv > 0:
-        state[b + F_ACTIVATIONS + k] += 1
+        state[b + L.F_ACTIVATIONS + k] += 1
     if log.shape[0] > 1:
-        emit(log, EV_ACTIVATE, seat, k + 1, state[S_L_AVAIL], lv)
-    state[S_PHASE] = PH_S1
+        emit(log, L.EV_ACTIVATE, seat, k + 1, state[L.S_L_AVAIL], lv)
+    state[L.S_PHASE] = L.PH_S1
 
 
 @njit(cache=True)
-def _list_s1(state, rules, seat):
+def list_s1(state, rules, seat):
     """CE-T2 / CE-T3 (D11): the main action (once), each eligible disc (once, before or after
     it), a menu (CE-AMB-30), or the end of S1 once the main action is done.
 
@@ -762,26 +719,26 @@ def _list_s1(state, rules, seat):
     b = seat_base(seat)
     menu = _can_menu(state, seat)
     n = 0
-    if state[S_MAIN_DONE] == 0:
-        n = _opt(state, n, S1_MAIN)
-    lim = state[S_L_AVAIL] if rules[R_DISC_TRIGGER_ON_AVAILABLE] > 0.5 else state[S_L_EXEC]
-    row = b + F_DISC + state[S_COL] * MAX_SPACES
-    done = state[S_DISC_DONE]
-    for p in range(MAX_SPACES):
-        n = _opt_if(state, n, S1_DISC + p,
+    if state[L.S_MAIN_DONE] == 0:
+        n = _opt(state, n, L.S1_MAIN)
+    lim = state[L.S_L_AVAIL] if rules[R.R_DISC_TRIGGER_ON_AVAILABLE] > 0.5 else state[L.S_L_EXEC]
+    row = b + L.F_DISC + state[L.S_COL] * L.MAX_SPACES
+    done = state[L.S_DISC_DONE]
+    for p in range(L.MAX_SPACES):
+        n = _opt_if(state, n, encode_s1_disc(p),
                     (p + 1 <= lim) & (state[row + p] >= 0) & ((done >> p) & 1 == 0))
     if menu:
-        n = _opt(state, n, S1_MENU)
-    if state[S_MAIN_DONE] == 1:
-        n = _opt(state, n, S1_END)
+        n = _opt(state, n, L.S1_MENU)
+    if state[L.S_MAIN_DONE] == 1:
+        n = _opt(state, n, L.S1_END)
     return n
 
 
 @njit(cache=True)
 def _push(state, code, arg):
     """Queue one S1 task."""
-    state[S_TASKS + state[S_N_TASKS]] = code * TASK_CODE + arg
-    state[S_N_TASKS] += 1
+    state[L.S_TASKS + state[L.S_N_TASKS]] = code * L.TASK_CODE + arg
+    state[L.S_N_TASKS] += 1
 
 
 @njit(cache=True)
@@ -789,110 +746,110 @@ def push_column_action(state, rules, k, lv):
     """The tasks of column ``k``'s action at level ``lv`` (CE-A1 .. CE-A5)."""
     if k == 0:
         if lv != 2:
-            _push(state, T_BASE_SIMPLE, 0)
+            _push(state, L.T_BASE_SIMPLE, 0)
         if lv >= 2:
-            _push(state, T_BASE_MIXED, 0)
+            _push(state, L.T_BASE_MIXED, 0)
     elif k == 1:
         if lv != 2:
-            _push(state, T_FROST_SIMPLE, 0)
+            _push(state, L.T_FROST_SIMPLE, 0)
         if lv >= 2:
-            _push(state, T_FROST_MIXED, 0)
+            _push(state, L.T_FROST_MIXED, 0)
     elif k == 2:
         if lv != 2:
-            _push(state, T_SHOP, KIND_YELLOW)
+            _push(state, L.T_SHOP, L.KIND_YELLOW)
         if lv >= 2:
-            _push(state, T_SHOP, KIND_BEIGE)
+            _push(state, L.T_SHOP, L.KIND_BEIGE)
     elif k == 3:
-        _push(state, T_SELL, int(rules[R_SELL_REACH_L1 + min(lv, 3) - 1]))
+        _push(state, L.T_SELL, int(rules[R.R_SELL_REACH_L1 + min(lv, 3) - 1]))
     else:
         if lv <= 2:
-            _push(state, T_HIRE, 0)
+            _push(state, L.T_HIRE, 0)
         elif lv == 3:
-            _push(state, T_BAKERY_Y, 0)
+            _push(state, L.T_BAKERY_Y, 0)
         else:
-            _push(state, T_L4, 0)
+            _push(state, L.T_L4, 0)
         if lv == 2 or lv == 3:
-            _push(state, T_DISC_GAIN, 0)
+            _push(state, L.T_DISC_GAIN, 0)
 
 
 @njit(cache=True)
 def s1_step(state, rules, seat, code, log):
     """D11: start the main action or a disc (CE-T3), a menu, or end S1 (W2 follows)."""
     b = seat_base(seat)
-    if code == S1_MAIN:
-        state[S_MAIN_DONE] = 1
-        push_column_action(state, rules, state[S_COL], state[S_L_EXEC])
-        state[S_PHASE] = PH_TASK
-    elif code == S1_MENU:
-        state[S_RETURN] = PH_S1
-        state[S_PHASE] = PH_MENU
-    elif code == S1_END:
-        state[S_WINDOW] = 2
-        state[S_PHASE] = PH_FREE
+    if code == L.S1_MAIN:
+        state[L.S_MAIN_DONE] = 1
+        push_column_action(state, rules, state[L.S_COL], state[L.S_L_EXEC])
+        state[L.S_PHASE] = L.PH_TASK
+    elif code == L.S1_MENU:
+        state[L.S_RETURN] = L.PH_S1
+        state[L.S_PHASE] = L.PH_MENU
+    elif code == L.S1_END:
+        state[L.S_WINDOW] = 2
+        state[L.S_PHASE] = L.PH_FREE
     else:
-        p = code - S1_DISC
-        t = state[b + F_DISC + state[S_COL] * MAX_SPACES + p]
-        state[S_DISC_DONE] |= 1 << p
-        state[b + F_DISCS_USED] += 1
+        p = decode_s1_disc(code)
+        t = state[b + L.F_DISC + state[L.S_COL] * L.MAX_SPACES + p]
+        state[L.S_DISC_DONE] |= 1 << p
+        state[b + L.F_DISCS_USED] += 1
         if log.shape[0] > 1:
-            emit(log, EV_DISC_USE, seat, t, state[S_COL] + 1, p + 1)
-        if t == X_BASE:
-            _push(state, T_BASE_SIMPLE, 0)
-        elif t == X_FROST:
-            _push(state, T_FROST_SIMPLE, 0)
-        elif t == X_SHOP_Y:
-            _push(state, T_SHOP, KIND_YELLOW)
-        elif t == X_SELL2:
-            _push(state, T_SELL, int(rules[R_DISC_SELL_REACH]))
-        elif t == X_INCOME3:
-            _push(state, T_INCOME, int(rules[R_DISC_INCOME_GAIN]))
+            emit(log, L.EV_DISC_USE, seat, t, state[L.S_COL] + 1, p + 1)
+        if t == L.X_BASE:
+            _push(state, L.T_BASE_SIMPLE, 0)
+        elif t == L.X_FROST:
+            _push(state, L.T_FROST_SIMPLE, 0)
+        elif t == L.X_SHOP_Y:
+            _push(state, L.T_SHOP, L.KIND_YELLOW)
+        elif t == L.X_SELL2:
+            _push(state, L.T_SELL, int(rules[R.R_DISC_SELL_REACH]))
+        elif t == L.X_INCOME3:
+            _push(state, L.T_INCOME, int(rules[R.R_DISC_INCOME_GAIN]))
         else:
-            _push(state, T_IDEA_STEPS, int(rules[R_DISC_IDEA_STEPS]))
-        state[S_PHASE] = PH_TASK
+            _push(state, L.T_IDEA_STEPS, int(rules[R.R_DISC_IDEA_STEPS]))
+        state[L.S_PHASE] = L.PH_TASK
 
 
 # ---- the tasks ------------------------------------------------------------------------------
 @njit(cache=True)
-def _list_shop(state, comp, seat, kind):
-    """CE-A3.2 (D15): ``src * 64 + region * 8 + victim`` over regions of ``kind``: the shop
+def list_shop(state, comp, seat, kind):
+    """CE-A3.2 (D15): ``encode_shop(src, region, victim)`` over regions of ``kind``: the shop
     comes from the reserve (src = SRC_RESERVE) or, with an empty reserve, is relocated from a
     region ``src`` holding an own shop; it takes an empty unblocked slot (victim 0) or, with
     none, displaces an opponent's shop (victim 1 + seat). Blockers and own shops stay."""
     regions = comp[1]
     b = seat_base(seat)
     n = 0
-    for src in range(N_REGIONS + 1):
-        if state[b + F_SHOPS_RESERVE] > 0:
-            if src != N_REGIONS:
+    for src in range(L.N_REGIONS + 1):
+        if state[b + L.F_SHOPS_RESERVE] > 0:
+            if src != L.N_REGIONS:
                 continue
-            s = SRC_RESERVE
+            s = L.SRC_RESERVE
         else:
-            if src == N_REGIONS:
+            if src == L.N_REGIONS:
                 continue
             s = src
             if not _own_shop(state, seat, src):
                 continue
-        for r in range(N_REGIONS):
-            if regions[r, RD_KIND] != kind or r == s:
+        for r in range(L.N_REGIONS):
+            if regions[r, L.RD_KIND] != kind or r == s:
                 continue
             empty = False
-            for i in range(MAX_SLOTS):
-                if state[S_SHOP + r * MAX_SLOTS + i] == SLOT_EMPTY:
+            for i in range(L.MAX_SLOTS):
+                if state[L.S_SHOP + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
                     empty = True
             if empty:
-                n = _opt(state, n, s * 64 + r * 8)
+                n = _opt(state, n, encode_shop(s, r, 0))
             else:
-                for q in range(state[S_N_PLAYERS]):
+                for q in range(state[L.S_N_PLAYERS]):
                     if q != seat and _own_shop(state, q, r):
-                        n = _opt(state, n, s * 64 + r * 8 + 1 + q)
+                        n = _opt(state, n, encode_shop(s, r, 1 + q))
     return n
 
 
 @njit(cache=True)
 def _own_shop(state, seat, r):
     """True if ``seat`` has a shop in region ``r``."""
-    for i in range(MAX_SLOTS):
-        if state[S_SHOP + r * MAX_SLOTS + i] == seat:
+    for i in range(L.MAX_SLOTS):
+        if state[L.S_SHOP + r * L.MAX_SLOTS + i] == seat:
             return True
     return False
 
@@ -900,8 +857,8 @@ def _own_shop(state, seat, r):
 @njit(cache=True)
 def _slot_of(state, r, owner):
     """First shop slot of region ``r`` holding ``owner`` (a seat or SLOT_EMPTY)."""
-    for i in range(MAX_SLOTS):
-        if state[S_SHOP + r * MAX_SLOTS + i] == owner:
+    for i in range(L.MAX_SLOTS):
+        if state[L.S_SHOP + r * L.MAX_SLOTS + i] == owner:
             return i
     return -1
 
@@ -912,44 +869,44 @@ def place_shop(state, rules, seat, code, log):
     +relocation_sales_gain), displacing an opponent's shop when the region is full (its owner
     gets it back and loses shop_displaced_sales_loss sales)."""
     b = seat_base(seat)
-    src, r, victim = code // 64, (code // 8) % 8, code % 8
-    if src == SRC_RESERVE:
-        state[b + F_SHOPS_RESERVE] -= 1
-        gain = int(rules[R_SHOP_SALES_GAIN])
+    src, r, victim = decode_shop(code)
+    if src == L.SRC_RESERVE:
+        state[b + L.F_SHOPS_RESERVE] -= 1
+        gain = int(rules[R.R_SHOP_SALES_GAIN])
         src_log = -1
     else:
-        state[S_SHOP + src * MAX_SLOTS + _slot_of(state, src, seat)] = SLOT_EMPTY
-        gain = int(rules[R_RELOCATION_SALES_GAIN])
+        state[L.S_SHOP + src * L.MAX_SLOTS + _slot_of(state, src, seat)] = L.SLOT_EMPTY
+        gain = int(rules[R.R_RELOCATION_SALES_GAIN])
         src_log = src
     vsales = 0
     if victim == 0:
-        i = _slot_of(state, r, SLOT_EMPTY)
+        i = _slot_of(state, r, L.SLOT_EMPTY)
     else:
         q = victim - 1
         i = _slot_of(state, r, q)
         qb = seat_base(q)
-        state[qb + F_SHOPS_RESERVE] += 1
-        add_track(state, rules, qb, F_SALES, -int(rules[R_SHOP_DISPLACED_SALES_LOSS]))
-        state[qb + F_DISPLACED] += 1
-        vsales = state[qb + F_SALES]
-    state[S_SHOP + r * MAX_SLOTS + i] = seat
-    add_track(state, rules, b, F_SALES, gain)
+        state[qb + L.F_SHOPS_RESERVE] += 1
+        add_track(state, rules, qb, L.F_SALES, -int(rules[R.R_SHOP_DISPLACED_SALES_LOSS]))
+        state[qb + L.F_DISPLACED] += 1
+        vsales = state[qb + L.F_SALES]
+    state[L.S_SHOP + r * L.MAX_SLOTS + i] = seat
+    add_track(state, rules, b, L.F_SALES, gain)
     if log.shape[0] > 1:
-        emit(log, EV_SHOP, seat, r, victim - 1, src_log, state[b + F_SALES], vsales)
+        emit(log, L.EV_SHOP, seat, r, victim - 1, src_log, state[b + L.F_SALES], vsales)
 
 
 @njit(cache=True)
-def _list_sell(state, comp, seat, reach):
+def list_sell(state, comp, seat, reach):
     """CE-A4.2 (D16): houses at distance <= ``reach`` of regions where ``seat`` has a bakery or
     shop, holding a customer one of its menus serves."""
-    served = state[seat_base(seat) + F_SERVED]
+    served = state[seat_base(seat) + L.F_SERVED]
     n = 0
-    for r in range(N_REGIONS):
+    for r in range(L.N_REGIONS):
         if not has_building(state, seat, r):
             continue
         for d in range(min(reach, 4)):
-            h = r * 4 + d
-            if serves_house(served, state[S_HOUSE + h]):
+            h = encode_house(r, d)
+            if serves_house(served, state[L.S_HOUSE + h]):
                 n = _opt(state, n, h)
     return n
 
@@ -959,30 +916,31 @@ def sell(state, rules, comp, seat, h, log):
     """CE-A4.2: the customer of house ``h`` joins the customer area at the house's value v;
     sales += v, income += v; the house stays empty (CE-AMB-24)."""
     b = seat_base(seat)
-    t = state[S_HOUSE + h]
-    v = comp[1][h // 4, RD_VALUE + h % 4]
-    state[S_HOUSE + h] = -1
-    state[b + F_CUST + t] += 1
-    state[b + F_CUST_VAL + v - 1] += 1
-    add_track(state, rules, b, F_SALES, v)
-    state[b + F_INCOME] += v
-    state[b + F_SALE_INCOME] += v
+    t = state[L.S_HOUSE + h]
+    r, d = decode_house(h)
+    v = comp[1][r, L.RD_VALUE + d]
+    state[L.S_HOUSE + h] = -1
+    state[b + L.F_CUST + t] += 1
+    state[b + L.F_CUST_VAL + v - 1] += 1
+    add_track(state, rules, b, L.F_SALES, v)
+    state[b + L.F_INCOME] += v
+    state[b + L.F_SALE_INCOME] += v
     if log.shape[0] > 1:
-        emit(log, EV_SALE, seat, h, t, v, state[b + F_SALES], state[b + F_INCOME])
+        emit(log, L.EV_SALE, seat, h, t, v, state[b + L.F_SALES], state[b + L.F_INCOME])
 
 
 @njit(cache=True)
-def _list_bakery(state, comp, seat, kind, code0):
-    """CE-A5 L3 / L4(a): ``code0 + region`` for regions of ``kind`` with an empty bakery slot,
-    if the seat has a bakery in reserve."""
-    if state[seat_base(seat) + F_BAKERIES_RESERVE] == 0:
+def list_bakery(state, comp, seat, kind, l4):
+    """CE-A5 L3 / L4(a): the regions of ``kind`` with an empty bakery slot (D19: the region;
+    D20 with ``l4``: ``encode_l4(0, region, 0)``), if the seat has a bakery in reserve."""
+    if state[seat_base(seat) + L.F_BAKERIES_RESERVE] == 0:
         return 0
     n = 0
-    for r in range(N_REGIONS):
-        if comp[1][r, RD_KIND] == kind:
-            for i in range(MAX_SLOTS):
-                if state[S_BAKERY + r * MAX_SLOTS + i] == SLOT_EMPTY:
-                    n = _opt(state, n, code0 + r)
+    for r in range(L.N_REGIONS):
+        if comp[1][r, L.RD_KIND] == kind:
+            for i in range(L.MAX_SLOTS):
+                if state[L.S_BAKERY + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
+                    n = _opt(state, n, encode_l4(0, r, 0) if l4 else r)
                     break
     return n
 
@@ -992,17 +950,17 @@ def place_bakery(state, rules, comp, seat, r, log):
     """CE-A5 L3 / L4(a): a bakery from the reserve in region ``r``; production and sales +
     bakery_yellow_gain / bakery_beige_gain. Bakeries are never displaced."""
     b = seat_base(seat)
-    for i in range(MAX_SLOTS):
-        if state[S_BAKERY + r * MAX_SLOTS + i] == SLOT_EMPTY:
-            state[S_BAKERY + r * MAX_SLOTS + i] = seat
+    for i in range(L.MAX_SLOTS):
+        if state[L.S_BAKERY + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
+            state[L.S_BAKERY + r * L.MAX_SLOTS + i] = seat
             break
-    state[b + F_BAKERIES_RESERVE] -= 1
-    g = int(rules[R_BAKERY_YELLOW_GAIN]) if comp[1][r, RD_KIND] == KIND_YELLOW else \
-        int(rules[R_BAKERY_BEIGE_GAIN])
-    add_track(state, rules, b, F_PRODUCTION, g)
-    add_track(state, rules, b, F_SALES, g)
+    state[b + L.F_BAKERIES_RESERVE] -= 1
+    g = int(rules[R.R_BAKERY_YELLOW_GAIN]) if comp[1][r, L.RD_KIND] == L.KIND_YELLOW else \
+        int(rules[R.R_BAKERY_BEIGE_GAIN])
+    add_track(state, rules, b, L.F_PRODUCTION, g)
+    add_track(state, rules, b, L.F_SALES, g)
     if log.shape[0] > 1:
-        emit(log, EV_BAKERY, seat, r, state[b + F_PRODUCTION], state[b + F_SALES])
+        emit(log, L.EV_BAKERY, seat, r, state[b + L.F_PRODUCTION], state[b + L.F_SALES])
 
 
 @njit(cache=True)
@@ -1010,106 +968,109 @@ def hire(state, comp, seat, c, log):
     """CE-A5 L1: a die of colour ``c`` from the supply to its colour's column (rest area if
     full, CE-AMB-11); it rolls in S3 (CE-T7) and does not change L_avail (frozen)."""
     b = seat_base(seat)
-    state[S_SUP_DICE + c] -= 1
+    state[L.S_SUP_DICE + c] -= 1
     k = column_of_colour(comp[0], c)
-    loc = k if k >= 0 and room(state, comp[0], b, k) > 0 else LOC_REST
-    state[b + F_DICE + loc * N_COLOURS + c] += 1
-    state[b + F_ROLL + loc * N_COLOURS + c] += 1
+    loc = k if k >= 0 and room(state, comp[0], b, k) > 0 else L.LOC_REST
+    state[b + L.F_DICE + loc * L.N_COLOURS + c] += 1
+    state[b + L.F_ROLL + loc * L.N_COLOURS + c] += 1
     if log.shape[0] > 1:
-        emit(log, EV_HIRE, seat, c, loc + 1)
+        emit(log, L.EV_HIRE, seat, c, loc + 1)
 
 
 @njit(cache=True)
-def _list_disc_gain(state, comp, seat):
-    """CE-A5 L2/L3 (D18): ``type * 8 + column``: a type in the supply on the first empty space
-    of a column without that type (CE-X3, CE-X4)."""
+def list_disc_gain(state, comp, seat):
+    """CE-A5 L2/L3 (D18): ``encode_disc_gain(type, column)``: a type in the supply on the first
+    empty space of a column without that type (CE-X3, CE-X4)."""
     b = seat_base(seat)
     n = 0
-    for t in range(N_DISC_TYPES):
-        if state[S_SUP_DISCS + t] > 0:
-            for k in range(N_COLS):
+    for t in range(L.N_DISC_TYPES):
+        if state[L.S_SUP_DISCS + t] > 0:
+            for k in range(L.N_COLS):
                 if free_space(state, comp[0], b, k, t) >= 0:
-                    n = _opt(state, n, t * 8 + k)
+                    n = _opt(state, n, encode_disc_gain(t, k))
     return n
 
 
 @njit(cache=True)
-def _list_task(state, rules, comp, seat, task):
+def list_task(state, rules, comp, seat, task):
     """The options of S1 task ``task`` and its decision point: (n, point); n = 0 when the task
     cannot be done (an empty supply, no legal slot: that part is skipped, §5)."""
-    code, arg = task // TASK_CODE, task % TASK_CODE
+    code, arg = task // L.TASK_CODE, task % L.TASK_CODE
     b = seat_base(seat)
-    if code == T_BASE_SIMPLE:
+    if code == L.T_BASE_SIMPLE:
         n = 0
         for f in range(2):
-            if state[S_SUP_BASE + f] > 0:
+            if state[L.S_SUP_BASE + f] > 0:
                 n = _opt(state, n, f)
-        return n, D_BASE
-    if code == T_BASE_MIXED:
-        return (1 if state[S_SUP_BASE + 2] > 0 else 0), D_BASE
-    if code == T_FROST_SIMPLE or code == T_FROST_MIXED:
+        return n, L.D_BASE
+    if code == L.T_BASE_MIXED:
+        return (1 if state[L.S_SUP_BASE + 2] > 0 else 0), L.D_BASE
+    if code == L.T_FROST_SIMPLE or code == L.T_FROST_MIXED:
         n = 0
-        lo = 0 if code == T_FROST_SIMPLE else FR_SIMPLE
-        for f in range(lo, lo + (FR_SIMPLE if code == T_FROST_SIMPLE else N_FROST - FR_SIMPLE)):
-            if state[S_SUP_FROST + f] > 0:
+        lo = 0 if code == L.T_FROST_SIMPLE else L.FR_SIMPLE
+        hi = lo + (L.FR_SIMPLE if code == L.T_FROST_SIMPLE else L.N_FROST - L.FR_SIMPLE)
+        for f in range(lo, hi):
+            if state[L.S_SUP_FROST + f] > 0:
                 n = _opt(state, n, f)
-        return n, (D_FROST if code == T_FROST_SIMPLE else D_PAIR)
-    if code == T_SHOP:
-        return _list_shop(state, comp, seat, arg), D_SHOP
-    if code == T_SELL:
-        return _list_sell(state, comp, seat, arg), D_SELL
-    if code == T_HIRE:
+        return n, (L.D_FROST if code == L.T_FROST_SIMPLE else L.D_PAIR)
+    if code == L.T_SHOP:
+        return list_shop(state, comp, seat, arg), L.D_SHOP
+    if code == L.T_SELL:
+        return list_sell(state, comp, seat, arg), L.D_SELL
+    if code == L.T_HIRE:
         n = 0
-        for c in range(N_COLOURS):
-            if state[S_SUP_DICE + c] > 0:
+        for c in range(L.N_COLOURS):
+            if state[L.S_SUP_DICE + c] > 0:
                 n = _opt(state, n, c)
-        return n, D_HIRE
-    if code == T_DISC_GAIN:
-        return _list_disc_gain(state, comp, seat), D_DISC
-    if code == T_BAKERY_Y:
-        return _list_bakery(state, comp, seat, KIND_YELLOW, 0), D_BAKERY_Y
-    if code == T_L4:
-        n = _list_bakery(state, comp, seat, KIND_BEIGE, L4_BAKERY)
+        return n, L.D_HIRE
+    if code == L.T_DISC_GAIN:
+        return list_disc_gain(state, comp, seat), L.D_DISC
+    if code == L.T_BAKERY_Y:
+        return list_bakery(state, comp, seat, L.KIND_YELLOW, False), L.D_BAKERY_Y
+    if code == L.T_L4:
+        n = list_bakery(state, comp, seat, L.KIND_BEIGE, True)
         for k in range(4):
-            for lv in range(1, comp[0][k, CD_MAX_LEVEL] + 1):
-                n = _opt(state, n, L4_OTHER + k * 8 + lv)
-        return n, D_L4
-    state[S_OPTIONS] = 0
-    return 1, D_BASE     # T_INCOME, T_IDEA_STEPS: nothing to choose
+            for lv in range(1, comp[0][k, L.CD_MAX_LEVEL] + 1):
+                n = _opt(state, n, encode_l4(1, k, lv))
+        return n, L.D_L4
+    state[L.S_OPTIONS] = 0
+    return 1, L.D_BASE     # T_INCOME, T_IDEA_STEPS: nothing to choose
 
 @njit(cache=True)
 def do_task(state, rules, comp, seat, task, code, log):
     """Carry out S1 task ``task`` with option ``code`` (CE-A1 .. CE-A5, §2.7)."""
-    t, arg = task // TASK_CODE, task % TASK_CODE
+    t, arg = task // L.TASK_CODE, task % L.TASK_CODE
     b = seat_base(seat)
-    if t == T_BASE_SIMPLE or t == T_BASE_MIXED:
-        f = code if t == T_BASE_SIMPLE else 2
-        state[S_SUP_BASE + f] -= 1
-        state[b + F_STOCK_BASE + f] += 1
+    if t == L.T_BASE_SIMPLE or t == L.T_BASE_MIXED:
+        f = code if t == L.T_BASE_SIMPLE else 2
+        state[L.S_SUP_BASE + f] -= 1
+        state[b + L.F_STOCK_BASE + f] += 1
         if log.shape[0] > 1:
-            emit(log, EV_TILE, seat, 0, f)
-    elif t == T_FROST_SIMPLE or t == T_FROST_MIXED:
-        state[S_SUP_FROST + code] -= 1
-        state[b + F_STOCK_FROST + code] += 1
+            emit(log, L.EV_TILE, seat, 0, f)
+    elif t == L.T_FROST_SIMPLE or t == L.T_FROST_MIXED:
+        state[L.S_SUP_FROST + code] -= 1
+        state[b + L.F_STOCK_FROST + code] += 1
         if log.shape[0] > 1:
-            emit(log, EV_TILE, seat, 1, code)
-    elif t == T_SHOP:
+            emit(log, L.EV_TILE, seat, 1, code)
+    elif t == L.T_SHOP:
         place_shop(state, rules, seat, code, log)
-    elif t == T_SELL:
+    elif t == L.T_SELL:
         sell(state, rules, comp, seat, code, log)
-    elif t == T_HIRE:
+    elif t == L.T_HIRE:
         hire(state, comp, seat, code, log)
-    elif t == T_DISC_GAIN:
-        place_disc(state, comp, seat, code // 8, code % 8, 1, log)
-    elif t == T_BAKERY_Y:
+    elif t == L.T_DISC_GAIN:
+        disc, k = decode_disc_gain(code)
+        place_disc(state, comp, seat, disc, k, 1, log)
+    elif t == L.T_BAKERY_Y:
         place_bakery(state, rules, comp, seat, code, log)
-    elif t == T_L4:
-        if code >= L4_OTHER:
-            push_column_action(state, rules, (code - L4_OTHER) // 8, (code - L4_OTHER) % 8)
+    elif t == L.T_L4:
+        kind, x, lv = decode_l4(code)
+        if kind == 1:
+            push_column_action(state, rules, x, lv)
         else:
-            place_bakery(state, rules, comp, seat, code - L4_BAKERY, log)
-    elif t == T_INCOME:
-        gain_income(state, seat, arg, IN_DISC, log)
+            place_bakery(state, rules, comp, seat, x, log)
+    elif t == L.T_INCOME:
+        gain_income(state, seat, arg, L.IN_DISC, log)
     else:
         idea_steps(state, rules, seat, arg, log)
 
@@ -1120,29 +1081,29 @@ def s2_income_and_goals(state, rules, comp, seat, log):
     """CE-T5: income += min(production, sales); CE-T6: every revealed goal not yet claimed by
     ``seat`` whose condition holds now is claimed (+goal_bonus), once and for good."""
     b = seat_base(seat)
-    g = min(state[b + F_PRODUCTION], state[b + F_SALES])
-    state[b + F_S2_INCOME] += g
-    gain_income(state, seat, g, IN_S2, log)
-    for s in range(N_STACKS):
-        gid = state[S_GOAL + s]
-        if gid >= 0 and (state[b + F_GOALS] >> s) & 1 == 0 and goal_met(state, comp, seat, gid):
-            state[b + F_GOALS] |= 1 << s
-            state[S_GOALS_CLAIMED] += 1
-            bonus = int(rules[R_GOAL_BONUS])
-            state[b + F_GOAL_INCOME] += bonus
-            gain_income(state, seat, bonus, IN_GOAL, log)
+    g = min(state[b + L.F_PRODUCTION], state[b + L.F_SALES])
+    state[b + L.F_S2_INCOME] += g
+    gain_income(state, seat, g, L.IN_S2, log)
+    for s in range(L.N_STACKS):
+        gid = state[L.S_GOAL + s]
+        if gid >= 0 and (state[b + L.F_GOALS] >> s) & 1 == 0 and goal_met(state, comp, seat, gid):
+            state[b + L.F_GOALS] |= 1 << s
+            state[L.S_GOALS_CLAIMED] += 1
+            bonus = int(rules[R.R_GOAL_BONUS])
+            state[b + L.F_GOAL_INCOME] += bonus
+            gain_income(state, seat, bonus, L.IN_GOAL, log)
             if log.shape[0] > 1:
-                emit(log, EV_GOAL, seat, gid, state[b + F_INCOME])
+                emit(log, L.EV_GOAL, seat, gid, state[b + L.F_INCOME])
 
 
 @njit(cache=True)
 def _roll_face(state):
     """One d6 roll (SUB_DICE stream), or the next forced face (tests)."""
-    p = state[S_FORCE_POS]
-    if p < state[S_FORCE_N]:
-        state[S_FORCE_POS] = p + 1
-        return state[S_FORCE + p]
-    return draw(state, S_RNG_D, 6) + 1
+    p = state[L.S_FORCE_POS]
+    if p < state[L.S_FORCE_N]:
+        state[L.S_FORCE_POS] = p + 1
+        return state[L.S_FORCE + p]
+    return draw(state, L.S_RNG_D, 6) + 1
 
 
 @njit(cache=True)
@@ -1150,58 +1111,58 @@ def s3_roll(state, seat, log):
     """CE-T7: every die marked to roll (used, CE-T1.2, and gained, CE-AMB-11) leaves its place
     and is rolled, in colour-id order (grey first, §2.10); CE-T7.2: 6s go to the rest area."""
     b = seat_base(seat)
-    for i in range(N_COLOURS * N_COLOURS):
-        state[S_ROLLED + i] = 0
-    for c in range(N_COLOURS):
-        for loc in range(N_LOCS):
-            m = state[b + F_ROLL + loc * N_COLOURS + c]
-            state[b + F_ROLL + loc * N_COLOURS + c] = 0
-            state[b + F_DICE + loc * N_COLOURS + c] -= m
+    for i in range(L.N_COLOURS * L.N_COLOURS):
+        state[L.S_ROLLED + i] = 0
+    for c in range(L.N_COLOURS):
+        for loc in range(L.N_LOCS):
+            m = state[b + L.F_ROLL + loc * L.N_COLOURS + c]
+            state[b + L.F_ROLL + loc * L.N_COLOURS + c] = 0
+            state[b + L.F_DICE + loc * L.N_COLOURS + c] -= m
             for _ in range(m):
                 f = _roll_face(state)
-                state[S_ROLLED + (f - 1) * N_COLOURS + c] += 1
+                state[L.S_ROLLED + (f - 1) * L.N_COLOURS + c] += 1
                 if log.shape[0] > 1:
-                    emit(log, EV_ROLL, seat, c, f, loc + 1)
+                    emit(log, L.EV_ROLL, seat, c, f, loc + 1)
     s = 0
-    for c in range(N_COLOURS):
-        m = state[S_ROLLED + 5 * N_COLOURS + c]
+    for c in range(L.N_COLOURS):
+        m = state[L.S_ROLLED + 5 * L.N_COLOURS + c]
         s += m
-        state[b + F_DICE + LOC_REST * N_COLOURS + c] += m
-        state[S_ROLLED + 5 * N_COLOURS + c] = 0
+        state[b + L.F_DICE + L.LOC_REST * L.N_COLOURS + c] += m
+        state[L.S_ROLLED + 5 * L.N_COLOURS + c] = 0
         if log.shape[0] > 1 and m > 0:
-            emit(log, EV_PLACE, seat, c, LOC_REST + 1, m, 6)
-    state[S_SIXES] = s
-    state[S_CURSOR] = 0
-    state[S_PHASE] = PH_OVERFLOW
+            emit(log, L.EV_PLACE, seat, c, L.LOC_REST + 1, m, 6)
+    state[L.S_SIXES] = s
+    state[L.S_CURSOR] = 0
+    state[L.S_PHASE] = L.PH_OVERFLOW
 
 
 @njit(cache=True)
 def _rolled_on(state, f):
     """Dice of this roll still to place that show face f + 1."""
     t = 0
-    for c in range(N_COLOURS):
-        t += state[S_ROLLED + f * N_COLOURS + c]
+    for c in range(L.N_COLOURS):
+        t += state[L.S_ROLLED + f * L.N_COLOURS + c]
     return t
 
 
 @njit(cache=True)
-def _list_overflow(state, comp, seat):
+def list_overflow(state, comp, seat):
     """CE-T7.1 (D21): place the dice showing each face 1..5 in that column; when they exceed its
     free capacity, the colour of one die sent to the rest area (the active player chooses,
     CE-AMB-14). Returns 0 when every column is placed."""
     b = seat_base(seat)
-    while state[S_CURSOR] < N_COLS:
-        f = state[S_CURSOR]
+    while state[L.S_CURSOR] < L.N_COLS:
+        f = state[L.S_CURSOR]
         if _rolled_on(state, f) <= room(state, comp[0], b, f):
-            for c in range(N_COLOURS):
-                m = state[S_ROLLED + f * N_COLOURS + c]
-                state[b + F_DICE + f * N_COLOURS + c] += m
-                state[S_ROLLED + f * N_COLOURS + c] = 0
-            state[S_CURSOR] = f + 1
+            for c in range(L.N_COLOURS):
+                m = state[L.S_ROLLED + f * L.N_COLOURS + c]
+                state[b + L.F_DICE + f * L.N_COLOURS + c] += m
+                state[L.S_ROLLED + f * L.N_COLOURS + c] = 0
+            state[L.S_CURSOR] = f + 1
             continue
         n = 0
-        for c in range(N_COLOURS):
-            if state[S_ROLLED + f * N_COLOURS + c] > 0:
+        for c in range(L.N_COLOURS):
+            if state[L.S_ROLLED + f * L.N_COLOURS + c] > 0:
                 n = _opt(state, n, c)
         return n
     return 0
@@ -1211,11 +1172,11 @@ def _list_overflow(state, comp, seat):
 def overflow(state, seat, c, log):
     """CE-T7.1: one die of colour ``c`` showing the current column goes to the rest area."""
     b = seat_base(seat)
-    f = state[S_CURSOR]
-    state[S_ROLLED + f * N_COLOURS + c] -= 1
-    state[b + F_DICE + LOC_REST * N_COLOURS + c] += 1
+    f = state[L.S_CURSOR]
+    state[L.S_ROLLED + f * L.N_COLOURS + c] -= 1
+    state[b + L.F_DICE + L.LOC_REST * L.N_COLOURS + c] += 1
     if log.shape[0] > 1:
-        emit(log, EV_PLACE, seat, c, LOC_REST + 1, 1, f + 1)
+        emit(log, L.EV_PLACE, seat, c, L.LOC_REST + 1, 1, f + 1)
 
 
 @njit(cache=True)
@@ -1223,19 +1184,19 @@ def s3_ideas(state, rules, seat, log):
     """CE-T7.3: with s >= 1 sixes the active player gains first_six_idea ideas then moves
     own_steps_per_extra_six * (s - 1) steps; every other player, clockwise, moves
     others_steps_per_six * s steps (CE-T7.4; CE-AMB-31 order)."""
-    s = state[S_SIXES]
+    s = state[L.S_SIXES]
     if s == 0:
         return
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     got = 0
-    for _ in range(int(rules[R_FIRST_SIX_IDEA])):
+    for _ in range(int(rules[R.R_FIRST_SIX_IDEA])):
         got += gain_idea(state, rules, seat)
     if log.shape[0] > 1:
         b = seat_base(seat)
-        emit(log, EV_IDEA, seat, 0, state[b + F_IDEA_POS], state[b + F_IDEAS], got)
-    idea_steps(state, rules, seat, int(rules[R_OWN_STEPS_PER_EXTRA_SIX]) * (s - 1), log)
+        emit(log, L.EV_IDEA, seat, 0, state[b + L.F_IDEA_POS], state[b + L.F_IDEAS], got)
+    idea_steps(state, rules, seat, int(rules[R.R_OWN_STEPS_PER_EXTRA_SIX]) * (s - 1), log)
     for j in range(1, n):
-        idea_steps(state, rules, (seat + j) % n, int(rules[R_OTHERS_STEPS_PER_SIX]) * s, log)
+        idea_steps(state, rules, (seat + j) % n, int(rules[R.R_OTHERS_STEPS_PER_SIX]) * s, log)
 
 
 @njit(cache=True)
@@ -1243,181 +1204,181 @@ def end_turn(state, rules, seat):
     """CE-T8 / CE-E1: the end is triggered once, at the end of a turn with income >=
     end_threshold; CE-E2: the game ends after seat N-1's turn (at once if ``finish_round`` is
     off). Otherwise the next seat clockwise."""
-    n = state[S_N_PLAYERS]
-    if state[S_END_TRIGGERED] == 0 and \
-            state[seat_base(seat) + F_INCOME] >= int(rules[R_END_THRESHOLD]):
-        state[S_END_TRIGGERED] = 1
-        state[S_TRIGGER_SEAT] = seat
-    if state[S_END_TRIGGERED] == 1 and (seat == n - 1 or rules[R_FINISH_ROUND] < 0.5):
-        state[S_OVER] = 1
+    n = state[L.S_N_PLAYERS]
+    if state[L.S_END_TRIGGERED] == 0 and \
+            state[seat_base(seat) + L.F_INCOME] >= int(rules[R.R_END_THRESHOLD]):
+        state[L.S_END_TRIGGERED] = 1
+        state[L.S_TRIGGER_SEAT] = seat
+    if state[L.S_END_TRIGGERED] == 1 and (seat == n - 1 or rules[R.R_FINISH_ROUND] < 0.5):
+        state[L.S_OVER] = 1
         return
-    state[S_ACTIVE] = (seat + 1) % n
-    if state[S_ACTIVE] == 0:
-        state[S_ROUND] += 1
-    state[S_PHASE] = PH_TURN
+    state[L.S_ACTIVE] = (seat + 1) % n
+    if state[L.S_ACTIVE] == 0:
+        state[L.S_ROUND] += 1
+    state[L.S_PHASE] = L.PH_TURN
 
 
 @njit(cache=True)
 def begin_turn(state, seat, log):
     """Reset the turn context for ``seat``'s turn (W1 follows)."""
     b = seat_base(seat)
-    state[S_TURNS] += 1
-    state[b + F_TURNS] += 1
-    state[S_COL] = -1
-    state[S_REST_USED] = 0
-    state[S_SPECIAL_USED] = 0
-    state[S_MAIN_DONE] = 0
-    state[S_DISC_DONE] = 0
-    state[S_N_TASKS] = 0
-    state[S_TASK_POS] = 0
-    state[S_WINDOW] = 1
-    state[S_PHASE] = PH_FREE
+    state[L.S_TURNS] += 1
+    state[b + L.F_TURNS] += 1
+    state[L.S_COL] = -1
+    state[L.S_REST_USED] = 0
+    state[L.S_SPECIAL_USED] = 0
+    state[L.S_MAIN_DONE] = 0
+    state[L.S_DISC_DONE] = 0
+    state[L.S_N_TASKS] = 0
+    state[L.S_TASK_POS] = 0
+    state[L.S_WINDOW] = 1
+    state[L.S_PHASE] = L.PH_FREE
     if log.shape[0] > 1:
-        emit(log, EV_TURN, seat, state[S_ROUND], state[b + F_INCOME], state[b + F_PRODUCTION],
-             state[b + F_SALES])
+        emit(log, L.EV_TURN, seat, state[L.S_ROUND], state[b + L.F_INCOME],
+             state[b + L.F_PRODUCTION], state[b + L.F_SALES])
 
 
 # ==== the step machine (sim.decide) ============================================================
 @njit(cache=True)
-def _list(state, rules, comp, ph, seat, log):
+def list_options(state, rules, comp, ph, seat, log):
     """List the options of the decision at control position ``ph`` for ``seat``; with none,
     move on to where play goes on and return 0."""
     n = 0
-    if ph == PH_START_DISC:
-        c = state[S_CURSOR]
-        if c // 2 < state[S_N_PLAYERS] and state[S_DEALT + c] >= 0:
-            n = _list_start_disc(state, comp)
+    if ph == L.PH_START_DISC:
+        c = state[L.S_CURSOR]
+        if c // 2 < state[L.S_N_PLAYERS] and state[L.S_DEALT + c] >= 0:
+            n = list_start_disc(state, comp)
         if n == 0:
             _next_start_disc(state, rules)
-    elif ph == PH_INIT_MENU:
-        n = _list_init_menu(state)
+    elif ph == L.PH_INIT_MENU:
+        n = list_init_menu(state)
         if n == 0:
             if seat == 0:
-                state[S_PHASE] = PH_TURN
+                state[L.S_PHASE] = L.PH_TURN
             else:
-                state[S_CURSOR] = seat - 1
-    elif ph == PH_FREE:
-        n = _list_free(state, rules, comp, seat)
-    elif ph == PH_MENU:
-        n = _list_menu(state, seat)
+                state[L.S_CURSOR] = seat - 1
+    elif ph == L.PH_FREE:
+        n = list_free(state, rules, comp, seat)
+    elif ph == L.PH_MENU:
+        n = list_menu(state, seat)
         if n == 0:
-            state[S_PHASE] = state[S_RETURN]
-    elif ph == PH_REST:
-        n = _list_rest(state, rules, comp, seat)
+            state[L.S_PHASE] = state[L.S_RETURN]
+    elif ph == L.PH_REST:
+        n = list_rest(state, rules, comp, seat)
         if n == 0:
-            state[S_PHASE] = PH_FREE
-    elif ph == PH_REST_DIE:
-        n = _list_rest_die(state, rules, comp, seat)
+            state[L.S_PHASE] = L.PH_FREE
+    elif ph == L.PH_REST_DIE:
+        n = list_rest_die(state, rules, comp, seat)
         if n == 0:
-            state[S_PHASE] = PH_FREE
-    elif ph == PH_SPECIAL:
-        n = _list_special(state, rules, comp, seat)
+            state[L.S_PHASE] = L.PH_FREE
+    elif ph == L.PH_SPECIAL:
+        n = list_special(state, rules, comp, seat)
         if n == 0:
-            state[S_PHASE] = PH_FREE
-    elif ph == PH_MOVE_DIE:
-        n = _list_move_die(state, rules, comp, seat)
+            state[L.S_PHASE] = L.PH_FREE
+    elif ph == L.PH_MOVE_DIE:
+        n = list_move_die(state, rules, comp, seat)
         if n == 0:
-            state[S_PHASE] = PH_FREE
-    elif ph == PH_MORE:
-        n = _list_more(state, rules, comp, seat)
-    elif ph == PH_MOVE_TO:
-        n = _list_move_to(state, comp, seat)
+            state[L.S_PHASE] = L.PH_FREE
+    elif ph == L.PH_MORE:
+        n = list_more(state, rules, comp, seat)
+    elif ph == L.PH_MOVE_TO:
+        n = list_move_to(state, comp, seat)
         if n == 0:
-            state[S_PHASE] = PH_FREE
-    elif ph == PH_ACTIVATE:
-        n = _list_activate(state, rules, comp, seat)
+            state[L.S_PHASE] = L.PH_FREE
+    elif ph == L.PH_ACTIVATE:
+        n = list_activate(state, rules, comp, seat)
         if n == 0:      # CE-AMB-13 with allow_level0_activation off: nothing activated
-            state[S_WINDOW] = 2
-            state[S_PHASE] = PH_FREE
-    elif ph == PH_S1:
-        n = _list_s1(state, rules, seat)
-    elif ph == PH_OVERFLOW:
-        n = _list_overflow(state, comp, seat)
+            state[L.S_WINDOW] = 2
+            state[L.S_PHASE] = L.PH_FREE
+    elif ph == L.PH_S1:
+        n = list_s1(state, rules, seat)
+    elif ph == L.PH_OVERFLOW:
+        n = list_overflow(state, comp, seat)
         if n == 0:
             s3_ideas(state, rules, seat, log)
-            state[S_WINDOW] = 3
-            state[S_PHASE] = PH_FREE
+            state[L.S_WINDOW] = 3
+            state[L.S_PHASE] = L.PH_FREE
     return n
 
 
 @njit(cache=True)
-def _point(ph):
-    """The decision point D_* of control position ``ph`` (PH_TASK: see ``_list_task``)."""
-    if ph == PH_START_DISC:
-        return D_START_DISC
-    if ph == PH_INIT_MENU:
-        return D_INIT_MENU
-    if ph == PH_FREE:
-        return D_FREE
-    if ph == PH_MENU:
-        return D_MENU
-    if ph == PH_REST:
-        return D_REST
-    if ph == PH_REST_DIE:
-        return D_REST_DIE
-    if ph == PH_SPECIAL:
-        return D_SPECIAL
-    if ph == PH_MOVE_DIE:
-        return D_MOVE_DIE
-    if ph == PH_MOVE_TO:
-        return D_MOVE_TO
-    if ph == PH_MORE:
-        return D_MORE
-    if ph == PH_ACTIVATE:
-        return D_ACTIVATE
-    if ph == PH_S1:
-        return D_S1
-    return D_OVERFLOW
+def decision_point(ph):
+    """The decision point D_* of control position ``ph`` (PH_TASK: see ``list_task``)."""
+    if ph == L.PH_START_DISC:
+        return L.D_START_DISC
+    if ph == L.PH_INIT_MENU:
+        return L.D_INIT_MENU
+    if ph == L.PH_FREE:
+        return L.D_FREE
+    if ph == L.PH_MENU:
+        return L.D_MENU
+    if ph == L.PH_REST:
+        return L.D_REST
+    if ph == L.PH_REST_DIE:
+        return L.D_REST_DIE
+    if ph == L.PH_SPECIAL:
+        return L.D_SPECIAL
+    if ph == L.PH_MOVE_DIE:
+        return L.D_MOVE_DIE
+    if ph == L.PH_MOVE_TO:
+        return L.D_MOVE_TO
+    if ph == L.PH_MORE:
+        return L.D_MORE
+    if ph == L.PH_ACTIVATE:
+        return L.D_ACTIVATE
+    if ph == L.PH_S1:
+        return L.D_S1
+    return L.D_OVERFLOW
 
 
 @njit(cache=True)
 def _apply(state, rules, comp, seat, dp, code, log):
     """Carry out option ``code`` of decision ``dp`` taken by ``seat``."""
-    if dp == D_START_DISC:
-        c = state[S_CURSOR]
-        t = state[S_DEALT + c]
+    if dp == L.D_START_DISC:
+        c = state[L.S_CURSOR]
+        t = state[L.S_DEALT + c]
         place_disc(state, comp, c // 2, t, code, 0, log)
         _next_start_disc(state, rules)
-    elif dp == D_INIT_MENU:
+    elif dp == L.D_INIT_MENU:
         initial_menu(state, rules, seat, code, log)
-    elif dp == D_FREE:
+    elif dp == L.D_FREE:
         free_action(state, code)
-    elif dp == D_MENU:
+    elif dp == L.D_MENU:
         create_menu(state, rules, seat, code, log)
-        state[S_PHASE] = state[S_RETURN]
-    elif dp == D_REST:
+        state[L.S_PHASE] = state[L.S_RETURN]
+    elif dp == L.D_REST:
         start_rest(state, rules, seat, code, log)
-    elif dp == D_REST_DIE:
+    elif dp == L.D_REST_DIE:
         rest_die(state, rules, seat, code, log)
-    elif dp == D_SPECIAL:
+    elif dp == L.D_SPECIAL:
         special_action(state, rules, comp, seat, code, log)
-    elif dp == D_MOVE_DIE:
-        state[S_MOVE_FROM] = code
-        state[S_PHASE] = PH_MOVE_TO
-    elif dp == D_MORE:
-        state[S_PHASE] = PH_FREE if code == STOP else state[S_MORE_PHASE]
-    elif dp == D_MOVE_TO:
+    elif dp == L.D_MOVE_DIE:
+        state[L.S_MOVE_FROM] = code
+        state[L.S_PHASE] = L.PH_MOVE_TO
+    elif dp == L.D_MORE:
+        state[L.S_PHASE] = L.PH_FREE if code == L.STOP else state[L.S_MORE_PHASE]
+    elif dp == L.D_MOVE_TO:
         move_to(state, rules, seat, code, log)
-    elif dp == D_ACTIVATE:
+    elif dp == L.D_ACTIVATE:
         activate(state, comp, seat, code, log)
-    elif dp == D_S1:
+    elif dp == L.D_S1:
         s1_step(state, rules, seat, code, log)
-    elif dp == D_OVERFLOW:
+    elif dp == L.D_OVERFLOW:
         overflow(state, seat, code, log)
     else:   # a task of the S1 queue
-        do_task(state, rules, comp, seat, state[S_TASK], code, log)
-        state[S_TASK_POS] += 1
+        do_task(state, rules, comp, seat, state[L.S_TASK], code, log)
+        state[L.S_TASK_POS] += 1
 
 
 @njit(cache=True)
 def _decider(state, ph):
     """The seat deciding at control position ``ph``: the setup cursor's seat, else the active
     seat."""
-    if ph == PH_START_DISC:
-        return state[S_CURSOR] // 2
-    if ph == PH_INIT_MENU:
-        return state[S_CURSOR]
-    return state[S_ACTIVE]
+    if ph == L.PH_START_DISC:
+        return state[L.S_CURSOR] // 2
+    if ph == L.PH_INIT_MENU:
+        return state[L.S_CURSOR]
+    return state[L.S_ACTIVE]
 
 
 @njit(cache=True)
@@ -1426,52 +1387,52 @@ def _steps(state, rules, comp, log, turn_stop):
     next decision with two or more options, post it and return 1; 0 once the game is over.
     With ``turn_stop`` it also returns 2 when a turn is over (CE-T8), before the next begins."""
     while True:
-        if state[S_OVER] == 1:
-            if state[S_PHASE] != PH_OVER:
+        if state[L.S_OVER] == 1:
+            if state[L.S_PHASE] != L.PH_OVER:
                 _game_over(state, log)
             return 0
-        ph = state[S_PHASE]
+        ph = state[L.S_PHASE]
         seat = _decider(state, ph)
-        if ph == PH_TURN:
-            if state[S_ROUND] > int(rules[R_MAX_ROUNDS]):    # CE-E4
-                state[S_TRUNCATED] = 1
-                state[S_OVER] = 1
+        if ph == L.PH_TURN:
+            if state[L.S_ROUND] > int(rules[R.R_MAX_ROUNDS]):    # CE-E4
+                state[L.S_TRUNCATED] = 1
+                state[L.S_OVER] = 1
                 if log.shape[0] > 1:
-                    emit(log, EV_TRUNCATED, state[S_ROUND])
+                    emit(log, L.EV_TRUNCATED, state[L.S_ROUND])
                 continue
             begin_turn(state, seat, log)
             continue
-        if ph == PH_S2:
+        if ph == L.PH_S2:
             s2_income_and_goals(state, rules, comp, seat, log)
-            state[S_PHASE] = PH_S3
+            state[L.S_PHASE] = L.PH_S3
             continue
-        if ph == PH_S3:
+        if ph == L.PH_S3:
             s3_roll(state, seat, log)
             continue
-        if ph == PH_END_TURN:
+        if ph == L.PH_END_TURN:
             end_turn(state, rules, seat)
-            if turn_stop and state[S_OVER] == 0:
+            if turn_stop and state[L.S_OVER] == 0:
                 return 2
             continue
-        if ph == PH_TASK:
-            if state[S_TASK_POS] >= state[S_N_TASKS]:
-                state[S_N_TASKS] = 0
-                state[S_TASK_POS] = 0
-                state[S_PHASE] = PH_S1
+        if ph == L.PH_TASK:
+            if state[L.S_TASK_POS] >= state[L.S_N_TASKS]:
+                state[L.S_N_TASKS] = 0
+                state[L.S_TASK_POS] = 0
+                state[L.S_PHASE] = L.PH_S1
                 continue
-            task = state[S_TASKS + state[S_TASK_POS]]
-            state[S_TASK] = task
-            n, dp = _list_task(state, rules, comp, seat, task)
+            task = state[L.S_TASKS + state[L.S_TASK_POS]]
+            state[L.S_TASK] = task
+            n, dp = list_task(state, rules, comp, seat, task)
             if n == 0:
-                state[S_TASK_POS] += 1
+                state[L.S_TASK_POS] += 1
                 continue
         else:
-            n = _list(state, rules, comp, ph, seat, log)
+            n = list_options(state, rules, comp, ph, seat, log)
             if n == 0:
                 continue
-            dp = _point(ph)
+            dp = decision_point(ph)
         if n == 1:
-            _apply(state, rules, comp, seat, dp, state[S_OPTIONS], log)
+            _apply(state, rules, comp, seat, dp, state[L.S_OPTIONS], log)
             continue
         return _post(state, seat, dp, n)
 
@@ -1481,7 +1442,7 @@ def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (listed in
     the options block) and return 1; 0 once the game is over (``sim.decide``). With a decision
     pending: 1, nothing changes."""
-    if state[S_POINT] != 0:
+    if state[L.S_POINT] != 0:
         return 1
     return _steps(state, rules, comp, log, False)
 
@@ -1490,7 +1451,7 @@ def advance(state, rules, comp, log):
 def advance_turn(state, rules, comp, log):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
     call begins the next turn): tests and tools that look at one turn."""
-    if state[S_POINT] != 0:
+    if state[L.S_POINT] != 0:
         return 1
     return _steps(state, rules, comp, log, True)
 
@@ -1499,12 +1460,12 @@ def advance_turn(state, rules, comp, log):
 def apply_option(state, rules, comp, index, log):
     """Carry out option ``index`` of the pending decision (``sim.decide``); False (and no
     change) when no decision is pending or ``index`` is out of range."""
-    dp = state[S_POINT]
-    if dp == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+    dp = state[L.S_POINT]
+    if dp == 0 or index < 0 or index >= state[L.S_N_OPTIONS]:
         return False
-    state[S_POINT] = 0
-    state[S_N_OPTIONS] = 0
-    _apply(state, rules, comp, state[S_DECIDER], dp, state[S_OPTIONS + index], log)
+    state[L.S_POINT] = 0
+    state[L.S_N_OPTIONS] = 0
+    _apply(state, rules, comp, state[L.S_DECIDER], dp, state[L.S_OPTIONS + index], log)
     return True
 
 
@@ -1513,11 +1474,11 @@ def choose(state, rules, comp, kinds, pparams, work):
     """The deciding seat's policy: an index into the pending options (``sim.decide``).
     K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
     ``policies.greedy`` with the seat's policy parameters."""
-    seat = state[S_DECIDER]
-    n = state[S_N_OPTIONS]
-    if kinds[seat] == K_GREEDY:
-        return greedy(state, rules, comp, pparams[seat], seat, state[S_POINT], n)
-    return random_index(state, S_RNG_P, n)
+    seat = state[L.S_DECIDER]
+    n = state[L.S_N_OPTIONS]
+    if kinds[seat] == L.K_GREEDY:
+        return greedy(state, rules, comp, pparams[seat], seat, state[L.S_POINT], n)
+    return random_index(state, L.S_RNG_P, n)
 
 
 # ==== the end (CE-E3, CE-E4) and entry points ================================================
@@ -1526,8 +1487,8 @@ def beats(state, p, q):
     """CE-E3: True if seat ``p`` ranks above ``q``: income, then customers, then own shops on
     the board."""
     bp, bq = seat_base(p), seat_base(q)
-    if state[bp + F_INCOME] != state[bq + F_INCOME]:
-        return state[bp + F_INCOME] > state[bq + F_INCOME]
+    if state[bp + L.F_INCOME] != state[bq + L.F_INCOME]:
+        return state[bp + L.F_INCOME] > state[bq + L.F_INCOME]
     cp, cq = customers(state, bp), customers(state, bq)
     if cp != cq:
         return cp > cq
@@ -1538,7 +1499,7 @@ def beats(state, p, q):
 def final_rank(state, p):
     """CE-E3: 1 + the seats ranking above ``p`` (ties share the rank)."""
     r = 1
-    for q in range(state[S_N_PLAYERS]):
+    for q in range(state[L.S_N_PLAYERS]):
         if q != p and beats(state, q, p):
             r += 1
     return r
@@ -1549,7 +1510,7 @@ def winners(state):
     """(n_winners, winner_seat) of CE-E3; winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
-    for p in range(state[S_N_PLAYERS]):
+    for p in range(state[L.S_N_PLAYERS]):
         if final_rank(state, p) == 1:
             nw += 1
             ws = p
@@ -1559,71 +1520,72 @@ def winners(state):
 @njit(cache=True)
 def _game_over(state, log):
     """The game is over (CE-E2 or CE-E4): no decision is pending any more."""
-    state[S_PHASE] = PH_OVER
-    state[S_POINT] = 0
-    state[S_N_OPTIONS] = 0
+    state[L.S_PHASE] = L.PH_OVER
+    state[L.S_POINT] = 0
+    state[L.S_N_OPTIONS] = 0
     if log.shape[0] > 1:
         nw, ws = winners(state)
-        emit(log, EV_END, state[S_TRIGGER_SEAT], state[S_ACTIVE], ws, nw, state[S_TRUNCATED])
+        emit(log, L.EV_END, state[L.S_TRIGGER_SEAT], state[L.S_ACTIVE], ws, nw,
+             state[L.S_TRUNCATED])
 
 
 @njit(cache=True)
 def finish(state, rules, comp, games_row, seats_rows):
     """Fill the result rows of a finished game (``GO_*``, ``SO_*``)."""
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     nw, ws = winners(state)
-    games_row[GO_ROUNDS] = (state[S_TURNS] + n - 1) // n
-    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
-    games_row[GO_N_WINNERS] = nw
-    games_row[GO_WINNER_SEAT] = ws
-    games_row[GO_END_REASON] = 1 if state[S_TRUNCATED] else 0    # SPEC.end_reasons
-    games_row[GO_END_TRIGGER_SEAT] = -1 if state[S_TRUNCATED] else state[S_TRIGGER_SEAT]
-    games_row[GO_TURNS] = state[S_TURNS]
-    games_row[GO_GOALS_CLAIMED] = state[S_GOALS_CLAIMED]
-    for g in range(N_STACKS):
-        gid = state[S_GOAL + g]
-        games_row[GO_GOAL_A + g] = gid - g * 5 if gid >= 0 else -1
+    games_row[L.GO_ROUNDS] = (state[L.S_TURNS] + n - 1) // n
+    games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
+    games_row[L.GO_N_WINNERS] = nw
+    games_row[L.GO_WINNER_SEAT] = ws
+    games_row[L.GO_END_REASON] = 1 if state[L.S_TRUNCATED] else 0    # SPEC.end_reasons
+    games_row[L.GO_END_TRIGGER_SEAT] = -1 if state[L.S_TRUNCATED] else state[L.S_TRIGGER_SEAT]
+    games_row[L.GO_TURNS] = state[L.S_TURNS]
+    games_row[L.GO_GOALS_CLAIMED] = state[L.S_GOALS_CLAIMED]
+    for g in range(L.N_STACKS):
+        gid = state[L.S_GOAL + g]
+        games_row[L.GO_GOAL_A + g] = gid - g * 5 if gid >= 0 else -1
     left = 0
-    for h in range(N_HOUSES):
-        if state[S_HOUSE + h] >= 0:
+    for h in range(L.N_HOUSES):
+        if state[L.S_HOUSE + h] >= 0:
             left += 1
-    games_row[GO_CUSTOMERS_LEFT] = left
+    games_row[L.GO_CUSTOMERS_LEFT] = left
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
         rank = final_rank(state, p)
-        row[SO_SCORE] = state[b + F_INCOME]
-        row[SO_RANK] = rank
-        row[SO_WON] = 1 if rank == 1 else 0
-        row[SO_INCOME] = state[b + F_INCOME]
-        row[SO_PRODUCTION] = state[b + F_PRODUCTION]
-        row[SO_SALES] = state[b + F_SALES]
-        row[SO_CUSTOMERS] = customers(state, b)
-        row[SO_SHOPS_ON_BOARD] = shops_on_board(state, p)
-        row[SO_BAKERIES] = int(rules[R_BAKERIES_PER_PLAYER]) - state[b + F_BAKERIES_RESERVE]
-        row[SO_MENUS] = state[b + F_MENUS]
+        row[L.SO_SCORE] = state[b + L.F_INCOME]
+        row[L.SO_RANK] = rank
+        row[L.SO_WON] = 1 if rank == 1 else 0
+        row[L.SO_INCOME] = state[b + L.F_INCOME]
+        row[L.SO_PRODUCTION] = state[b + L.F_PRODUCTION]
+        row[L.SO_SALES] = state[b + L.F_SALES]
+        row[L.SO_CUSTOMERS] = customers(state, b)
+        row[L.SO_SHOPS_ON_BOARD] = shops_on_board(state, p)
+        row[L.SO_BAKERIES] = int(rules[R.R_BAKERIES_PER_PLAYER]) - state[b + L.F_BAKERIES_RESERVE]
+        row[L.SO_MENUS] = state[b + L.F_MENUS]
         g = 0
-        for s in range(N_STACKS):
-            g += (state[b + F_GOALS] >> s) & 1
-        row[SO_GOALS] = g
-        row[SO_GOAL_INCOME] = state[b + F_GOAL_INCOME]
-        row[SO_IDEAS] = state[b + F_IDEAS]
-        row[SO_IDEAS_GAINED] = state[b + F_IDEAS_GAINED]
+        for s in range(L.N_STACKS):
+            g += (state[b + L.F_GOALS] >> s) & 1
+        row[L.SO_GOALS] = g
+        row[L.SO_GOAL_INCOME] = state[b + L.F_GOAL_INCOME]
+        row[L.SO_IDEAS] = state[b + L.F_IDEAS]
+        row[L.SO_IDEAS_GAINED] = state[b + L.F_IDEAS_GAINED]
         d = 0
-        for i in range(N_COLS * MAX_SPACES):
-            if state[b + F_DISC + i] >= 0:
+        for i in range(L.N_COLS * L.MAX_SPACES):
+            if state[b + L.F_DISC + i] >= 0:
                 d += 1
-        row[SO_DISCS] = d
-        row[SO_DISCS_USED] = state[b + F_DISCS_USED]
-        for k in range(N_COLS):
-            row[SO_DICE_C1 + k] = dice_at(state, b, k)
-            row[SO_ACTIVATIONS_C1 + k] = state[b + F_ACTIVATIONS + k]
-        row[SO_DICE_REST] = dice_at(state, b, LOC_REST)
-        row[SO_TURNS_TAKEN] = state[b + F_TURNS]
-        row[SO_SALE_INCOME] = state[b + F_SALE_INCOME]
-        row[SO_S2_INCOME] = state[b + F_S2_INCOME]
-        row[SO_INCOME_PAID] = state[b + F_INCOME_PAID]
-        row[SO_DISPLACED] = state[b + F_DISPLACED]
+        row[L.SO_DISCS] = d
+        row[L.SO_DISCS_USED] = state[b + L.F_DISCS_USED]
+        for k in range(L.N_COLS):
+            row[L.SO_DICE_C1 + k] = dice_at(state, b, k)
+            row[L.SO_ACTIVATIONS_C1 + k] = state[b + L.F_ACTIVATIONS + k]
+        row[L.SO_DICE_REST] = dice_at(state, b, L.LOC_REST)
+        row[L.SO_TURNS_TAKEN] = state[b + L.F_TURNS]
+        row[L.SO_SALE_INCOME] = state[b + L.F_SALE_INCOME]
+        row[L.SO_S2_INCOME] = state[b + L.F_S2_INCOME]
+        row[L.SO_INCOME_PAID] = state[b + L.F_INCOME_PAID]
+        row[L.SO_DISPLACED] = state[b + L.F_DISPLACED]
 
 
 @njit(cache=True)
@@ -1631,8 +1593,8 @@ def _begin(rules, comp, n_players, master_seed, game_index, state, log):
     """Set game ``game_index`` of the run ``master_seed`` up in ``state`` with its streams."""
     rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
     setup_game(state, rules, comp, n_players, rng_s, log)
-    start_in(state, S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
-    start_in(state, S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
+    start_in(state, L.S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
+    start_in(state, L.S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
 
 
 @njit(cache=True)
@@ -1681,9 +1643,9 @@ def resample(state, rules, comp, seat, key):
     not yet rolled (the S3 rolls of CE-T7, on the dice stream) and the random seats' draws:
     both streams restart from ``key`` (the search's stream), and the scenario tests' forced
     dice (``S_FORCE``, a future written into the state) are dropped."""
-    state[S_FORCE_POS] = state[S_FORCE_N]
-    substream_in(state, S_RNG_D, key, SUB_DICE)
-    substream_in(state, S_RNG_P, key, SUB_POLICY)
+    state[L.S_FORCE_POS] = state[L.S_FORCE_N]
+    substream_in(state, L.S_RNG_D, key, SUB_DICE)
+    substream_in(state, L.S_RNG_P, key, SUB_POLICY)
 
 
 @njit(cache=True)

@@ -1,9 +1,9 @@
 """Cupcake Empire declarations: limits, enum codes, output columns and the declared array blocks.
 
-Declarations only (no Numba, nothing imported from the game folder): ``rules.py``,
-``policies.py``, ``kernel.py``, ``replay.py`` and ``audit.py`` import their constants from
-here. Every offset is derived from one ``(name, size, meaning)`` declaration by
-:class:`sim.layout.Block`; ``playtest layout cupcake_empire`` prints the tables.
+Declarations only (no Numba, nothing imported from the game folder): the other modules read
+their constants from here as ``L.NAME`` (``from . import layout as L``). Every offset is derived
+from one ``(name, size, meaning)`` declaration by :class:`sim.layout.Block` and exported by the
+``exports`` line at the end; ``playtest layout cupcake_empire`` prints the tables.
 
 State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``: the global block
 ``STATE`` (``S_*``), then one ``SEAT`` block (``F_*``) per seat at ``SEAT0 + seat * SEAT_LEN``.
@@ -14,33 +14,35 @@ Indices are 0-based in the kernel: column ``k`` = 0..4 is the spec's column k + 
 ``LOC_REST`` = the rest area. Base kinds ``B_*``; frosting kinds 0..3 simple (lemon, chocolate,
 mint, strawberry) and 4..9 the mixed pairs in ``FROST_PAIRS`` order; customer type
 ``pants * 4 + shirt`` (pants 0 plain, 1 chocolate; shirt = frosting flavour); house
-``region * 4 + (distance - 1)``.
+``options.encode_house(region, distance - 1)``.
 
 The game is a resumable step machine (``sim.decide``): ``S_PHASE`` (``PH_*``) and the turn
 context fields say where play goes on; the options block holds the pending decision (§10.1).
-A decision with a single legal option is taken without asking. Option encodings:
+A decision with a single legal option is taken without asking. Option codes (``options.py``
+encodes and decodes the packed ones):
 
 - D01 start disc column (DP1): column 0..4.
-- D02 initial menu (DP2): ``base * 4 + shirt`` (simple base, simple frosting).
+- D02 initial menu (DP2): ``encode_init_menu(base, shirt)`` (simple base, simple frosting).
 - D03 free action (DP3-DP5 entry): ``FA_*``.
-- D04 menu (DP3): ``base_kind * 10 + frost_kind``.
-- D05 rest use (DP4): ``method * 8 + column`` (method 0 = pay ideas, 1 = pay income per die);
-  D06 rest die: colour; D22 one more die: ``STOP`` or ``MORE`` (also for SP4).
-- D07 special action (DP5): ``SP_DISC + type * 8 + column`` (SP1), ``SP_MOVE1`` (SP2),
-  ``SP_IDEA`` (SP3), ``SP_MOVEN`` (SP4); D08 die to move: ``column * 8 + colour``;
+- D04 menu (DP3): ``encode_menu(base_kind, frost_kind)``.
+- D05 rest use (DP4): ``encode_rest(method, column)`` (method 0 = pay ideas, 1 = pay income per
+  die); D06 rest die: colour; D22 one more die: ``STOP`` or ``MORE`` (also for SP4).
+- D07 special action (DP5): ``encode_special_disc(type, column)`` (SP1), ``SP_MOVE1`` (SP2),
+  ``SP_IDEA`` (SP3), ``SP_MOVEN`` (SP4); D08 die to move: ``encode_move_die(column, colour)``;
   D09 target column 0..4.
-- D10 activation (DP6): ``column * 8 + L_exec``.
-- D11 S1 step (DP7): ``S1_MAIN``, ``S1_MENU``, ``S1_END`` or ``S1_DISC + space``.
+- D10 activation (DP6): ``encode_activate(column, L_exec)``.
+- D11 S1 step (DP7): ``S1_MAIN``, ``S1_MENU``, ``S1_END`` or ``encode_s1_disc(space)``.
 - D12 simple base flavour / D13 simple frosting flavour / D14 mixed pair (DP8, DP9): the kind.
-- D15 shop placement (DP10): ``src * 64 + region * 8 + victim`` (src = region of a relocated
+- D15 shop placement (DP10): ``encode_shop(src, region, victim)`` (src = region of a relocated
   own shop, or ``SRC_RESERVE``; victim 0 = an empty slot, 1 + seat = displace that seat).
-- D16 sale (DP11): house index.
-- D17 hire colour, D18 disc gain ``type * 8 + column``, D19 yellow bakery region, D20 column-5
-  level-4 choice ``L4_BAKERY + region`` or ``L4_OTHER + column * 8 + level`` (DP12).
+- D16 sale (DP11): house index ``encode_house(region, distance - 1)``.
+- D17 hire colour, D18 disc gain ``encode_disc_gain(type, column)``, D19 yellow bakery region,
+  D20 column-5 level-4 choice ``encode_l4(0, region, 0)`` or ``encode_l4(1, column, level)``
+  (DP12).
 - D21 overflow (DP13): colour of a die sent to the rest area.
 """
 from sim.decide import option_fields
-from sim.layout import Block, columns_block
+from sim.layout import Block, columns_block, exports
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
 # ---- limits -----------------------------------------------------------------------------------
@@ -253,7 +255,6 @@ COLDATA = Block("CD_", (
     ("n_thresh", 1, "number of base thresholds"),
     ("thresh", MAX_THRESH, "dice counts for base levels 1..n"),
 ), title="components: columns[5, CD_LEN] (columns.csv)")
-globals().update(COLDATA.offsets)
 CD_LEN = COLDATA.length
 
 REGDATA = Block("RD_", (
@@ -263,7 +264,6 @@ REGDATA = Block("RD_", (
     ("n_shop_slots", 1, "shop slots"),
     ("shop_min", MAX_SLOTS, "min_players of each shop slot"),
 ), title="components: regions[6, RD_LEN] (regions.csv)")
-globals().update(REGDATA.offsets)
 RD_LEN = REGDATA.length
 
 SUPDATA = Block("SU_", (
@@ -276,20 +276,17 @@ SUPDATA = Block("SU_", (
     ("dice", 1, "hireable dice per colour purple/yellow/orange/green"),
     ("pink", 1, "hireable pink dice"),
 ), title="components: supply[3 (2p, 3p, 4p), SU_LEN] (supply.csv)")
-globals().update(SUPDATA.offsets)
 SU_LEN = SUPDATA.length
 
 GOALDATA = Block("GD_", (
     ("first", 1, "first threshold of the goal condition (§8)"),
     ("second", 1, "second threshold (two-part conditions; 0 otherwise)"),
 ), title="components: goals[20 (A1..D5), GD_LEN] (goals.csv)")
-globals().update(GOALDATA.offsets)
 GD_LEN = GOALDATA.length
 
 MISC = Block("MI_", (
     ("per_type", 1, "customers per type (8 types)"),
 ), title="components: misc[MI_LEN] (components.toml)")
-globals().update(MISC.offsets)
 MI_LEN = MISC.length
 
 # ---- the game state ------------------------------------------------------------------------------
@@ -345,7 +342,6 @@ STATE = Block("S_", (
     ("rng_d", 1, "SUB_DICE stream state (int64 bits, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")
-globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end
 
@@ -381,11 +377,13 @@ SEAT = Block("F_", (
     ("income_paid", 1, "statistic: income paid"),
     ("displaced", 1, "statistic: own shops displaced"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
-globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
 # ---- output rows ---------------------------------------------------------------------------------
 GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
-globals().update(GAME_OUT.offsets)
 SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
-globals().update(SEAT_OUT.offsets)
+
+
+# ---- the declared offsets as module attributes (L.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(COLDATA, REGDATA, SUPDATA, GOALDATA, MISC, STATE, SEAT, GAME_OUT,
+                               SEAT_OUT)

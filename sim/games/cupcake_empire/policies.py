@@ -17,28 +17,13 @@ from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.decide import random_index
 from sim.rng import uniform_in
 
+from . import layout as L
+from . import rules as R
 from .board import (customer_goal, dice_at, experts, free_space, has_building, is_expert,
                     l_avail, level_of, menu_mask, room, seat_base, serves_house)
-from .layout import (CD_COLOUR, CD_MAX_LEVEL, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_FROST,
-                     D_HIRE, D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE, D_MOVE_TO, D_OVERFLOW, D_PAIR,
-                     D_REST, D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC,
-                     FA_MENU, FA_REST, FA_SPECIAL, FR_SIMPLE, F_DICE, F_IDEAS, F_INCOME,
-                     F_PRODUCTION, F_SALES, F_SERVED, F_STOCK_BASE, F_STOCK_FROST, GREY,
-                     L4_OTHER, LOC_REST, MAX_SPACES, MORE, PH_REST_DIE, N_BASE, N_COLOURS, N_COLS, N_FROST,
-                     N_REGIONS, N_STACKS, PINK, RD_KIND, RD_VALUE, S1_DISC, S1_MAIN,
-                     S1_MENU, SP_DISC, SP_IDEA, SP_MOVE1, SRC_RESERVE,
-                     S_COL, S_CURSOR, S_GOAL, S_MORE_PHASE, S_HOUSE, S_L_EXEC,
-                     S_OPTIONS, S_REST_COL,
-                     S_REST_METHOD, S_REST_MOVED, S_RNG_P, S_WINDOW, F_DISC, F_GOALS, N_STACKS)
-from .rules import (P_BUY_IDEA_MAX_HELD, P_BUY_IDEA_MIN_INCOME, P_CUSTOMER_W_GOAL, P_CUSTOMER_W_VALUE,
-                    P_ENDGAME_TURNS, P_EPSILON, P_H_CAP, P_L4_BAKERY_BIAS,
-                    P_OVERFLOW_KEEP_EXPERTS, P_PREFER_MIXED, P_RECALL_MAX_INCOME,
-                    P_RECALL_MIN_DICE_IDEA, P_REGION_W_CUSTOMERS, P_REGION_W_EMPTY_SLOT,
-                    P_USE_FREE_ACTIONS, P_W_DENIAL, P_W_DIE, P_W_DISC, P_W_DISC_COLUMN,
-                    P_W_EXCESS_TRACK, P_W_EXPERT_KEEP, P_W_GOAL, P_W_IDEA, P_W_INCOME,
-                    P_W_MIN_TRACK, P_W_REACH, R_BAKERY_BEIGE_GAIN, R_BAKERY_YELLOW_GAIN,
-                    R_DISC_INCOME_GAIN, R_END_THRESHOLD, R_GOAL_BONUS, R_SELL_REACH_L1,
-                    R_SHOP_DISPLACED_SALES_LOSS)
+from .options import (decode_activate, decode_disc_gain, decode_house, decode_init_menu, decode_l4,
+                      decode_menu, decode_move_die, decode_rest, decode_s1_disc, decode_shop,
+                      decode_special_disc, encode_house)
 
 no_refcount_module(__name__)
 no_wraparound_module(__name__)
@@ -49,9 +34,9 @@ NEG = -1.0e18
 @njit(cache=True)
 def turns_left(state, rules, pp, b):
     """H = clamp((end_threshold - income) / max(1, min(P, S)), 0, h_cap) (§10.2)."""
-    m = max(1, min(state[b + F_PRODUCTION], state[b + F_SALES]))
-    h = (rules[R_END_THRESHOLD] - state[b + F_INCOME]) / m
-    return max(0.0, min(pp[P_H_CAP], h))
+    m = max(1, min(state[b + L.F_PRODUCTION], state[b + L.F_SALES]))
+    h = (rules[R.R_END_THRESHOLD] - state[b + L.F_INCOME]) / m
+    return max(0.0, min(pp[R.P_H_CAP], h))
 
 
 @njit(cache=True)
@@ -60,7 +45,7 @@ def outlook(state, rules, pp, seat):
     turns left (``turns_left``) and a bit per region where ``seat`` has a building
     (``has_building``, CE-A4.2)."""
     built = 0
-    for r in range(N_REGIONS):
+    for r in range(L.N_REGIONS):
         built |= (1 << r) * has_building(state, seat, r)
     return turns_left(state, rules, pp, seat_base(seat)), built
 
@@ -75,22 +60,23 @@ def track_value(state, rules, pp, b, dp, ds):
 def track_at(state, pp, b, h, dp, ds):
     """Value of production += dp and sales += ds: the rise of min(P, S) times w_min_track * H,
     the rise of the larger track times w_excess_track; 0 in the endgame (H <= endgame_turns)."""
-    if h <= pp[P_ENDGAME_TURNS]:
+    if h <= pp[R.P_ENDGAME_TURNS]:
         return 0.0
-    p, s = state[b + F_PRODUCTION], state[b + F_SALES]
+    p, s = state[b + L.F_PRODUCTION], state[b + L.F_SALES]
     lo = min(p + dp, s + ds) - min(p, s)
     hi = max(p + dp, s + ds) - max(p, s)
-    return lo * pp[P_W_MIN_TRACK] * h + hi * pp[P_W_EXCESS_TRACK]
+    return lo * pp[R.P_W_MIN_TRACK] * h + hi * pp[R.P_W_EXCESS_TRACK]
 
 
 @njit(cache=True)
 def reach_value(state, comp, seat, r, reach):
     """Sale values of the customers within ``reach`` of region ``r`` that ``seat`` serves
     (each house's value times ``serves_house``, without branches)."""
-    served = state[seat_base(seat) + F_SERVED]
+    served = state[seat_base(seat) + L.F_SERVED]
     v = 0.0
     for d in range(min(reach, 4)):
-        v += comp[1][r, RD_VALUE + d] * serves_house(served, state[S_HOUSE + r * 4 + d])
+        h = encode_house(r, d)
+        v += comp[1][r, L.RD_VALUE + d] * serves_house(served, state[L.S_HOUSE + h])
     return v
 
 
@@ -100,29 +86,29 @@ def tile_value(state, pp, b, h, base, mixed):
     the menu it completes (all of it if a partner tile is in stock), plus prefer_mixed."""
     partner = 0
     if base:
-        for f in range(N_FROST):
-            partner += state[b + F_STOCK_FROST + f]
+        for f in range(L.N_FROST):
+            partner += state[b + L.F_STOCK_FROST + f]
     else:
-        for f in range(N_BASE):
-            partner += state[b + F_STOCK_BASE + f]
+        for f in range(L.N_BASE):
+            partner += state[b + L.F_STOCK_BASE + f]
     prod = 2.0 if mixed else 1.0
     if partner > 0:
         prod += 1.0
     v = track_at(state, pp, b, h, int(prod + 0.5), 0)
-    return v + (pp[P_PREFER_MIXED] if mixed else 0.0)
+    return v + (pp[R.P_PREFER_MIXED] if mixed else 0.0)
 
 
 @njit(cache=True)
 def best_sale(state, comp, seat, built, reach):
     """Highest sale value ``seat`` can take within ``reach`` (0 if none); ``built``: the
     regions of its buildings (``outlook``)."""
-    served = state[seat_base(seat) + F_SERVED]
+    served = state[seat_base(seat) + L.F_SERVED]
     best = 0
-    for r in range(N_REGIONS):
+    for r in range(L.N_REGIONS):
         mine = (built >> r) & 1
         for d in range(min(reach, 4)):
-            ok = mine & serves_house(served, state[S_HOUSE + r * 4 + d])
-            best = max(best, comp[1][r, RD_VALUE + d] * ok)
+            ok = mine & serves_house(served, state[L.S_HOUSE + encode_house(r, d)])
+            best = max(best, comp[1][r, L.RD_VALUE + d] * ok)
     return best
 
 
@@ -132,16 +118,16 @@ def shop_value(state, comp, pp, seat, look, kind):
     ``outlook``)."""
     h, built = look
     best = 0.0
-    for r in range(N_REGIONS):
-        if comp[1][r, RD_KIND] == kind and (built >> r) & 1 == 0:
+    for r in range(L.N_REGIONS):
+        if comp[1][r, L.RD_KIND] == kind and (built >> r) & 1 == 0:
             best = max(best, reach_value(state, comp, seat, r, 4))
-    return track_at(state, pp, seat_base(seat), h, 0, 1) + pp[P_W_REACH] * best
+    return track_at(state, pp, seat_base(seat), h, 0, 1) + pp[R.P_W_REACH] * best
 
 
 @njit(cache=True)
 def sale_value(state, pp, seat, h, v):
     """A sale of value v: v income now and v sales."""
-    return v * pp[P_W_INCOME] * pp[P_CUSTOMER_W_VALUE] + \
+    return v * pp[R.P_W_INCOME] * pp[R.P_CUSTOMER_W_VALUE] + \
         track_at(state, pp, seat_base(seat), h, 0, v)
 
 
@@ -159,8 +145,8 @@ def disc_value(state, rules, comp, pp, seat, look, t):
     if t == 3:
         return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, 2))
     if t == 4:
-        return rules[R_DISC_INCOME_GAIN] * pp[P_W_INCOME]
-    return pp[P_W_IDEA] * 0.67
+        return rules[R.R_DISC_INCOME_GAIN] * pp[R.P_W_INCOME]
+    return pp[R.P_W_IDEA] * 0.67
 
 
 @njit(cache=True)
@@ -186,24 +172,24 @@ def action_value(state, rules, comp, pp, seat, look, k, lv):
             v += shop_value(state, comp, pp, seat, look, 2)
         return v
     if k == 3:
-        reach = int(rules[R_SELL_REACH_L1 + lv - 1])
+        reach = int(rules[R.R_SELL_REACH_L1 + lv - 1])
         return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, reach))
     if lv == 1:
-        return pp[P_W_DIE]
+        return pp[R.P_W_DIE]
     wdisc = 0.0
     for t in range(6):
-        wdisc = max(wdisc, pp[P_W_DISC + 1 + t])
+        wdisc = max(wdisc, pp[R.P_W_DISC + 1 + t])
     if lv == 2:
-        return pp[P_W_DIE] + wdisc
-    g = rules[R_BAKERY_YELLOW_GAIN]
+        return pp[R.P_W_DIE] + wdisc
+    g = rules[R.R_BAKERY_YELLOW_GAIN]
     if lv == 3:
         return track_at(state, pp, b, h, int(g), int(g)) + wdisc
-    g = rules[R_BAKERY_BEIGE_GAIN]
+    g = rules[R.R_BAKERY_BEIGE_GAIN]
     other = 0.0
     for j in range(4):
         other = max(other, action_value(state, rules, comp, pp, seat, look, j,
-                                        comp[0][j, CD_MAX_LEVEL]))
-    return max(track_at(state, pp, b, h, int(g), int(g)) + pp[P_L4_BAKERY_BIAS], other)
+                                        comp[0][j, L.CD_MAX_LEVEL]))
+    return max(track_at(state, pp, b, h, int(g), int(g)) + pp[R.P_L4_BAKERY_BIAS], other)
 
 
 @njit(cache=True)
@@ -211,14 +197,14 @@ def activation_value(state, rules, comp, pp, seat, code):
     """D10: the action at the level, its discs (spaces <= level), minus w_expert_keep per
     expert die rerolled."""
     b = seat_base(seat)
-    k, lv = code // 8, code % 8
+    k, lv = decode_activate(code)
     look = outlook(state, rules, pp, seat)
     v = action_value(state, rules, comp, pp, seat, look, k, lv)
     for p in range(lv):
-        t = state[b + F_DISC + k * MAX_SPACES + p]
+        t = state[b + L.F_DISC + k * L.MAX_SPACES + p]
         if t >= 0:
             v += disc_value(state, rules, comp, pp, seat, look, t)
-    return v - pp[P_W_EXPERT_KEEP] * experts(state, comp[0], b, k) - 0.01 * lv
+    return v - pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k) - 0.01 * lv
 
 
 @njit(cache=True)
@@ -228,7 +214,7 @@ def _disc_values(state, rules, comp, pp, seat, look, k, top):
     b = seat_base(seat)
     d0 = d1 = d2 = d3 = 0.0
     for p in range(top):
-        t = state[b + F_DISC + k * MAX_SPACES + p]
+        t = state[b + L.F_DISC + k * L.MAX_SPACES + p]
         if t >= 0:
             v = disc_value(state, rules, comp, pp, seat, look, t)
             if p == 0:
@@ -245,7 +231,7 @@ def _disc_values(state, rules, comp, pp, seat, look, k, top):
 @njit(cache=True)
 def _best_activation(state, rules, comp, pp, seat, n):
     """D10 (CE-T1): the greedy choice among the listed activations, the first with the highest
-    ``activation_value``. ``_list_activate`` lists a column's levels together, so the column's
+    ``activation_value``. ``list_activate`` lists a column's levels together, so the column's
     experts and the values of its discs (CE-T3) are taken once per column; each option's score
     is summed as in ``activation_value``, so the scores are the same."""
     b = seat_base(seat)
@@ -256,21 +242,24 @@ def _best_activation(state, rules, comp, pp, seat, n):
     keep = 0.0
     dv = (0.0, 0.0, 0.0, 0.0)
     for i in range(n):
-        code = state[S_OPTIONS + i]
-        k, lv = code // 8, code % 8
+        code = state[L.S_OPTIONS + i]
+        k, lv = decode_activate(code)
         if k != col:
             col = k
-            keep = pp[P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
+            keep = pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
             top = lv
             j = i + 1
-            while j < n and state[S_OPTIONS + j] // 8 == k:
-                top = max(top, state[S_OPTIONS + j] % 8)
+            while j < n:
+                kj, lvj = decode_activate(state[L.S_OPTIONS + j])
+                if kj != k:
+                    break
+                top = max(top, lvj)
                 j += 1
             dv = _disc_values(state, rules, comp, pp, seat, look, k, top)
         # level 0 is worth 0.0 (as action_value says), without the call: half the options
         v = action_value(state, rules, comp, pp, seat, look, k, lv) if lv > 0 else 0.0
         for p in range(lv):
-            if state[b + F_DISC + k * MAX_SPACES + p] >= 0:
+            if state[b + L.F_DISC + k * L.MAX_SPACES + p] >= 0:
                 v += dv[p]
         v = v - keep - 0.01 * lv
         if v > bv:
@@ -286,11 +275,11 @@ def recall_gain(state, comp, b, k):
     n = dice_at(state, b, k)
     e = experts(state, cols, b, k)
     free = room(state, cols, b, k)
-    rest = b + F_DICE + LOC_REST * N_COLOURS
-    ex = state[rest + PINK]     # the rest dice that are experts in column k (is_expert)
-    if cols[k, CD_COLOUR] != PINK:
-        ex += state[rest + cols[k, CD_COLOUR]]
-    other = dice_at(state, b, LOC_REST) - ex
+    rest = b + L.F_DICE + L.LOC_REST * L.N_COLOURS
+    ex = state[rest + L.PINK]     # the rest dice that are experts in column k (is_expert)
+    if cols[k, L.CD_COLOUR] != L.PINK:
+        ex += state[rest + cols[k, L.CD_COLOUR]]
+    other = dice_at(state, b, L.LOC_REST) - ex
     me = min(free, ex)
     mo = min(free - me, other)
     return level_of(cols, k, n + me + mo, e + me) - level_of(cols, k, n, e)
@@ -309,16 +298,16 @@ def _best_rest(state, comp, pp, seat, n):
     ``_rest_value``; the gains of the columns (each listed once per method) and the preferred
     method are worked out once for the decision."""
     b = seat_base(seat)
-    use_idea = dice_at(state, b, LOC_REST) >= pp[P_RECALL_MIN_DICE_IDEA]
+    use_idea = dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
     gains = 0       # recall_gain of column k (0..4) in bits 8k..8k+7
-    for k in range(N_COLS):
+    for k in range(L.N_COLS):
         gains |= recall_gain(state, comp, b, k) << (8 * k)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
-        code = state[S_OPTIONS + i]
-        k = code % 8
-        v = _rest_value((gains >> (8 * k)) & 255, code // 8, use_idea)
+        code = state[L.S_OPTIONS + i]
+        method, k = decode_rest(code)
+        v = _rest_value((gains >> (8 * k)) & 255, method, use_idea)
         if v > bv:
             bv = v
             best = i
@@ -330,138 +319,142 @@ def option_value(state, rules, comp, pp, seat, dp, code):
     """The greedy score of option ``code`` of decision ``dp``."""
     b = seat_base(seat)
     cols = comp[0]
-    free = pp[P_USE_FREE_ACTIONS] > 0.5
-    if dp == D_START_DISC:
-        return pp[P_W_DISC_COLUMN + 1 + code] + l_avail(state, cols, b, code)
-    if dp == D_INIT_MENU:
-        m = menu_mask(code // 4, code % 4)
+    free = pp[R.P_USE_FREE_ACTIONS] > 0.5
+    if dp == L.D_START_DISC:
+        return pp[R.P_W_DISC_COLUMN + 1 + code] + l_avail(state, cols, b, code)
+    if dp == L.D_INIT_MENU:
+        base, flavour = decode_init_menu(code)
+        m = menu_mask(base, flavour)
         v = 0.0
         for h in range(24):
-            t = state[S_HOUSE + h]
+            t = state[L.S_HOUSE + h]
             if t >= 0 and (m >> t) & 1:
                 v += 1.0 + (1.0 if h < 4 else 0.0)
         return v
-    if dp == D_FREE:
-        if code == FA_MENU:
+    if dp == L.D_FREE:
+        if code == L.FA_MENU:
             return 3.0
-        if code == FA_REST:
-            if not free or state[S_WINDOW] != 1:
+        if code == L.FA_REST:
+            if not free or state[L.S_WINDOW] != 1:
                 return NEG
-            rest = dice_at(state, b, LOC_REST)
-            ok = (state[b + F_IDEAS] >= 1 and rest >= pp[P_RECALL_MIN_DICE_IDEA]) or \
-                (pp[P_RECALL_MAX_INCOME] >= 1 and state[b + F_INCOME] >= 1)
+            rest = dice_at(state, b, L.LOC_REST)
+            ok = (state[b + L.F_IDEAS] >= 1 and rest >= pp[R.P_RECALL_MIN_DICE_IDEA]) or \
+                (pp[R.P_RECALL_MAX_INCOME] >= 1 and state[b + L.F_INCOME] >= 1)
             if ok:      # and some column gains a level
-                for k in range(N_COLS):
+                for k in range(L.N_COLS):
                     if recall_gain(state, comp, b, k) >= 1:
                         return 2.0
             return NEG
-        if code == FA_SPECIAL:
+        if code == L.FA_SPECIAL:
             if not free:
                 return NEG
-            ideas = state[b + F_IDEAS]
+            ideas = state[b + L.F_IDEAS]
             if ideas >= 1:
                 return 1.0
-            if state[b + F_INCOME] >= pp[P_BUY_IDEA_MIN_INCOME] and ideas < pp[P_BUY_IDEA_MAX_HELD]:
+            if (state[b + L.F_INCOME] >= pp[R.P_BUY_IDEA_MIN_INCOME]
+                    and ideas < pp[R.P_BUY_IDEA_MAX_HELD]):
                 return 1.0
             return NEG
         return 0.0
-    if dp == D_MENU:
-        bk, fk = code // 10, code % 10
-        mixed = (1 if bk == 2 else 0) + (1 if fk >= FR_SIMPLE else 0)
-        new = menu_mask(bk, fk) & ~state[b + F_SERVED]
+    if dp == L.D_MENU:
+        bk, fk = decode_menu(code)
+        mixed = (1 if bk == 2 else 0) + (1 if fk >= L.FR_SIMPLE else 0)
+        new = menu_mask(bk, fk) & ~state[b + L.F_SERVED]
         c = 0
         while new:
             c += new & 1
             new >>= 1
         return mixed + 0.3 * c
-    if dp == D_REST:
-        use_idea = dice_at(state, b, LOC_REST) >= pp[P_RECALL_MIN_DICE_IDEA]
-        return _rest_value(recall_gain(state, comp, b, code % 8), code // 8, use_idea)
-    if dp == D_REST_DIE:
-        return 2.0 if is_expert(cols, state[S_REST_COL], code) else 1.0
-    if dp == D_MORE:
-        more = state[S_MORE_PHASE] == PH_REST_DIE and (
-            state[S_REST_METHOD] == 0 or state[S_REST_MOVED] < pp[P_RECALL_MAX_INCOME])
-        return 1.0 if (code == MORE) == more else 0.0
-    if dp == D_SPECIAL:
-        if code < SP_MOVE1:
-            t, k = (code - SP_DISC) // 8, (code - SP_DISC) % 8
-            v = pp[P_W_DISC + 1 + t] * pp[P_W_DISC_COLUMN + 1 + k]
-            return v - pp[P_W_IDEA] * 0.5
-        if code == SP_IDEA:
-            if state[b + F_INCOME] >= pp[P_BUY_IDEA_MIN_INCOME] and \
-                    state[b + F_IDEAS] < pp[P_BUY_IDEA_MAX_HELD]:
-                return pp[P_W_IDEA]
+    if dp == L.D_REST:
+        use_idea = dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
+        method, k = decode_rest(code)
+        return _rest_value(recall_gain(state, comp, b, k), method, use_idea)
+    if dp == L.D_REST_DIE:
+        return 2.0 if is_expert(cols, state[L.S_REST_COL], code) else 1.0
+    if dp == L.D_MORE:
+        more = state[L.S_MORE_PHASE] == L.PH_REST_DIE and (
+            state[L.S_REST_METHOD] == 0 or state[L.S_REST_MOVED] < pp[R.P_RECALL_MAX_INCOME])
+        return 1.0 if (code == L.MORE) == more else 0.0
+    if dp == L.D_SPECIAL:
+        if code < L.SP_MOVE1:
+            t, k = decode_special_disc(code)
+            v = pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
+            return v - pp[R.P_W_IDEA] * 0.5
+        if code == L.SP_IDEA:
+            if state[b + L.F_INCOME] >= pp[R.P_BUY_IDEA_MIN_INCOME] and \
+                    state[b + L.F_IDEAS] < pp[R.P_BUY_IDEA_MAX_HELD]:
+                return pp[R.P_W_IDEA]
             return NEG
         return NEG + 1.0      # SP2 / SP4: only when nothing else is listed
-    if dp == D_MOVE_DIE:
-        a, c = code // 8, code % 8
+    if dp == L.D_MOVE_DIE:
+        a, c = decode_move_die(code)
         return 0.5 if not is_expert(cols, a, c) else 0.0
-    if dp == D_MOVE_TO:
+    if dp == L.D_MOVE_TO:
         return 1.0 if is_expert(cols, code, 0) else 0.5
-    if dp == D_ACTIVATE:
+    if dp == L.D_ACTIVATE:
         return activation_value(state, rules, comp, pp, seat, code)
-    if dp == D_S1:
-        if code >= S1_DISC:
-            return 4.0 - 0.1 * (code - S1_DISC)
-        if code == S1_MAIN:
+    if dp == L.D_S1:
+        if code >= L.S1_DISC:
+            return 4.0 - 0.1 * decode_s1_disc(code)
+        if code == L.S1_MAIN:
             return 3.0
-        if code == S1_MENU:
+        if code == L.S1_MENU:
             return 2.0
         return 1.0
-    if dp == D_BASE or dp == D_FROST or dp == D_PAIR:
-        return _flavour_value(_unserved(state, b), code, dp == D_BASE)
-    if dp == D_SHOP:
-        src, r, victim = code // 64, (code // 8) % 8, code % 8
-        v = pp[P_REGION_W_CUSTOMERS] * pp[P_W_REACH] * reach_value(state, comp, seat, r, 4)
+    if dp == L.D_BASE or dp == L.D_FROST or dp == L.D_PAIR:
+        return _flavour_value(_unserved(state, b), code, dp == L.D_BASE)
+    if dp == L.D_SHOP:
+        src, r, victim = decode_shop(code)
+        v = pp[R.P_REGION_W_CUSTOMERS] * pp[R.P_W_REACH] * reach_value(state, comp, seat, r, 4)
         if victim == 0:
-            v += pp[P_REGION_W_EMPTY_SLOT]
+            v += pp[R.P_REGION_W_EMPTY_SLOT]
         else:
-            v += pp[P_W_DENIAL] * rules[R_SHOP_DISPLACED_SALES_LOSS]
-        if src != SRC_RESERVE:
-            v -= pp[P_W_REACH] * reach_value(state, comp, seat, src, 4)
+            v += pp[R.P_W_DENIAL] * rules[R.R_SHOP_DISPLACED_SALES_LOSS]
+        if src != L.SRC_RESERVE:
+            v -= pp[R.P_W_REACH] * reach_value(state, comp, seat, src, 4)
         return v
-    if dp == D_SELL:
-        v = comp[1][code // 4, RD_VALUE + code % 4]
+    if dp == L.D_SELL:
+        r, d = decode_house(code)
+        v = comp[1][r, L.RD_VALUE + d]
         goal = 0.0
-        for s in range(N_STACKS):
-            gid = state[S_GOAL + s]
-            if gid // 5 == 1 and (state[b + F_GOALS] >> s) & 1 == 0 and \
-                    customer_goal(state, comp, b, gid, state[S_HOUSE + code], v):
-                goal += rules[R_GOAL_BONUS]
-        return v * pp[P_CUSTOMER_W_VALUE] + goal * pp[P_W_GOAL] * pp[P_CUSTOMER_W_GOAL] - \
-            0.01 * (code % 4)
-    if dp == D_HIRE:
-        if code == PINK:
+        for s in range(L.N_STACKS):
+            gid = state[L.S_GOAL + s]
+            if gid // 5 == 1 and (state[b + L.F_GOALS] >> s) & 1 == 0 and \
+                    customer_goal(state, comp, b, gid, state[L.S_HOUSE + code], v):
+                goal += rules[R.R_GOAL_BONUS]
+        return v * pp[R.P_CUSTOMER_W_VALUE] + goal * pp[R.P_W_GOAL] * pp[R.P_CUSTOMER_W_GOAL] - \
+            0.01 * d
+    if dp == L.D_HIRE:
+        if code == L.PINK:
             return 3.0
         k = 0
-        for j in range(N_COLS):
-            if cols[j, CD_COLOUR] == code:
+        for j in range(L.N_COLS):
+            if cols[j, L.CD_COLOUR] == code:
                 k = j
-        return 1.0 + pp[P_W_DISC_COLUMN + 1 + k] - 0.1 * l_avail(state, cols, b, k)
-    if dp == D_DISC:
-        t, k = code // 8, code % 8
-        v = pp[P_W_DISC + 1 + t] * pp[P_W_DISC_COLUMN + 1 + k]
+        return 1.0 + pp[R.P_W_DISC_COLUMN + 1 + k] - 0.1 * l_avail(state, cols, b, k)
+    if dp == L.D_DISC:
+        t, k = decode_disc_gain(code)
+        v = pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
         p = free_space(state, cols, b, k, t)
-        if k == state[S_COL] and p + 1 <= state[S_L_EXEC]:
+        if k == state[L.S_COL] and p + 1 <= state[L.S_L_EXEC]:
             v += disc_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), t)
         return v
-    if dp == D_BAKERY_Y:
-        return pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
-    if dp == D_L4:
-        if code >= L4_OTHER:
-            j, lv = (code - L4_OTHER) // 8, (code - L4_OTHER) % 8
-            return action_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), j,
+    if dp == L.D_BAKERY_Y:
+        return pp[R.P_W_REACH] * reach_value(state, comp, seat, code, 4)
+    if dp == L.D_L4:
+        kind, x, lv = decode_l4(code)
+        if kind == 1:
+            return action_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), x,
                                 lv) - 0.01 * (3 - lv)
-        g = rules[R_BAKERY_BEIGE_GAIN]
-        return track_value(state, rules, pp, b, int(g), int(g)) + pp[P_L4_BAKERY_BIAS] + \
-            pp[P_W_REACH] * reach_value(state, comp, seat, code, 4)
-    if dp == D_OVERFLOW:
+        g = rules[R.R_BAKERY_BEIGE_GAIN]
+        return track_value(state, rules, pp, b, int(g), int(g)) + pp[R.P_L4_BAKERY_BIAS] + \
+            pp[R.P_W_REACH] * reach_value(state, comp, seat, x, 4)
+    if dp == L.D_OVERFLOW:
         # the die sent to rest: a grey one first, then one that is no expert in this column
-        if pp[P_OVERFLOW_KEEP_EXPERTS] > 0.5:
-            if code == GREY:
+        if pp[R.P_OVERFLOW_KEEP_EXPERTS] > 0.5:
+            if code == L.GREY:
                 return 2.0
-            return 0.0 if is_expert(cols, state[S_CURSOR], code) else 1.0
+            return 0.0 if is_expert(cols, state[L.S_CURSOR], code) else 1.0
         return 0.0
     return 0.0
 
@@ -470,10 +463,10 @@ def option_value(state, rules, comp, pp, seat, dp, code):
 def _unserved(state, b):
     """The customers on the board whose type the seat at ``b`` serves no menu for, counted by
     type (8 bits per type: type t in bits 8t..8t+7)."""
-    served = state[b + F_SERVED]
+    served = state[b + L.F_SERVED]
     counts = 0
     for h in range(24):
-        t = state[S_HOUSE + h]
+        t = state[L.S_HOUSE + h]
         if t >= 0 and (served >> t) & 1 == 0:
             counts += 1 << (8 * t)
     return counts
@@ -501,7 +494,7 @@ def _best_tile(state, seat, n, base):
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
-        v = _flavour_value(unserved, state[S_OPTIONS + i], base)
+        v = _flavour_value(unserved, state[L.S_OPTIONS + i], base)
         if v > bv:
             bv = v
             best = i
@@ -512,19 +505,19 @@ def _best_tile(state, seat, n, base):
 def greedy(state, rules, comp, pp, seat, dp, n):
     """The greedy policy: the listed option with the highest ``option_value`` (first on ties);
     with probability ``epsilon`` a uniform option (SUB_POLICY stream)."""
-    if pp[P_EPSILON] > 0.0:
-        if uniform_in(state, S_RNG_P) < pp[P_EPSILON]:
-            return random_index(state, S_RNG_P, n)
-    if dp == D_ACTIVATE:
+    if pp[R.P_EPSILON] > 0.0:
+        if uniform_in(state, L.S_RNG_P) < pp[R.P_EPSILON]:
+            return random_index(state, L.S_RNG_P, n)
+    if dp == L.D_ACTIVATE:
         return _best_activation(state, rules, comp, pp, seat, n)
-    if dp == D_BASE or dp == D_FROST or dp == D_PAIR:
-        return _best_tile(state, seat, n, dp == D_BASE)
-    if dp == D_REST:
+    if dp == L.D_BASE or dp == L.D_FROST or dp == L.D_PAIR:
+        return _best_tile(state, seat, n, dp == L.D_BASE)
+    if dp == L.D_REST:
         return _best_rest(state, comp, pp, seat, n)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):
-        v = option_value(state, rules, comp, pp, seat, dp, state[S_OPTIONS + i])
+        v = option_value(state, rules, comp, pp, seat, dp, state[L.S_OPTIONS + i])
         if v > bv:
             bv = v
             best = i

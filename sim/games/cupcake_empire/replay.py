@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from . import layout as L
-from .rules import BASES, COLOURS, DISC_TYPES, FROSTINGS, GOAL_NAMES
+from . import rules as R
+from .options import decode_house
 
 _REGIONS = ("GREY", "YEL1", "YEL2", "BEI1", "BEI2", "BEI3")
 _INCOME = {L.IN_S2: "S2", L.IN_SALE: "sale", L.IN_DISC: "INCOME3 disc", L.IN_GOAL: "goal"}
@@ -17,11 +18,12 @@ def _name(names, i, what):
 def _cust(t: int) -> str:
     if t < 0:
         return "nobody"
-    return f"({BASES[t // 4]} pants, {FROSTINGS[t % 4]} shirt)"
+    return f"({R.BASES[t // 4]} pants, {R.FROSTINGS[t % 4]} shirt)"
 
 
 def _house(h: int, regions) -> str:
-    return f"{_name(regions, h // 4, 'region')}-d{h % 4 + 1}"
+    region, d = decode_house(h)
+    return f"{_name(regions, region, 'region')}-d{d + 1}"
 
 
 def _loc(loc: int) -> str:
@@ -44,7 +46,7 @@ def format_event(event, ctx=None) -> str:
     reg = _regions(ctx) if ctx is not None else _REGIONS
     p = f"seat {a[0]}"
     if code == L.EV_SETUP:
-        goals = [GOAL_NAMES[g] for g in a[1:5] if g >= 0]
+        goals = [R.GOAL_NAMES[g] for g in a[1:5] if g >= 0]
         return f"setup: {a[0]} players, goals {', '.join(goals) or 'none'}"
     if code == L.EV_CUSTOMER:
         return f"customer {_cust(a[1])} on {_house(a[0], reg)}"
@@ -52,13 +54,13 @@ def format_event(event, ctx=None) -> str:
         return f"{p}: grey die shows {a[1]}, placed in {_loc(a[2])}"
     if code == L.EV_MENU:
         kind = "initial menu" if a[5] else "menu"
-        return (f"{p}: {kind} {BASES[a[1]]} + {FROSTINGS[a[2]]}, production +{a[3]} = {a[4]}")
+        return (f"{p}: {kind} {R.BASES[a[1]]} + {R.FROSTINGS[a[2]]}, production +{a[3]} = {a[4]}")
     if code == L.EV_TURN:
         return f"--- round {a[1]}, {p}: income {a[2]}, production {a[3]}, sales {a[4]}"
     if code == L.EV_ACTIVATE:
         return f"{p}: activates column {a[1]} (L_avail {a[2]}) at level {a[3]}"
     if code == L.EV_TILE:
-        names = BASES if a[1] == 0 else FROSTINGS
+        names = R.BASES if a[1] == 0 else R.FROSTINGS
         return f"{p}: takes {'base' if a[1] == 0 else 'frosting'} {_name(names, a[2], 'tile')}"
     if code == L.EV_SHOP:
         src = "reserve" if a[3] < 0 else f"relocated from {_name(reg, a[3], 'region')}"
@@ -68,21 +70,22 @@ def format_event(event, ctx=None) -> str:
         return (f"{p}: sells to {_cust(a[2])} at {_house(a[1], reg)} for {a[3]}; "
                 f"sales {a[4]}, income {a[5]}")
     if code == L.EV_HIRE:
-        return f"{p}: hires a {_name(COLOURS, a[1], 'colour')} die into {_loc(a[2])}"
+        return f"{p}: hires a {_name(R.COLOURS, a[1], 'colour')} die into {_loc(a[2])}"
     if code == L.EV_DISC:
-        return (f"{p}: disc {_name(DISC_TYPES, a[1], 'type')} on column {a[2]} space {a[3]} "
+        return (f"{p}: disc {_name(R.DISC_TYPES, a[1], 'type')} on column {a[2]} space {a[3]} "
                 f"({_DISC_SRC[a[4]] if 0 <= a[4] < 3 else a[4]})")
     if code == L.EV_BAKERY:
         return f"{p}: bakery in {_name(reg, a[1], 'region')}; production {a[2]}, sales {a[3]}"
     if code == L.EV_DISC_USE:
-        return f"{p}: resolves disc {_name(DISC_TYPES, a[1], 'type')} (column {a[2]} space {a[3]})"
+        return (f"{p}: resolves disc {_name(R.DISC_TYPES, a[1], 'type')} "
+                f"(column {a[2]} space {a[3]})")
     if code == L.EV_INCOME:
         return f"{p}: income +{a[1]} ({_INCOME.get(a[3], a[3])}) = {a[2]}"
     if code == L.EV_IDEA:
         return f"{p}: idea marker {a[1]} step(s) to {a[2]}, +{a[4]} idea(s), holds {a[3]}"
     if code == L.EV_REST:
         how = "an idea" if a[1] == 0 else "income"
-        return f"{p}: recalls a {_name(COLOURS, a[3], 'colour')} die to column {a[2]} ({how})"
+        return f"{p}: recalls a {_name(R.COLOURS, a[3], 'colour')} die to column {a[2]} ({how})"
     if code == L.EV_SPECIAL:
         if a[1] < L.SP_MOVE1:
             what = "SP1 disc"
@@ -90,14 +93,15 @@ def format_event(event, ctx=None) -> str:
             what = {L.SP_MOVE1: "SP2 move", L.SP_IDEA: "SP3 idea", L.SP_MOVEN: "SP4 moves"}.get(a[1], a[1])
         return f"{p}: special action {what}; income {a[2]}, ideas {a[3]}"
     if code == L.EV_MOVE:
-        return f"{p}: moves a {_name(COLOURS, a[3], 'colour')} die from column {a[1]} to column {a[2]}"
+        return f"{p}: moves a {_name(R.COLOURS, a[3], 'colour')} die from column {a[1]} to column {a[2]}"
     if code == L.EV_ROLL:
-        return f"{p}: {_name(COLOURS, a[1], 'colour')} die from {_loc(a[3])} rolls {a[2]}"
+        return f"{p}: {_name(R.COLOURS, a[1], 'colour')} die from {_loc(a[3])} rolls {a[2]}"
     if code == L.EV_PLACE:
         why = "6" if a[4] == 6 else f"{a[4]}, column full"
-        return f"{p}: {a[3]} {_name(COLOURS, a[1], 'colour')} die(s) showing {why} to the rest area"
+        return (f"{p}: {a[3]} {_name(R.COLOURS, a[1], 'colour')} die(s) showing {why} "
+                "to the rest area")
     if code == L.EV_GOAL:
-        return f"{p}: claims goal {_name(GOAL_NAMES, a[1], 'goal')}; income {a[2]}"
+        return f"{p}: claims goal {_name(R.GOAL_NAMES, a[1], 'goal')}; income {a[2]}"
     if code == L.EV_PAY:
         return f"{p}: pays {a[1]} income for {_PAY.get(a[3], a[3])}; income {a[2]}"
     if code == L.EV_END:

@@ -15,15 +15,11 @@ from pathlib import Path
 import numpy as np
 
 from sim import components as cf
-from sim.layout import params_block
+from sim.layout import exports, params_block
 from sim.presets import shipped
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from .layout import (CD_CAPACITY, CD_COLOUR, CD_LEN, CD_MAX_LEVEL, CD_N_THRESH, CD_SPACES,
-                     CD_THRESH, GD_FIRST, GD_LEN, GD_SECOND, K_GREEDY, K_RANDOM, MAX_LEVEL,
-                     MAX_SLOTS, MAX_SPACES, MAX_THRESH, MI_LEN, MI_PER_TYPE, N_COLS, N_GOALS,
-                     N_REGIONS, RD_BAKERY_SLOTS, RD_KIND, RD_LEN, RD_N_SHOP_SLOTS, RD_SHOP_MIN,
-                     RD_VALUE, SU_LEN, SUPDATA)
+from . import layout as L
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 PRESETS_DIR = Path(__file__).resolve().parent / "presets"  # named policies written by `playtest tune`
@@ -141,28 +137,26 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
 )
 
 POLICIES: dict[str, PolicySpec] = {
-    "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
-    "greedy": PolicySpec("greedy", K_GREEDY, "One-ply heuristic over every decision point (§10.1) with the §10.2 defaults."),
-    "greedy_no_free": PolicySpec("greedy_no_free", K_GREEDY,
+    "random": PolicySpec("random", L.K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
+    "greedy": PolicySpec("greedy", L.K_GREEDY, "One-ply heuristic over every decision point (§10.1) with the §10.2 defaults."),
+    "greedy_no_free": PolicySpec("greedy_no_free", L.K_GREEDY,
                                  "Greedy that never uses the rest area or special actions (§10.2 reference).",
                                  {"use_free_actions": False}),
-    "salesman": PolicySpec("salesman", K_GREEDY,
+    "salesman": PolicySpec("salesman", L.K_GREEDY,
                            "Greedy that values sales and shops over production: denial, reach and customers weigh more.",
                            {"w_denial": 2.0, "w_reach": 1.5, "customer_w_value": 2.0, "prefer_mixed": 1.5,
                             "w_excess_track": 0.6}),
     # expert (version 1.1): greedy with every numeric parameter but epsilon tuned by `playtest
     # tune` in 2-player games against greedy; the command and held-out result are in the file.
-    "expert": PolicySpec("expert", K_GREEDY,
+    "expert": PolicySpec("expert", L.K_GREEDY,
                          "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
                          "values hired dice, raising the lower of production and sales and the level-4 bakery highly, never buys ideas (SP3).",
                          shipped(PRESETS_DIR / "expert.toml", "cupcake_empire")),
 }
 
 RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
-globals().update(RULES_BLOCK.offsets)
 R_LEN = RULES_BLOCK.length
 POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
-globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
 
@@ -284,58 +278,58 @@ def load_components(directory: Path | str | None = None) -> Components:
     assumed = False
 
     path = d / "columns.csv"
-    rows = cf.read_csv(path, {"column": cf.cell_int(1, N_COLS), "max_level": cf.cell_int(1, MAX_LEVEL),
+    rows = cf.read_csv(path, {"column": cf.cell_int(1, L.N_COLS), "max_level": cf.cell_int(1, L.MAX_LEVEL),
                               "capacity": cf.cell_int(1, 12),
                               "expert_colour": cf.cell_choice(COLOURS[1:], "colour"),
-                              "thresholds": _numbers(1, 12, 1, MAX_THRESH),
-                              "disc_spaces": cf.cell_int(1, MAX_SPACES)}, unique="column")
-    if sorted(r["column"] for r in rows) != list(range(1, N_COLS + 1)):
-        raise SpecError(f"{path}: column 'column' must list 1..{N_COLS} once each")
-    cols = np.zeros((N_COLS, CD_LEN), dtype=np.int64)
+                              "thresholds": _numbers(1, 12, 1, L.MAX_THRESH),
+                              "disc_spaces": cf.cell_int(1, L.MAX_SPACES)}, unique="column")
+    if sorted(r["column"] for r in rows) != list(range(1, L.N_COLS + 1)):
+        raise SpecError(f"{path}: column 'column' must list 1..{L.N_COLS} once each")
+    cols = np.zeros((L.N_COLS, L.CD_LEN), dtype=np.int64)
     for r in rows:
         k, th = r["column"] - 1, r["thresholds"]
         if list(th) != sorted(set(th)) or th[-1] > r["capacity"]:
             raise SpecError(f"{path}: row {r['_row']}, column 'thresholds': must increase and "
                             f"be <= capacity {r['capacity']}, got {' '.join(map(str, th))}")
-        cols[k, CD_MAX_LEVEL], cols[k, CD_CAPACITY] = r["max_level"], r["capacity"]
-        cols[k, CD_COLOUR], cols[k, CD_SPACES] = r["expert_colour"] + 1, r["disc_spaces"]
-        cols[k, CD_N_THRESH] = len(th)
-        cols[k, CD_THRESH:CD_THRESH + len(th)] = th
+        cols[k, L.CD_MAX_LEVEL], cols[k, L.CD_CAPACITY] = r["max_level"], r["capacity"]
+        cols[k, L.CD_COLOUR], cols[k, L.CD_SPACES] = r["expert_colour"] + 1, r["disc_spaces"]
+        cols[k, L.CD_N_THRESH] = len(th)
+        cols[k, L.CD_THRESH:L.CD_THRESH + len(th)] = th
         assumed |= r["provenance"] == "A"
 
     path = d / "regions.csv"
-    rows = cf.read_csv(path, {"region": cf.cell_int(0, N_REGIONS - 1),
+    rows = cf.read_csv(path, {"region": cf.cell_int(0, L.N_REGIONS - 1),
                               "name": cf.cell_str(), "kind": cf.cell_choice(REGION_KINDS, "kind"),
                               **{f"value_d{i}": cf.cell_int(1, 3) for i in range(1, 5)},
-                              "bakery_slots": cf.cell_int(0, MAX_SLOTS),
-                              "shop_slot_min_players": _numbers(1, 99, 0, MAX_SLOTS)},
+                              "bakery_slots": cf.cell_int(0, L.MAX_SLOTS),
+                              "shop_slot_min_players": _numbers(1, 99, 0, L.MAX_SLOTS)},
                        unique="region")
-    if sorted(r["region"] for r in rows) != list(range(N_REGIONS)):
-        raise SpecError(f"{path}: column 'region' must list 0..{N_REGIONS - 1} once each")
-    regions = np.zeros((N_REGIONS, RD_LEN), dtype=np.int64)
+    if sorted(r["region"] for r in rows) != list(range(L.N_REGIONS)):
+        raise SpecError(f"{path}: column 'region' must list 0..{L.N_REGIONS - 1} once each")
+    regions = np.zeros((L.N_REGIONS, L.RD_LEN), dtype=np.int64)
     region_names = tuple(r["name"] for r in sorted(rows, key=lambda r: r["region"]))
     for r in rows:
         g = r["region"]
-        regions[g, RD_KIND] = r["kind"]
+        regions[g, L.RD_KIND] = r["kind"]
         for i in range(4):
-            regions[g, RD_VALUE + i] = r[f"value_d{i + 1}"]
-        regions[g, RD_BAKERY_SLOTS] = r["bakery_slots"]
+            regions[g, L.RD_VALUE + i] = r[f"value_d{i + 1}"]
+        regions[g, L.RD_BAKERY_SLOTS] = r["bakery_slots"]
         mins = r["shop_slot_min_players"]
-        regions[g, RD_N_SHOP_SLOTS] = len(mins)
-        regions[g, RD_SHOP_MIN:RD_SHOP_MIN + len(mins)] = mins
+        regions[g, L.RD_N_SHOP_SLOTS] = len(mins)
+        regions[g, L.RD_SHOP_MIN:L.RD_SHOP_MIN + len(mins)] = mins
         assumed |= r["provenance"] == "A"
-    if not any(regions[g, RD_KIND] == 0 and regions[g, RD_BAKERY_SLOTS] >= 4 for g in range(N_REGIONS)):
+    if not any(regions[g, L.RD_KIND] == 0 and regions[g, L.RD_BAKERY_SLOTS] >= 4 for g in range(L.N_REGIONS)):
         raise SpecError(f"{path}: a grey region with 4 bakery slots is needed for the start bakeries (CE-S5)")
 
     path = d / "supply.csv"
-    items = tuple(f.name for f in SUPDATA.fields)
+    items = tuple(f.name for f in L.SUPDATA.fields)
     rows = cf.read_csv(path, {"item": cf.cell_choice(items, "item"), "p2": cf.cell_int(0, 99),
                               "p3": cf.cell_int(0, 99), "p4": cf.cell_int(0, 99)}, unique="item")
     got = {r["item"] for r in rows}
     if len(got) != len(items):
         missing = [items[i] for i in range(len(items)) if i not in got]
         raise SpecError(f"{path}: missing row(s) for {', '.join(missing)}")
-    supply = np.zeros((3, SU_LEN), dtype=np.int64)
+    supply = np.zeros((3, L.SU_LEN), dtype=np.int64)
     for r in rows:
         for j, col in enumerate(("p2", "p3", "p4")):
             supply[j, r["item"]] = r[col]
@@ -344,11 +338,11 @@ def load_components(directory: Path | str | None = None) -> Components:
     path = d / "goals.csv"
     rows = cf.read_csv(path, {"goal": cf.cell_choice(GOAL_NAMES, "goal"), "first": cf.cell_int(0, 30),
                               "second": cf.cell_int(0, 30)}, unique="goal")
-    if len(rows) != N_GOALS:
+    if len(rows) != L.N_GOALS:
         raise SpecError(f"{path}: needs one row per goal {GOAL_NAMES[0]}..{GOAL_NAMES[-1]}")
-    goals = np.zeros((N_GOALS, GD_LEN), dtype=np.int64)
+    goals = np.zeros((L.N_GOALS, L.GD_LEN), dtype=np.int64)
     for r in rows:
-        goals[r["goal"], GD_FIRST], goals[r["goal"], GD_SECOND] = r["first"], r["second"]
+        goals[r["goal"], L.GD_FIRST], goals[r["goal"], L.GD_SECOND] = r["first"], r["second"]
         assumed |= r["provenance"] == "A"
 
     path = d / "components.toml"
@@ -357,10 +351,13 @@ def load_components(directory: Path | str | None = None) -> Components:
     per_type = data["customers"].get("per_type") if isinstance(data["customers"], dict) else None
     if not isinstance(per_type, int) or isinstance(per_type, bool) or per_type * 8 != 24:
         raise SpecError(f"{path}: [customers] per_type must be 3 (8 types fill the 24 houses), got {per_type!r}")
-    misc = np.zeros(MI_LEN, dtype=np.int64)
-    misc[MI_PER_TYPE] = per_type
+    misc = np.zeros(L.MI_LEN, dtype=np.int64)
+    misc[L.MI_PER_TYPE] = per_type
 
     tables = {"colours": COLOURS, "bases": BASES, "frostings": FROSTINGS, "disc_types": DISC_TYPES,
               "goal_names": GOAL_NAMES, "region_names": region_names}
     return Components((cols, regions, supply, goals, misc), d, cf.digest_dir(d), bool(assumed), tables)
 
+
+# ---- the declared offsets as module attributes (R.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(RULES_BLOCK, POLICY_BLOCK)

@@ -21,7 +21,6 @@ from sim.trace import events
 # Event codes and layout constants, read from the declarations (the audit checks the kernel's
 # behaviour, not its arithmetic).
 from . import layout as L
-from .layout import CONDITIONS
 
 N_REPLAYED = 12
 
@@ -193,7 +192,7 @@ def _task_points(shop, finished, rows, cols, cards, tables, v) -> int:
 
 def _meets(cond, param, line: list[dict], flowers: list[str]) -> bool:
     """A line condition of §2.8 on the tiles of one line."""
-    name = CONDITIONS[cond] if isinstance(cond, (int, np.integer)) else cond
+    name = L.CONDITIONS[cond] if isinstance(cond, (int, np.integer)) else cond
     n_flowers = [sum(t[f] for f in flowers) + t["any_flower"] for t in line]
     if name == "SUM_FLOWERS_EQ":
         return sum(n_flowers) == param

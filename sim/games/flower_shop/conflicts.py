@@ -25,8 +25,7 @@ import numpy as np
 
 from sim.spec import SpecError
 
-from .layout import (CONDITIONS, TK_COL_COND, TK_COL_PARAM, TK_ROW_COND, TK_ROW_PARAM, TK_W,
-                     TL_ANY, TL_KNICK, TL_STARS, TL_VASE, TL_W)
+from . import layout as L
 from .solo import conflict_matrix
 from .tasks import derive_tile_columns
 
@@ -58,10 +57,10 @@ def _digest(tasks, tiles, rows, cols, pairs) -> str:
     (not their points) and the tiles. Vase colours and knickknacks only matter by equality, so
     they are numbered by first appearance (the loader and the command line number them
     differently)."""
-    tasks = np.asarray(tasks, dtype=np.int64)[:, [TK_ROW_COND, TK_ROW_PARAM, TK_COL_COND,
-                                                   TK_COL_PARAM]]
+    tasks = np.asarray(tasks, dtype=np.int64)[:, [L.TK_ROW_COND, L.TK_ROW_PARAM, L.TK_COL_COND,
+                                                   L.TK_COL_PARAM]]
     tiles = np.array(tiles, dtype=np.int64)
-    for col in (TL_VASE, TL_KNICK):
+    for col in (L.TL_VASE, L.TL_KNICK):
         seen: dict = {}
         tiles[:, col] = [seen.setdefault(int(v), len(seen)) for v in tiles[:, col]]
     h = hashlib.sha256()
@@ -241,26 +240,26 @@ def _read_task_data(dir: Path):
     flower_cols = header[header.index("tile_id") + 1:header.index("any_flower")]
     vases: dict = {}
     knicks: dict = {}
-    tiles = np.zeros((len(trows), TL_W), dtype=np.int64)
+    tiles = np.zeros((len(trows), L.TL_W), dtype=np.int64)
     for i, r in enumerate(trows):
         for f, col in enumerate(flower_cols):
             tiles[i, f] = _int_cell(path, i + 2, col, r[col])
-        tiles[i, TL_ANY] = _int_cell(path, i + 2, "any_flower", r["any_flower"])
-        tiles[i, TL_VASE] = vases.setdefault(r["vase"].strip(), len(vases))
-        tiles[i, TL_KNICK] = knicks.setdefault(r["knickknack"].strip(), len(knicks))
-        tiles[i, TL_STARS] = _int_cell(path, i + 2, "stars", r["stars"])
+        tiles[i, L.TL_ANY] = _int_cell(path, i + 2, "any_flower", r["any_flower"])
+        tiles[i, L.TL_VASE] = vases.setdefault(r["vase"].strip(), len(vases))
+        tiles[i, L.TL_KNICK] = knicks.setdefault(r["knickknack"].strip(), len(knicks))
+        tiles[i, L.TL_STARS] = _int_cell(path, i + 2, "stars", r["stars"])
     derive_tile_columns(tiles)
     path, krows = rows_of("tasks.csv")
-    tasks = np.zeros((len(krows), TK_W), dtype=np.int64)
+    tasks = np.zeros((len(krows), L.TK_W), dtype=np.int64)
     ids = []
     for i, r in enumerate(krows):
         ids.append(r["task_id"].strip())
-        for cc, pc, kind in ((TK_ROW_COND, TK_ROW_PARAM, "row"), (TK_COL_COND, TK_COL_PARAM, "col")):
+        for cc, pc, kind in ((L.TK_ROW_COND, L.TK_ROW_PARAM, "row"), (L.TK_COL_COND, L.TK_COL_PARAM, "col")):
             name = (r.get(f"{kind}_condition") or "").strip()
-            if name not in CONDITIONS:
+            if name not in L.CONDITIONS:
                 raise SpecError(f"{path}, row {i + 2}, column {kind}_condition: unknown "
-                                f"condition '{name}' (valid: {', '.join(CONDITIONS)})")
-            tasks[i, cc] = CONDITIONS.index(name)
+                                f"condition '{name}' (valid: {', '.join(L.CONDITIONS)})")
+            tasks[i, cc] = L.CONDITIONS.index(name)
             p = (r.get(f"{kind}_param") or "").strip()
             tasks[i, pc] = _int_cell(path, i + 2, f"{kind}_param", p) if p else 0
     return ids, tasks, tiles
@@ -315,16 +314,17 @@ def write_conflicts(dir, task_ids=None, tasks=None, tiles=None, rows=2, cols=3) 
 
 def _generated_reason(a, b, tasks, rows, cols) -> str:
     def cond(card, cc, pc):
-        name = CONDITIONS[tasks[card, cc]] if 0 <= tasks[card, cc] < len(CONDITIONS) else "?"
+        name = L.CONDITIONS[tasks[card, cc]] if 0 <= tasks[card, cc] < len(L.CONDITIONS) else "?"
         return f"{name} {tasks[card, pc]}" if name.startswith("SUM_") else name
 
     if a == b:
         return (f"No arrangement of {rows * cols} distinct tiles satisfies this card alone "
                 f"(exhaustive search).")
     return (f"No arrangement of {rows * cols} distinct tiles satisfies both (exhaustive search): "
-            f"rows {cond(a, TK_ROW_COND, TK_ROW_PARAM)} and {cond(b, TK_ROW_COND, TK_ROW_PARAM)}; "
-            f"columns {cond(a, TK_COL_COND, TK_COL_PARAM)} and "
-            f"{cond(b, TK_COL_COND, TK_COL_PARAM)}.")
+            f"rows {cond(a, L.TK_ROW_COND, L.TK_ROW_PARAM)} and "
+            f"{cond(b, L.TK_ROW_COND, L.TK_ROW_PARAM)}; "
+            f"columns {cond(a, L.TK_COL_COND, L.TK_COL_PARAM)} and "
+            f"{cond(b, L.TK_COL_COND, L.TK_COL_PARAM)}.")
 
 
 def main(argv=None) -> int:

@@ -22,57 +22,14 @@ from sim.decide import K_RANDOM, index_of, random_index
 from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, shuffle_in, start_in, substream_in
 from sim.trace import emit
 
-from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN, DIE_INIT,
-                     DIE_VASE0, D_LOCK, D_REFRESH, D_RIBBON, D_STEP4, D_TILE, END_SOLO_INFEASIBLE,
-                     END_TRUNCATED, EV_BUY_TOKEN, EV_DAY, EV_FEASIBLE, EV_FINISH, EV_INIT_DIE,
-                     EV_LOCK, EV_NO_TILE, EV_OPP_ROLL, EV_REFRESH, EV_REMOVE_UNFINISHED,
-                     EV_RESHUFFLE, EV_RIBBON, EV_ROLL, EV_ROW_DEAL, EV_ROW_DISCARD, EV_SALARY,
-                     EV_SCORE, EV_SETUP, EV_SOLO_RESULT, EV_STEP4_DONE, EV_TAKE_MONEY,
-                     EV_TAKE_TILE, EV_TAKE_TOKEN, EV_TRUNCATED, EV_TURN_ORDER, FSCR_LEN, F_ACTIVE,
-                     F_BUYS_TODAY, F_DICE_WASTED, F_EXTRAS_TODAY, F_FACE, F_FDAY, F_FIN,
-                     F_INIT_DIE, F_LOCKED, F_LOCK_PAID, F_LOCK_STEPS, F_MONEY, F_MONEY_TAKEN,
-                     F_PDAY, F_RANK, F_RIB, F_RIBBONS, F_SALARY_TOTAL, F_SCORE, F_SHOP, F_SKIPS,
-                     F_SKIPS_TODAY, F_SLOT_TODAY, F_STARS, F_TASK_LINES, F_TASK_PTS,
-                     F_TILES_FINISHED, F_TILES_PLACED, F_TOKENS, F_TOKENS_BOUGHT, F_TOKENS_SPENT,
-                     F_TOKENS_TAKEN, F_USED, GAME_COMMON, GO_END_REASON, GO_LOSS_DAY, GO_N_WINNERS,
-                     GO_OPP_DISCARDS, GO_OPP_LOWER, GO_REFRESHES, GO_ROUNDS, GO_TASK_CARD,
-                     GO_TASK_CARD_2, GO_TASK_LINES_MET, GO_TILES_LEFT_IN_STACK, GO_TRUNCATED,
-                     GO_WINNER_SEAT, MAX_CYCLES_PER_DAY, MAX_DICE, MAX_PLAYERS, MAX_SAL, MAX_SLOTS,
-                     MAX_STEP4_ACTIONS, PH_CYCLE, PH_DAY, PH_DAY_END, PH_END, PH_LOCK, PH_OVER,
-                     PH_REFRESH, PH_RIBBON, PH_STEP4, PH_TILE, SALARY_SLOTS, SCR_LEN, SEAT_COMMON,
-                     SEAT_LEN, SO_DICE_WASTED, SO_INITIATIVE_DIE, SO_LOCK_PAYMENTS, SO_LOCK_STEPS,
-                     SO_MONEY, SO_MONEY_TAKEN, SO_RANK, SO_RIBBONS, SO_SALARY_TOTAL, SO_SCORE,
-                     SO_SKIPS, SO_STARS, SO_TASK_LINES, SO_TASK_POINTS, SO_TILES_FINISHED,
-                     SO_TILES_PLACED, SO_TOKENS, SO_TOKENS_BOUGHT, SO_TOKENS_SPENT,
-                     SO_TOKENS_TAKEN, SO_WON, S_ACTIONS, S_CARDS, S_CYCLES, S_DAY, S_DECIDER,
-                     S_DICE_BASE, S_DISCARD, S_DISCARD_N, S_END_REASON, S_FEAS, S_FIN_SLOT,
-                     STATE_LEN, STATE_TAIL_START,
-                     S_LOSS_DAY, S_N_CARDS, S_N_OPTIONS, S_N_PLAYERS, S_OPP_DIE, S_OPP_DISCARDS,
-                     S_OPP_FACE, S_OPP_LOWER, S_OPTIONS, S_ORDER, S_ORDER_N, S_PHASE, S_POINT,
-                     S_REFRESHES, S_REFRESHES_TODAY, S_RIBBON_SUPPLY, S_RNG_DICE, S_RNG_POLICY,
-                     S_RNG_SETUP, S_ROLL, S_ROUNDS, S_ROW, S_ROW_N, S_SAL, S_SAL_N, S_STACK,
-                     S_STACK_N, S_STACK_POS, S_TOKEN_SUPPLY, S_TRUNCATED, S_TURN, S_WON, TILE_MUL,
-                     TK_COL_POINTS, TK_ROW_POINTS, TL_STARS, WORK_MAX)
-from .rules import (ASSIGN_RANDOM, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
-                    R_FREE_LOCKS_MAX, R_INITIATIVE_ASSIGNMENT, R_INITIATIVE_TIE_BREAK,
-                    R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_N_TASK_CARDS,
-                    R_RESHUFFLE_DISCARDS_WHEN_EMPTY, R_RIBBON_COST, R_RIBBON_POINTS,
-                    R_RIBBON_SUPPLY, R_ROW_SIZE_OFFSET, R_SALARY_2P, R_SALARY_3P, R_SALARY_4P,
-                    R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_ALWAYS_DISCARD, R_SOLO_DISCARD_ON_LOWER,
-                    R_SOLO_FEASIBILITY_MODE, R_SOLO_MAX_REFRESHES_PER_DAY, R_SOLO_MIN_ROW_TILES,
-                    R_SOLO_ODD_SIDE, R_SOLO_OPPONENT_DIE, R_SOLO_PLAYER_DIE, R_SOLO_REFRESH_COST,
-                    R_SOLO_REQUIRE_COMPATIBLE_TASKS, R_SOLO_ROW_SIZE, R_SOLO_SALARY,
-                    R_SOLO_SALARY_REMOVE_ON_HIGHER, R_SOLO_SALARY_REMOVE_ON_LOWER,
-                    R_SOLO_TASK_CARDS, R_SOLO_TIE_RULE, R_SOLO_WIN_RULE, R_STARTING_MONEY,
-                    R_TASK_COL_POINTS_DEFAULT, R_TASK_REQUIRES_FULL_LINE,
-                    R_TASK_ROW_POINTS_DEFAULT, R_TIEBREAK_ORDER, R_VASE_DICE_PER_PLAYER,
-                    R_WILD_TOKEN_COST, R_WILD_TOKEN_SUPPLY, SAL_HIGHEST, SAL_LOWEST, SAL_NONE,
-                    SIDE_LEFT, STIE_AS_HIGHER, STIE_AS_LOWER, TB_MONEY, TB_TOKENS, TIE_RANDOM,
-                    WIN_ANY, all_dice_mask, buy_token_legal, lock_cost, lock_legal, n_slots,
-                    popcount, seat_base, solo_feasible, token_room, unused_dice)
-from .tasks import assign_icons, card_fully_satisfied, dice_counts, lines_met, tokens_needed
+from . import layout as L
+from . import rules as R
+from .options import decode_step4, decode_tile, encode_step4, encode_tile
 from .policies import (greedy_lock, greedy_refresh, greedy_ribbon, greedy_step4, greedy_tile,
                        prepare_scratch)
+from .queries import (all_dice_mask, buy_token_legal, lock_cost, lock_legal, n_slots, popcount,
+                      seat_base, solo_feasible, token_room, unused_dice)
+from .tasks import assign_icons, card_fully_satisfied, dice_counts, lines_met, tokens_needed
 
 # The game loop only sees arrays its callers own (sim.borrow); these allocate.
 no_refcount_module(__name__, exclude=("new_state", "setup_game", "new_game", "play_one",
@@ -81,6 +38,9 @@ no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 # a run's and a replay's calls are private to them (sim.borrow)
 whole_program(__name__, "play_many")
 whole_program(__name__, "play_one")
+
+BLOCK_GAMES = 64   # games per block of play_many (greedy caches reused)
+
 
 # =========================================================================================
 # small helpers
@@ -93,7 +53,7 @@ def new_state(n_players):
     -------
     int64[STATE_LEN] (seats beyond ``n_players`` stay unused)
     """
-    state = np.zeros(STATE_LEN, dtype=np.int64)
+    state = np.zeros(L.STATE_LEN, dtype=np.int64)
     clear_state(state, n_players)
     return state
 
@@ -104,24 +64,24 @@ def clear_state(state, n_players):
     blocks zeroed, shops empty, no decision pending. The tail's work area and option rows are
     scratch, always written before they are read, so ``play_many`` reuses one state array
     for the games of a block without zeroing them (identical results, less memory traffic)."""
-    state[:STATE_TAIL_START] = 0
-    state[S_POINT] = 0
-    state[S_DECIDER] = 0
-    state[S_N_OPTIONS] = 0
-    state[S_N_PLAYERS] = n_players
+    state[:L.STATE_TAIL_START] = 0
+    state[L.S_POINT] = 0
+    state[L.S_DECIDER] = 0
+    state[L.S_N_OPTIONS] = 0
+    state[L.S_N_PLAYERS] = n_players
     for seat in range(n_players):
         b = seat_base(seat)
-        for s in range(MAX_SLOTS):
-            state[b + F_SHOP + s] = -1
-        state[b + F_SLOT_TODAY] = -1
+        for s in range(L.MAX_SLOTS):
+            state[b + L.F_SHOP + s] = -1
+        state[b + L.F_SLOT_TODAY] = -1
 
 
 @njit(cache=True)
 def row_size(rules, n_players):
     """Tiles dealt into the row: n + offset (FS-S4) or the solo row size (FS-SOLO-S3)."""
     if n_players == 1:
-        return np.int64(rules[R_SOLO_ROW_SIZE])
-    return n_players + np.int64(rules[R_ROW_SIZE_OFFSET])
+        return np.int64(rules[R.R_SOLO_ROW_SIZE])
+    return n_players + np.int64(rules[R.R_ROW_SIZE_OFFSET])
 
 
 # =========================================================================================
@@ -138,31 +98,31 @@ def reset_salary(state, rules, n_players):
     n_players : int
     """
     if n_players == 1:
-        off = R_SOLO_SALARY
-        width = MAX_SAL
+        off = R.R_SOLO_SALARY
+        width = L.MAX_SAL
     elif n_players == 2:
-        off = R_SALARY_2P
-        width = SALARY_SLOTS
+        off = R.R_SALARY_2P
+        width = L.SALARY_SLOTS
     elif n_players == 3:
-        off = R_SALARY_3P
-        width = SALARY_SLOTS
+        off = R.R_SALARY_3P
+        width = L.SALARY_SLOTS
     else:
-        off = R_SALARY_4P
-        width = SALARY_SLOTS
+        off = R.R_SALARY_4P
+        width = L.SALARY_SLOTS
     k = np.int64(rules[off])
     if k > width:
         k = width
-    state[S_SAL_N] = k
+    state[L.S_SAL_N] = k
     for i in range(k):
-        state[S_SAL + i] = np.int64(rules[off + 1 + i])
+        state[L.S_SAL + i] = np.int64(rules[off + 1 + i])
     # insertion sort, ascending
     for i in range(1, k):
-        v = state[S_SAL + i]
+        v = state[L.S_SAL + i]
         j = i - 1
-        while j >= 0 and state[S_SAL + j] > v:
-            state[S_SAL + j + 1] = state[S_SAL + j]
+        while j >= 0 and state[L.S_SAL + j] > v:
+            state[L.S_SAL + j + 1] = state[L.S_SAL + j]
             j -= 1
-        state[S_SAL + j + 1] = v
+        state[L.S_SAL + j + 1] = v
 
 
 @njit(cache=True)
@@ -170,15 +130,15 @@ def setup_players(state, rules, n_players):
     """Money, tokens, ribbons, empty shops (FS-S1, FS-S2, FS-S6; solo FS-SOLO-S5)."""
     for seat in range(n_players):
         b = seat_base(seat)
-        state[b + F_MONEY] = np.int64(rules[R_STARTING_MONEY])
-        state[b + F_TOKENS] = 0
-        state[b + F_RIBBONS] = 0
-        for s in range(MAX_SLOTS):
-            state[b + F_SHOP + s] = -1
-            state[b + F_FIN + s] = 0
-            state[b + F_RIB + s] = 0
-    state[S_RIBBON_SUPPLY] = np.int64(rules[R_RIBBON_SUPPLY])
-    state[S_TOKEN_SUPPLY] = np.int64(rules[R_WILD_TOKEN_SUPPLY])
+        state[b + L.F_MONEY] = np.int64(rules[R.R_STARTING_MONEY])
+        state[b + L.F_TOKENS] = 0
+        state[b + L.F_RIBBONS] = 0
+        for s in range(L.MAX_SLOTS):
+            state[b + L.F_SHOP + s] = -1
+            state[b + L.F_FIN + s] = 0
+            state[b + L.F_RIB + s] = 0
+    state[L.S_RIBBON_SUPPLY] = np.int64(rules[R.R_RIBBON_SUPPLY])
+    state[L.S_TOKEN_SUPPLY] = np.int64(rules[R.R_WILD_TOKEN_SUPPLY])
 
 
 @njit(cache=True)
@@ -192,29 +152,29 @@ def deal_initiative_dice(state, rules, n_players, perm):
         A permutation of the die ids (random or identity by ``initiative_assignment``).
     """
     if n_players == 1:
-        state[seat_base(0) + F_INIT_DIE] = np.int64(rules[R_SOLO_PLAYER_DIE])
-        state[S_OPP_DIE] = np.int64(rules[R_SOLO_OPPONENT_DIE])
+        state[seat_base(0) + L.F_INIT_DIE] = np.int64(rules[R.R_SOLO_PLAYER_DIE])
+        state[L.S_OPP_DIE] = np.int64(rules[R.R_SOLO_OPPONENT_DIE])
         return
-    state[S_OPP_DIE] = -1
+    state[L.S_OPP_DIE] = -1
     for seat in range(n_players):
-        state[seat_base(seat) + F_INIT_DIE] = perm[seat]
+        state[seat_base(seat) + L.F_INIT_DIE] = perm[seat]
 
 
 @njit(cache=True)
 def setup_stack(state, order, n_tiles):
     """Put the shuffled tiles ``order[:n_tiles]`` in the public draw stack (FS-S4)."""
     for i in range(n_tiles):
-        state[S_STACK + i] = order[i]
-    state[S_STACK_N] = n_tiles
-    state[S_STACK_POS] = 0
-    state[S_DISCARD_N] = 0
+        state[L.S_STACK + i] = order[i]
+    state[L.S_STACK_N] = n_tiles
+    state[L.S_STACK_POS] = 0
+    state[L.S_DISCARD_N] = 0
 
 
 @njit(cache=True)
 def discard_tile(state, tile):
     """Put ``tile`` on the discard pile; discarded tiles leave the game (FS-N3)."""
-    state[S_DISCARD + state[S_DISCARD_N]] = tile
-    state[S_DISCARD_N] += 1
+    state[L.S_DISCARD + state[L.S_DISCARD_N]] = tile
+    state[L.S_DISCARD_N] += 1
 
 
 @njit(cache=True)
@@ -222,19 +182,19 @@ def draw_tile(state, rules, log):
     """Draw the top tile of the stack; -1 if it is empty (AMB-21). With
     ``reshuffle_discards_when_empty`` the discards become a new stack first (FS-SOLO-N4),
     shuffled with the setup stream."""
-    if state[S_STACK_POS] >= state[S_STACK_N]:
-        if rules[R_RESHUFFLE_DISCARDS_WHEN_EMPTY] == 0 or state[S_DISCARD_N] == 0:
+    if state[L.S_STACK_POS] >= state[L.S_STACK_N]:
+        if rules[R.R_RESHUFFLE_DISCARDS_WHEN_EMPTY] == 0 or state[L.S_DISCARD_N] == 0:
             return -1
-        k = state[S_DISCARD_N]
+        k = state[L.S_DISCARD_N]
         for i in range(k):
-            state[S_STACK + i] = state[S_DISCARD + i]
-        shuffle_in(state, S_RNG_SETUP, state[S_STACK:S_STACK + k])
-        state[S_STACK_N] = k
-        state[S_STACK_POS] = 0
-        state[S_DISCARD_N] = 0
-        emit(log, EV_RESHUFFLE, k)
-    t = state[S_STACK + state[S_STACK_POS]]
-    state[S_STACK_POS] += 1
+            state[L.S_STACK + i] = state[L.S_DISCARD + i]
+        shuffle_in(state, L.S_RNG_SETUP, state[L.S_STACK:L.S_STACK + k])
+        state[L.S_STACK_N] = k
+        state[L.S_STACK_POS] = 0
+        state[L.S_DISCARD_N] = 0
+        emit(log, L.EV_RESHUFFLE, k)
+    t = state[L.S_STACK + state[L.S_STACK_POS]]
+    state[L.S_STACK_POS] += 1
     return t
 
 
@@ -248,13 +208,13 @@ def deal_row(state, rules, size, log):
     int, tiles dealt.
     """
     dealt = 0
-    while state[S_ROW_N] < size:
+    while state[L.S_ROW_N] < size:
         t = draw_tile(state, rules, log)
         if t < 0:
             break
-        state[S_ROW + state[S_ROW_N]] = t
-        emit(log, EV_ROW_DEAL, state[S_ROW_N], t)
-        state[S_ROW_N] += 1
+        state[L.S_ROW + state[L.S_ROW_N]] = t
+        emit(log, L.EV_ROW_DEAL, state[L.S_ROW_N], t)
+        state[L.S_ROW_N] += 1
         dealt += 1
     return dealt
 
@@ -271,9 +231,9 @@ def choose_task_cards(state, n_wanted, require_compatible, conflicts, perm):
         The shuffled card ids (the draw order).
     """
     n_cards = perm.shape[0]
-    state[S_CARDS] = perm[0]
-    state[S_CARDS + 1] = -1
-    state[S_N_CARDS] = 1
+    state[L.S_CARDS] = perm[0]
+    state[L.S_CARDS + 1] = -1
+    state[L.S_N_CARDS] = 1
     if n_wanted < 2 or n_cards < 2:
         return
     second = perm[1]
@@ -282,18 +242,18 @@ def choose_task_cards(state, n_wanted, require_compatible, conflicts, perm):
             second = perm[j]
             if conflicts[perm[0], second] == 0:
                 break
-    state[S_CARDS + 1] = second
-    state[S_N_CARDS] = 2
+    state[L.S_CARDS + 1] = second
+    state[L.S_N_CARDS] = 2
 
 
 @njit(cache=True)
 def start_streams(state, master_seed, game_index):
     """Start the game's random streams in the state (``sim.rng``): setup, dice (and its base
     key, see ``play_cycle``) and policy, keyed by (master_seed, game_index)."""
-    start_in(state, S_RNG_SETUP, master_seed, game_index, SUB_SETUP)
-    start_in(state, S_RNG_DICE, master_seed, game_index, SUB_DICE)
-    state[S_DICE_BASE] = state[S_RNG_DICE]
-    start_in(state, S_RNG_POLICY, master_seed, game_index, SUB_POLICY)
+    start_in(state, L.S_RNG_SETUP, master_seed, game_index, SUB_SETUP)
+    start_in(state, L.S_RNG_DICE, master_seed, game_index, SUB_DICE)
+    state[L.S_DICE_BASE] = state[L.S_RNG_DICE]
+    start_in(state, L.S_RNG_POLICY, master_seed, game_index, SUB_POLICY)
 
 
 @njit(cache=True)
@@ -305,27 +265,27 @@ def setup_game(state, rules, comp, n_players, log):
     n_tiles = tiles.shape[0]
     setup_players(state, rules, n_players)
     perm = np.arange(4, dtype=np.int64)
-    if n_players > 1 and rules[R_INITIATIVE_ASSIGNMENT] == ASSIGN_RANDOM:
-        shuffle_in(state, S_RNG_SETUP, perm)
+    if n_players > 1 and rules[R.R_INITIATIVE_ASSIGNMENT] == R.ASSIGN_RANDOM:
+        shuffle_in(state, L.S_RNG_SETUP, perm)
     deal_initiative_dice(state, rules, n_players, perm)
     order = np.arange(n_tiles, dtype=np.int64)
-    shuffle_in(state, S_RNG_SETUP, order)
+    shuffle_in(state, L.S_RNG_SETUP, order)
     setup_stack(state, order, n_tiles)
     cards = np.arange(conflicts.shape[0], dtype=np.int64)
-    shuffle_in(state, S_RNG_SETUP, cards)
+    shuffle_in(state, L.S_RNG_SETUP, cards)
     if n_players == 1:
-        choose_task_cards(state, np.int64(rules[R_SOLO_TASK_CARDS]),
-                          rules[R_SOLO_REQUIRE_COMPATIBLE_TASKS] != 0, conflicts, cards)
+        choose_task_cards(state, np.int64(rules[R.R_SOLO_TASK_CARDS]),
+                          rules[R.R_SOLO_REQUIRE_COMPATIBLE_TASKS] != 0, conflicts, cards)
     else:
-        choose_task_cards(state, np.int64(rules[R_N_TASK_CARDS]), False, conflicts, cards)
-    emit(log, EV_SETUP, n_players, n_tiles, state[S_STACK_N], state[S_CARDS], state[S_CARDS + 1],
-         state[S_OPP_DIE])
+        choose_task_cards(state, np.int64(rules[R.R_N_TASK_CARDS]), False, conflicts, cards)
+    emit(log, L.EV_SETUP, n_players, n_tiles, state[L.S_STACK_N], state[L.S_CARDS],
+         state[L.S_CARDS + 1], state[L.S_OPP_DIE])
     for seat in range(n_players):
-        emit(log, EV_INIT_DIE, seat, state[seat_base(seat) + F_INIT_DIE])
-    state[S_ROW_N] = 0
+        emit(log, L.EV_INIT_DIE, seat, state[seat_base(seat) + L.F_INIT_DIE])
+    state[L.S_ROW_N] = 0
     deal_row(state, rules, row_size(rules, n_players), log)
     reset_salary(state, rules, n_players)
-    state[S_DAY] = 1
+    state[L.S_DAY] = 1
 
 
 # =========================================================================================
@@ -336,15 +296,15 @@ def start_day(state, rules, n_players, log):
     """Unlock all dice and make every player active (FS-D2, FS-N6)."""
     for seat in range(n_players):
         b = seat_base(seat)
-        state[b + F_LOCKED] = 0
-        state[b + F_USED] = 0
-        state[b + F_ACTIVE] = 1
-        state[b + F_SKIPS_TODAY] = 0
-        state[b + F_EXTRAS_TODAY] = 0
-        state[b + F_BUYS_TODAY] = 0
-        state[b + F_SLOT_TODAY] = -1
-    state[S_CYCLES] = 0
-    emit(log, EV_DAY, state[S_DAY])
+        state[b + L.F_LOCKED] = 0
+        state[b + L.F_USED] = 0
+        state[b + L.F_ACTIVE] = 1
+        state[b + L.F_SKIPS_TODAY] = 0
+        state[b + L.F_EXTRAS_TODAY] = 0
+        state[b + L.F_BUYS_TODAY] = 0
+        state[b + L.F_SLOT_TODAY] = -1
+    state[L.S_CYCLES] = 0
+    emit(log, L.EV_DAY, state[L.S_DAY])
 
 
 @njit(cache=True)
@@ -356,18 +316,18 @@ def roll_dice(state, rules, flower_die, vase_die, init, seat, faces):
     random numbers).
     """
     b = seat_base(seat)
-    locked = state[b + F_LOCKED]
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    locked = state[b + L.F_LOCKED]
+    nf = np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R.R_VASE_DICE_PER_PLAYER])
     # selects instead of branches: whether a die is locked is not predictable
     for i in range(nf):
-        v = flower_die[draw(state, S_RNG_DICE, flower_die.shape[0])]
+        v = flower_die[draw(state, L.S_RNG_DICE, flower_die.shape[0])]
         faces[i] = faces[i] if (locked >> i) & 1 else v
-    for i in range(DIE_VASE0, DIE_VASE0 + nv):
-        v = vase_die[draw(state, S_RNG_DICE, vase_die.shape[0])]
+    for i in range(L.DIE_VASE0, L.DIE_VASE0 + nv):
+        v = vase_die[draw(state, L.S_RNG_DICE, vase_die.shape[0])]
         faces[i] = faces[i] if (locked >> i) & 1 else v
-    v = init[state[b + F_INIT_DIE], draw(state, S_RNG_DICE, 6)]
-    faces[DIE_INIT] = faces[DIE_INIT] if (locked >> DIE_INIT) & 1 else v
+    v = init[state[b + L.F_INIT_DIE], draw(state, L.S_RNG_DICE, 6)]
+    faces[L.DIE_INIT] = faces[L.DIE_INIT] if (locked >> L.DIE_INIT) & 1 else v
 
 
 @njit(cache=True)
@@ -381,19 +341,19 @@ def apply_roll(state, rules, seat, faces, log):
         absent dice are ignored.
     """
     b = seat_base(seat)
-    locked = state[b + F_LOCKED]
+    locked = state[b + L.F_LOCKED]
     roll = all_dice_mask(rules) & ~locked
-    for i in range(MAX_DICE):
-        x = b + F_FACE + i
+    for i in range(L.MAX_DICE):
+        x = b + L.F_FACE + i
         state[x] = faces[i] if (roll >> i) & 1 else state[x]
     if log.shape[0] > 1:
         fl = 0
-        for i in range(np.int64(rules[R_FLOWER_DICE_PER_PLAYER])):
-            fl |= (state[b + F_FACE + i] + 1) << (4 * i)
+        for i in range(np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER])):
+            fl |= (state[b + L.F_FACE + i] + 1) << (4 * i)
         va = 0
-        for i in range(np.int64(rules[R_VASE_DICE_PER_PLAYER])):
-            va |= (state[b + F_FACE + DIE_VASE0 + i] + 1) << (4 * i)
-        emit(log, EV_ROLL, seat, fl, va, state[b + F_FACE + DIE_INIT], locked)
+        for i in range(np.int64(rules[R.R_VASE_DICE_PER_PLAYER])):
+            va |= (state[b + L.F_FACE + L.DIE_VASE0 + i] + 1) << (4 * i)
+        emit(log, L.EV_ROLL, seat, fl, va, state[b + L.F_FACE + L.DIE_INIT], locked)
 
 
 @njit(cache=True)
@@ -402,10 +362,10 @@ def roll_phase(state, rules, flower_die, vase_die, init, n_players, log):
 
     Inactive seats draw too (and ignore the values), so each seat's dice are keyed by seat.
     """
-    faces = state[S_ROLL:S_ROLL + MAX_DICE]
+    faces = state[L.S_ROLL:L.S_ROLL + L.MAX_DICE]
     for seat in range(n_players):
         roll_dice(state, rules, flower_die, vase_die, init, seat, faces)
-        if state[seat_base(seat) + F_ACTIVE]:
+        if state[seat_base(seat) + L.F_ACTIVE]:
             apply_roll(state, rules, seat, faces, log)
 
 
@@ -418,19 +378,19 @@ def turn_order(state, rules, n_players):
     -------
     int, the number of active players (``S_ORDER_N``).
     """
-    order = state[S_ORDER:S_ORDER + MAX_PLAYERS]
+    order = state[L.S_ORDER:L.S_ORDER + L.MAX_PLAYERS]
     k = 0
     for seat in range(n_players):
-        if state[seat_base(seat) + F_ACTIVE]:
+        if state[seat_base(seat) + L.F_ACTIVE]:
             order[k] = seat
             k += 1
-    random_ties = rules[R_INITIATIVE_TIE_BREAK] == TIE_RANDOM
+    random_ties = rules[R.R_INITIATIVE_TIE_BREAK] == R.TIE_RANDOM
     # insertion sort by face desc, seat asc (stable)
     for i in range(1, k):
         s = order[i]
-        f = state[seat_base(s) + F_FACE + DIE_INIT]
+        f = state[seat_base(s) + L.F_FACE + L.DIE_INIT]
         j = i - 1
-        while j >= 0 and state[seat_base(order[j]) + F_FACE + DIE_INIT] < f:
+        while j >= 0 and state[seat_base(order[j]) + L.F_FACE + L.DIE_INIT] < f:
             order[j + 1] = order[j]
             j -= 1
         order[j + 1] = s
@@ -438,13 +398,13 @@ def turn_order(state, rules, n_players):
         i = 0
         while i < k:
             j = i
-            f = state[seat_base(order[i]) + F_FACE + DIE_INIT]
-            while j + 1 < k and state[seat_base(order[j + 1]) + F_FACE + DIE_INIT] == f:
+            f = state[seat_base(order[i]) + L.F_FACE + L.DIE_INIT]
+            while j + 1 < k and state[seat_base(order[j + 1]) + L.F_FACE + L.DIE_INIT] == f:
                 j += 1
             if j > i:
-                shuffle_in(state, S_RNG_DICE, order[i:j + 1])
+                shuffle_in(state, L.S_RNG_DICE, order[i:j + 1])
             i = j + 1
-    state[S_ORDER_N] = k
+    state[L.S_ORDER_N] = k
     return k
 
 
@@ -460,16 +420,16 @@ def remove_salary_card(state, which):
     -------
     int, the value removed, or -1.
     """
-    k = state[S_SAL_N]
-    if k == 0 or which == SAL_NONE:
+    k = state[L.S_SAL_N]
+    if k == 0 or which == R.SAL_NONE:
         return -1
-    if which == SAL_HIGHEST:
-        v = state[S_SAL + k - 1]
+    if which == R.SAL_HIGHEST:
+        v = state[L.S_SAL + k - 1]
     else:
-        v = state[S_SAL]
+        v = state[L.S_SAL]
         for i in range(k - 1):
-            state[S_SAL + i] = state[S_SAL + i + 1]
-    state[S_SAL_N] = k - 1
+            state[L.S_SAL + i] = state[L.S_SAL + i + 1]
+    state[L.S_SAL_N] = k - 1
     return v
 
 
@@ -482,21 +442,21 @@ def discard_by_parity(state, rules, o):
     -------
     (tile, position) discarded, or (-1, -1).
     """
-    k = state[S_ROW_N]
-    if k <= np.int64(rules[R_SOLO_MIN_ROW_TILES]) or k == 0:
+    k = state[L.S_ROW_N]
+    if k <= np.int64(rules[R.R_SOLO_MIN_ROW_TILES]) or k == 0:
         return -1, -1
-    left = (o % 2 == 1) == (rules[R_SOLO_ODD_SIDE] == SIDE_LEFT)
+    left = (o % 2 == 1) == (rules[R.R_SOLO_ODD_SIDE] == R.SIDE_LEFT)
     if left:
         pos = 0
     else:
         pos = k - 1
-    t = state[S_ROW + pos]
+    t = state[L.S_ROW + pos]
     for i in range(pos, k - 1):
-        state[S_ROW + i] = state[S_ROW + i + 1]
-    state[S_ROW + k - 1] = -1
-    state[S_ROW_N] = k - 1
+        state[L.S_ROW + i] = state[L.S_ROW + i + 1]
+    state[L.S_ROW + k - 1] = -1
+    state[L.S_ROW_N] = k - 1
     discard_tile(state, t)
-    state[S_OPP_DISCARDS] += 1
+    state[L.S_OPP_DISCARDS] += 1
     return t, pos
 
 
@@ -510,8 +470,8 @@ def resolve_opponent_roll(state, rules, o, log):
     o = p: by ``solo_tie_rule``. With ``solo_always_discard`` a tile is discarded by parity on
     every roll, whatever the comparison.
     """
-    state[S_OPP_FACE] = o
-    p = state[seat_base(0) + F_FACE + DIE_INIT]
+    state[L.S_OPP_FACE] = o
+    p = state[seat_base(0) + L.F_FACE + L.DIE_INIT]
     outcome = 2
     if o < p:
         outcome = 0
@@ -519,32 +479,32 @@ def resolve_opponent_roll(state, rules, o, log):
         outcome = 1
     eff = outcome
     if outcome == 2:
-        tie = np.int64(rules[R_SOLO_TIE_RULE])
-        if tie == STIE_AS_LOWER:
+        tie = np.int64(rules[R.R_SOLO_TIE_RULE])
+        if tie == R.STIE_AS_LOWER:
             eff = 0
-        elif tie == STIE_AS_HIGHER:
+        elif tie == R.STIE_AS_HIGHER:
             eff = 1
     removed = -1
     discard = False
     if eff == 0:
-        state[S_OPP_LOWER] += 1
-        removed = remove_salary_card(state, np.int64(rules[R_SOLO_SALARY_REMOVE_ON_LOWER]))
-        discard = rules[R_SOLO_DISCARD_ON_LOWER] != 0
+        state[L.S_OPP_LOWER] += 1
+        removed = remove_salary_card(state, np.int64(rules[R.R_SOLO_SALARY_REMOVE_ON_LOWER]))
+        discard = rules[R.R_SOLO_DISCARD_ON_LOWER] != 0
     elif eff == 1:
-        removed = remove_salary_card(state, np.int64(rules[R_SOLO_SALARY_REMOVE_ON_HIGHER]))
-    if rules[R_SOLO_ALWAYS_DISCARD] != 0:
+        removed = remove_salary_card(state, np.int64(rules[R.R_SOLO_SALARY_REMOVE_ON_HIGHER]))
+    if rules[R.R_SOLO_ALWAYS_DISCARD] != 0:
         discard = True
     t = -1
     pos = -1
     if discard:
         t, pos = discard_by_parity(state, rules, o)
-    emit(log, EV_OPP_ROLL, o, p, outcome, removed, t, pos)
+    emit(log, L.EV_OPP_ROLL, o, p, outcome, removed, t, pos)
 
 
 @njit(cache=True)
 def opponent_roll(state, init):
     """Roll the opponent die with the dice stream (FS-SOLO-R1) and return its face."""
-    return init[state[S_OPP_DIE], draw(state, S_RNG_DICE, 6)]
+    return init[state[L.S_OPP_DIE], draw(state, L.S_RNG_DICE, 6)]
 
 
 # =========================================================================================
@@ -563,17 +523,17 @@ def apply_lock(state, rules, seat, mask, log):
         return False
     b = seat_base(seat)
     k = popcount(mask)
-    free = np.int64(rules[R_FREE_LOCKS_MAX])
-    state[b + F_LOCKED] |= mask
-    state[b + F_MONEY] -= c
-    state[b + F_LOCK_PAID] += c
-    state[b + F_LOCK_STEPS] += 1
+    free = np.int64(rules[R.R_FREE_LOCKS_MAX])
+    state[b + L.F_LOCKED] |= mask
+    state[b + L.F_MONEY] -= c
+    state[b + L.F_LOCK_PAID] += c
+    state[b + L.F_LOCK_STEPS] += 1
     if k == 0:
-        state[b + F_SKIPS] += 1
-        state[b + F_SKIPS_TODAY] += 1
+        state[b + L.F_SKIPS] += 1
+        state[b + L.F_SKIPS_TODAY] += 1
     elif k > free:
-        state[b + F_EXTRAS_TODAY] += k - free
-    emit(log, EV_LOCK, seat, mask, k, c, state[b + F_MONEY], state[b + F_LOCKED])
+        state[b + L.F_EXTRAS_TODAY] += k - free
+    emit(log, L.EV_LOCK, seat, mask, k, c, state[b + L.F_MONEY], state[b + L.F_LOCKED])
     return True
 
 
@@ -581,21 +541,21 @@ def apply_lock(state, rules, seat, mask, log):
 def all_locked(state, rules, seat):
     """Whether all dice, the initiative die included, are locked (FS-L7, AMB-28)."""
     m = all_dice_mask(rules)
-    return (state[seat_base(seat) + F_LOCKED] & m) == m
+    return (state[seat_base(seat) + L.F_LOCKED] & m) == m
 
 
 @njit(cache=True)
 def first_legal_lock(state, rules, seat):
     """The fallback lock: the lowest-index unlocked die alone (k = 1 is always legal, FS-L5)."""
-    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
-    for i in range(MAX_DICE):
+    unl = all_dice_mask(rules) & ~state[seat_base(seat) + L.F_LOCKED]
+    for i in range(L.MAX_DICE):
         if (unl >> i) & 1:
             m = np.int64(1) << i
             if lock_legal(state, rules, seat, m) >= 0:
                 return m
     # min_locks > 1: lock the smallest legal number of dice
     m = 0
-    for i in range(MAX_DICE):
+    for i in range(L.MAX_DICE):
         if (unl >> i) & 1:
             m |= np.int64(1) << i
             if lock_legal(state, rules, seat, m) >= 0:
@@ -610,11 +570,11 @@ def first_legal_lock(state, rules, seat):
 def take_salary(state, seat, log):
     """Take the lowest remaining salary card (FS-Y1); none if the area is empty (FS-Y2)."""
     b = seat_base(seat)
-    v = remove_salary_card(state, SAL_LOWEST)
+    v = remove_salary_card(state, R.SAL_LOWEST)
     if v > 0:
-        state[b + F_MONEY] += v
-        state[b + F_SALARY_TOTAL] += v
-    emit(log, EV_SALARY, seat, v, state[b + F_MONEY])
+        state[b + L.F_MONEY] += v
+        state[b + L.F_SALARY_TOTAL] += v
+    emit(log, L.EV_SALARY, seat, v, state[b + L.F_MONEY])
     return v
 
 
@@ -627,22 +587,22 @@ def take_tile(state, rules, seat, pos, slot, log):
     bool, False (state unchanged) if the position or slot is illegal.
     """
     b = seat_base(seat)
-    k = state[S_ROW_N]
-    if pos < 0 or pos >= k or slot < 0 or slot >= n_slots(rules) or state[b + F_SHOP + slot] >= 0:
+    k = state[L.S_ROW_N]
+    if pos < 0 or pos >= k or slot < 0 or slot >= n_slots(rules) or state[b + L.F_SHOP + slot] >= 0:
         return False
-    t = state[S_ROW + pos]
+    t = state[L.S_ROW + pos]
     for i in range(pos, k - 1):
-        state[S_ROW + i] = state[S_ROW + i + 1]
-    state[S_ROW + k - 1] = -1
-    state[S_ROW_N] = k - 1
-    state[b + F_SHOP + slot] = t
-    state[b + F_FIN + slot] = 0
-    state[b + F_RIB + slot] = 0
-    state[b + F_PDAY + slot] = state[S_DAY]
-    state[b + F_FDAY + slot] = 0
-    state[b + F_TILES_PLACED] += 1
-    state[b + F_SLOT_TODAY] = slot
-    emit(log, EV_TAKE_TILE, seat, pos, t, slot)
+        state[L.S_ROW + i] = state[L.S_ROW + i + 1]
+    state[L.S_ROW + k - 1] = -1
+    state[L.S_ROW_N] = k - 1
+    state[b + L.F_SHOP + slot] = t
+    state[b + L.F_FIN + slot] = 0
+    state[b + L.F_RIB + slot] = 0
+    state[b + L.F_PDAY + slot] = state[L.S_DAY]
+    state[b + L.F_FDAY + slot] = 0
+    state[b + L.F_TILES_PLACED] += 1
+    state[b + L.F_SLOT_TODAY] = slot
+    emit(log, L.EV_TAKE_TILE, seat, pos, t, slot)
     return True
 
 
@@ -651,7 +611,7 @@ def first_empty_slot(state, rules, seat):
     """Lowest empty shop slot, or -1."""
     b = seat_base(seat)
     for s in range(n_slots(rules)):
-        if state[b + F_SHOP + s] < 0:
+        if state[b + L.F_SHOP + s] < 0:
             return s
     return -1
 
@@ -671,22 +631,22 @@ def finish_tile_with(state, rules, tiles, seat, slot, log):
     b = seat_base(seat)
     if slot < 0 or slot >= n_slots(rules):
         return False
-    t = state[b + F_SHOP + slot]
-    if t < 0 or state[b + F_FIN + slot]:
+    t = state[b + L.F_SHOP + slot]
+    if t < 0 or state[b + L.F_FIN + slot]:
         return False
-    tok, used, u2 = assign_icons(state, tiles, b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
-                                 np.int64(rules[R_VASE_DICE_PER_PLAYER]), t,
+    tok, used, u2 = assign_icons(state, tiles, b, np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER]),
+                                 np.int64(rules[R.R_VASE_DICE_PER_PLAYER]), t,
                                  unused_dice(state, rules, seat), np.int64(0))
-    if tok > state[b + F_TOKENS]:
+    if tok > state[b + L.F_TOKENS]:
         return False
-    state[b + F_USED] |= used
-    state[b + F_TOKENS] -= tok
-    state[b + F_TOKENS_SPENT] += tok
-    state[S_TOKEN_SUPPLY] += tok
-    state[b + F_FIN + slot] = 1
-    state[b + F_FDAY + slot] = state[S_DAY]
-    state[b + F_TILES_FINISHED] += 1
-    emit(log, EV_FINISH, seat, slot, t, used, tok, state[b + F_TOKENS])
+    state[b + L.F_USED] |= used
+    state[b + L.F_TOKENS] -= tok
+    state[b + L.F_TOKENS_SPENT] += tok
+    state[L.S_TOKEN_SUPPLY] += tok
+    state[b + L.F_FIN + slot] = 1
+    state[b + L.F_FDAY + slot] = state[L.S_DAY]
+    state[b + L.F_TILES_FINISHED] += 1
+    emit(log, L.EV_FINISH, seat, slot, t, used, tok, state[b + L.F_TOKENS])
     return True
 
 
@@ -696,9 +656,10 @@ def ribbon_legal(state, rules, seat, slot):
     ``max_ribbons_per_tile`` on it (FS-U4, AMB-10, AMB-26). The kernel only asks right after
     a finish, which enforces "only when finishing"."""
     b = seat_base(seat)
-    return (state[S_RIBBON_SUPPLY] > 0 and state[b + F_MONEY] >= np.int64(rules[R_RIBBON_COST])
-            and state[b + F_RIB + slot] < np.int64(rules[R_MAX_RIBBONS_PER_TILE])
-            and state[b + F_FIN + slot] == 1)
+    return (state[L.S_RIBBON_SUPPLY] > 0
+            and state[b + L.F_MONEY] >= np.int64(rules[R.R_RIBBON_COST])
+            and state[b + L.F_RIB + slot] < np.int64(rules[R.R_MAX_RIBBONS_PER_TILE])
+            and state[b + L.F_FIN + slot] == 1)
 
 
 @njit(cache=True)
@@ -712,11 +673,11 @@ def buy_ribbon(state, rules, seat, slot, log):
     if not ribbon_legal(state, rules, seat, slot):
         return False
     b = seat_base(seat)
-    state[b + F_MONEY] -= np.int64(rules[R_RIBBON_COST])
-    state[b + F_RIB + slot] += 1
-    state[b + F_RIBBONS] += 1
-    state[S_RIBBON_SUPPLY] -= 1
-    emit(log, EV_RIBBON, seat, slot, state[b + F_SHOP + slot], state[b + F_MONEY])
+    state[b + L.F_MONEY] -= np.int64(rules[R.R_RIBBON_COST])
+    state[b + L.F_RIB + slot] += 1
+    state[b + L.F_RIBBONS] += 1
+    state[L.S_RIBBON_SUPPLY] -= 1
+    emit(log, L.EV_RIBBON, seat, slot, state[b + L.F_SHOP + slot], state[b + L.F_MONEY])
     return True
 
 
@@ -729,15 +690,15 @@ def take_token(state, rules, seat, mask, log):
     bool, False if illegal.
     """
     b = seat_base(seat)
-    if mask & ~unused_dice(state, rules, seat) or popcount(mask) != np.int64(rules[R_DICE_PER_WILD]):
+    if mask & ~unused_dice(state, rules, seat) or popcount(mask) != np.int64(rules[R.R_DICE_PER_WILD]):
         return False
     if not token_room(state, rules, seat):
         return False
-    state[b + F_USED] |= mask
-    state[b + F_TOKENS] += 1
-    state[b + F_TOKENS_TAKEN] += 1
-    state[S_TOKEN_SUPPLY] -= 1
-    emit(log, EV_TAKE_TOKEN, seat, mask, state[b + F_TOKENS])
+    state[b + L.F_USED] |= mask
+    state[b + L.F_TOKENS] += 1
+    state[b + L.F_TOKENS_TAKEN] += 1
+    state[L.S_TOKEN_SUPPLY] -= 1
+    emit(log, L.EV_TAKE_TOKEN, seat, mask, state[b + L.F_TOKENS])
     return True
 
 
@@ -750,13 +711,13 @@ def take_money(state, rules, seat, die, log):
     bool, False if illegal.
     """
     b = seat_base(seat)
-    if die < 0 or die >= MAX_DICE or not (unused_dice(state, rules, seat) >> die) & 1:
+    if die < 0 or die >= L.MAX_DICE or not (unused_dice(state, rules, seat) >> die) & 1:
         return False
-    state[b + F_USED] |= np.int64(1) << die
-    v = np.int64(rules[R_MONEY_PER_DIE])
-    state[b + F_MONEY] += v
-    state[b + F_MONEY_TAKEN] += v
-    emit(log, EV_TAKE_MONEY, seat, die, state[b + F_FACE + die], state[b + F_MONEY])
+    state[b + L.F_USED] |= np.int64(1) << die
+    v = np.int64(rules[R.R_MONEY_PER_DIE])
+    state[b + L.F_MONEY] += v
+    state[b + L.F_MONEY_TAKEN] += v
+    emit(log, L.EV_TAKE_MONEY, seat, die, state[b + L.F_FACE + die], state[b + L.F_MONEY])
     return True
 
 
@@ -771,35 +732,34 @@ def buy_token(state, rules, seat, log):
     if not buy_token_legal(state, rules, seat):
         return False
     b = seat_base(seat)
-    state[b + F_MONEY] -= np.int64(rules[R_WILD_TOKEN_COST])
-    state[b + F_TOKENS] += 1
-    state[b + F_TOKENS_BOUGHT] += 1
-    state[b + F_BUYS_TODAY] += 1
-    state[S_TOKEN_SUPPLY] -= 1
-    emit(log, EV_BUY_TOKEN, seat, state[b + F_MONEY], state[b + F_TOKENS])
+    state[b + L.F_MONEY] -= np.int64(rules[R.R_WILD_TOKEN_COST])
+    state[b + L.F_TOKENS] += 1
+    state[b + L.F_TOKENS_BOUGHT] += 1
+    state[b + L.F_BUYS_TODAY] += 1
+    state[L.S_TOKEN_SUPPLY] -= 1
+    emit(log, L.EV_BUY_TOKEN, seat, state[b + L.F_MONEY], state[b + L.F_TOKENS])
     return True
 
 
 @njit(cache=True)
 def apply_step4_action_with(state, rules, tiles, seat, action, log):
-    """Apply one encoded Step 4 action (``code * A_MUL + argument``).
+    """Apply one encoded Step 4 action (``options.encode_step4``).
 
     Returns
     -------
     int: 1 applied, 0 done (A_DONE), -1 illegal (nothing applied).
     """
-    code = action // A_MUL
-    arg = action % A_MUL
-    if code == A_DONE:
+    code, arg = decode_step4(action)
+    if code == L.A_DONE:
         return 0
     ok = False
-    if code == A_FINISH:
+    if code == L.A_FINISH:
         ok = finish_tile_with(state, rules, tiles, seat, arg, log)
-    elif code == A_TAKE_TOKEN:
+    elif code == L.A_TAKE_TOKEN:
         ok = take_token(state, rules, seat, arg, log)
-    elif code == A_TAKE_MONEY:
+    elif code == L.A_TAKE_MONEY:
         ok = take_money(state, rules, seat, arg, log)
-    elif code == A_BUY_TOKEN:
+    elif code == L.A_BUY_TOKEN:
         ok = buy_token(state, rules, seat, log)
     return 1 if ok else -1
 
@@ -809,9 +769,9 @@ def end_step4(state, rules, seat, log):
     """End of Step 4: unused dice are wasted; the player becomes inactive (FS-U8, FS-D6)."""
     b = seat_base(seat)
     w = popcount(unused_dice(state, rules, seat))
-    state[b + F_DICE_WASTED] += w
-    state[b + F_ACTIVE] = 0
-    emit(log, EV_STEP4_DONE, seat, w, state[b + F_MONEY], state[b + F_TOKENS])
+    state[b + L.F_DICE_WASTED] += w
+    state[b + L.F_ACTIVE] = 0
+    emit(log, L.EV_STEP4_DONE, seat, w, state[b + L.F_MONEY], state[b + L.F_TOKENS])
 
 
 # =========================================================================================
@@ -820,12 +780,12 @@ def end_step4(state, rules, seat, log):
 @njit(cache=True)
 def discard_row(state, reason, log):
     """Discard every tile left in the row; they leave the game (FS-N3, FS-SOLO-N1, AMB-14)."""
-    for i in range(state[S_ROW_N]):
-        t = state[S_ROW + i]
+    for i in range(state[L.S_ROW_N]):
+        t = state[L.S_ROW + i]
         discard_tile(state, t)
-        emit(log, EV_ROW_DISCARD, t, reason)
-        state[S_ROW + i] = -1
-    state[S_ROW_N] = 0
+        emit(log, L.EV_ROW_DISCARD, t, reason)
+        state[L.S_ROW + i] = -1
+    state[L.S_ROW_N] = 0
 
 
 @njit(cache=True)
@@ -833,7 +793,7 @@ def end_of_day_multiplayer(state, rules, n_players, log):
     """Discard the row, refill it to n + offset, reset the salary area, next day
     (FS-N1, FS-N3..N6)."""
     discard_row(state, 0, log)
-    state[S_DAY] += 1
+    state[L.S_DAY] += 1
     deal_row(state, rules, row_size(rules, n_players), log)
     reset_salary(state, rules, n_players)
 
@@ -850,14 +810,14 @@ def solo_end_of_day_check(state, rules, comp, work, log):
     """
     b = seat_base(0)
     ns = n_slots(rules)
-    days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    ok = solo_feasible(state, rules, comp, state[b + F_SHOP:b + F_SHOP + ns],
-                       state[b + F_FIN:b + F_FIN + ns], days_left, work)
-    emit(log, EV_FEASIBLE, state[S_DAY], 1 if ok else 0, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
-         state[S_STACK_N] - state[S_STACK_POS])
+    days_left = np.int64(rules[R.R_DAYS]) - state[L.S_DAY]
+    ok = solo_feasible(state, rules, comp, state[b + L.F_SHOP:b + L.F_SHOP + ns],
+                       state[b + L.F_FIN:b + L.F_FIN + ns], days_left, work)
+    emit(log, L.EV_FEASIBLE, state[L.S_DAY], 1 if ok else 0,
+         np.int64(rules[R.R_SOLO_FEASIBILITY_MODE]), state[L.S_STACK_N] - state[L.S_STACK_POS])
     if not ok:
-        state[S_LOSS_DAY] = state[S_DAY]
-        state[S_END_REASON] = END_SOLO_INFEASIBLE
+        state[L.S_LOSS_DAY] = state[L.S_DAY]
+        state[L.S_END_REASON] = L.END_SOLO_INFEASIBLE
     return ok
 
 
@@ -865,10 +825,10 @@ def solo_end_of_day_check(state, rules, comp, work, log):
 def solo_refresh_legal(state, rules):
     """A refresh between days: money >= cost, fewer than ``solo_max_refreshes_per_day`` since
     the deal, stack not empty (FS-SOLO-N2, AMB-20)."""
-    return (state[seat_base(0) + F_MONEY] >= np.int64(rules[R_SOLO_REFRESH_COST])
-            and state[S_REFRESHES_TODAY] < np.int64(rules[R_SOLO_MAX_REFRESHES_PER_DAY])
-            and (state[S_STACK_POS] < state[S_STACK_N]
-                 or (rules[R_RESHUFFLE_DISCARDS_WHEN_EMPTY] != 0 and state[S_DISCARD_N] > 0)))
+    return (state[seat_base(0) + L.F_MONEY] >= np.int64(rules[R.R_SOLO_REFRESH_COST])
+            and state[L.S_REFRESHES_TODAY] < np.int64(rules[R.R_SOLO_MAX_REFRESHES_PER_DAY])
+            and (state[L.S_STACK_POS] < state[L.S_STACK_N]
+                 or (rules[R.R_RESHUFFLE_DISCARDS_WHEN_EMPTY] != 0 and state[L.S_DISCARD_N] > 0)))
 
 
 @njit(cache=True)
@@ -882,13 +842,13 @@ def solo_refresh(state, rules, log):
     if not solo_refresh_legal(state, rules):
         return False
     b = seat_base(0)
-    c = np.int64(rules[R_SOLO_REFRESH_COST])
-    state[b + F_MONEY] -= c
-    state[S_REFRESHES_TODAY] += 1
-    state[S_REFRESHES] += 1
-    emit(log, EV_REFRESH, 0, c, state[b + F_MONEY])
+    c = np.int64(rules[R.R_SOLO_REFRESH_COST])
+    state[b + L.F_MONEY] -= c
+    state[L.S_REFRESHES_TODAY] += 1
+    state[L.S_REFRESHES] += 1
+    emit(log, L.EV_REFRESH, 0, c, state[b + L.F_MONEY])
     discard_row(state, 1, log)
-    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), log)
+    deal_row(state, rules, np.int64(rules[R.R_SOLO_ROW_SIZE]), log)
     return True
 
 
@@ -898,9 +858,9 @@ def solo_new_day_row(state, rules, log):
     (FS-SOLO-N1, FS-SOLO-N4, FS-N6). The refresh (FS-SOLO-N2, DP-7) and salary reset
     (FS-SOLO-N3) follow (``PH_REFRESH`` of ``advance``)."""
     discard_row(state, 0, log)
-    state[S_DAY] += 1
-    deal_row(state, rules, np.int64(rules[R_SOLO_ROW_SIZE]), log)
-    state[S_REFRESHES_TODAY] = 0
+    state[L.S_DAY] += 1
+    deal_row(state, rules, np.int64(rules[R.R_SOLO_ROW_SIZE]), log)
+    state[L.S_REFRESHES_TODAY] = 0
 
 
 # =========================================================================================
@@ -912,9 +872,9 @@ def remove_unfinished(state, rules, n_players, log):
     for seat in range(n_players):
         b = seat_base(seat)
         for s in range(n_slots(rules)):
-            if state[b + F_SHOP + s] >= 0 and state[b + F_FIN + s] == 0:
-                emit(log, EV_REMOVE_UNFINISHED, seat, s, state[b + F_SHOP + s])
-                state[b + F_SHOP + s] = -1
+            if state[b + L.F_SHOP + s] >= 0 and state[b + L.F_FIN + s] == 0:
+                emit(log, L.EV_REMOVE_UNFINISHED, seat, s, state[b + L.F_SHOP + s])
+                state[b + L.F_SHOP + s] = -1
 
 
 @njit(cache=True)
@@ -925,37 +885,37 @@ def score_seat(state, rules, comp, seat):
     tiles = comp[0]
     tasks = comp[1]
     b = seat_base(seat)
-    rows = np.int64(rules[R_SHOP_ROWS])
-    cols = np.int64(rules[R_SHOP_COLS])
+    rows = np.int64(rules[R.R_SHOP_ROWS])
+    cols = np.int64(rules[R.R_SHOP_COLS])
     ns = rows * cols
     stars = 0
     for s in range(ns):
-        t = state[b + F_SHOP + s]
-        if t >= 0 and state[b + F_FIN + s] == 1:
-            stars += tiles[t, TL_STARS]
-    shop = state[b + F_SHOP:b + F_SHOP + ns]
-    fin = state[b + F_FIN:b + F_FIN + ns]
-    req = rules[R_TASK_REQUIRES_FULL_LINE] != 0
-    rp_def = np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
-    cp_def = np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
+        t = state[b + L.F_SHOP + s]
+        if t >= 0 and state[b + L.F_FIN + s] == 1:
+            stars += tiles[t, L.TL_STARS]
+    shop = state[b + L.F_SHOP:b + L.F_SHOP + ns]
+    fin = state[b + L.F_FIN:b + L.F_FIN + ns]
+    req = rules[R.R_TASK_REQUIRES_FULL_LINE] != 0
+    rp_def = np.int64(rules[R.R_TASK_ROW_POINTS_DEFAULT])
+    cp_def = np.int64(rules[R.R_TASK_COL_POINTS_DEFAULT])
     pts = 0
     lines = 0
-    for i in range(state[S_N_CARDS]):
-        card = state[S_CARDS + i]
+    for i in range(state[L.S_N_CARDS]):
+        card = state[L.S_CARDS + i]
         rm, cm = lines_met(shop, fin, rows, cols, card, tasks, tiles, req)
-        rp = tasks[card, TK_ROW_POINTS]
-        cp = tasks[card, TK_COL_POINTS]
+        rp = tasks[card, L.TK_ROW_POINTS]
+        cp = tasks[card, L.TK_COL_POINTS]
         if rp < 0:
             rp = rp_def
         if cp < 0:
             cp = cp_def
         pts += rm * rp + cm * cp
         lines += rm + cm
-    score = stars + np.int64(rules[R_RIBBON_POINTS]) * state[b + F_RIBBONS] + pts
-    state[b + F_STARS] = stars
-    state[b + F_TASK_PTS] = pts
-    state[b + F_TASK_LINES] = lines
-    state[b + F_SCORE] = score
+    score = stars + np.int64(rules[R.R_RIBBON_POINTS]) * state[b + L.F_RIBBONS] + pts
+    state[b + L.F_STARS] = stars
+    state[b + L.F_TASK_PTS] = pts
+    state[b + L.F_TASK_LINES] = lines
+    state[b + L.F_SCORE] = score
     return score
 
 
@@ -991,24 +951,24 @@ def tiebreak_item(order_index, j):
 def _tb_value(state, seat, item):
     """Value of tie-break item ``item`` for ``seat`` (FS-E4)."""
     b = seat_base(seat)
-    if item == TB_MONEY:
-        return state[b + F_MONEY]
-    if item == TB_TOKENS:
-        return state[b + F_TOKENS]
-    return state[b + F_RIBBONS]
+    if item == R.TB_MONEY:
+        return state[b + L.F_MONEY]
+    if item == R.TB_TOKENS:
+        return state[b + L.F_TOKENS]
+    return state[b + L.F_RIBBONS]
 
 
 @njit(cache=True)
 def rank_players(state, rules, n_players):
     """Rank 1 = best: most points, then the ``tiebreak_order`` items (default money, then
     wild tokens); players equal on all share the position (FS-E4, AMB-11)."""
-    tb = np.int64(rules[R_TIEBREAK_ORDER])
+    tb = np.int64(rules[R.R_TIEBREAK_ORDER])
     for s in range(n_players):
         better = 0
         for o in range(n_players):
             if o == s:
                 continue
-            cmp = state[seat_base(o) + F_SCORE] - state[seat_base(s) + F_SCORE]
+            cmp = state[seat_base(o) + L.F_SCORE] - state[seat_base(s) + L.F_SCORE]
             j = 0
             while cmp == 0:
                 item = tiebreak_item(tb, j)
@@ -1018,7 +978,7 @@ def rank_players(state, rules, n_players):
                 j += 1
             if cmp > 0:
                 better += 1
-        state[seat_base(s) + F_RANK] = better + 1
+        state[seat_base(s) + L.F_RANK] = better + 1
 
 
 @njit(cache=True)
@@ -1028,19 +988,19 @@ def solo_won(state, rules, comp):
     tiles = comp[0]
     tasks = comp[1]
     b = seat_base(0)
-    rows = np.int64(rules[R_SHOP_ROWS])
-    cols = np.int64(rules[R_SHOP_COLS])
+    rows = np.int64(rules[R.R_SHOP_ROWS])
+    cols = np.int64(rules[R.R_SHOP_COLS])
     ns = rows * cols
-    shop = state[b + F_SHOP:b + F_SHOP + ns]
-    fin = state[b + F_FIN:b + F_FIN + ns]
-    any_rule = rules[R_SOLO_WIN_RULE] == WIN_ANY
+    shop = state[b + L.F_SHOP:b + L.F_SHOP + ns]
+    fin = state[b + L.F_FIN:b + L.F_FIN + ns]
+    any_rule = rules[R.R_SOLO_WIN_RULE] == R.WIN_ANY
     n_ok = 0
-    for i in range(state[S_N_CARDS]):
-        if card_fully_satisfied(shop, fin, rows, cols, state[S_CARDS + i], tasks, tiles):
+    for i in range(state[L.S_N_CARDS]):
+        if card_fully_satisfied(shop, fin, rows, cols, state[L.S_CARDS + i], tasks, tiles):
             n_ok += 1
     if any_rule:
         return n_ok >= 1
-    return n_ok == state[S_N_CARDS]
+    return n_ok == state[L.S_N_CARDS]
 
 
 @njit(cache=True)
@@ -1058,8 +1018,9 @@ def final_scoring(state, rules, comp, n_players, log):
     rank_players(state, rules, n_players)
     for seat in range(n_players):
         b = seat_base(seat)
-        emit(log, EV_SCORE, seat, state[b + F_STARS], state[b + F_RIBBONS], state[b + F_TASK_PTS],
-             state[b + F_SCORE], state[b + F_RANK], state[b + F_TASK_LINES])
+        emit(log, L.EV_SCORE, seat, state[b + L.F_STARS], state[b + L.F_RIBBONS],
+             state[b + L.F_TASK_PTS], state[b + L.F_SCORE], state[b + L.F_RANK],
+             state[b + L.F_TASK_LINES])
     if n_players == 1:
         return solo_won(state, rules, comp)
     return False
@@ -1073,7 +1034,7 @@ def n_active(state, n_players):
     """Players still active today (FS-D7)."""
     k = 0
     for seat in range(n_players):
-        k += state[seat_base(seat) + F_ACTIVE]
+        k += state[seat_base(seat) + L.F_ACTIVE]
     return k
 
 
@@ -1081,7 +1042,7 @@ def n_active(state, n_players):
 def lock_sizes(state, rules, seat, unl):
     """Bit k set: locking k of the unlocked dice ``unl`` is legal and affordable for ``seat``
     (FS-L1..L5; legality depends only on the number of dice)."""
-    money = state[seat_base(seat) + F_MONEY]
+    money = state[seat_base(seat) + L.F_MONEY]
     sizes = 0
     for k in range(popcount(unl) + 1):
         c = lock_cost(state, rules, seat, k)
@@ -1094,8 +1055,8 @@ def lock_sizes(state, rules, seat, unl):
 def any_lock_affordable(state, rules, seat):
     """Is some lock legal and affordable for ``seat`` (``lock_sizes`` != 0, stopping at the
     first size that is; FS-L1..L5)?"""
-    money = state[seat_base(seat) + F_MONEY]
-    for k in range(popcount(all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]) + 1):
+    money = state[seat_base(seat) + L.F_MONEY]
+    for k in range(popcount(all_dice_mask(rules) & ~state[seat_base(seat) + L.F_LOCKED]) + 1):
         c = lock_cost(state, rules, seat, k)
         if c >= 0 and c <= money:
             return True
@@ -1103,7 +1064,7 @@ def any_lock_affordable(state, rules, seat):
 
 
 @njit(cache=True)
-def lock_options(state, rules, seat):
+def list_locks(state, rules, seat):
     """DP-1 options into ``S_OPTIONS``: every subset of ``seat``'s unlocked dice (the
     initiative die included) whose lock is legal and affordable, as ascending masks (0 =
     lock none and pay the skip cost; FS-L1..L5).
@@ -1112,12 +1073,12 @@ def lock_options(state, rules, seat):
     -------
     int, the number of options.
     """
-    unl = all_dice_mask(rules) & ~state[seat_base(seat) + F_LOCKED]
+    unl = all_dice_mask(rules) & ~state[seat_base(seat) + L.F_LOCKED]
     sizes = lock_sizes(state, rules, seat, unl)
     n = 0
     sub = np.int64(0)
     while True:  # the subsets of unl in ascending order; written always, kept if legal
-        state[S_OPTIONS + n] = sub  # (no unpredictable branch: n < 2**9 = MAX_OPTS)
+        state[L.S_OPTIONS + n] = sub  # (no unpredictable branch: n < 2**9 = MAX_OPTS)
         n += (sizes >> popcount(sub)) & 1
         if sub == unl:
             break
@@ -1126,8 +1087,8 @@ def lock_options(state, rules, seat):
 
 
 @njit(cache=True)
-def tile_options(state, rules, seat):
-    """DP-2 options into ``S_OPTIONS``: row position * TILE_MUL + empty slot, for every row
+def list_tiles(state, rules, seat):
+    """DP-2 options into ``S_OPTIONS`` (``options.encode_tile``): for every row
     tile and empty slot of ``seat``'s shop (FS-T1..T3), position-major.
 
     Returns
@@ -1137,16 +1098,16 @@ def tile_options(state, rules, seat):
     b = seat_base(seat)
     ns = n_slots(rules)
     n = 0
-    for pos in range(state[S_ROW_N]):
+    for pos in range(state[L.S_ROW_N]):
         for s in range(ns):  # written always, kept if the slot is empty
-            state[S_OPTIONS + n] = pos * TILE_MUL + s
-            n += np.int64(state[b + F_SHOP + s] < 0)
+            state[L.S_OPTIONS + n] = encode_tile(pos, s)
+            n += np.int64(state[b + L.F_SHOP + s] < 0)
     return n
 
 
 @njit(cache=True)
-def step4_options(state, rules, tiles, seat):
-    """DP-3/5/6/8 options into ``S_OPTIONS`` (``code * A_MUL + argument``): finish each
+def list_step4(state, rules, tiles, seat):
+    """DP-3/5/6/8 options into ``S_OPTIONS`` (``options.encode_step4``): finish each
     unfinished tile the unused dice and the tokens held can finish (FS-U1..U3), take money
     with each unused die (FS-U6), take a token with each set of ``dice_per_wild`` unused dice
     while there is room (FS-U5), buy a token if legal (FS-U7), and done (FS-U8) last.
@@ -1157,43 +1118,43 @@ def step4_options(state, rules, tiles, seat):
     """
     b = seat_base(seat)
     avail = unused_dice(state, rules, seat)
-    hist, n_any, n_fl, vases = dice_counts(state, b, np.int64(rules[R_FLOWER_DICE_PER_PLAYER]),
-                                           np.int64(rules[R_VASE_DICE_PER_PLAYER]), avail)
-    tokens = state[b + F_TOKENS]
+    hist, n_any, n_fl, vases = dice_counts(state, b, np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER]),
+                                           np.int64(rules[R.R_VASE_DICE_PER_PLAYER]), avail)
+    tokens = state[b + L.F_TOKENS]
     n = 0
     for s in range(n_slots(rules)):
-        t = state[b + F_SHOP + s]
-        if t >= 0 and state[b + F_FIN + s] == 0:
+        t = state[b + L.F_SHOP + s]
+        if t >= 0 and state[b + L.F_FIN + s] == 0:
             # the count form gives the tokens of the minimum-token assignment a finish uses
             tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
             if tok <= tokens:
-                state[S_OPTIONS + n] = A_FINISH * A_MUL + s
+                state[L.S_OPTIONS + n] = encode_step4(L.A_FINISH, s)
                 n += 1
     # written always, kept if legal (no unpredictable branches; n stays < MAX_OPTS)
-    for i in range(MAX_DICE):
-        state[S_OPTIONS + n] = A_TAKE_MONEY * A_MUL + i
+    for i in range(L.MAX_DICE):
+        state[L.S_OPTIONS + n] = encode_step4(L.A_TAKE_MONEY, i)
         n += (avail >> i) & 1
-    dpw = np.int64(rules[R_DICE_PER_WILD])
+    dpw = np.int64(rules[R.R_DICE_PER_WILD])
     if token_room(state, rules, seat) and popcount(avail) >= dpw:
         sub = np.int64(0)
         while True:  # the subsets of avail with dpw dice, ascending
-            state[S_OPTIONS + n] = A_TAKE_TOKEN * A_MUL + sub
+            state[L.S_OPTIONS + n] = encode_step4(L.A_TAKE_TOKEN, sub)
             n += np.int64(popcount(sub) == dpw)
             if sub == avail:
                 break
             sub = (sub - avail) & avail
     if buy_token_legal(state, rules, seat):
-        state[S_OPTIONS + n] = A_BUY_TOKEN * A_MUL
+        state[L.S_OPTIONS + n] = encode_step4(L.A_BUY_TOKEN, 0)
         n += 1
-    state[S_OPTIONS + n] = A_DONE
+    state[L.S_OPTIONS + n] = encode_step4(L.A_DONE, 0)
     return n + 1
 
 
 @njit(cache=True)
-def yes_no_options(state):
+def list_yes_no(state):
     """The options of a yes/no decision (DP-4, DP-7): 0 no, 1 yes."""
-    state[S_OPTIONS] = 0
-    state[S_OPTIONS + 1] = 1
+    state[L.S_OPTIONS] = 0
+    state[L.S_OPTIONS + 1] = 1
     return 2
 
 
@@ -1204,7 +1165,8 @@ def play_cycle(state, rules, comp, n_players, log):
     Each Phase 1 draws from its own dice sub-stream keyed by (day, cycle), see
     ``sim.rng.substream``, so arms of a rule comparison roll the same dice at the same moment.
     """
-    substream_in(state, S_RNG_DICE, state[S_DICE_BASE], state[S_DAY] * 4096 + state[S_CYCLES])
+    substream_in(state, L.S_RNG_DICE, state[L.S_DICE_BASE],
+                 state[L.S_DAY] * 4096 + state[L.S_CYCLES])
     roll_phase(state, rules, comp[3], comp[4], comp[5], n_players, log)
     if n_players == 1:
         resolve_opponent_roll(state, rules, opponent_roll(state, comp[5]), log)
@@ -1212,9 +1174,9 @@ def play_cycle(state, rules, comp, n_players, log):
     if log.shape[0] > 1:
         packed = 0
         for i in range(k):
-            packed |= state[S_ORDER + i] << (4 * i)
-        emit(log, EV_TURN_ORDER, k, packed)
-    state[S_TURN] = 0
+            packed |= state[L.S_ORDER + i] << (4 * i)
+        emit(log, L.EV_TURN_ORDER, k, packed)
+    state[L.S_TURN] = 0
 
 
 @njit(cache=True)
@@ -1227,16 +1189,17 @@ def end_of_day(state, rules, comp, n_players, log):
     -------
     int, the next control position (PH_*).
     """
-    state[S_ROUNDS] = state[S_DAY]
-    if state[S_DAY] >= np.int64(rules[R_DAYS]):
-        return PH_END
+    state[L.S_ROUNDS] = state[L.S_DAY]
+    if state[L.S_DAY] >= np.int64(rules[R.R_DAYS]):
+        return L.PH_END
     if n_players == 1:
-        if not solo_end_of_day_check(state, rules, comp, state[S_FEAS:S_FEAS + WORK_MAX], log):
-            return PH_END
+        if not solo_end_of_day_check(state, rules, comp, state[L.S_FEAS:L.S_FEAS + L.WORK_MAX],
+                                     log):
+            return L.PH_END
         solo_new_day_row(state, rules, log)
-        return PH_REFRESH
+        return L.PH_REFRESH
     end_of_day_multiplayer(state, rules, n_players, log)
-    return PH_DAY
+    return L.PH_DAY
 
 
 @njit(cache=True)
@@ -1245,10 +1208,10 @@ def end_game(state, rules, comp, n_players, log):
     reached its end), kept in ``S_WON``."""
     won = final_scoring(state, rules, comp, n_players, log)
     if n_players == 1:
-        if state[S_LOSS_DAY] == 0:
-            state[S_LOSS_DAY] = np.int64(rules[R_DAYS]) + 1
-        emit(log, EV_SOLO_RESULT, 1 if won else 0, state[S_LOSS_DAY])
-    state[S_WON] = 1 if won else 0
+        if state[L.S_LOSS_DAY] == 0:
+            state[L.S_LOSS_DAY] = np.int64(rules[R.R_DAYS]) + 1
+        emit(log, L.EV_SOLO_RESULT, 1 if won else 0, state[L.S_LOSS_DAY])
+    state[L.S_WON] = 1 if won else 0
 
 
 @njit(cache=True)
@@ -1257,21 +1220,21 @@ def advance(state, rules, comp, log):
     to the options block, returns 1) or the end of the game (returns 0); decisions with a
     single option are taken here. With a decision pending, returns 1 and changes nothing
     (``sim.decide``)."""
-    while step(state, rules, comp, state, None, log):
-        if state[S_N_OPTIONS] > 1:
+    while _steps(state, rules, comp, state, None, log):
+        if state[L.S_N_OPTIONS] > 1:
             return 1
         apply_index(state, rules, comp[0], np.int64(0), log)
     return 0
 
 
 @njit(cache=True)
-def step(state, rules, comp, kinds, heur, log):
+def _steps(state, rules, comp, kinds, heur, log):
     """Play the forced steps up to the next decision, whatever its number of options (returns
     1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
     take a single option at once.
 
     ``heur`` is None (``advance``: every decision is posted with its options) or, in the game
-    loop of ``play_game``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
+    loop of ``_play``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
     is not ``random`` (``kinds``) decides where the decision arises, through its heuristic and
     the decision's effect (``take_*``), without posting it; only ``random`` seats' decisions
     are posted (listing every lock subset or Step-4 action for a heuristic that computes its
@@ -1286,31 +1249,31 @@ def step(state, rules, comp, kinds, heur, log):
     (DP-3/5/6/8) with ribbons after each finish (DP-4); then the end of the day (FS-N*,
     FS-SOLO-C1) and the solo refreshes (DP-7); at the end the final scoring (FS-E*).
     """
-    n_players = state[S_N_PLAYERS]
+    n_players = state[L.S_N_PLAYERS]
     tiles = comp[0]
     while True:
-        if state[S_POINT] != 0:
+        if state[L.S_POINT] != 0:
             return 1
-        ph = state[S_PHASE]
-        if ph == PH_STEP4:
-            seat = state[S_ORDER + state[S_TURN]]
-            if state[S_ACTIONS] >= MAX_STEP4_ACTIONS:  # safety guard of one Step 4
+        ph = state[L.S_PHASE]
+        if ph == L.PH_STEP4:
+            seat = state[L.S_ORDER + state[L.S_TURN]]
+            if state[L.S_ACTIONS] >= L.MAX_STEP4_ACTIONS:  # safety guard of one Step 4
                 end_step4(state, rules, seat, log)
-                state[S_TURN] += 1
-                state[S_PHASE] = PH_LOCK
+                state[L.S_TURN] += 1
+                state[L.S_PHASE] = L.PH_LOCK
                 continue
             if heur is not None:
                 if kinds[seat] != K_RANDOM:
                     take_step4(state, rules, tiles, seat,
                                greedy_step4(state, rules, tiles, seat, heur[0][seat]), log)
                     continue
-            offer(state, D_STEP4, seat, step4_options(state, rules, tiles, seat))
-        elif ph == PH_LOCK:
-            t = state[S_TURN]
-            if t >= state[S_ORDER_N]:
-                state[S_PHASE] = PH_CYCLE
+            _post(state, seat, L.D_STEP4, list_step4(state, rules, tiles, seat))
+        elif ph == L.PH_LOCK:
+            t = state[L.S_TURN]
+            if t >= state[L.S_ORDER_N]:
+                state[L.S_PHASE] = L.PH_CYCLE
                 continue
-            seat = state[S_ORDER + t]
+            seat = state[L.S_ORDER + t]
             if heur is not None:
                 if kinds[seat] != K_RANDOM:
                     if any_lock_affordable(state, rules, seat):
@@ -1318,30 +1281,30 @@ def step(state, rules, comp, kinds, heur, log):
                                   greedy_lock(state, rules, tiles, comp[1], n_players, seat,
                                               heur[0][seat], heur[1], heur[2]), log)
                     else:  # no affordable lock (only with rule tweaks): the turn passes
-                        state[S_TURN] = t + 1
+                        state[L.S_TURN] = t + 1
                     continue
-            n = lock_options(state, rules, seat)
+            n = list_locks(state, rules, seat)
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
-                state[S_TURN] = t + 1
+                state[L.S_TURN] = t + 1
                 continue
-            offer(state, D_LOCK, seat, n)
-        elif ph == PH_RIBBON:
-            seat = state[S_ORDER + state[S_TURN]]
-            if not ribbon_legal(state, rules, seat, state[S_FIN_SLOT]):
-                state[S_PHASE] = PH_STEP4
+            _post(state, seat, L.D_LOCK, n)
+        elif ph == L.PH_RIBBON:
+            seat = state[L.S_ORDER + state[L.S_TURN]]
+            if not ribbon_legal(state, rules, seat, state[L.S_FIN_SLOT]):
+                state[L.S_PHASE] = L.PH_STEP4
                 continue
             if heur is not None:
                 if kinds[seat] != K_RANDOM:
                     take_ribbon(state, rules, seat,
                                 1 if greedy_ribbon(state, rules, seat, heur[0][seat]) else 0, log)
                     continue
-            offer(state, D_RIBBON, seat, yes_no_options(state))
-        elif ph == PH_TILE:
-            seat = state[S_ORDER + state[S_TURN]]
-            if state[S_ROW_N] == 0 or first_empty_slot(state, rules, seat) < 0:
-                emit(log, EV_NO_TILE, seat)
-                state[S_ACTIONS] = 0
-                state[S_PHASE] = PH_STEP4
+            _post(state, seat, L.D_RIBBON, list_yes_no(state))
+        elif ph == L.PH_TILE:
+            seat = state[L.S_ORDER + state[L.S_TURN]]
+            if state[L.S_ROW_N] == 0 or first_empty_slot(state, rules, seat) < 0:
+                emit(log, L.EV_NO_TILE, seat)
+                state[L.S_ACTIONS] = 0
+                state[L.S_PHASE] = L.PH_STEP4
                 continue
             if heur is not None:
                 if kinds[seat] != K_RANDOM:
@@ -1349,50 +1312,52 @@ def step(state, rules, comp, kinds, heur, log):
                                      greedy_tile(state, rules, comp, n_players, seat,
                                                  heur[0][seat], heur[1], heur[2]), log)
                     continue
-            offer(state, D_TILE, seat, tile_options(state, rules, seat))
-        elif ph == PH_CYCLE:
+            _post(state, seat, L.D_TILE, list_tiles(state, rules, seat))
+        elif ph == L.PH_CYCLE:
             if n_active(state, n_players) == 0:
-                state[S_PHASE] = PH_DAY_END
+                state[L.S_PHASE] = L.PH_DAY_END
                 continue
-            state[S_CYCLES] += 1
-            if state[S_CYCLES] > MAX_CYCLES_PER_DAY:  # safety guard (FS-D8)
-                state[S_TRUNCATED] = 1
-                state[S_END_REASON] = END_TRUNCATED
-                emit(log, EV_TRUNCATED, state[S_DAY])
-                state[S_PHASE] = PH_END
+            state[L.S_CYCLES] += 1
+            if state[L.S_CYCLES] > L.MAX_CYCLES_PER_DAY:  # safety guard (FS-D8)
+                state[L.S_TRUNCATED] = 1
+                state[L.S_END_REASON] = L.END_TRUNCATED
+                emit(log, L.EV_TRUNCATED, state[L.S_DAY])
+                state[L.S_PHASE] = L.PH_END
                 continue
             play_cycle(state, rules, comp, n_players, log)
-            state[S_PHASE] = PH_LOCK
-        elif ph == PH_DAY:
+            state[L.S_PHASE] = L.PH_LOCK
+        elif ph == L.PH_DAY:
             start_day(state, rules, n_players, log)
-            state[S_PHASE] = PH_CYCLE
-        elif ph == PH_DAY_END:
-            state[S_PHASE] = end_of_day(state, rules, comp, n_players, log)
-        elif ph == PH_REFRESH:
+            state[L.S_PHASE] = L.PH_CYCLE
+        elif ph == L.PH_DAY_END:
+            state[L.S_PHASE] = end_of_day(state, rules, comp, n_players, log)
+        elif ph == L.PH_REFRESH:
             if not solo_refresh_legal(state, rules):
                 reset_salary(state, rules, np.int64(1))
-                state[S_PHASE] = PH_DAY
+                state[L.S_PHASE] = L.PH_DAY
                 continue
             if heur is not None:
                 if kinds[0] != K_RANDOM:
                     refresh = greedy_refresh(state, rules, comp, heur[0][0], heur[1], heur[2])
                     take_refresh(state, rules, 1 if refresh else 0, log)
                     continue
-            offer(state, D_REFRESH, 0, yes_no_options(state))
-        elif ph == PH_END:
+            _post(state, 0, L.D_REFRESH, list_yes_no(state))
+        elif ph == L.PH_END:
             end_game(state, rules, comp, n_players, log)
-            state[S_PHASE] = PH_OVER
+            state[L.S_PHASE] = L.PH_OVER
             return 0
         else:
             return 0
 
 
 @njit(cache=True)
-def offer(state, point, seat, n):
-    """Make decision ``point`` of ``seat`` with the ``n`` options in ``S_OPTIONS`` pending."""
-    state[S_POINT] = point
-    state[S_DECIDER] = seat
-    state[S_N_OPTIONS] = n
+def _post(state, seat, dp, n):
+    """Post decision ``dp`` of ``seat`` with the ``n`` options listed in ``S_OPTIONS``;
+    returns 1."""
+    state[L.S_POINT] = dp
+    state[L.S_DECIDER] = seat
+    state[L.S_N_OPTIONS] = n
+    return 1
 
 
 @njit(cache=True)
@@ -1408,26 +1373,26 @@ def apply_index(state, rules, tiles, index, log):
     words). Moves the control position on: after a lock that completes the dice, Step 2
     (salary, FS-Y1) and Step 3; after a tile, Step 4; after a finish, its ribbons (DP-4); after
     done, the next player."""
-    if state[S_POINT] == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+    if state[L.S_POINT] == 0 or index < 0 or index >= state[L.S_N_OPTIONS]:
         return False
-    apply_code(state, rules, tiles, state[S_OPTIONS + index], log)
+    _apply(state, rules, tiles, state[L.S_OPTIONS + index], log)
     return True
 
 
 @njit(cache=True)
-def apply_code(state, rules, tiles, code, log):
+def _apply(state, rules, tiles, code, log):
     """Carry out the option ``code`` of the pending decision (``apply_index``)."""
-    point = state[S_POINT]
-    seat = state[S_DECIDER]
-    state[S_POINT] = 0
-    state[S_N_OPTIONS] = 0
-    if point == D_STEP4:
+    point = state[L.S_POINT]
+    seat = state[L.S_DECIDER]
+    state[L.S_POINT] = 0
+    state[L.S_N_OPTIONS] = 0
+    if point == L.D_STEP4:
         take_step4(state, rules, tiles, seat, code, log)
-    elif point == D_LOCK:
+    elif point == L.D_LOCK:
         take_lock(state, rules, seat, code, log)
-    elif point == D_RIBBON:
+    elif point == L.D_RIBBON:
         take_ribbon(state, rules, seat, code, log)
-    elif point == D_TILE:
+    elif point == L.D_TILE:
         take_tile_choice(state, rules, seat, code, log)
     else:
         take_refresh(state, rules, code, log)
@@ -1437,16 +1402,17 @@ def apply_code(state, rules, tiles, code, log):
 def take_step4(state, rules, tiles, seat, code, log):
     """DP-3/5/6/8: carry out Step-4 action ``code`` of ``seat``; after a finish its ribbons
     (DP-4), after done the next player (FS-U8)."""
-    if code == A_DONE:
+    if code == encode_step4(L.A_DONE, 0):
         end_step4(state, rules, seat, log)
-        state[S_TURN] += 1
-        state[S_PHASE] = PH_LOCK
+        state[L.S_TURN] += 1
+        state[L.S_PHASE] = L.PH_LOCK
     else:
         apply_step4_action_with(state, rules, tiles, seat, code, log)
-        state[S_ACTIONS] += 1
-        if code // A_MUL == A_FINISH:
-            state[S_FIN_SLOT] = code % A_MUL
-            state[S_PHASE] = PH_RIBBON
+        state[L.S_ACTIONS] += 1
+        action, arg = decode_step4(code)
+        if action == L.A_FINISH:
+            state[L.S_FIN_SLOT] = arg
+            state[L.S_PHASE] = L.PH_RIBBON
 
 
 @njit(cache=True)
@@ -1456,9 +1422,9 @@ def take_lock(state, rules, seat, mask, log):
     apply_lock(state, rules, seat, mask, log)
     if all_locked(state, rules, seat):
         take_salary(state, seat, log)
-        state[S_PHASE] = PH_TILE
+        state[L.S_PHASE] = L.PH_TILE
     else:
-        state[S_TURN] += 1
+        state[L.S_TURN] += 1
 
 
 @njit(cache=True)
@@ -1466,17 +1432,18 @@ def take_ribbon(state, rules, seat, yes, log):
     """DP-4: buy a ribbon for the tile just finished (``yes`` = 1; asked again while legal)
     or go on with Step 4."""
     if yes == 1:
-        buy_ribbon(state, rules, seat, state[S_FIN_SLOT], log)
+        buy_ribbon(state, rules, seat, state[L.S_FIN_SLOT], log)
     else:
-        state[S_PHASE] = PH_STEP4
+        state[L.S_PHASE] = L.PH_STEP4
 
 
 @njit(cache=True)
 def take_tile_choice(state, rules, seat, code, log):
-    """DP-2: take the row tile and slot of ``code`` (position * TILE_MUL + slot), then Step 4."""
-    take_tile(state, rules, seat, code // TILE_MUL, code % TILE_MUL, log)
-    state[S_ACTIONS] = 0
-    state[S_PHASE] = PH_STEP4
+    """DP-2: take the row tile and slot of ``code`` (``options.encode_tile``), then Step 4."""
+    pos, slot = decode_tile(code)
+    take_tile(state, rules, seat, pos, slot, log)
+    state[L.S_ACTIONS] = 0
+    state[L.S_PHASE] = L.PH_STEP4
 
 
 @njit(cache=True)
@@ -1487,23 +1454,23 @@ def take_refresh(state, rules, yes, log):
         solo_refresh(state, rules, log)
     else:
         reset_salary(state, rules, np.int64(1))
-        state[S_PHASE] = PH_DAY
+        state[L.S_PHASE] = L.PH_DAY
 
 
 @njit(cache=True)
 def greedy_code(state, rules, comp, seat, pp, scr, fscr):
     """The option code the greedy heuristics (``policies``, parameter row ``pp``) want at the
     pending decision."""
-    point = state[S_POINT]
-    if point == D_STEP4:
+    point = state[L.S_POINT]
+    if point == L.D_STEP4:
         return greedy_step4(state, rules, comp[0], seat, pp)
-    if point == D_LOCK:
-        return greedy_lock(state, rules, comp[0], comp[1], state[S_N_PLAYERS], seat, pp, scr,
+    if point == L.D_LOCK:
+        return greedy_lock(state, rules, comp[0], comp[1], state[L.S_N_PLAYERS], seat, pp, scr,
                            fscr)
-    if point == D_RIBBON:
+    if point == L.D_RIBBON:
         return np.int64(1) if greedy_ribbon(state, rules, seat, pp) else np.int64(0)
-    if point == D_TILE:
-        return greedy_tile(state, rules, comp, state[S_N_PLAYERS], seat, pp, scr, fscr)
+    if point == L.D_TILE:
+        return greedy_tile(state, rules, comp, state[L.S_N_PLAYERS], seat, pp, scr, fscr)
     refresh = greedy_refresh(state, rules, comp, pp, scr, fscr)
     return np.int64(1) if refresh else np.int64(0)
 
@@ -1511,17 +1478,17 @@ def greedy_code(state, rules, comp, seat, pp, scr, fscr):
 @njit(cache=True)
 def choose_with(state, rules, comp, kinds, pparams, scr, fscr):
     """``choose`` with the greedy caches as two arrays."""
-    seat = state[S_DECIDER]
-    n = state[S_N_OPTIONS]
+    seat = state[L.S_DECIDER]
+    n = state[L.S_N_OPTIONS]
     if kinds[seat] == K_RANDOM:
-        return random_index(state, S_RNG_POLICY, n)
-    i = index_of(state, S_OPTIONS, n, greedy_code(state, rules, comp, seat, pparams[seat], scr,
-                                                  fscr))
+        return random_index(state, L.S_RNG_POLICY, n)
+    i = index_of(state, L.S_OPTIONS, n, greedy_code(state, rules, comp, seat, pparams[seat], scr,
+                                                    fscr))
     # The heuristics only ask for listed options (tests/flower_shop/test_steps.py checks it);
     # should one not, the choice is the kernel's former fallback: done (Step 4), else the first
     # option.
     if i < 0:
-        i = n - 1 if state[S_POINT] == D_STEP4 else 0
+        i = n - 1 if state[L.S_POINT] == L.D_STEP4 else 0
     return i
 
 
@@ -1535,43 +1502,43 @@ def choose(state, rules, comp, kinds, pparams, work):
 
 
 @njit(cache=True)
-def setup(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log):
+def _begin(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log):
     """Start the streams, set the game up (FS-S*) and prepare the greedy caches; play starts
     at the first day (PH_DAY)."""
     start_streams(state, master_seed, game_index)
     setup_game(state, rules, comp, n_players, log)
     prepare_scratch(state, rules, comp, scr, fscr)
-    state[S_PHASE] = PH_DAY
+    state[L.S_PHASE] = L.PH_DAY
 
 
 @njit(cache=True)
 def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, log):
     """A game set up for stepping (``sim.decide``): (state, work = (scr, fscr))."""
     state = new_state(n_players)
-    scr = np.zeros(SCR_LEN, dtype=np.int64)
-    fscr = np.zeros(FSCR_LEN, dtype=np.float64)
-    setup(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log)
+    scr = np.zeros(L.SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(L.FSCR_LEN, dtype=np.float64)
+    _begin(state, rules, comp, n_players, master_seed, game_index, scr, fscr, log)
     return state, (scr, fscr)
 
 
 @njit(cache=True)
-def play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
+def _play(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
     """Set up and play one complete game into the new ``state`` (``new_state``). ``scr`` and
     ``fscr`` (``SCR_LEN``, ``FSCR_LEN``) are the greedy caches, reusable across games.
 
     The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
     the thousands of calls a game makes); the caller keeps the arrays alive during the call.
     """
-    game_loop(borrowed(state), borrowed(rules), borrowed(comp), borrowed(kinds),
-              borrowed(pparams), master_seed, game_index, borrowed(scr), borrowed(fscr),
-              borrowed(log))
+    _play_game(borrowed(state), borrowed(rules), borrowed(comp), borrowed(kinds),
+               borrowed(pparams), master_seed, game_index, borrowed(scr), borrowed(fscr),
+               borrowed(log))
 
 
 @njit(cache=True)
-def game_loop(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
-    """The body of ``play_game``: setup (which prepares the greedy caches), then
+def _play_game(state, rules, comp, kinds, pparams, master_seed, game_index, scr, fscr, log):
+    """The body of ``_play``: ``_begin`` (which prepares the greedy caches), then
     ``self_play``."""
-    setup(state, rules, comp, state[S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
+    _begin(state, rules, comp, state[L.S_N_PLAYERS], master_seed, game_index, scr, fscr, log)
     self_play(state, rules, comp, kinds, pparams, scr, fscr, log)
 
 
@@ -1587,26 +1554,26 @@ def playout(state, rules, comp, kinds, pparams, work, log):
 @njit(cache=True)
 def self_play(state, rules, comp, kinds, pparams, scr, fscr, log):
     """``while advance: apply(choose)`` in self-play mode, from the current position to the
-    end. The heuristic seats decide inside ``step``; only a random seat's decisions are posted
+    end. The heuristic seats decide inside ``_steps``; only a random seat's decisions are posted
     (a draw, unless the option is forced)."""
-    while step(state, rules, comp, kinds, (pparams, scr, fscr), log):
-        n = state[S_N_OPTIONS]
-        i = random_index(state, S_RNG_POLICY, n) if n > 1 else np.int64(0)
-        apply_code(state, rules, comp[0], state[S_OPTIONS + i], log)
+    while _steps(state, rules, comp, kinds, (pparams, scr, fscr), log):
+        n = state[L.S_N_OPTIONS]
+        i = random_index(state, L.S_RNG_POLICY, n) if n > 1 else np.int64(0)
+        _apply(state, rules, comp[0], state[L.S_OPTIONS + i], log)
 
 
 @njit(cache=True)
 def finish(state, rules, comp, games_row, seats_rows):
     """Write the result rows of a finished game (``sim.decide``; ``write_outputs``)."""
-    write_outputs(state, rules, state[S_N_PLAYERS], state[S_WON] != 0, games_row, seats_rows)
+    write_outputs(state, rules, state[L.S_N_PLAYERS], state[L.S_WON] != 0, games_row, seats_rows)
 
 
 @njit(cache=True)
 def write_outputs(state, rules, n_players, won, games_row, seats_rows):
     """Fill one game's output row and its seat rows (``GO_*`` / ``SO_*``: sim.spec GAME_COMMON /
     SEAT_COMMON, then the game's columns)."""
-    games_row[GO_ROUNDS] = state[S_ROUNDS]
-    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
+    games_row[L.GO_ROUNDS] = state[L.S_ROUNDS]
+    games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
     n_win = 0
     winner = -1
     for seat in range(n_players):
@@ -1615,42 +1582,42 @@ def write_outputs(state, rules, n_players, won, games_row, seats_rows):
         if n_players == 1:
             w = 1 if won else 0
         else:
-            w = 1 if state[b + F_RANK] == 1 else 0
+            w = 1 if state[b + L.F_RANK] == 1 else 0
         if w:
             n_win += 1
             winner = seat
-        r[SO_SCORE] = state[b + F_SCORE]
-        r[SO_RANK] = state[b + F_RANK]
-        r[SO_WON] = w
-        r[SO_STARS] = state[b + F_STARS]
-        r[SO_RIBBONS] = state[b + F_RIBBONS]
-        r[SO_TASK_POINTS] = state[b + F_TASK_PTS]
-        r[SO_TASK_LINES] = state[b + F_TASK_LINES]
-        r[SO_MONEY] = state[b + F_MONEY]
-        r[SO_TOKENS] = state[b + F_TOKENS]
-        r[SO_TILES_FINISHED] = state[b + F_TILES_FINISHED]
-        r[SO_TILES_PLACED] = state[b + F_TILES_PLACED]
-        r[SO_INITIATIVE_DIE] = state[b + F_INIT_DIE]
-        r[SO_SALARY_TOTAL] = state[b + F_SALARY_TOTAL]
-        r[SO_LOCK_PAYMENTS] = state[b + F_LOCK_PAID]
-        r[SO_SKIPS] = state[b + F_SKIPS]
-        r[SO_LOCK_STEPS] = state[b + F_LOCK_STEPS]
-        r[SO_TOKENS_TAKEN] = state[b + F_TOKENS_TAKEN]
-        r[SO_TOKENS_BOUGHT] = state[b + F_TOKENS_BOUGHT]
-        r[SO_TOKENS_SPENT] = state[b + F_TOKENS_SPENT]
-        r[SO_MONEY_TAKEN] = state[b + F_MONEY_TAKEN]
-        r[SO_DICE_WASTED] = state[b + F_DICE_WASTED]
-    games_row[GO_N_WINNERS] = n_win
-    games_row[GO_WINNER_SEAT] = winner if n_win == 1 else -1
-    games_row[GO_END_REASON] = state[S_END_REASON]
-    games_row[GO_TASK_CARD] = state[S_CARDS]
-    games_row[GO_TASK_CARD_2] = state[S_CARDS + 1] if state[S_N_CARDS] > 1 else -1
-    games_row[GO_LOSS_DAY] = state[S_LOSS_DAY] if n_players == 1 else -1
-    games_row[GO_TASK_LINES_MET] = state[seat_base(0) + F_TASK_LINES]
-    games_row[GO_TILES_LEFT_IN_STACK] = state[S_STACK_N] - state[S_STACK_POS]
-    games_row[GO_REFRESHES] = state[S_REFRESHES]
-    games_row[GO_OPP_DISCARDS] = state[S_OPP_DISCARDS]
-    games_row[GO_OPP_LOWER] = state[S_OPP_LOWER]
+        r[L.SO_SCORE] = state[b + L.F_SCORE]
+        r[L.SO_RANK] = state[b + L.F_RANK]
+        r[L.SO_WON] = w
+        r[L.SO_STARS] = state[b + L.F_STARS]
+        r[L.SO_RIBBONS] = state[b + L.F_RIBBONS]
+        r[L.SO_TASK_POINTS] = state[b + L.F_TASK_PTS]
+        r[L.SO_TASK_LINES] = state[b + L.F_TASK_LINES]
+        r[L.SO_MONEY] = state[b + L.F_MONEY]
+        r[L.SO_TOKENS] = state[b + L.F_TOKENS]
+        r[L.SO_TILES_FINISHED] = state[b + L.F_TILES_FINISHED]
+        r[L.SO_TILES_PLACED] = state[b + L.F_TILES_PLACED]
+        r[L.SO_INITIATIVE_DIE] = state[b + L.F_INIT_DIE]
+        r[L.SO_SALARY_TOTAL] = state[b + L.F_SALARY_TOTAL]
+        r[L.SO_LOCK_PAYMENTS] = state[b + L.F_LOCK_PAID]
+        r[L.SO_SKIPS] = state[b + L.F_SKIPS]
+        r[L.SO_LOCK_STEPS] = state[b + L.F_LOCK_STEPS]
+        r[L.SO_TOKENS_TAKEN] = state[b + L.F_TOKENS_TAKEN]
+        r[L.SO_TOKENS_BOUGHT] = state[b + L.F_TOKENS_BOUGHT]
+        r[L.SO_TOKENS_SPENT] = state[b + L.F_TOKENS_SPENT]
+        r[L.SO_MONEY_TAKEN] = state[b + L.F_MONEY_TAKEN]
+        r[L.SO_DICE_WASTED] = state[b + L.F_DICE_WASTED]
+    games_row[L.GO_N_WINNERS] = n_win
+    games_row[L.GO_WINNER_SEAT] = winner if n_win == 1 else -1
+    games_row[L.GO_END_REASON] = state[L.S_END_REASON]
+    games_row[L.GO_TASK_CARD] = state[L.S_CARDS]
+    games_row[L.GO_TASK_CARD_2] = state[L.S_CARDS + 1] if state[L.S_N_CARDS] > 1 else -1
+    games_row[L.GO_LOSS_DAY] = state[L.S_LOSS_DAY] if n_players == 1 else -1
+    games_row[L.GO_TASK_LINES_MET] = state[seat_base(0) + L.F_TASK_LINES]
+    games_row[L.GO_TILES_LEFT_IN_STACK] = state[L.S_STACK_N] - state[L.S_STACK_POS]
+    games_row[L.GO_REFRESHES] = state[L.S_REFRESHES]
+    games_row[L.GO_OPP_DISCARDS] = state[L.S_OPP_DISCARDS]
+    games_row[L.GO_OPP_LOWER] = state[L.S_OPP_LOWER]
 
 
 @njit(cache=True)
@@ -1658,14 +1625,12 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
              games_row, seats_rows, log):
     """Play game ``game_index`` with an event log (sim.spec.GameSpec contract)."""
     state = new_state(n_players)
-    scr = np.zeros(SCR_LEN, dtype=np.int64)
-    fscr = np.zeros(FSCR_LEN, dtype=np.float64)
-    play_game(state, rules, comp, policy_kind, policy_params, master_seed, game_index, scr, fscr,
-              log)
+    scr = np.zeros(L.SCR_LEN, dtype=np.int64)
+    fscr = np.zeros(L.FSCR_LEN, dtype=np.float64)
+    _play(state, rules, comp, policy_kind, policy_params, master_seed, game_index, scr, fscr,
+          log)
     finish(state, rules, comp, games_row, seats_rows)
 
-
-GAMES_PER_BLOCK = 64
 
 
 @njit(cache=True, nogil=True)
@@ -1675,24 +1640,24 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     (sim.spec.GameSpec contract). Tracing is off (1-row dummy log). Serial and ``nogil``:
     ``sim.threads`` plays slices of the rows on threads.
 
-    Games run in blocks of ``GAMES_PER_BLOCK`` that reuse their greedy caches. The shared
-    read-only inputs are only read through borrowed views (``play_game``), so the threads never
+    Games run in blocks of ``BLOCK_GAMES`` that reuse their greedy caches. The shared
+    read-only inputs are only read through borrowed views (``_play``), so the threads never
     contend for their reference counts. Each game is a pure function of (seed, index), so the
     blocking does not change any result.
     """
     n = games_out.shape[0]
-    n_blocks = (n + GAMES_PER_BLOCK - 1) // GAMES_PER_BLOCK
+    n_blocks = (n + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in range(n_blocks):
         log = np.zeros((1, 8), dtype=np.int64)
-        scr = np.zeros(SCR_LEN, dtype=np.int64)
-        fscr = np.zeros(FSCR_LEN, dtype=np.float64)
-        lo = blk * GAMES_PER_BLOCK
-        hi = min(n, lo + GAMES_PER_BLOCK)
+        scr = np.zeros(L.SCR_LEN, dtype=np.int64)
+        fscr = np.zeros(L.FSCR_LEN, dtype=np.float64)
+        lo = blk * BLOCK_GAMES
+        hi = min(n, lo + BLOCK_GAMES)
         state = new_state(n_players)
         for i in range(lo, hi):
             clear_state(state, n_players)
-            play_game(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
-                      scr, fscr, log)
+            _play(state, rules, comp, policy_kind, policy_params, master_seed, first_index + i,
+                  scr, fscr, log)
             finish(state, rules, comp, games_out[i], seats_out[i])
 
 
@@ -1709,18 +1674,18 @@ def resample(state, rules, comp, seat, key):
     their order in ``state`` cannot leak) and shuffled. The row, task cards (FS-S5), salary
     cards and shops are open information and stay.
     """
-    substream_in(state, S_RNG_SETUP, key, SUB_SETUP)
-    substream_in(state, S_RNG_DICE, key, SUB_DICE)
-    state[S_DICE_BASE] = state[S_RNG_DICE]
-    substream_in(state, S_RNG_POLICY, key, SUB_POLICY)
-    lo = state[S_STACK_POS] + 1   # the top tile is public (FS-S4)
-    hi = state[S_STACK_N]
+    substream_in(state, L.S_RNG_SETUP, key, SUB_SETUP)
+    substream_in(state, L.S_RNG_DICE, key, SUB_DICE)
+    state[L.S_DICE_BASE] = state[L.S_RNG_DICE]
+    substream_in(state, L.S_RNG_POLICY, key, SUB_POLICY)
+    lo = state[L.S_STACK_POS] + 1   # the top tile is public (FS-S4)
+    hi = state[L.S_STACK_N]
     for i in range(lo + 1, hi):   # insertion sort: canonical order of the hidden tiles
-        t = state[S_STACK + i]
+        t = state[L.S_STACK + i]
         j = i
-        while j > lo and state[S_STACK + j - 1] > t:
-            state[S_STACK + j] = state[S_STACK + j - 1]
+        while j > lo and state[L.S_STACK + j - 1] > t:
+            state[L.S_STACK + j] = state[L.S_STACK + j - 1]
             j -= 1
-        state[S_STACK + j] = t
+        state[L.S_STACK + j] = t
     if hi - lo > 1:
-        shuffle_in(state, S_RNG_SETUP, state[S_STACK + lo:S_STACK + hi])
+        shuffle_in(state, L.S_RNG_SETUP, state[L.S_STACK + lo:L.S_STACK + hi])

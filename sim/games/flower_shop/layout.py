@@ -3,12 +3,13 @@ blocks of every array the kernel and the policies address.
 
 Declarations only (no Numba, nothing imported from this folder): every offset is derived at
 import by :class:`sim.layout.Block` from one ``(name, size, meaning)`` list and exported as a
-module constant (``S_DAY``, ``F_MONEY``, ``SCR_LINES``, ``GO_LOSS_DAY``, ...), which Numba freezes
-into the compiled code. ``playtest layout flower_shop`` prints the tables. Rule and policy
+module attribute by the ``exports`` line at the end; the other modules read ``L.S_DAY``,
+``L.F_MONEY``, ``L.SCR_LINES``, ``L.GO_LOSS_DAY``, ... (``from . import layout as L``), which
+Numba freezes into the compiled code. ``playtest layout flower_shop`` prints the tables. Rule and policy
 parameter offsets (``R_*``, ``P_*``) are derived from the ``ParamSpec`` tables in ``rules.py``.
 """
 from sim.decide import option_fields
-from sim.layout import Block, columns_block
+from sim.layout import Block, columns_block, exports
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
 # ---- limits of the fixed layouts (checked on load / validate) ---------------------------
@@ -49,10 +50,11 @@ K_GREEDY = 1
 END_REASONS = ("completed", "solo_infeasible", "truncated")  # SPEC.end_reasons
 END_COMPLETED, END_SOLO_INFEASIBLE, END_TRUNCATED = range(len(END_REASONS))
 
-# Decision points (sim.decide: S_POINT of the pending decision) and their option codes.
+# Decision points (sim.decide: S_POINT of the pending decision) and their option codes
+# (options.py encodes and decodes them).
 D_LOCK = 1      # DP-1: the dice mask to lock (0 = lock none, pay the skip cost)
-D_TILE = 2      # DP-2: row position * TILE_MUL + empty shop slot
-D_STEP4 = 3     # DP-3/5/6/8: a Step-4 action, code * A_MUL + argument (A_DONE ends Step 4)
+D_TILE = 2      # DP-2: a row tile and an empty shop slot (options.encode_tile)
+D_STEP4 = 3     # DP-3/5/6/8: a Step-4 action A_* and its argument (options.encode_step4)
 D_RIBBON = 4    # DP-4: 1 buy a ribbon for the tile just finished, 0 not
 D_REFRESH = 5   # DP-7 (solo, between days): 1 pay for a new row, 0 keep it
 DECISION_POINTS = {D_LOCK: "DP-1 lock", D_TILE: "DP-2 tile and slot",
@@ -73,10 +75,7 @@ PH_REFRESH = 7    # solo refreshes before the next day (DP-7)
 PH_END = 8        # final scoring (FS-E*)
 PH_OVER = 9       # the game is over
 
-TILE_MUL = 16
-
-# Step-4 actions: code * A_MUL + argument.
-A_MUL = 1024
+# Step-4 actions (A_DONE ends Step 4); options.encode_step4 packs them with their argument.
 A_DONE = 0
 A_FINISH = 1       # argument: shop slot
 A_TAKE_TOKEN = 2   # argument: bitmask of dice
@@ -90,7 +89,6 @@ CONDITIONS = (
     "SAME_FLOWER_COUNT", "DIFF_FLOWER_COUNT", "SHARE_FLOWER_TYPE",
 )
 CONDITIONS_WITH_PARAM = ("SUM_FLOWERS_EQ", "SUM_FLOWERS_GE", "SUM_FLOWERS_LE", "SUM_STARS_GE")
-globals().update({"C_" + name: code for code, name in enumerate(CONDITIONS)})
 
 # Modes of the solo feasibility check (choices of rules' solo_feasibility_mode, FS-SOLO-C4).
 FEASIBILITY_MODES = ("off", "complete_lines", "lines", "full")
@@ -139,7 +137,6 @@ TILE = Block("TL_", (
     ("types", 1, "derived: the flower types with specific icons, ascending, as 4-bit codes f + 1 "
                  "(first type in the low bits; 0 ends the list)"),
 ), title="tiles: int64[n_tiles, TL_W] (derived columns by tasks.derive_tile_columns)")
-globals().update(TILE.offsets)
 TL_W = TILE.length
 
 TASK = Block("TK_", (
@@ -150,7 +147,6 @@ TASK = Block("TK_", (
     ("col_param", 1, "column parameter"),
     ("col_points", 1, "points per satisfied column, -1 = the rule default"),
 ), title="tasks: int64[n_cards, TK_W]")
-globals().update(TASK.offsets)
 TK_W = TASK.length
 
 # ---- game state: one flat int64 array, S_LEN + n_players * SEAT_LEN ---------------------
@@ -196,7 +192,6 @@ STATE = Block("S_", (
     ("dice_base", 1, "start of the dice stream"),
     ("rng_policy", 1, "policy stream (the random policy)"),
 ) , title="state: global block")
-globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end
 
@@ -236,7 +231,6 @@ SEAT = Block("F_", (
     ("pday", MAX_SLOTS, "day the slot's tile was placed"),
     ("fday", MAX_SLOTS, "day the slot's tile was finished (0 = not)"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
-globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
 # The large, rarely touched areas come after the seat blocks of all MAX_PLAYERS seats, so the
@@ -246,7 +240,6 @@ STATE_TAIL = Block("S_", (
     ("feas", WORK_MAX, "work area of the end-of-day solo feasibility check (FS-SOLO-C1)"),
 ) + option_fields(MAX_OPTS), start=STATE_TAIL_START,
     title="state: work area and options block, after the seat blocks")
-globals().update(STATE_TAIL.offsets)
 STATE_LEN = STATE_TAIL.end  # the length of every state array, whatever the player count
 
 # ---- policy scratch (per game, reused across games; written only by the policies) --------
@@ -258,7 +251,6 @@ LINE = Block("LS_", (
     ("tmask", 1, "AND of the placed tiles' flower-type masks"),
     ("ids", MAX_LINE_LEN, "placed tile ids"),
 ), title="line summary record in SCR_LINES (per seat MAX_LINES records)")
-globals().update(LINE.offsets)
 LS_W = LINE.length
 
 SCRATCH = Block("SCR_", (
@@ -280,7 +272,6 @@ SCRATCH = Block("SCR_", (
     ("tva", MAX_TILES, "per tile: vase colour"),
     ("feas", WORK_MAX, "work area of the solo feasibility check"),
 ), title="policy scratch: int64[SCR_LEN]")
-globals().update(SCRATCH.offsets)
 SCR_LEN = SCRATCH.length
 
 FSCRATCH = Block("FSCR_", (
@@ -294,7 +285,6 @@ FSCRATCH = Block("FSCR_", (
     ("card_w", MAX_PLAYERS * MAX_CARDS_IN_PLAY,
      "weight of each card in play in a seat's task gains (card commitment, w_other_card)"),
 ), title="policy scratch: float64[FSCR_LEN]")
-globals().update(FSCRATCH.offsets)
 FSCR_LEN = FSCRATCH.length
 
 # ---- output columns (sim.spec.GameSpec: GAME_COMMON / SEAT_COMMON, then these) -----------
@@ -330,6 +320,10 @@ SEAT_COLUMNS = (
     Column("dice_wasted", "Dice left unused at the end of Step 4"),
 )
 GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
-globals().update(GAME_OUT.offsets)
 SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
-globals().update(SEAT_OUT.offsets)
+
+
+# ---- the declared offsets as module attributes (L.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(TILE, TASK, STATE, SEAT, STATE_TAIL, LINE, SCRATCH, FSCRATCH,
+                               GAME_OUT, SEAT_OUT,
+                               **{"C_" + name: code for code, name in enumerate(CONDITIONS)})

@@ -9,9 +9,10 @@ which ``choose`` looks up among the listed options (``layout.D_*`` gives the enc
 DP        heuristic             returns
 ========= ===================== ===============================================================
 DP-1      ``greedy_lock``       bitmask of unlocked dice to lock (0 = skip, pay)
-DP-2      ``greedy_tile``       row position * TILE_MUL + empty shop slot
-DP-3/5/6  ``greedy_step4``      ``code * A_MUL + argument`` (finish slot, take token with a
-/8                              dice mask, take money with a die, buy a token, done)
+DP-2      ``greedy_tile``       row position and empty shop slot (``options.encode_tile``)
+DP-3/5/6  ``greedy_step4``      Step-4 action and argument (``options.encode_step4``: finish a
+/8                              slot, take a token with a dice mask, take money with a die, buy
+                                a token, done)
 DP-4      ``greedy_ribbon``     bool, asked right after each finish while a ribbon is legal
 DP-7      ``greedy_refresh``    bool (solo, between days, while a refresh is legal)
 ========= ===================== ===============================================================
@@ -27,37 +28,11 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
-from .layout import (A_BUY_TOKEN, A_DONE, A_FINISH, A_MUL, A_TAKE_MONEY, A_TAKE_TOKEN,
-                     C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
-                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
-                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, DIE_INIT, FSCR_BEFORE,
-                     FSCR_CAND, FSCR_CARD_W, FSCR_COL, FSCR_TG, FSCR_TGT, FSCR_TV, F_ACTIVE, F_BUYS_TODAY,
-                     F_FACE, F_FIN, F_LOCKED, F_MONEY, F_RIB, F_SHOP, F_SKIPS_TODAY, F_TOKENS,
-                     LS_FL, LS_IDS, LS_LEN, LS_N, LS_ST, LS_TMASK, LS_W,
-                     MAX_CARDS_IN_PLAY, MAX_FLOWER_TYPES, MAX_LINES, MAX_PLAYERS, MAX_SLOTS,
-                     MAX_TILES, SCR_BEFORE_DAY, SCR_CAND, SCR_FEAS, SCR_FIN, SCR_LINES, SCR_MAX_FL,
-                     SCR_MAX_STARS, SCR_MIN_FL, SCR_SHOP, SCR_TFL, SCR_TGT, SCR_TGT_KIND, SCR_TKN,
-                     SCR_TMASK, SCR_TST, SCR_TVA, SCR_TV_DAY, S_CARDS, S_DAY, S_N_CARDS,
-                     S_N_PLAYERS, S_RIBBON_SUPPLY, S_ROW, S_ROW_N, S_TOKEN_SUPPLY, TILE_MUL,
-                     TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND, TK_ROW_PARAM,
-                     TK_ROW_POINTS, TL_FLOWERS, TL_KNICK, TL_STARS, TL_VASE)
-from .rules import (PREF_WILD, PRIORITY_STARS, P_BUY_WILD_STOCK_MONEY_MIN, P_BUY_WILD_TO_FINISH,
-                    P_CONVERT_BEFORE_FINISH, P_FILL_FREE_LOCKS, P_FINISH_PRIORITY, P_INIT_LOCK_LAST,
-                    P_INIT_LOCK_MIN,
-                    P_LEFTOVER_PREF, P_MAX_BUYS_PER_DAY, P_MAX_PAID_EXTRAS_PER_STEP,
-                    P_MAX_SKIPS_PER_DAY, P_MAX_TOKENS_PER_FINISH, P_MONEY_RESERVE, P_N_TARGETS,
-                    P_REFRESH_IF_BEST_TILE_SCORE_BELOW, P_REFRESH_IF_NO_FEASIBLE_TILE,
-                    P_REFRESH_MONEY_RESERVE, P_RIBBON_MIN_DAY, P_RIBBON_MONEY_RESERVE,
-                    P_RUSH_FACTOR, P_SKIP_IF_NO_MATCH, P_SOLO_CHECK_PLACEMENTS, P_SOLO_WIN_FOCUS,
-                    P_TOKEN_RESERVE, P_WILD_STOCK_TARGET, P_W_FUTURE, P_W_NOW, P_W_OTHER_CARD, P_W_PROB,
-                    P_W_STARS,
-                    P_W_TASK, P_W_TOKENS, R_DAYS, R_DICE_PER_WILD, R_FLOWER_DICE_PER_PLAYER,
-                    R_FREE_LOCKS_MAX, R_MAX_RIBBONS_PER_TILE, R_MONEY_PER_DIE, R_RIBBON_COST,
-                    R_SHOP_COLS, R_SHOP_ROWS, R_SOLO_REFRESH_COST, R_SOLO_WIN_RULE, R_TASK_COL_POINTS_DEFAULT,
-                    R_TASK_ROW_POINTS_DEFAULT, R_VASE_DICE_PER_PLAYER, R_WILD_CAP_APPLIES_TO_BUY,
-                    R_WILD_TOKEN_COST, R_WILD_TOKEN_MAX, all_dice_mask, buy_token_legal, dice_mask,
-                    lock_cost, lock_legal, n_slots, popcount, seat_base, solo_feasible,
-                    token_room, unused_dice, WIN_ANY)
+from . import layout as L
+from . import rules as R
+from .options import decode_tile, encode_step4, encode_tile
+from .queries import (all_dice_mask, buy_token_legal, dice_mask, lock_cost, lock_legal, n_slots,
+                      popcount, seat_base, solo_feasible, token_room, unused_dice)
 from .tasks import assign_icons, dice_counts, tokens_needed
 
 no_refcount_module(__name__)  # policies never allocate (sim.borrow)
@@ -75,26 +50,26 @@ def prepare_scratch(state, rules, comp, scr, fscr):
     hi = 0
     st = 0
     for t in range(tiles.shape[0]):
-        f = tiles[t, TL_FLOWERS]
+        f = tiles[t, L.TL_FLOWERS]
         if f < lo:
             lo = f
         if f > hi:
             hi = f
-        if tiles[t, TL_STARS] > st:
-            st = tiles[t, TL_STARS]
+        if tiles[t, L.TL_STARS] > st:
+            st = tiles[t, L.TL_STARS]
         m = 0
-        for k in range(MAX_FLOWER_TYPES):
+        for k in range(L.MAX_FLOWER_TYPES):
             if tiles[t, k] >= 1:
                 m |= 1 << k
-        scr[SCR_TMASK + t] = m
-        scr[SCR_TFL + t] = tiles[t, TL_FLOWERS]
-        scr[SCR_TST + t] = tiles[t, TL_STARS]
-        scr[SCR_TKN + t] = tiles[t, TL_KNICK]
-        scr[SCR_TVA + t] = tiles[t, TL_VASE]
-    scr[SCR_MIN_FL] = lo
-    scr[SCR_MAX_FL] = hi
-    scr[SCR_MAX_STARS] = st
-    for i in range(SCR_TV_DAY, SCR_BEFORE_DAY + MAX_PLAYERS):  # the blocks are adjacent
+        scr[L.SCR_TMASK + t] = m
+        scr[L.SCR_TFL + t] = tiles[t, L.TL_FLOWERS]
+        scr[L.SCR_TST + t] = tiles[t, L.TL_STARS]
+        scr[L.SCR_TKN + t] = tiles[t, L.TL_KNICK]
+        scr[L.SCR_TVA + t] = tiles[t, L.TL_VASE]
+    scr[L.SCR_MIN_FL] = lo
+    scr[L.SCR_MAX_FL] = hi
+    scr[L.SCR_MAX_STARS] = st
+    for i in range(L.SCR_TV_DAY, L.SCR_BEFORE_DAY + L.MAX_PLAYERS):  # the blocks are adjacent
         scr[i] = -1
 
 
@@ -106,11 +81,11 @@ def line_summaries(state, rules, seat, tiles, scr):
     """Summaries of every line of ``seat``'s shop (placed tiles, flowers, stars, common
     flower types) into ``scr[SCR_LINES + seat*MAX_LINES*LS_W ...]``; placed tiles count as finished
     (they can still be)."""
-    rows = np.int64(rules[R_SHOP_ROWS])
-    cols = np.int64(rules[R_SHOP_COLS])
+    rows = np.int64(rules[R.R_SHOP_ROWS])
+    cols = np.int64(rules[R.R_SHOP_COLS])
     b = seat_base(seat)
     for line in range(rows + cols):
-        lo = SCR_LINES + (seat * MAX_LINES + line) * LS_W
+        lo = L.SCR_LINES + (seat * L.MAX_LINES + line) * L.LS_W
         n_line = cols if line < rows else rows
         n = 0
         fl = 0
@@ -118,18 +93,18 @@ def line_summaries(state, rules, seat, tiles, scr):
         tm = 0xFF
         for i in range(n_line):
             s = line * cols + i if line < rows else i * cols + (line - rows)
-            t = state[b + F_SHOP + s]
+            t = state[b + L.F_SHOP + s]
             if t >= 0:
-                scr[lo + LS_IDS + n] = t
+                scr[lo + L.LS_IDS + n] = t
                 n += 1
-                fl += tiles[t, TL_FLOWERS]
-                stars += tiles[t, TL_STARS]
-                tm &= scr[SCR_TMASK + t]
-        scr[lo + LS_N] = n
-        scr[lo + LS_LEN] = n_line
-        scr[lo + LS_FL] = fl
-        scr[lo + LS_ST] = stars
-        scr[lo + LS_TMASK] = tm
+                fl += tiles[t, L.TL_FLOWERS]
+                stars += tiles[t, L.TL_STARS]
+                tm &= scr[L.SCR_TMASK + t]
+        scr[lo + L.LS_N] = n
+        scr[lo + L.LS_LEN] = n_line
+        scr[lo + L.LS_FL] = fl
+        scr[lo + L.LS_ST] = stars
+        scr[lo + L.LS_TMASK] = tm
 
 
 @njit(cache=True)
@@ -140,45 +115,46 @@ def line_potential(cond, param, scr, lo, extra):
     that hold on every part of a line that meets them (SAME_*, DIFF_*, SHARE_FLOWER_TYPE).
     Tile attributes come from the per-tile copies in ``scr`` (``prepare_scratch``), so the hot
     call takes a single array (fewer reference-count operations)."""
-    n = scr[lo + LS_N]
-    fl = scr[lo + LS_FL]
-    stars = scr[lo + LS_ST]
-    tm = scr[lo + LS_TMASK]
+    n = scr[lo + L.LS_N]
+    fl = scr[lo + L.LS_FL]
+    stars = scr[lo + L.LS_ST]
+    tm = scr[lo + L.LS_TMASK]
     if extra >= 0:
         n += 1
-        fl += scr[SCR_TFL + extra]
-        stars += scr[SCR_TST + extra]
-        tm &= scr[SCR_TMASK + extra]
-    m = scr[lo + LS_LEN] - n
+        fl += scr[L.SCR_TFL + extra]
+        stars += scr[L.SCR_TST + extra]
+        tm &= scr[L.SCR_TMASK + extra]
+    m = scr[lo + L.LS_LEN] - n
     if m > 0 and n == 0:
         return 0.5
     ok = False
-    if cond == C_SUM_FLOWERS_EQ or cond == C_SUM_FLOWERS_GE or cond == C_SUM_FLOWERS_LE:
-        low = fl + m * scr[SCR_MIN_FL]
-        high = fl + m * scr[SCR_MAX_FL]
-        if cond == C_SUM_FLOWERS_EQ:
+    if cond == L.C_SUM_FLOWERS_EQ or cond == L.C_SUM_FLOWERS_GE or cond == L.C_SUM_FLOWERS_LE:
+        low = fl + m * scr[L.SCR_MIN_FL]
+        high = fl + m * scr[L.SCR_MAX_FL]
+        if cond == L.C_SUM_FLOWERS_EQ:
             ok = low <= param <= high
-        elif cond == C_SUM_FLOWERS_GE:
+        elif cond == L.C_SUM_FLOWERS_GE:
             ok = high >= param
         else:
             ok = low <= param
-    elif cond == C_SUM_STARS_GE:
-        ok = stars + m * scr[SCR_MAX_STARS] >= param
-    elif cond == C_SHARE_FLOWER_TYPE:
+    elif cond == L.C_SUM_STARS_GE:
+        ok = stars + m * scr[L.SCR_MAX_STARS] >= param
+    elif cond == L.C_SHARE_FLOWER_TYPE:
         ok = tm != 0
-    elif (cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
-          or cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT):
-        col = SCR_TKN
-        if cond == C_SAME_VASE or cond == C_DIFF_VASE:
-            col = SCR_TVA
-        elif cond == C_SAME_FLOWER_COUNT or cond == C_DIFF_FLOWER_COUNT:
-            col = SCR_TFL
-        same = cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
+    elif (cond == L.C_SAME_KNICK or cond == L.C_SAME_VASE or cond == L.C_SAME_FLOWER_COUNT
+          or cond == L.C_DIFF_KNICK or cond == L.C_DIFF_VASE or cond == L.C_DIFF_FLOWER_COUNT):
+        col = L.SCR_TKN
+        if cond == L.C_SAME_VASE or cond == L.C_DIFF_VASE:
+            col = L.SCR_TVA
+        elif cond == L.C_SAME_FLOWER_COUNT or cond == L.C_DIFF_FLOWER_COUNT:
+            col = L.SCR_TFL
+        same = cond == L.C_SAME_KNICK or cond == L.C_SAME_VASE or cond == L.C_SAME_FLOWER_COUNT
         ok = True
         for i in range(n):
-            vi = scr[col + extra] if i == n - 1 and extra >= 0 else scr[col + scr[lo + LS_IDS + i]]
+            vi = (scr[col + extra] if i == n - 1 and extra >= 0
+                  else scr[col + scr[lo + L.LS_IDS + i]])
             for j in range(i):
-                vj = scr[col + scr[lo + LS_IDS + j]]
+                vj = scr[col + scr[lo + L.LS_IDS + j]]
                 if (vi == vj) != same:
                     ok = False
     elif m > 0:
@@ -195,13 +171,13 @@ def placement_feasible(state, rules, comp, seat, tile, slot, scr):
     b = seat_base(seat)
     ns = n_slots(rules)
     for s in range(ns):
-        scr[SCR_SHOP + s] = state[b + F_SHOP + s]
-        scr[SCR_FIN + s] = state[b + F_FIN + s]
-    scr[SCR_SHOP + slot] = tile
-    scr[SCR_FIN + slot] = 0
-    days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    return solo_feasible(state, rules, comp, scr[SCR_SHOP:SCR_SHOP + ns],
-                         scr[SCR_FIN:SCR_FIN + ns], days_left, scr[SCR_FEAS:])
+        scr[L.SCR_SHOP + s] = state[b + L.F_SHOP + s]
+        scr[L.SCR_FIN + s] = state[b + L.F_FIN + s]
+    scr[L.SCR_SHOP + slot] = tile
+    scr[L.SCR_FIN + slot] = 0
+    days_left = np.int64(rules[R.R_DAYS]) - state[L.S_DAY]
+    return solo_feasible(state, rules, comp, scr[L.SCR_SHOP:L.SCR_SHOP + ns],
+                         scr[L.SCR_FIN:L.SCR_FIN + ns], days_left, scr[L.SCR_FEAS:])
 
 
 # =========================================================================================
@@ -211,18 +187,18 @@ def placement_feasible(state, rules, comp, seat, tile, slot, scr):
 def _line_condition(tasks, card, is_row):
     """(condition, parameter) of ``card`` for a row (``is_row``) or a column (§2.8)."""
     if is_row:
-        return tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM]
-    return tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM]
+        return tasks[card, L.TK_ROW_COND], tasks[card, L.TK_ROW_PARAM]
+    return tasks[card, L.TK_COL_COND], tasks[card, L.TK_COL_PARAM]
 
 
 @njit(cache=True)
 def _line_points(rules, tasks, card, is_row):
     """Points of one satisfied row (``is_row``) or column of ``card`` (FS-E3, AMB-13)."""
     if is_row:
-        p = tasks[card, TK_ROW_POINTS]
-        return p if p >= 0 else np.int64(rules[R_TASK_ROW_POINTS_DEFAULT])
-    p = tasks[card, TK_COL_POINTS]
-    return p if p >= 0 else np.int64(rules[R_TASK_COL_POINTS_DEFAULT])
+        p = tasks[card, L.TK_ROW_POINTS]
+        return p if p >= 0 else np.int64(rules[R.R_TASK_ROW_POINTS_DEFAULT])
+    p = tasks[card, L.TK_COL_POINTS]
+    return p if p >= 0 else np.int64(rules[R.R_TASK_COL_POINTS_DEFAULT])
 
 
 @njit(cache=True)
@@ -231,12 +207,12 @@ def _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, line, is_row, tile):
     summaries start at ``l0`` and potentials without the tile at ``fscr[bb]``, summed over the
     cards in play, each weighted by ``fscr[cw + k]`` (see ``tile_gains``)."""
     g = 0.0
-    for k in range(state[S_N_CARDS]):
-        card = state[S_CARDS + k]
+    for k in range(state[L.S_N_CARDS]):
+        card = state[L.S_CARDS + k]
         cond, param = _line_condition(tasks, card, is_row)
         g += fscr[cw + k] * _line_points(rules, tasks, card, is_row) * (
-            line_potential(cond, param, scr, l0 + line * LS_W, tile)
-            - fscr[bb + line * MAX_CARDS_IN_PLAY + k])
+            line_potential(cond, param, scr, l0 + line * L.LS_W, tile)
+            - fscr[bb + line * L.MAX_CARDS_IN_PLAY + k])
     return g
 
 
@@ -247,24 +223,24 @@ def _commit_to_a_card(state, rules, pp, fscr, bb, cw, n_lines):
     a card with a failed line last) keeps weight 1 in the seat's task gains and the others get
     ``w_other_card``; otherwise every card weighs 1. Written to ``fscr[cw]``, the seat's
     weights."""
-    nc = state[S_N_CARDS]
+    nc = state[L.S_N_CARDS]
     for k in range(nc):
         fscr[cw + k] = 1.0
-    if nc < 2 or state[S_N_PLAYERS] != 1 or rules[R_SOLO_WIN_RULE] != WIN_ANY:
+    if nc < 2 or state[L.S_N_PLAYERS] != 1 or rules[R.R_SOLO_WIN_RULE] != R.WIN_ANY:
         return
     best = 0
     bv = NEG
     for k in range(nc):
         v = 0.0
         for line in range(n_lines):
-            p = fscr[bb + line * MAX_CARDS_IN_PLAY + k]
+            p = fscr[bb + line * L.MAX_CARDS_IN_PLAY + k]
             v += p if p > 0 else -1000.0  # a failed line: this card cannot win
         if v > bv:
             bv = v
             best = k
     for k in range(nc):
         if k != best:
-            fscr[cw + k] = pp[P_W_OTHER_CARD]
+            fscr[cw + k] = pp[R.P_W_OTHER_CARD]
 
 
 @njit(cache=True)
@@ -280,26 +256,26 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr, pp):
     int, offset in ``fscr`` of the gains by slot; ``fscr[FSCR_TV + seat*MAX_TILES + tile]``
     holds the best gain over the empty slots.
     """
-    i = seat * MAX_TILES + tile
-    base = FSCR_TG + i * MAX_SLOTS
-    day = state[S_DAY]
-    if scr[SCR_TV_DAY + i] == day:
+    i = seat * L.MAX_TILES + tile
+    base = L.FSCR_TG + i * L.MAX_SLOTS
+    day = state[L.S_DAY]
+    if scr[L.SCR_TV_DAY + i] == day:
         return base
-    rows = np.int64(rules[R_SHOP_ROWS])
-    cols = np.int64(rules[R_SHOP_COLS])
-    nc = state[S_N_CARDS]
-    bb = FSCR_BEFORE + seat * MAX_LINES * MAX_CARDS_IN_PLAY
-    l0 = SCR_LINES + seat * MAX_LINES * LS_W
-    cw = FSCR_CARD_W + seat * MAX_CARDS_IN_PLAY
-    if scr[SCR_BEFORE_DAY + seat] != day:
+    rows = np.int64(rules[R.R_SHOP_ROWS])
+    cols = np.int64(rules[R.R_SHOP_COLS])
+    nc = state[L.S_N_CARDS]
+    bb = L.FSCR_BEFORE + seat * L.MAX_LINES * L.MAX_CARDS_IN_PLAY
+    l0 = L.SCR_LINES + seat * L.MAX_LINES * L.LS_W
+    cw = L.FSCR_CARD_W + seat * L.MAX_CARDS_IN_PLAY
+    if scr[L.SCR_BEFORE_DAY + seat] != day:
         line_summaries(state, rules, seat, tiles, scr)
         for line in range(rows + cols):
             for k in range(nc):
-                cond, param = _line_condition(tasks, state[S_CARDS + k], line < rows)
-                fscr[bb + line * MAX_CARDS_IN_PLAY + k] = line_potential(
-                    cond, param, scr, l0 + line * LS_W, np.int64(-1))
+                cond, param = _line_condition(tasks, state[L.S_CARDS + k], line < rows)
+                fscr[bb + line * L.MAX_CARDS_IN_PLAY + k] = line_potential(
+                    cond, param, scr, l0 + line * L.LS_W, np.int64(-1))
         _commit_to_a_card(state, rules, pp, fscr, bb, cw, rows + cols)
-        scr[SCR_BEFORE_DAY + seat] = day
+        scr[L.SCR_BEFORE_DAY + seat] = day
     b = seat_base(seat)
     best = NEG
     cols_done = 0  # the gain of a line does not depend on the slot: each line once
@@ -308,24 +284,24 @@ def tile_gains(state, rules, tiles, tasks, seat, tile, scr, fscr, pp):
         g_row = 0.0
         for c in range(cols):
             s = r * cols + c
-            if state[b + F_SHOP + s] >= 0:
+            if state[b + L.F_SHOP + s] >= 0:
                 continue
             if not row_done:
                 g_row = _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, r, True, tile)
                 row_done = True
             if not (cols_done >> c) & 1:
-                fscr[FSCR_COL + c] = _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, rows + c,
+                fscr[L.FSCR_COL + c] = _line_gain(state, rules, tasks, scr, fscr, l0, bb, cw, rows + c,
                                                 False, tile)
                 cols_done |= 1 << c
             # sums of multiples of 1/2 are exact: the same value as adding card by card
-            g = g_row + fscr[FSCR_COL + c]
+            g = g_row + fscr[L.FSCR_COL + c]
             fscr[base + s] = g
             if g > best:
                 best = g
     if best == NEG:
         best = 0.0
-    scr[SCR_TV_DAY + i] = day
-    fscr[FSCR_TV + i] = best
+    scr[L.SCR_TV_DAY + i] = day
+    fscr[L.FSCR_TV + i] = best
     return base
 
 
@@ -344,55 +320,55 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
     (``skip_if_no_match``, ``max_skips_per_day``), else lock one die.
     """
     b = seat_base(seat)
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    locked = state[b + F_LOCKED]
+    nf = np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R.R_VASE_DICE_PER_PLAYER])
+    locked = state[b + L.F_LOCKED]
     allm = all_dice_mask(rules)
     dm = dice_mask(rules)
     unl = allm & ~locked
     unl_d = unl & dm
-    init_unl = (unl >> DIE_INIT) & 1
-    money = state[b + F_MONEY]
-    budget = money - np.int64(pp[P_MONEY_RESERVE])
-    tokens = state[b + F_TOKENS] - np.int64(pp[P_TOKEN_RESERVE])
+    init_unl = (unl >> L.DIE_INIT) & 1
+    money = state[b + L.F_MONEY]
+    budget = money - np.int64(pp[R.P_MONEY_RESERVE])
+    tokens = state[b + L.F_TOKENS] - np.int64(pp[R.P_TOKEN_RESERVE])
     if tokens < 0:
         tokens = 0
-    w_stars = pp[P_W_STARS]
-    w_task = pp[P_W_TASK]
-    w_prob = pp[P_W_PROB]
-    w_tok = pp[P_W_TOKENS]
-    focus = n_players == 1 and pp[P_SOLO_WIN_FOCUS] != 0
+    w_stars = pp[R.P_W_STARS]
+    w_task = pp[R.P_W_TASK]
+    w_prob = pp[R.P_W_PROB]
+    w_tok = pp[R.P_W_TOKENS]
+    focus = n_players == 1 and pp[R.P_SOLO_WIN_FOCUS] != 0
     if focus:
         w_stars = 0.0
     hist, n_any, n_fl, vases = dice_counts(state, b, nf, nv, dm)
-    day = state[S_DAY]
+    day = state[L.S_DAY]
     # ---- candidate targets
     nt = 0
-    for i in range(state[S_ROW_N]):
-        t = state[S_ROW + i]
+    for i in range(state[L.S_ROW_N]):
+        t = state[L.S_ROW + i]
         tok, nu = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
-        icons = tiles[t, TL_FLOWERS] + 1
-        v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok
+        icons = tiles[t, L.TL_FLOWERS] + 1
+        v = w_stars * tiles[t, L.TL_STARS] + w_prob * (icons - tok) - w_tok * tok
         if w_task > 0:
-            ci = seat * MAX_TILES + t
-            if scr[SCR_TV_DAY + ci] != day:
+            ci = seat * L.MAX_TILES + t
+            if scr[L.SCR_TV_DAY + ci] != day:
                 tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr, pp)
-            v += w_task * fscr[FSCR_TV + ci]
-        scr[SCR_TGT + nt] = t
-        scr[SCR_TGT_KIND + nt] = 0
-        fscr[FSCR_TGT + nt] = v
+            v += w_task * fscr[L.FSCR_TV + ci]
+        scr[L.SCR_TGT + nt] = t
+        scr[L.SCR_TGT_KIND + nt] = 0
+        fscr[L.FSCR_TGT + nt] = v
         nt += 1
     ns = n_slots(rules)
     for s in range(ns):
-        t = state[b + F_SHOP + s]
-        if t < 0 or state[b + F_FIN + s]:
+        t = state[b + L.F_SHOP + s]
+        if t < 0 or state[b + L.F_FIN + s]:
             continue
         tok, nu = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
-        icons = tiles[t, TL_FLOWERS] + 1
-        v = w_stars * tiles[t, TL_STARS] + w_prob * (icons - tok) - w_tok * tok + w_task * 0.5
-        scr[SCR_TGT + nt] = t
-        scr[SCR_TGT_KIND + nt] = 1
-        fscr[FSCR_TGT + nt] = v
+        icons = tiles[t, L.TL_FLOWERS] + 1
+        v = w_stars * tiles[t, L.TL_STARS] + w_prob * (icons - tok) - w_tok * tok + w_task * 0.5
+        scr[L.SCR_TGT + nt] = t
+        scr[L.SCR_TGT_KIND + nt] = 1
+        fscr[L.FSCR_TGT + nt] = v
         nt += 1
     # ---- assign dice to the best targets
     rem_l = locked & dm
@@ -401,20 +377,20 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
     want2 = 0
     complete1 = False
     row_taken = False
-    n_targets = np.int64(pp[P_N_TARGETS])
+    n_targets = np.int64(pp[R.P_N_TARGETS])
     for r in range(n_targets):
         best = -1
         bv = NEG
         for j in range(nt):
-            if fscr[FSCR_TGT + j] > bv and not (row_taken and scr[SCR_TGT_KIND + j] == 0):
-                bv = fscr[FSCR_TGT + j]
+            if fscr[L.FSCR_TGT + j] > bv and not (row_taken and scr[L.SCR_TGT_KIND + j] == 0):
+                bv = fscr[L.FSCR_TGT + j]
                 best = j
         if best < 0:
             break
-        fscr[FSCR_TGT + best] = NEG
-        if scr[SCR_TGT_KIND + best] == 0:
+        fscr[L.FSCR_TGT + best] = NEG
+        if scr[L.SCR_TGT_KIND + best] == 0:
             row_taken = True
-        tok, u1, u2 = assign_icons(state, tiles, b, nf, nv, scr[SCR_TGT + best], rem_l, rem_u)
+        tok, u1, u2 = assign_icons(state, tiles, b, nf, nv, scr[L.SCR_TGT + best], rem_l, rem_u)
         rem_l &= ~u1
         rem_u &= ~u2
         if r == 0:
@@ -422,35 +398,35 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
             complete1 = tok <= tokens
         else:
             want2 |= u2
-    free = np.int64(rules[R_FREE_LOCKS_MAX])
-    max_paid = np.int64(pp[P_MAX_PAID_EXTRAS_PER_STEP])
+    free = np.int64(rules[R.R_FREE_LOCKS_MAX])
+    max_paid = np.int64(pp[R.P_MAX_PAID_EXTRAS_PER_STEP])
     max_k = free + max_paid
-    init_bit = np.int64(1) << DIE_INIT
-    init_face = state[b + F_FACE + DIE_INIT]
-    init_early = init_unl and pp[P_INIT_LOCK_LAST] == 0 and init_face >= np.int64(pp[P_INIT_LOCK_MIN])
+    init_bit = np.int64(1) << L.DIE_INIT
+    init_face = state[b + L.F_FACE + L.DIE_INIT]
+    init_early = init_unl and pp[R.P_INIT_LOCK_LAST] == 0 and init_face >= np.int64(pp[R.P_INIT_LOCK_MIN])
     # ---- target complete: lock the rest to proceed (rush pays more when others are active)
     if complete1 and want2 == 0 and nt > 0:
         k_all = popcount(unl)
         c_all = lock_cost(state, rules, seat, k_all)
         others = 0
         for s2 in range(n_players):
-            if s2 != seat and state[seat_base(s2) + F_ACTIVE]:
+            if s2 != seat and state[seat_base(s2) + L.F_ACTIVE]:
                 others += 1
         # the paid extras the policy accepts anyway, plus the rush allowance
         allowance = 0.0
         if k_all > free:
             allowance = lock_cost(state, rules, seat, min(k_all, max_k)) - lock_cost(state, rules, seat, free)
-        allowance += pp[P_RUSH_FACTOR] * others
+        allowance += pp[R.P_RUSH_FACTOR] * others
         if c_all >= 0 and c_all <= budget and c_all <= allowance + 1e-9:
             return unl
         # otherwise lock as many as allowed: wanted first, then initiative, then the rest
         return _take_first(state, rules, seat, want1, init_bit & unl, unl & ~want1 & ~init_bit,
                            max_k, budget)
     if want1 == 0 and want2 == 0:
-        if init_unl and (pp[P_INIT_LOCK_LAST] == 0 or unl_d == 0):
+        if init_unl and (pp[R.P_INIT_LOCK_LAST] == 0 or unl_d == 0):
             return init_bit
-        if (pp[P_SKIP_IF_NO_MATCH] != 0 and not focus
-                and state[b + F_SKIPS_TODAY] < np.int64(pp[P_MAX_SKIPS_PER_DAY])):
+        if (pp[R.P_SKIP_IF_NO_MATCH] != 0 and not focus
+                and state[b + L.F_SKIPS_TODAY] < np.int64(pp[R.P_MAX_SKIPS_PER_DAY])):
             c = lock_legal(state, rules, seat, 0)
             if c >= 0 and c <= budget:
                 return 0
@@ -465,7 +441,7 @@ def greedy_lock(state, rules, tiles, tasks, n_players, seat, pp, scr, fscr):
     if (unl_d & ~(want1 | want2)) == 0 and init_unl:
         second = second | init_bit
     chosen = _take_first(state, rules, seat, want1, second, 0, max_k, budget)
-    if pp[P_FILL_FREE_LOCKS] != 0:  # lock tempo: every free lock of the step is used
+    if pp[R.P_FILL_FREE_LOCKS] != 0:  # lock tempo: every free lock of the step is used
         rest = unl_d & ~chosen
         while rest and popcount(chosen) < free:
             bit = rest & -rest  # lowest index first
@@ -503,17 +479,17 @@ def _take_first(state, rules, seat, m1, m2, m3, max_k, budget):
 @njit(cache=True)
 def _buyable(state, rules, seat, pp):
     """Tokens the greedy policy could buy now to finish (DP-3 ``buy_wild_to_finish``)."""
-    if pp[P_BUY_WILD_TO_FINISH] == 0:
+    if pp[R.P_BUY_WILD_TO_FINISH] == 0:
         return 0
     b = seat_base(seat)
-    n = state[b + F_MONEY] // np.int64(rules[R_WILD_TOKEN_COST])
-    left = np.int64(pp[P_MAX_BUYS_PER_DAY]) - state[b + F_BUYS_TODAY]
+    n = state[b + L.F_MONEY] // np.int64(rules[R.R_WILD_TOKEN_COST])
+    left = np.int64(pp[R.P_MAX_BUYS_PER_DAY]) - state[b + L.F_BUYS_TODAY]
     if left < n:
         n = left
-    if state[S_TOKEN_SUPPLY] < n:
-        n = state[S_TOKEN_SUPPLY]
-    if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0:
-        room = np.int64(rules[R_WILD_TOKEN_MAX]) - state[b + F_TOKENS]
+    if state[L.S_TOKEN_SUPPLY] < n:
+        n = state[L.S_TOKEN_SUPPLY]
+    if rules[R.R_WILD_CAP_APPLIES_TO_BUY] != 0:
+        room = np.int64(rules[R.R_WILD_TOKEN_MAX]) - state[b + L.F_TOKENS]
         if room < n:
             n = room
     return n if n > 0 else 0
@@ -534,47 +510,47 @@ def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
     """
     b = seat_base(seat)
     ns = n_slots(rules)
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    nf = np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R.R_VASE_DICE_PER_PLAYER])
     avail = unused_dice(state, rules, seat)
     n_avail = popcount(avail)
     hist, n_any, n_fl, vases = dice_counts(state, b, nf, nv, avail)
-    tokens = state[b + F_TOKENS] - np.int64(pp[P_TOKEN_RESERVE])
+    tokens = state[b + L.F_TOKENS] - np.int64(pp[R.P_TOKEN_RESERVE])
     if tokens < 0:
         tokens = 0
     buy = _buyable(state, rules, seat, pp)
-    dpw = np.int64(rules[R_DICE_PER_WILD])
-    days_left = np.int64(rules[R_DAYS]) - state[S_DAY]
-    w_task = pp[P_W_TASK]
-    w_stars = pp[P_W_STARS]
-    if state[S_N_PLAYERS] == 1 and pp[P_SOLO_WIN_FOCUS] != 0:
+    dpw = np.int64(rules[R.R_DICE_PER_WILD])
+    days_left = np.int64(rules[R.R_DAYS]) - state[L.S_DAY]
+    w_task = pp[R.P_W_TASK]
+    w_stars = pp[R.P_W_STARS]
+    if state[L.S_N_PLAYERS] == 1 and pp[R.P_SOLO_WIN_FOCUS] != 0:
         w_stars = 0.0
     nc = 0
-    for pos in range(state[S_ROW_N]):
-        t = state[S_ROW + pos]
+    for pos in range(state[L.S_ROW_N]):
+        t = state[L.S_ROW + pos]
         tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
         conv = (n_avail - n_used) // dpw
-        now = 1.0 if (tok <= tokens + buy + conv and tok <= np.int64(pp[P_MAX_TOKENS_PER_FINISH])) else 0.0
-        base = pp[P_W_NOW] * now - pp[P_W_TOKENS] * tok
+        now = 1.0 if (tok <= tokens + buy + conv and tok <= np.int64(pp[R.P_MAX_TOKENS_PER_FINISH])) else 0.0
+        base = pp[R.P_W_NOW] * now - pp[R.P_W_TOKENS] * tok
         if now > 0 or days_left > 0:
-            base += w_stars * tiles[t, TL_STARS]
+            base += w_stars * tiles[t, L.TL_STARS]
         if days_left > 0:
-            base += pp[P_W_FUTURE] / (1.0 + tok)
+            base += pp[R.P_W_FUTURE] / (1.0 + tok)
         gb = 0
         if w_task > 0:
-            ci = seat * MAX_TILES + t
-            if scr[SCR_TV_DAY + ci] == state[S_DAY]:
-                gb = FSCR_TG + ci * MAX_SLOTS  # cached today (see tile_gains)
+            ci = seat * L.MAX_TILES + t
+            if scr[L.SCR_TV_DAY + ci] == state[L.S_DAY]:
+                gb = L.FSCR_TG + ci * L.MAX_SLOTS  # cached today (see tile_gains)
             else:
                 gb = tile_gains(state, rules, tiles, tasks, seat, t, scr, fscr, pp)
         for s in range(ns):
-            if state[b + F_SHOP + s] >= 0:
+            if state[b + L.F_SHOP + s] >= 0:
                 continue
             sc = base
             if w_task > 0:
                 sc += w_task * fscr[gb + s]
-            scr[SCR_CAND + nc] = pos * TILE_MUL + s
-            fscr[FSCR_CAND + nc] = sc
+            scr[L.SCR_CAND + nc] = encode_tile(pos, s)
+            fscr[L.FSCR_CAND + nc] = sc
             nc += 1
     return nc
 
@@ -585,8 +561,8 @@ def _best_candidate(nc, fscr):
     best = -1
     bv = NEG
     for j in range(nc):
-        if fscr[FSCR_CAND + j] > bv:
-            bv = fscr[FSCR_CAND + j]
+        if fscr[L.FSCR_CAND + j] > bv:
+            bv = fscr[L.FSCR_CAND + j]
             best = j
     return best
 
@@ -599,17 +575,17 @@ def greedy_tile(state, rules, comp, n_players, seat, pp, scr, fscr):
     nc = score_tile_options(state, rules, comp[0], comp[1], seat, pp, scr, fscr)
     if nc == 0:
         return 0
-    first = scr[SCR_CAND + _best_candidate(nc, fscr)]
-    if n_players != 1 or pp[P_SOLO_CHECK_PLACEMENTS] == 0:
+    first = scr[L.SCR_CAND + _best_candidate(nc, fscr)]
+    if n_players != 1 or pp[R.P_SOLO_CHECK_PLACEMENTS] == 0:
         return first
     for _ in range(nc):
         best = _best_candidate(nc, fscr)
         if best < 0:
             break
-        d = scr[SCR_CAND + best]
-        fscr[FSCR_CAND + best] = NEG
-        if placement_feasible(state, rules, comp, seat, state[S_ROW + d // TILE_MUL],
-                              d % TILE_MUL, scr):
+        d = scr[L.SCR_CAND + best]
+        fscr[L.FSCR_CAND + best] = NEG
+        pos, slot = decode_tile(d)
+        if placement_feasible(state, rules, comp, seat, state[L.S_ROW + pos], slot, scr):
             return d
     return first
 
@@ -645,81 +621,83 @@ def greedy_step4(state, rules, tiles, seat, pp):
     """
     b = seat_base(seat)
     ns = n_slots(rules)
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
+    nf = np.int64(rules[R.R_FLOWER_DICE_PER_PLAYER])
+    nv = np.int64(rules[R.R_VASE_DICE_PER_PLAYER])
     avail = unused_dice(state, rules, seat)
     n_avail = popcount(avail)
     hist, n_any, n_fl, vases = dice_counts(state, b, nf, nv, avail)
-    tokens = state[b + F_TOKENS]
-    money = state[b + F_MONEY]
-    usable = tokens - np.int64(pp[P_TOKEN_RESERVE])
+    tokens = state[b + L.F_TOKENS]
+    money = state[b + L.F_MONEY]
+    usable = tokens - np.int64(pp[R.P_TOKEN_RESERVE])
     if usable < 0:
         usable = 0
-    dpw = np.int64(rules[R_DICE_PER_WILD])
+    dpw = np.int64(rules[R.R_DICE_PER_WILD])
     can_buy = _buyable(state, rules, seat, pp)
     room = token_room(state, rules, seat)
     best = -1
     best_key = NEG
     best_short = 0
     for s in range(ns):
-        t = state[b + F_SHOP + s]
-        if t < 0 or state[b + F_FIN + s]:
+        t = state[b + L.F_SHOP + s]
+        if t < 0 or state[b + L.F_FIN + s]:
             continue
         tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
-        if tok > np.int64(pp[P_MAX_TOKENS_PER_FINISH]):
+        if tok > np.int64(pp[R.P_MAX_TOKENS_PER_FINISH]):
             continue
         short = tok - usable
         if short > 0:
             conv = (n_avail - n_used) // dpw if room else 0
             if short > conv + can_buy:
                 continue
-        if pp[P_FINISH_PRIORITY] == PRIORITY_STARS:
-            key = tiles[t, TL_STARS] * 100.0 - tok
+        if pp[R.P_FINISH_PRIORITY] == R.PRIORITY_STARS:
+            key = tiles[t, L.TL_STARS] * 100.0 - tok
         else:
-            key = -tok * 100.0 + tiles[t, TL_STARS]
+            key = -tok * 100.0 + tiles[t, L.TL_STARS]
         if key > best_key:
             best_key = key
             best = s
             best_short = short
     if best >= 0:
-        tok, best_used, u2 = assign_icons(state, tiles, b, nf, nv, state[b + F_SHOP + best], avail,
-                                          np.int64(0))
+        tok, best_used, u2 = assign_icons(state, tiles, b, nf, nv, state[b + L.F_SHOP + best],
+                                          avail, np.int64(0))
         spare = avail & ~best_used
         if best_short > 0:
             if room and popcount(spare) >= dpw:
-                return A_TAKE_TOKEN * A_MUL + _first_dice(spare, dpw)
-            return A_BUY_TOKEN * A_MUL
-        if pp[P_CONVERT_BEFORE_FINISH] != 0 and spare != 0 and np.int64(rules[R_MONEY_PER_DIE]) > 0:
-            cost = np.int64(rules[R_RIBBON_COST])
-            want = cost + np.int64(pp[P_RIBBON_MONEY_RESERVE])
-            if (state[S_RIBBON_SUPPLY] > 0 and state[S_DAY] >= np.int64(pp[P_RIBBON_MIN_DAY])
-                    and state[b + F_RIB + best] < np.int64(rules[R_MAX_RIBBONS_PER_TILE])
+                return encode_step4(L.A_TAKE_TOKEN, _first_dice(spare, dpw))
+            return encode_step4(L.A_BUY_TOKEN, 0)
+        if (pp[R.P_CONVERT_BEFORE_FINISH] != 0 and spare != 0
+                and np.int64(rules[R.R_MONEY_PER_DIE]) > 0):
+            cost = np.int64(rules[R.R_RIBBON_COST])
+            want = cost + np.int64(pp[R.P_RIBBON_MONEY_RESERVE])
+            if (state[L.S_RIBBON_SUPPLY] > 0 and state[L.S_DAY] >= np.int64(pp[R.P_RIBBON_MIN_DAY])
+                    and state[b + L.F_RIB + best] < np.int64(rules[R.R_MAX_RIBBONS_PER_TILE])
                     and money < want):
                 # spare dice not needed by another unfinished tile
                 other = 0
                 for s in range(ns):
-                    t = state[b + F_SHOP + s]
-                    if s != best and t >= 0 and state[b + F_FIN + s] == 0:
+                    t = state[b + L.F_SHOP + s]
+                    if s != best and t >= 0 and state[b + L.F_FIN + s] == 0:
                         tok, u1, u2 = assign_icons(state, tiles, b, nf, nv, t, spare, np.int64(0))
                         other |= u1
                 free_spare = spare & ~other
-                if money + popcount(free_spare) * np.int64(rules[R_MONEY_PER_DIE]) >= want and free_spare:
-                    return A_TAKE_MONEY * A_MUL + _lowest_die(free_spare)
-        return A_FINISH * A_MUL + best
+                if money + popcount(free_spare) * np.int64(rules[R.R_MONEY_PER_DIE]) >= want and free_spare:
+                    return encode_step4(L.A_TAKE_MONEY, _lowest_die(free_spare))
+        return encode_step4(L.A_FINISH, best)
     u = n_avail
     if u > 0:
-        want_tok = room and u >= dpw and tokens < np.int64(pp[P_WILD_STOCK_TARGET])
-        if want_tok and (pp[P_LEFTOVER_PREF] == PREF_WILD or np.int64(rules[R_MONEY_PER_DIE]) == 0):
-            return A_TAKE_TOKEN * A_MUL + _first_dice(avail, dpw)
-        if np.int64(rules[R_MONEY_PER_DIE]) > 0:
-            return A_TAKE_MONEY * A_MUL + _lowest_die(avail)
+        want_tok = room and u >= dpw and tokens < np.int64(pp[R.P_WILD_STOCK_TARGET])
+        if want_tok and (pp[R.P_LEFTOVER_PREF] == R.PREF_WILD
+                         or np.int64(rules[R.R_MONEY_PER_DIE]) == 0):
+            return encode_step4(L.A_TAKE_TOKEN, _first_dice(avail, dpw))
+        if np.int64(rules[R.R_MONEY_PER_DIE]) > 0:
+            return encode_step4(L.A_TAKE_MONEY, _lowest_die(avail))
         if room and u >= dpw:
-            return A_TAKE_TOKEN * A_MUL + _first_dice(avail, dpw)
-    if (tokens < np.int64(pp[P_WILD_STOCK_TARGET]) and buy_token_legal(state, rules, seat)
-            and state[b + F_BUYS_TODAY] < np.int64(pp[P_MAX_BUYS_PER_DAY])
-            and money - np.int64(rules[R_WILD_TOKEN_COST]) >= np.int64(pp[P_BUY_WILD_STOCK_MONEY_MIN])):
-        return A_BUY_TOKEN * A_MUL
-    return A_DONE
+            return encode_step4(L.A_TAKE_TOKEN, _first_dice(avail, dpw))
+    if (tokens < np.int64(pp[R.P_WILD_STOCK_TARGET]) and buy_token_legal(state, rules, seat)
+            and state[b + L.F_BUYS_TODAY] < np.int64(pp[R.P_MAX_BUYS_PER_DAY])
+            and money - np.int64(rules[R.R_WILD_TOKEN_COST]) >= np.int64(pp[R.P_BUY_WILD_STOCK_MONEY_MIN])):
+        return encode_step4(L.A_BUY_TOKEN, 0)
+    return L.A_DONE
 
 
 @njit(cache=True)
@@ -739,10 +717,10 @@ def greedy_ribbon(state, rules, seat, pp):
     """DP-4: buy a ribbon for the tile just finished when money - cost stays >=
     ``ribbon_money_reserve`` from ``ribbon_min_day`` on; never with ``solo_win_focus`` (solo)."""
     b = seat_base(seat)
-    if state[S_N_PLAYERS] == 1 and pp[P_SOLO_WIN_FOCUS] != 0:
+    if state[L.S_N_PLAYERS] == 1 and pp[R.P_SOLO_WIN_FOCUS] != 0:
         return False
-    return (state[b + F_MONEY] - np.int64(rules[R_RIBBON_COST]) >= np.int64(pp[P_RIBBON_MONEY_RESERVE])
-            and state[S_DAY] >= np.int64(pp[P_RIBBON_MIN_DAY]))
+    return (state[b + L.F_MONEY] - np.int64(rules[R.R_RIBBON_COST]) >= np.int64(pp[R.P_RIBBON_MONEY_RESERVE])
+            and state[L.S_DAY] >= np.int64(pp[R.P_RIBBON_MIN_DAY]))
 
 
 # =========================================================================================
@@ -754,20 +732,20 @@ def greedy_refresh(state, rules, comp, pp, scr, fscr):
     a placement passing the feasibility check, or the best tile scores below
     ``refresh_if_best_tile_score_below``; always keeping ``refresh_money_reserve``."""
     b = seat_base(0)
-    if state[b + F_MONEY] - np.int64(rules[R_SOLO_REFRESH_COST]) < np.int64(pp[P_REFRESH_MONEY_RESERVE]):
+    if state[b + L.F_MONEY] - np.int64(rules[R.R_SOLO_REFRESH_COST]) < np.int64(pp[R.P_REFRESH_MONEY_RESERVE]):
         return False
-    if state[S_ROW_N] == 0:
+    if state[L.S_ROW_N] == 0:
         return True
     nc = score_tile_options(state, rules, comp[0], comp[1], 0, pp, scr, fscr)
     if nc == 0:
         return False
-    if fscr[FSCR_CAND + _best_candidate(nc, fscr)] < pp[P_REFRESH_IF_BEST_TILE_SCORE_BELOW]:
+    if fscr[L.FSCR_CAND + _best_candidate(nc, fscr)] < pp[R.P_REFRESH_IF_BEST_TILE_SCORE_BELOW]:
         return True
-    if pp[P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
+    if pp[R.P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
         for j in range(nc):
-            d = scr[SCR_CAND + j]
-            if placement_feasible(state, rules, comp, 0, state[S_ROW + d // TILE_MUL],
-                                  d % TILE_MUL, scr):
+            d = scr[L.SCR_CAND + j]
+            pos, slot = decode_tile(d)
+            if placement_feasible(state, rules, comp, 0, state[L.S_ROW + pos], slot, scr):
                 return False
         return True
     return False

@@ -8,7 +8,6 @@ in the data files.
 from __future__ import annotations
 
 from . import layout as L
-from .layout import CONDITIONS, DIE_IDS
 from .rules import load_components
 
 OUTCOMES = ("lower", "higher", "tie")
@@ -49,8 +48,8 @@ def card_name(c: int, tb: dict) -> str:
     tasks = tb.get("tasks")
     if tasks and c < len(tasks):
         r = tasks[c]
-        row = CONDITIONS[r["row_condition"]] + (f" {r['row_param']}" if r["row_param"] else "")
-        col = CONDITIONS[r["col_condition"]] + (f" {r['col_param']}" if r["col_param"] else "")
+        row = L.CONDITIONS[r["row_condition"]] + (f" {r['row_param']}" if r["row_param"] else "")
+        col = L.CONDITIONS[r["col_condition"]] + (f" {r['col_param']}" if r["col_param"] else "")
         return f"{name} (rows: {row}; columns: {col})"
     return name
 
@@ -95,10 +94,10 @@ def format_event(event, ctx) -> str:
     p = f"seat {a[0]}"  # the numbering of the store and the reports (0 = first seat)
     if code == L.EV_SETUP:
         cards = card_name(a[3], tb) + (f" + {card_name(a[4], tb)}" if a[4] >= 0 else "")
-        solo = f"; opponent die {DIE_IDS[a[5]]}" if a[5] >= 0 else ""
+        solo = f"; opponent die {L.DIE_IDS[a[5]]}" if a[5] >= 0 else ""
         return f"Setup: {a[0]} player(s), {a[1]} tiles shuffled; task card {cards}{solo}"
     if code == L.EV_INIT_DIE:
-        return f"{p} takes initiative die {DIE_IDS[a[1]]}"
+        return f"{p} takes initiative die {L.DIE_IDS[a[1]]}"
     if code == L.EV_DAY:
         return f"=== Day {a[0]} ==="
     if code == L.EV_ROW_DEAL:

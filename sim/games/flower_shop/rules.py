@@ -1,5 +1,5 @@
 """Rule parameters, variants, policies, rule status and component loading for The Little Flower
-Shop Dice Game, and the rule queries the kernel and the policies share.
+Shop Dice Game.
 
 Rule source: ``shared/rules/flower_shop.md`` (rule IDs FS-*, parameters §8, variants §7,
 decision points §9, ambiguities §10). Every rule constant is one :class:`ParamSpec` row in
@@ -14,29 +14,15 @@ from itertools import permutations
 from pathlib import Path
 
 import numpy as np
-from numba import njit
-from numba.extending import overload
 
-from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.components import (cell_choice, cell_int, cell_str, check_toml_provenance, digest_dir,
                             read_csv, read_toml, toml_list)
-from sim.layout import choice_code, params_block
+from sim.layout import choice_code, exports, params_block
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
+from . import layout as L
 from .conflicts import load_conflicts
-from .layout import (CONDITIONS, DIE_IDS, F_EXTRAS_TODAY, F_LOCKED, F_MONEY, F_TOKENS, F_USED,
-                     FEASIBILITY_MODES, K_GREEDY, K_RANDOM, LIST_SLOTS, MAX_CARDS,
-                     MAX_CARDS_IN_PLAY, MAX_FACES, MAX_FLOWER_DICE, MAX_FLOWER_TYPES, MAX_ROW,
-                     MAX_SAL, MAX_SHOP_COLS, MAX_SHOP_ROWS, MAX_SLOTS, MAX_TILES, MAX_VASE_DICE,
-                     DIE_INIT, DIE_VASE0, S_CARDS, S_N_CARDS, S_STACK, S_STACK_N, S_STACK_POS,
-                     S_TOKEN_SUPPLY, SALARY_SLOTS, SEAT0, SEAT_LEN, TK_W, TL_ANY, TL_KNICK,
-                     TL_STARS, TL_VASE, TL_W)
-from .solo import feasible_in
 from .tasks import derive_tile_columns
-
-# The rule queries at the end never allocate and never index below 0 (sim.borrow).
-no_refcount_module(__name__)
-no_wraparound_module(__name__)
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 
@@ -47,24 +33,24 @@ TIEBREAK_CHOICES = ("none",) + tuple(
 P = ParamSpec
 PARAMS: tuple[ParamSpec, ...] = (
     P("days", "int", 6, "Days (rounds) in a game (FS-D1)", 1, 12, source="[R]"),
-    P("shop_rows", "int", 2, "Rows of the shop grid (§2.6)", 1, MAX_SHOP_ROWS, source="[P]"),
-    P("shop_cols", "int", 3, "Columns of the shop grid (§2.6)", 1, MAX_SHOP_COLS, source="[P]"),
-    P("flower_dice_per_player", "int", 4, "Flower dice per player (FS-S2)", 1, MAX_FLOWER_DICE, source="[R]"),
-    P("vase_dice_per_player", "int", 1, "Vase dice per player (FS-S2)", 1, MAX_VASE_DICE, source="[R]"),
+    P("shop_rows", "int", 2, "Rows of the shop grid (§2.6)", 1, L.MAX_SHOP_ROWS, source="[P]"),
+    P("shop_cols", "int", 3, "Columns of the shop grid (§2.6)", 1, L.MAX_SHOP_COLS, source="[P]"),
+    P("flower_dice_per_player", "int", 4, "Flower dice per player (FS-S2)", 1, L.MAX_FLOWER_DICE, source="[R]"),
+    P("vase_dice_per_player", "int", 1, "Vase dice per player (FS-S2)", 1, L.MAX_VASE_DICE, source="[R]"),
     P("starting_money", "int", 5, "Money at setup (FS-S2)", 0, 20, source="[R]"),
     P("row_size_offset", "int", 1, "Multiplayer row = n_players + offset (FS-S4, FS-N4)", 0, 3, source="[R]"),
     P("free_locks_max", "int", 2, "Dice lockable for free in one Step 1 (FS-L2)", 1, 6, source="[R]"),
     P("min_locks", "int", 1, "Minimum dice to lock unless paying the skip cost (FS-L1, FS-L4)", 0, 6, source="[R]"),
     P("extra_lock_cost_schedule", "list", (1, 1, 1, 1),
       "Cost of the j-th extra die beyond the free ones; the last value repeats (FS-L3, FS-V-VHARD-1)",
-      0, 10, length=LIST_SLOTS, source="[R]"),
+      0, 10, length=L.LIST_SLOTS, source="[R]"),
     P("extra_lock_cost_scope", "choice", "step",
       "Extras counted per Step 1 (step) or across the whole day (day; sensitivity only) (FS-L3)",
       choices=("step", "day"), source="[R]"),
     P("skip_lock_cost", "int", 1, "Cost to lock no dice; -1 forbids skipping (FS-L4)", -1, 5, source="[R]"),
-    P("salary_2p", "list", (3, 1), "Salary cards with 2 players (FS-S7)", 0, 6, length=SALARY_SLOTS, source="[R]"),
-    P("salary_3p", "list", (3, 2, 1), "Salary cards with 3 players (FS-S7)", 0, 6, length=SALARY_SLOTS, source="[R]"),
-    P("salary_4p", "list", (4, 3, 2, 1), "Salary cards with 4 players (FS-S7)", 0, 6, length=SALARY_SLOTS, source="[R]"),
+    P("salary_2p", "list", (3, 1), "Salary cards with 2 players (FS-S7)", 0, 6, length=L.SALARY_SLOTS, source="[R]"),
+    P("salary_3p", "list", (3, 2, 1), "Salary cards with 3 players (FS-S7)", 0, 6, length=L.SALARY_SLOTS, source="[R]"),
+    P("salary_4p", "list", (4, 3, 2, 1), "Salary cards with 4 players (FS-S7)", 0, 6, length=L.SALARY_SLOTS, source="[R]"),
     P("money_per_die", "int", 1, "'Take money' yield per die (FS-U6)", 0, 3, source="[R]"),
     P("dice_per_wild", "int", 2, "Dice spent per 'take wild token' (FS-U5)", 1, 5, source="[R]"),
     P("wild_token_max", "int", 5, "Max wild tokens held (FS-U5, FS-U7)", 0, 20, source="[R]"),
@@ -78,16 +64,16 @@ PARAMS: tuple[ParamSpec, ...] = (
     P("task_row_points_default", "int", 2, "Points per satisfied row if the card leaves it blank (FS-E3)", 0, 5, source="[A]"),
     P("task_col_points_default", "int", 1, "Points per satisfied column if the card leaves it blank (FS-E3)", 0, 5, source="[A]"),
     P("task_requires_full_line", "bool", True, "A line needs all its slots finished to count (AMB-12)", source="[D]"),
-    P("n_task_cards", "int", 1, "Task cards in a multiplayer game (FS-S5)", 1, MAX_CARDS_IN_PLAY, source="[R]"),
+    P("n_task_cards", "int", 1, "Task cards in a multiplayer game (FS-S5)", 1, L.MAX_CARDS_IN_PLAY, source="[R]"),
     P("initiative_tie_break", "choice", "seat", "Turn-order tie rule (FS-D5)", choices=("seat", "random"), source="[A]"),
     P("initiative_assignment", "choice", "random", "How initiative dice are dealt in multiplayer (FS-S3)",
       choices=("random", "fixed"), source="[A]"),
     P("tiebreak_order", "choice", "money+wild_tokens",
       "End-of-game tie-breakers in order, joined by '+' (FS-E4, AMB-11)", choices=TIEBREAK_CHOICES, source="[R]"),
-    P("solo_row_size", "int", 4, "Tiles per solo row (FS-SOLO-S3, FS-V-HARD-1)", 1, MAX_ROW, source="[RV]"),
-    P("solo_salary", "list", (3, 2, 1, 1), "Solo salary cards (FS-SOLO-S6)", 0, 6, length=MAX_SAL, source="[RV]"),
-    P("solo_player_die", "choice", "I-D", "Player's initiative die in solo (FS-SOLO-S1)", choices=DIE_IDS, source="[RV]"),
-    P("solo_opponent_die", "choice", "I-A", "Opponent die in solo (FS-SOLO-S2)", choices=DIE_IDS, source="[RV]"),
+    P("solo_row_size", "int", 4, "Tiles per solo row (FS-SOLO-S3, FS-V-HARD-1)", 1, L.MAX_ROW, source="[RV]"),
+    P("solo_salary", "list", (3, 2, 1, 1), "Solo salary cards (FS-SOLO-S6)", 0, 6, length=L.MAX_SAL, source="[RV]"),
+    P("solo_player_die", "choice", "I-D", "Player's initiative die in solo (FS-SOLO-S1)", choices=L.DIE_IDS, source="[RV]"),
+    P("solo_opponent_die", "choice", "I-A", "Opponent die in solo (FS-SOLO-S2)", choices=L.DIE_IDS, source="[RV]"),
     P("solo_discard_on_lower", "bool", True, "Discard a row tile when o < p (FS-SOLO-R2)", source="[RV]"),
     P("solo_always_discard", "bool", False,
       "Discard a tile on every opponent roll, whatever the comparison (FS-SOLO-R3, FS-V-HARD-2)", source="[RV]"),
@@ -103,12 +89,12 @@ PARAMS: tuple[ParamSpec, ...] = (
     P("solo_refresh_cost", "int", 3, "Price of a new solo row between days (FS-SOLO-N2)", 0, 10, source="[RV]"),
     P("solo_max_refreshes_per_day", "int", 1, "Refreshes per day (FS-SOLO-N2, AMB-20)", 0, 3, source="[A]"),
     P("solo_task_cards", "int", 1, "Task cards in solo (FS-SOLO-S4, FS-V-EASY-1, FS-V-HELL-1)", 1,
-      MAX_CARDS_IN_PLAY, source="[RV]"),
+      L.MAX_CARDS_IN_PLAY, source="[RV]"),
     P("solo_win_rule", "choice", "all", "Solo win needs all / any of the cards (FS-SOLO-E1, FS-V-EASY-2)",
       choices=("all", "any"), source="[RV]"),
     P("solo_require_compatible_tasks", "bool", False, "Redraw conflicting card pairs (FS-V-HELL-2)", source="[RV]"),
     P("solo_feasibility_mode", "choice", "lines", "End-of-day solo feasibility line check (FS-SOLO-C4, AMB-18)",
-      choices=FEASIBILITY_MODES, source="[A]"),
+      choices=L.FEASIBILITY_MODES, source="[A]"),
     P("solo_check_capacity", "bool", True, "Solo capacity check (FS-SOLO-C5)", source="[A]"),
     P("reshuffle_discards_when_empty", "bool", False,
       "Reshuffle discarded tiles into the stack when it is empty (FS-SOLO-N4, AMB-21)", source="[A]"),
@@ -197,10 +183,8 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
 
 # ---- offsets and choice codes derived from the tables ---------------------------------
 RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
-globals().update(RULES_BLOCK.offsets)
 R_LEN = RULES_BLOCK.length
 POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
-globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
 
@@ -225,12 +209,12 @@ PRIORITY_STARS = choice_code(POLICY_PARAMS, "finish_priority", "stars")
 PREF_WILD = choice_code(POLICY_PARAMS, "leftover_pref", "wild")
 
 POLICIES: dict[str, PolicySpec] = {
-    "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options of every decision point."),
-    "greedy": PolicySpec("greedy", K_GREEDY, "Parameterized heuristic covering DP-1..DP-8."),
-    "thrifty": PolicySpec("thrifty", K_GREEDY, "Greedy that never pays for extra locks or skips.",
+    "random": PolicySpec("random", L.K_RANDOM, "Uniform over the legal options of every decision point."),
+    "greedy": PolicySpec("greedy", L.K_GREEDY, "Parameterized heuristic covering DP-1..DP-8."),
+    "thrifty": PolicySpec("thrifty", L.K_GREEDY, "Greedy that never pays for extra locks or skips.",
                           {"max_paid_extras_per_step": 0, "skip_if_no_match": False, "max_skips_per_day": 0,
                            "rush_factor": 0.0}),
-    "novice": PolicySpec("novice", K_GREEDY, "Solo beginner: one target, little task planning, no refresh.",
+    "novice": PolicySpec("novice", L.K_GREEDY, "Solo beginner: one target, little task planning, no refresh.",
                          {"n_targets": 1, "w_task": 1.0, "w_now": 2.0, "refresh_if_no_feasible_tile": False,
                           "ribbon_money_reserve": 3, "wild_stock_target": 1, "solo_win_focus": False}),
     # expert (version 1.3): `playtest tune flower_shop --players 1 --variant solo_base --policy
@@ -238,7 +222,7 @@ POLICIES: dict[str, PolicySpec] = {
     # version 1.2 expert (a coordinate search, 5.9% solo_base wins at seed 1) with lock tempo
     # (fill_free_locks) on: held-out 6.8% -> 8.5%; then card commitment (w_other_card 0.5,
     # version 1.3.1: solo_easy 9.8% -> 10.4%). README "How expert was found".
-    "expert": PolicySpec("expert", K_GREEDY,
+    "expert": PolicySpec("expert", L.K_GREEDY,
                          "Solo expert, tuned for the solo win (playtest tune on solo_base): four targets, "
                          "strong task planning (in solo_easy mostly for the card closest to done), both free "
                          "locks used and no paid ones, cheapest finishes first, a row refresh only when its "
@@ -364,7 +348,7 @@ def load_components(directory: Path | str | None = None) -> Components:
             "initiative_dice", "solo_player_die", "solo_opponent_die")
     cfg = read_toml(toml_path, keys)
     assumed = check_toml_provenance(toml_path, cfg, keys)
-    flowers = toml_list(toml_path, cfg, "flower_types", cell_str(), 1, MAX_FLOWER_TYPES)
+    flowers = toml_list(toml_path, cfg, "flower_types", cell_str(), 1, L.MAX_FLOWER_TYPES)
     vases = toml_list(toml_path, cfg, "vase_colours", cell_str(), 1, 32)
     knicks = toml_list(toml_path, cfg, "knickknacks", cell_str(), 1, 32)
     for key, names in (("flower_types", flowers), ("vase_colours", vases), ("knickknacks", knicks)):
@@ -373,21 +357,21 @@ def load_components(directory: Path | str | None = None) -> Components:
     if "any" in [f.lower() for f in flowers]:
         raise SpecError(f"{toml_path}: key 'flower_types': 'any' is reserved for wild die faces")
     fd = toml_list(toml_path, cfg, "flower_die_faces", cell_choice(flowers + ["any"], "flower name"),
-                   1, MAX_FACES)
+                   1, L.MAX_FACES)
     flower_die = np.array([-1 if i == len(flowers) else i for i in fd], dtype=np.int64)
     vase_die = np.array(toml_list(toml_path, cfg, "vase_die_faces", cell_choice(vases, "vase colour"),
-                                  1, MAX_FACES), dtype=np.int64)
+                                  1, L.MAX_FACES), dtype=np.int64)
     idice = cfg["initiative_dice"]
-    if not isinstance(idice, dict) or list(idice) != list(DIE_IDS):
-        raise SpecError(f"{toml_path}: [initiative_dice] must define exactly {', '.join(DIE_IDS)} in order")
+    if not isinstance(idice, dict) or list(idice) != list(L.DIE_IDS):
+        raise SpecError(f"{toml_path}: [initiative_dice] must define exactly {', '.join(L.DIE_IDS)} in order")
     init = np.zeros((4, 6), dtype=np.int64)
-    for k, die in enumerate(DIE_IDS):
+    for k, die in enumerate(L.DIE_IDS):
         vals = toml_list(toml_path, idice, die, cell_int(1, 99), 6, 6)
         init[k] = vals
     for key in ("solo_player_die", "solo_opponent_die"):
-        if cfg[key] not in DIE_IDS:
+        if cfg[key] not in L.DIE_IDS:
             raise SpecError(f"{toml_path}: key '{key}' = {cfg[key]!r} is not a die id "
-                            f"(valid: {', '.join(DIE_IDS)})")
+                            f"(valid: {', '.join(L.DIE_IDS)})")
 
     tile_cols = {"tile_id": cell_str()}
     for f in flowers:
@@ -395,31 +379,31 @@ def load_components(directory: Path | str | None = None) -> Components:
     tile_cols.update({"any_flower": cell_int(0, 9), "vase": cell_choice(vases, "vase colour"),
                       "knickknack": cell_choice(knicks, "knickknack"), "stars": cell_int(0, 20)})
     tile_rows = read_csv(d / "tiles.csv", tile_cols, unique="tile_id")
-    if len(tile_rows) > MAX_TILES:
-        raise SpecError(f"{d / 'tiles.csv'}: {len(tile_rows)} tiles; at most {MAX_TILES} are supported")
-    tiles = np.zeros((len(tile_rows), TL_W), dtype=np.int64)
+    if len(tile_rows) > L.MAX_TILES:
+        raise SpecError(f"{d / 'tiles.csv'}: {len(tile_rows)} tiles; at most {L.MAX_TILES} are supported")
+    tiles = np.zeros((len(tile_rows), L.TL_W), dtype=np.int64)
     for i, r in enumerate(tile_rows):
         for j, f in enumerate(flowers):
             tiles[i, j] = r[f]
-        tiles[i, TL_ANY] = r["any_flower"]
-        tiles[i, TL_VASE] = r["vase"]
-        tiles[i, TL_KNICK] = r["knickknack"]
-        tiles[i, TL_STARS] = r["stars"]
+        tiles[i, L.TL_ANY] = r["any_flower"]
+        tiles[i, L.TL_VASE] = r["vase"]
+        tiles[i, L.TL_KNICK] = r["knickknack"]
+        tiles[i, L.TL_STARS] = r["stars"]
         if sum(r[f] for f in flowers) + r["any_flower"] == 0:
             raise SpecError(f"{d / 'tiles.csv'}: row {r['_row']}, column 'any_flower': a tile needs at "
                             f"least one flower icon")
         assumed |= r["provenance"] == "A" or bool(r.get("assumption_id"))
     derive_tile_columns(tiles)
 
-    cond = cell_choice(CONDITIONS, "condition")
+    cond = cell_choice(L.CONDITIONS, "condition")
     task_rows = read_csv(d / "tasks.csv", {
         "task_id": cell_str(), "row_condition": cond, "row_param": cell_int(0, 200, blank=0),
         "row_points": cell_int(0, 20, blank=-1), "col_condition": cond,
         "col_param": cell_int(0, 200, blank=0), "col_points": cell_int(0, 20, blank=-1)},
         unique="task_id")
-    if len(task_rows) > MAX_CARDS:
-        raise SpecError(f"{d / 'tasks.csv'}: {len(task_rows)} cards; at most {MAX_CARDS} are supported")
-    tasks = np.zeros((len(task_rows), TK_W), dtype=np.int64)
+    if len(task_rows) > L.MAX_CARDS:
+        raise SpecError(f"{d / 'tasks.csv'}: {len(task_rows)} cards; at most {L.MAX_CARDS} are supported")
+    tasks = np.zeros((len(task_rows), L.TK_W), dtype=np.int64)
     for i, r in enumerate(task_rows):
         tasks[i] = (r["row_condition"], r["row_param"], r["row_points"],
                     r["col_condition"], r["col_param"], r["col_points"])
@@ -428,7 +412,7 @@ def load_components(directory: Path | str | None = None) -> Components:
     tables = {
         "flower_types": flowers, "vase_colours": vases, "knickknacks": knicks,
         "tile_ids": [r["tile_id"] for r in tile_rows], "task_ids": [r["task_id"] for r in task_rows],
-        "tasks": task_rows, "tiles": tile_rows, "die_ids": list(DIE_IDS),
+        "tasks": task_rows, "tiles": tile_rows, "die_ids": list(L.DIE_IDS),
         "flower_die_faces": fd, "solo_player_die": cfg["solo_player_die"],
         "solo_opponent_die": cfg["solo_opponent_die"],
     }
@@ -472,8 +456,8 @@ def validate(values: dict, n_players: int) -> None:
     n_tiles = _default_n_tiles()
     if n_players >= 2:
         row = n_players + v["row_size_offset"]
-        if row > MAX_ROW:
-            raise SpecError(f"n_players + row_size_offset = {row} exceeds the maximum row of {MAX_ROW}")
+        if row > L.MAX_ROW:
+            raise SpecError(f"n_players + row_size_offset = {row} exceeds the maximum row of {L.MAX_ROW}")
         if row < 1:
             raise SpecError("the row of available tiles would be empty")
         need = row * v["days"]
@@ -484,181 +468,9 @@ def validate(values: dict, n_players: int) -> None:
     else:
         if v["solo_player_die"] == v["solo_opponent_die"]:
             raise SpecError("solo_opponent_die must differ from solo_player_die")
-    if v["shop_rows"] * v["shop_cols"] > MAX_SLOTS:
-        raise SpecError(f"shop_rows*shop_cols must be <= {MAX_SLOTS}")
+    if v["shop_rows"] * v["shop_cols"] > L.MAX_SLOTS:
+        raise SpecError(f"shop_rows*shop_cols must be <= {L.MAX_SLOTS}")
 
 
-# =========================================================================================
-# rule queries shared by the kernel and the policies (read-only, @njit)
-# =========================================================================================
-@njit(cache=True)
-def seat_base(seat):
-    """Offset of ``seat``'s block in the state array."""
-    return SEAT0 + seat * SEAT_LEN
-
-
-@njit(cache=True)
-def popcount(x):
-    """Number of set bits of a small non-negative int."""
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def dice_mask(rules):
-    """Bitmask of a player's flower and vase dice (not the initiative die)."""
-    nf = np.int64(rules[R_FLOWER_DICE_PER_PLAYER])
-    nv = np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    return ((np.int64(1) << nf) - 1) | (((np.int64(1) << nv) - 1) << DIE_VASE0)
-
-
-@njit(cache=True)
-def all_dice_mask(rules):
-    """Bitmask of all of a player's dice, the initiative die included (FS-L7)."""
-    return dice_mask(rules) | (np.int64(1) << DIE_INIT)
-
-
-@njit(cache=True)
-def n_slots(rules):
-    """Shop slots (rows x cols, §2.6)."""
-    return np.int64(rules[R_SHOP_ROWS]) * np.int64(rules[R_SHOP_COLS])
-
-
-@njit(cache=True)
-def schedule_value(rules, j):
-    """Cost of the j-th (0-based) extra lock; the last listed value repeats (FS-L3)."""
-    n = np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE])
-    if j >= n:
-        j = n - 1
-    if j >= LIST_SLOTS:
-        j = LIST_SLOTS - 1
-    return np.int64(rules[R_EXTRA_LOCK_COST_SCHEDULE + 1 + j])
-
-
-@njit(cache=True)
-def lock_cost(state, rules, seat, k):
-    """Cost of locking k dice now, or -1 if that choice is illegal (FS-L2..L5, FS-V-VHARD-1/2).
-
-    k = 0 costs ``skip_lock_cost`` (-1 = forbidden; free if ``min_locks`` is 0); 0 < k <
-    min(min_locks, unlocked) is illegal; k dice cost the schedule for the extras beyond
-    ``free_locks_max``, counted in this step (or across the day with scope ``day``).
-    Affordability is not checked here (see ``lock_legal``).
-    """
-    b = seat_base(seat)
-    unlocked = popcount(all_dice_mask(rules) & ~state[b + F_LOCKED])
-    if k < 0 or k > unlocked:
-        return -1
-    min_locks = np.int64(rules[R_MIN_LOCKS])
-    if k == 0:
-        if min_locks == 0:
-            return 0
-        return np.int64(rules[R_SKIP_LOCK_COST])
-    need = min_locks if min_locks < unlocked else unlocked
-    if k < need:
-        return -1
-    free = np.int64(rules[R_FREE_LOCKS_MAX])
-    extras = k - free
-    if extras <= 0:
-        return 0
-    start = 0
-    if rules[R_EXTRA_LOCK_COST_SCOPE] == SCOPE_DAY:
-        start = state[b + F_EXTRAS_TODAY]
-    cost = 0
-    for j in range(start, start + extras):
-        cost += schedule_value(rules, j)
-    return cost
-
-
-@njit(cache=True)
-def lock_legal(state, rules, seat, mask):
-    """Cost of locking the dice of ``mask`` (subset of the unlocked dice), or -1 if illegal
-    (FS-L1, FS-L5: money never goes negative)."""
-    b = seat_base(seat)
-    unl = all_dice_mask(rules) & ~state[b + F_LOCKED]
-    if mask & ~unl:
-        return -1
-    c = lock_cost(state, rules, seat, popcount(mask))
-    if c < 0 or c > state[b + F_MONEY]:
-        return -1
-    return c
-
-
-@njit(cache=True)
-def unused_dice(state, rules, seat):
-    """Locked flower and vase dice not yet used today (the initiative die is never used)."""
-    b = seat_base(seat)
-    return state[b + F_LOCKED] & ~state[b + F_USED] & dice_mask(rules)
-
-
-@njit(cache=True)
-def token_room(state, rules, seat):
-    """Whether the player may gain a token: tokens held < ``wild_token_max`` and supply > 0
-    (FS-U5, FS-U7)."""
-    return (state[seat_base(seat) + F_TOKENS] < np.int64(rules[R_WILD_TOKEN_MAX])
-            and state[S_TOKEN_SUPPLY] > 0)
-
-
-@njit(cache=True)
-def buy_token_legal(state, rules, seat):
-    """Money >= ``wild_token_cost``, supply > 0 and (if the cap applies to buys) tokens held <
-    ``wild_token_max`` (FS-U7, AMB-09)."""
-    b = seat_base(seat)
-    if state[b + F_MONEY] < np.int64(rules[R_WILD_TOKEN_COST]) or state[S_TOKEN_SUPPLY] <= 0:
-        return False
-    if rules[R_WILD_CAP_APPLIES_TO_BUY] != 0 and state[b + F_TOKENS] >= np.int64(rules[R_WILD_TOKEN_MAX]):
-        return False
-    return True
-
-
-def solo_feasible(state, rules, comp, shop, finished, days_left, work):
-    """``solo_feasible_state`` for the kernels, which pass ``comp`` (``kernel_components``);
-    a solo game played with the ``comp`` of multiplayer games only, whose compiled code holds no
-    solver, is an error."""
-    if len(comp) != N_ARRAYS + 1:
-        raise ValueError(_NO_SOLVER)
-    return solo_feasible_state(state, rules, comp[0], comp[1], shop, finished, days_left, work)
-
-
-_NO_SOLVER = ("a solo game needs the components of kernels that play solo games "
-              "(flower_shop.rules.kernel_components)")
-
-
-@overload(solo_feasible, inline="always")
-def _solo_feasible_typed(state, rules, comp, shop, finished, days_left, work):
-    """Numba's ``solo_feasible``, chosen by the type of ``comp``: the solver (``solo_feasible``
-    itself) is compiled only into kernels that may play a solo game. Inlined where it is called,
-    so the call passes the solver its two arrays, not the whole tuple (5% of a solo game when it
-    did)."""
-    if len(comp) == N_ARRAYS + 1:
-        return solo_feasible
-
-    def no_solver(state, rules, comp, shop, finished, days_left, work):
-        raise ValueError(_NO_SOLVER)
-    return no_solver
-
-
-@njit(cache=True)
-def solo_feasible_state(state, rules, tiles, tasks, shop, finished, days_left, work):
-    """Run ``solo.feasible`` (FS-SOLO-C2..C6) on a shop (real or hypothetical) of the solo
-    player with the current pool (the draw stack), cards, tokens and money; ``work`` is an
-    int64 scratch of ``solo.WORK_MAX``."""
-    b = seat_base(0)
-    pos = state[S_STACK_POS]
-    n = state[S_STACK_N]
-    pool = state[S_STACK + pos:S_STACK + n]
-    max_sal = 0
-    k = np.int64(rules[R_SOLO_SALARY])
-    for i in range(min(k, MAX_SAL)):
-        v = np.int64(rules[R_SOLO_SALARY + 1 + i])
-        if v > max_sal:
-            max_sal = v
-    n_dice = np.int64(rules[R_FLOWER_DICE_PER_PLAYER]) + np.int64(rules[R_VASE_DICE_PER_PLAYER])
-    return feasible_in(
-        shop, finished, np.int64(rules[R_SHOP_ROWS]), np.int64(rules[R_SHOP_COLS]),
-        pool, n - pos, state[S_CARDS:S_CARDS + MAX_CARDS_IN_PLAY], state[S_N_CARDS],
-        rules[R_SOLO_WIN_RULE] == WIN_ANY, np.int64(rules[R_SOLO_FEASIBILITY_MODE]),
-        rules[R_SOLO_CHECK_CAPACITY] != 0, days_left, n_dice, state[b + F_TOKENS],
-        state[b + F_MONEY], max_sal, np.int64(rules[R_WILD_TOKEN_COST]), tasks, tiles, work)
+# ---- the declared offsets as module attributes (R.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(RULES_BLOCK, POLICY_BLOCK)

@@ -49,12 +49,7 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module, whole_program
 
-from .layout import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT,
-                     C_SAME_KNICK, C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ,
-                     C_SUM_FLOWERS_GE, C_SUM_FLOWERS_LE, C_SUM_STARS_GE, MAX_FLOWER_TYPES,
-                     MODE_COMPLETE_LINES, MODE_FULL, MODE_OFF, TK_COL_COND,
-                     TK_COL_PARAM, TK_ROW_COND, TK_ROW_PARAM, TL_FLOWERS, TL_KNICK, TL_STARS,
-                     TL_VASE)
+from . import layout as L
 from .tasks import line_meets
 
 # The search only sees arrays its callers own (sim.borrow), except these four, which allocate.
@@ -103,7 +98,7 @@ def _popcount(x):
 def _type_mask(tiles, t):
     """Bitmask of flower types with >= 1 specific icon on tile ``t`` (fuchsia excluded, §2.8)."""
     m = 0
-    for f in range(MAX_FLOWER_TYPES):
+    for f in range(L.MAX_FLOWER_TYPES):
         if tiles[t, f] >= 1:
             m |= 1 << f
     return m
@@ -112,17 +107,17 @@ def _type_mask(tiles, t):
 @njit(cache=True)
 def _cond_attrs(cond):
     """Attribute flags (``A_*``) that condition ``cond`` reads (§2.8)."""
-    if cond == C_SUM_FLOWERS_EQ or cond == C_SUM_FLOWERS_GE or cond == C_SUM_FLOWERS_LE:
+    if cond == L.C_SUM_FLOWERS_EQ or cond == L.C_SUM_FLOWERS_GE or cond == L.C_SUM_FLOWERS_LE:
         return A_FLOWERS
-    if cond == C_SAME_FLOWER_COUNT or cond == C_DIFF_FLOWER_COUNT:
+    if cond == L.C_SAME_FLOWER_COUNT or cond == L.C_DIFF_FLOWER_COUNT:
         return A_FLOWERS
-    if cond == C_SUM_STARS_GE:
+    if cond == L.C_SUM_STARS_GE:
         return A_STARS
-    if cond == C_SAME_KNICK or cond == C_DIFF_KNICK:
+    if cond == L.C_SAME_KNICK or cond == L.C_DIFF_KNICK:
         return A_KNICK
-    if cond == C_SAME_VASE or cond == C_DIFF_VASE:
+    if cond == L.C_SAME_VASE or cond == L.C_DIFF_VASE:
         return A_VASE
-    if cond == C_SHARE_FLOWER_TYPE:
+    if cond == L.C_SHARE_FLOWER_TYPE:
         return A_TYPES
     return 0
 
@@ -130,20 +125,20 @@ def _cond_attrs(cond):
 @njit(cache=True)
 def _value_col(cond):
     """Tile column compared by a SAME_*/DIFF_* condition (-1 for other codes)."""
-    if cond == C_SAME_KNICK or cond == C_DIFF_KNICK:
-        return TL_KNICK
-    if cond == C_SAME_VASE or cond == C_DIFF_VASE:
-        return TL_VASE
-    if cond == C_SAME_FLOWER_COUNT or cond == C_DIFF_FLOWER_COUNT:
-        return TL_FLOWERS
+    if cond == L.C_SAME_KNICK or cond == L.C_DIFF_KNICK:
+        return L.TL_KNICK
+    if cond == L.C_SAME_VASE or cond == L.C_DIFF_VASE:
+        return L.TL_VASE
+    if cond == L.C_SAME_FLOWER_COUNT or cond == L.C_DIFF_FLOWER_COUNT:
+        return L.TL_FLOWERS
     return -1
 
 
 @njit(cache=True)
 def _is_sum(cond):
     """Whether ``cond`` is one of the additive SUM_* conditions."""
-    return (cond == C_SUM_FLOWERS_EQ or cond == C_SUM_FLOWERS_GE or cond == C_SUM_FLOWERS_LE
-            or cond == C_SUM_STARS_GE)
+    return (cond == L.C_SUM_FLOWERS_EQ or cond == L.C_SUM_FLOWERS_GE or cond == L.C_SUM_FLOWERS_LE
+            or cond == L.C_SUM_STARS_GE)
 
 
 @njit(cache=True)
@@ -215,13 +210,13 @@ def _line_fast(cond, param, tiles, ids, n_p, k, pool, n_pool, buf):
     if n_pool < k:
         return 0
     if _is_sum(cond):
-        col = TL_STARS if cond == C_SUM_STARS_GE else TL_FLOWERS
+        col = L.TL_STARS if cond == L.C_SUM_STARS_GE else L.TL_FLOWERS
         s0 = 0
         for i in range(n_p):
             s0 += tiles[ids[i], col]
-        if cond == C_SUM_FLOWERS_GE or cond == C_SUM_STARS_GE:
+        if cond == L.C_SUM_FLOWERS_GE or cond == L.C_SUM_STARS_GE:
             return 1 if s0 + _extreme_sum(tiles, pool, n_pool, col, k, True, buf) >= param else 0
-        if cond == C_SUM_FLOWERS_LE:
+        if cond == L.C_SUM_FLOWERS_LE:
             return 1 if s0 + _extreme_sum(tiles, pool, n_pool, col, k, False, buf) <= param else 0
         # SUM_FLOWERS_EQ: bitset DP, buf[j] = sums (<= target) reachable with j distinct tiles.
         t = param - s0
@@ -234,7 +229,7 @@ def _line_fast(cond, param, tiles, ids, n_p, k, pool, n_pool, buf):
         for j in range(1, k + 1):
             buf[j] = 0
         for i in range(n_pool):
-            f = tiles[pool[i], TL_FLOWERS]
+            f = tiles[pool[i], L.TL_FLOWERS]
             if f < 0:
                 return UNDECIDED
             if f > t:
@@ -246,7 +241,7 @@ def _line_fast(cond, param, tiles, ids, n_p, k, pool, n_pool, buf):
                 return 1
         return 0
     col = _value_col(cond)
-    if cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT:
+    if cond == L.C_SAME_KNICK or cond == L.C_SAME_VASE or cond == L.C_SAME_FLOWER_COUNT:
         if n_p > 0:
             v = tiles[ids[0], col]
             for i in range(1, n_p):
@@ -282,7 +277,7 @@ def _line_fast(cond, param, tiles, ids, n_p, k, pool, n_pool, buf):
             m2 |= m1 & bit
             m1 |= bit
         return 0
-    if cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT:
+    if cond == L.C_DIFF_KNICK or cond == L.C_DIFF_VASE or cond == L.C_DIFF_FLOWER_COUNT:
         pm = 0
         for i in range(n_p):
             v = tiles[ids[i], col]
@@ -298,13 +293,13 @@ def _line_fast(cond, param, tiles, ids, n_p, k, pool, n_pool, buf):
                 return UNDECIDED
             qm |= np.int64(1) << v
         return 1 if _popcount(qm & ~pm) >= k else 0
-    if cond == C_SHARE_FLOWER_TYPE:
-        m = (1 << MAX_FLOWER_TYPES) - 1
+    if cond == L.C_SHARE_FLOWER_TYPE:
+        m = (1 << L.MAX_FLOWER_TYPES) - 1
         for i in range(n_p):
             m &= _type_mask(tiles, ids[i])
         if m == 0:
             return 0
-        for f in range(MAX_FLOWER_TYPES):
+        for f in range(L.MAX_FLOWER_TYPES):
             if (m >> f) & 1:
                 c = 0
                 for i in range(n_pool):
@@ -322,13 +317,13 @@ def _line_fast(cond, param, tiles, ids, n_p, k, pool, n_pool, buf):
 @njit(cache=True)
 def _same_class(tiles, a, b, attrs):
     """Whether tiles ``a`` and ``b`` agree on every attribute in ``attrs`` (``A_*`` flags)."""
-    if (attrs & A_FLOWERS) and tiles[a, TL_FLOWERS] != tiles[b, TL_FLOWERS]:
+    if (attrs & A_FLOWERS) and tiles[a, L.TL_FLOWERS] != tiles[b, L.TL_FLOWERS]:
         return False
-    if (attrs & A_STARS) and tiles[a, TL_STARS] != tiles[b, TL_STARS]:
+    if (attrs & A_STARS) and tiles[a, L.TL_STARS] != tiles[b, L.TL_STARS]:
         return False
-    if (attrs & A_KNICK) and tiles[a, TL_KNICK] != tiles[b, TL_KNICK]:
+    if (attrs & A_KNICK) and tiles[a, L.TL_KNICK] != tiles[b, L.TL_KNICK]:
         return False
-    if (attrs & A_VASE) and tiles[a, TL_VASE] != tiles[b, TL_VASE]:
+    if (attrs & A_VASE) and tiles[a, L.TL_VASE] != tiles[b, L.TL_VASE]:
         return False
     if (attrs & A_TYPES) and _type_mask(tiles, a) != _type_mask(tiles, b):
         return False
@@ -340,22 +335,22 @@ def _class_key(tiles, t, attrs):
     """Packed key of tile ``t`` on ``attrs`` (8 bits per attribute), -1 if a value is > 255."""
     key = 0
     if attrs & A_FLOWERS:
-        v = tiles[t, TL_FLOWERS]
+        v = tiles[t, L.TL_FLOWERS]
         if v < 0 or v > 255:
             return -1
         key = v
     if attrs & A_STARS:
-        v = tiles[t, TL_STARS]
+        v = tiles[t, L.TL_STARS]
         if v < 0 or v > 255:
             return -1
         key |= v << 8
     if attrs & A_KNICK:
-        v = tiles[t, TL_KNICK]
+        v = tiles[t, L.TL_KNICK]
         if v < 0 or v > 255:
             return -1
         key |= v << 16
     if attrs & A_VASE:
-        v = tiles[t, TL_VASE]
+        v = tiles[t, L.TL_VASE]
         if v < 0 or v > 255:
             return -1
         key |= v << 24
@@ -425,8 +420,8 @@ def _pool_bounds(tiles, pool, n_pool, out):
     hi_s = 0
     for i in range(n_pool):
         t = pool[i]
-        f = tiles[t, TL_FLOWERS]
-        s = tiles[t, TL_STARS]
+        f = tiles[t, L.TL_FLOWERS]
+        s = tiles[t, L.TL_STARS]
         if i == 0 or f < lo_f:
             lo_f = f
         if i == 0 or f > hi_f:
@@ -449,15 +444,15 @@ def _partial_ok(cond, param, tiles, ids, n, r, bounds):
     """
     if r == 0 or not _is_sum(cond):
         return line_meets(cond, param, tiles, ids, n)
-    col = TL_STARS if cond == C_SUM_STARS_GE else TL_FLOWERS
+    col = L.TL_STARS if cond == L.C_SUM_STARS_GE else L.TL_FLOWERS
     s = 0
     for i in range(n):
         s += tiles[ids[i], col]
-    if cond == C_SUM_STARS_GE:
+    if cond == L.C_SUM_STARS_GE:
         return s + r * bounds[2] >= param
-    if cond == C_SUM_FLOWERS_GE:
+    if cond == L.C_SUM_FLOWERS_GE:
         return s + r * bounds[1] >= param
-    if cond == C_SUM_FLOWERS_LE:
+    if cond == L.C_SUM_FLOWERS_LE:
         return s + r * bounds[0] <= param
     return s + r * bounds[0] <= param and s + r * bounds[1] >= param
 
@@ -527,14 +522,14 @@ def _line_joint(ids, n_p, k, conds, params, n_c, tiles, rep, size, n_cls, bounds
 @njit(cache=True)
 def _is_diff(cond):
     """Whether ``cond`` is one of the DIFF_* conditions."""
-    return cond == C_DIFF_KNICK or cond == C_DIFF_VASE or cond == C_DIFF_FLOWER_COUNT
+    return cond == L.C_DIFF_KNICK or cond == L.C_DIFF_VASE or cond == L.C_DIFF_FLOWER_COUNT
 
 
 @njit(cache=True)
 def _is_partition(cond):
     """SAME_* and SHARE_FLOWER_TYPE split the pool: all tiles of the line share one value."""
-    return (cond == C_SAME_KNICK or cond == C_SAME_VASE or cond == C_SAME_FLOWER_COUNT
-            or cond == C_SHARE_FLOWER_TYPE)
+    return (cond == L.C_SAME_KNICK or cond == L.C_SAME_VASE or cond == L.C_SAME_FLOWER_COUNT
+            or cond == L.C_SHARE_FLOWER_TYPE)
 
 
 @njit(cache=True)
@@ -551,11 +546,11 @@ def _line_partition(pcond, ocond, oparam, tiles, ids, n_p, k, pool, n_pool, buf,
         1, 0, or ``UNDECIDED`` (then the caller runs the class search).
     """
     undecided = False
-    if pcond == C_SHARE_FLOWER_TYPE:
-        m = (1 << MAX_FLOWER_TYPES) - 1
+    if pcond == L.C_SHARE_FLOWER_TYPE:
+        m = (1 << L.MAX_FLOWER_TYPES) - 1
         for i in range(n_p):
             m &= _type_mask(tiles, ids[i])
-        for f in range(MAX_FLOWER_TYPES):
+        for f in range(L.MAX_FLOWER_TYPES):
             if (m >> f) & 1:
                 nf = np.int64(0)
                 for i in range(n_pool):
@@ -622,7 +617,7 @@ def _line_diff_sum(dcond, scond, sparam, tiles, ids, n_p, k, pool, n_pool, buf, 
               and line_meets(scond, sparam, tiles, ids, n_p))
         return 1 if ok else 0
     col = _value_col(dcond)
-    scol = TL_STARS if scond == C_SUM_STARS_GE else TL_FLOWERS
+    scol = L.TL_STARS if scond == L.C_SUM_STARS_GE else L.TL_FLOWERS
     pm = 0
     s0 = 0
     for i in range(n_p):
@@ -648,7 +643,7 @@ def _line_diff_sum(dcond, scond, sparam, tiles, ids, n_p, k, pool, n_pool, buf, 
             j -= 1
         fpool[j] = t
         m += 1
-    if scond == C_SUM_FLOWERS_EQ:
+    if scond == L.C_SUM_FLOWERS_EQ:
         target = sparam - s0
         if target < 0:
             return 0
@@ -666,7 +661,7 @@ def _line_diff_sum(dcond, scond, sparam, tiles, ids, n_p, k, pool, n_pool, buf, 
                 snap[j] = reach[j]
             v = tiles[fpool[i], col]
             while i < m and tiles[fpool[i], col] == v:
-                f = tiles[fpool[i], TL_FLOWERS]
+                f = tiles[fpool[i], L.TL_FLOWERS]
                 if f < 0:
                     return UNDECIDED
                 if f <= target:
@@ -676,7 +671,7 @@ def _line_diff_sum(dcond, scond, sparam, tiles, ids, n_p, k, pool, n_pool, buf, 
             if (reach[k] >> target) & 1:
                 return 1
         return 0
-    largest = scond != C_SUM_FLOWERS_LE
+    largest = scond != L.C_SUM_FLOWERS_LE
     # best value per group, kept as the top (or bottom) k in buf[0..k-1]
     n_best = 0
     i = 0
@@ -715,8 +710,8 @@ def _card_conditions(tasks, cards, n_cards, cnd):
     n_c = 0
     for i in range(n_cards):
         card = cards[i]
-        n_r = _add_condition(cnd, 0, n_r, tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM])
-        n_c = _add_condition(cnd, 2, n_c, tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM])
+        n_r = _add_condition(cnd, 0, n_r, tasks[card, L.TK_ROW_COND], tasks[card, L.TK_ROW_PARAM])
+        n_c = _add_condition(cnd, 2, n_c, tasks[card, L.TK_COL_COND], tasks[card, L.TK_COL_PARAM])
     return n_r, n_c
 
 
@@ -1004,10 +999,10 @@ def _c4_ok(shop, rows, cols, pool, n_pool, cards, n_cards, mode, tasks, tiles, w
     nc = n_cards if n_cards > 0 else 1
     cnd = work[:4 * nc].reshape((4, nc))
     n_r, n_c = _card_conditions(tasks, cards, n_cards, cnd)
-    if mode == MODE_FULL:
+    if mode == L.MODE_FULL:
         return _full_ok(shop, rows, cols, pool, n_pool, cnd, n_r, n_c, tiles)
     return _lines_ok(shop, rows, cols, pool, n_pool, cnd, n_r, n_c,
-                     mode == MODE_COMPLETE_LINES, tiles,
+                     mode == L.MODE_COMPLETE_LINES, tiles,
                      work[4 * nc:work_len(rows, cols, n_pool, n_cards)])
 
 
@@ -1094,16 +1089,16 @@ def feasible_in(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_an
         if t < 0:
             n_empty += 1
         elif finished[s] == 0:
-            need += tiles[t, TL_FLOWERS] + 1
+            need += tiles[t, L.TL_FLOWERS] + 1
     # FS-SOLO-C3: structural.
     if n_empty > days_left or n_pool < n_empty:
         return False
     # FS-SOLO-C5: capacity.
     if check_capacity and wild_token_cost > 0:
         if n_empty > 0:
-            lo = tiles[pool[0], TL_FLOWERS]
+            lo = tiles[pool[0], L.TL_FLOWERS]
             for i in range(1, n_pool):
-                f = tiles[pool[i], TL_FLOWERS]
+                f = tiles[pool[i], L.TL_FLOWERS]
                 if f < lo:
                     lo = f
             need += n_empty * (lo + 1)
@@ -1112,7 +1107,7 @@ def feasible_in(shop, finished, rows, cols, pool, n_pool, cards, n_cards, win_an
         if need > cap:
             return False
     # FS-SOLO-C4 combined over the cards per FS-SOLO-C6.
-    if mode == MODE_OFF or n_cards <= 0:
+    if mode == L.MODE_OFF or n_cards <= 0:
         return True
     if win_any:
         for i in range(n_cards):

@@ -13,12 +13,7 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
-from .layout import (C_DIFF_FLOWER_COUNT, C_DIFF_KNICK, C_DIFF_VASE, C_SAME_FLOWER_COUNT, C_SAME_KNICK,
-                     C_SAME_VASE, C_SHARE_FLOWER_TYPE, C_SUM_FLOWERS_EQ, C_SUM_FLOWERS_GE,
-                     C_SUM_FLOWERS_LE, C_SUM_STARS_GE, DIE_VASE0, F_FACE, MAX_FLOWER_TYPES,
-                     MAX_ICONS_PER_TYPE, TK_COL_COND, TK_COL_PARAM, TK_COL_POINTS, TK_ROW_COND,
-                     TK_ROW_PARAM, TK_ROW_POINTS, TL_ANY, TL_FLOWERS, TL_KNICK, TL_NEED8, TL_SPECIFIC,
-                     TL_STARS, TL_TYPES, TL_VASE)
+from . import layout as L
 
 no_refcount_module(__name__, exclude=("lines_met",))  # only lines_met allocates (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -33,18 +28,18 @@ def derive_tile_columns(tiles):
     ValueError
         If a tile shows more than ``MAX_ICONS_PER_TYPE`` icons of one flower type.
     """
-    specific = tiles[:, :MAX_FLOWER_TYPES]
-    if specific.size and (specific.max() > MAX_ICONS_PER_TYPE or specific.min() < 0):
-        raise ValueError(f"a tile shows more than {MAX_ICONS_PER_TYPE} icons of one flower type")
-    tiles[:, TL_SPECIFIC] = specific.sum(axis=1)
-    tiles[:, TL_FLOWERS] = tiles[:, TL_SPECIFIC] + tiles[:, TL_ANY]
+    specific = tiles[:, :L.MAX_FLOWER_TYPES]
+    if specific.size and (specific.max() > L.MAX_ICONS_PER_TYPE or specific.min() < 0):
+        raise ValueError(f"a tile shows more than {L.MAX_ICONS_PER_TYPE} icons of one flower type")
+    tiles[:, L.TL_SPECIFIC] = specific.sum(axis=1)
+    tiles[:, L.TL_FLOWERS] = tiles[:, L.TL_SPECIFIC] + tiles[:, L.TL_ANY]
     need8 = np.zeros(tiles.shape[0], dtype=np.int64)
-    for f in range(MAX_FLOWER_TYPES):
+    for f in range(L.MAX_FLOWER_TYPES):
         need8 |= specific[:, f] << (8 * f)
-    tiles[:, TL_NEED8] = need8
+    tiles[:, L.TL_NEED8] = need8
     for t in range(tiles.shape[0]):
-        codes = [f + 1 for f in range(MAX_FLOWER_TYPES) if specific[t, f] > 0]
-        tiles[t, TL_TYPES] = sum(c << (4 * i) for i, c in enumerate(codes))
+        codes = [f + 1 for f in range(L.MAX_FLOWER_TYPES) if specific[t, f] > 0]
+        tiles[t, L.TL_TYPES] = sum(c << (4 * i) for i, c in enumerate(codes))
     return tiles
 
 
@@ -96,29 +91,29 @@ def line_meets(cond, param, tiles, ids, n):
     """
     if n <= 0:
         return False
-    if cond == C_SUM_FLOWERS_EQ:
-        return _sum(tiles, ids, n, TL_FLOWERS) == param
-    if cond == C_SUM_FLOWERS_GE:
-        return _sum(tiles, ids, n, TL_FLOWERS) >= param
-    if cond == C_SUM_FLOWERS_LE:
-        return _sum(tiles, ids, n, TL_FLOWERS) <= param
-    if cond == C_SUM_STARS_GE:
-        return _sum(tiles, ids, n, TL_STARS) >= param
-    if cond == C_SAME_KNICK:
-        return _all_equal(tiles, ids, n, TL_KNICK)
-    if cond == C_DIFF_KNICK:
-        return _all_different(tiles, ids, n, TL_KNICK)
-    if cond == C_SAME_VASE:
-        return _all_equal(tiles, ids, n, TL_VASE)
-    if cond == C_DIFF_VASE:
-        return _all_different(tiles, ids, n, TL_VASE)
-    if cond == C_SAME_FLOWER_COUNT:
-        return _all_equal(tiles, ids, n, TL_FLOWERS)
-    if cond == C_DIFF_FLOWER_COUNT:
-        return _all_different(tiles, ids, n, TL_FLOWERS)
-    if cond == C_SHARE_FLOWER_TYPE:
+    if cond == L.C_SUM_FLOWERS_EQ:
+        return _sum(tiles, ids, n, L.TL_FLOWERS) == param
+    if cond == L.C_SUM_FLOWERS_GE:
+        return _sum(tiles, ids, n, L.TL_FLOWERS) >= param
+    if cond == L.C_SUM_FLOWERS_LE:
+        return _sum(tiles, ids, n, L.TL_FLOWERS) <= param
+    if cond == L.C_SUM_STARS_GE:
+        return _sum(tiles, ids, n, L.TL_STARS) >= param
+    if cond == L.C_SAME_KNICK:
+        return _all_equal(tiles, ids, n, L.TL_KNICK)
+    if cond == L.C_DIFF_KNICK:
+        return _all_different(tiles, ids, n, L.TL_KNICK)
+    if cond == L.C_SAME_VASE:
+        return _all_equal(tiles, ids, n, L.TL_VASE)
+    if cond == L.C_DIFF_VASE:
+        return _all_different(tiles, ids, n, L.TL_VASE)
+    if cond == L.C_SAME_FLOWER_COUNT:
+        return _all_equal(tiles, ids, n, L.TL_FLOWERS)
+    if cond == L.C_DIFF_FLOWER_COUNT:
+        return _all_different(tiles, ids, n, L.TL_FLOWERS)
+    if cond == L.C_SHARE_FLOWER_TYPE:
         # Fuchsia icons do not count (§2.8).
-        for f in range(MAX_FLOWER_TYPES):
+        for f in range(L.MAX_FLOWER_TYPES):
             ok = True
             for i in range(n):
                 if tiles[ids[i], f] < 1:
@@ -184,10 +179,10 @@ def lines_met(shop, finished, rows, cols, card, tasks, tiles, require_full):
         if require_full and not full:
             continue
         if line < rows:
-            if line_meets(tasks[card, TK_ROW_COND], tasks[card, TK_ROW_PARAM], tiles, ids, n):
+            if line_meets(tasks[card, L.TK_ROW_COND], tasks[card, L.TK_ROW_PARAM], tiles, ids, n):
                 rows_met += 1
         else:
-            if line_meets(tasks[card, TK_COL_COND], tasks[card, TK_COL_PARAM], tiles, ids, n):
+            if line_meets(tasks[card, L.TK_COL_COND], tasks[card, L.TK_COL_PARAM], tiles, ids, n):
                 cols_met += 1
     return rows_met, cols_met
 
@@ -212,8 +207,8 @@ def task_points(shop, finished, rows, cols, cards, n_cards, tasks, tiles,
     for i in range(n_cards):
         card = cards[i]
         rm, cm = lines_met(shop, finished, rows, cols, card, tasks, tiles, require_full)
-        rp = tasks[card, TK_ROW_POINTS]
-        cp = tasks[card, TK_COL_POINTS]
+        rp = tasks[card, L.TK_ROW_POINTS]
+        cp = tasks[card, L.TK_COL_POINTS]
         if rp < 0:
             rp = row_default
         if cp < 0:
@@ -281,14 +276,14 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
     by_face = 0
     any_faced = 0
     for i in range(nf):
-        f = state[b + F_FACE + i]
+        f = state[b + L.F_FACE + i]
         if f < 0:
             any_faced |= np.int64(1) << i
         else:
             by_face |= np.int64(1) << (8 * f + i)
     used = 0
     short = 0
-    types = tiles[tile, TL_TYPES]  # the types with specific icons, ascending
+    types = tiles[tile, L.TL_TYPES]  # the types with specific icons, ascending
     while types:
         f = (types & 15) - 1
         types >>= 4
@@ -300,7 +295,7 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
             used |= take
             need -= np.int64(POPCOUNT6[take])
         short += need
-    fuchsia = tiles[tile, TL_ANY]
+    fuchsia = tiles[tile, L.TL_ANY]
     # any-faced dice: specific shortages first, then fuchsia (FS-U2)
     for pref in range(2):
         mp = m1 if pref == 0 else m2 & ~m1
@@ -318,13 +313,13 @@ def assign_icons(state, tiles, b, nf, nv, tile, m1, m2):
         used |= take
         fuchsia -= np.int64(POPCOUNT6[take])
     vase_short = 1
-    colour = tiles[tile, TL_VASE]
+    colour = tiles[tile, L.TL_VASE]
     for pref in range(2):
         mp = m1 if pref == 0 else m2 & ~m1
-        for i in range(DIE_VASE0, DIE_VASE0 + nv):
+        for i in range(L.DIE_VASE0, L.DIE_VASE0 + nv):
             if vase_short == 0:
                 break
-            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + F_FACE + i] == colour:
+            if (mp >> i) & 1 and not (used >> i) & 1 and state[b + L.F_FACE + i] == colour:
                 used |= np.int64(1) << i
                 vase_short = 0
     return short + fuchsia + vase_short, used & m1, used & ~m1 & m
@@ -345,14 +340,14 @@ def dice_counts(state, b, nf, nv, mask):
     n_fl = 0
     for i in range(nf):  # without branches: faces and masks are not predictable
         sel = (mask >> i) & 1
-        f = state[b + F_FACE + i]
+        f = state[b + L.F_FACE + i]
         is_any = np.int64(f < 0)
         n_fl += sel
         n_any += sel & is_any
         hist += (sel & (1 - is_any)) << (8 * (f + is_any))
     vases = 0
-    for i in range(DIE_VASE0, DIE_VASE0 + nv):
-        vases |= ((mask >> i) & 1) << state[b + F_FACE + i]
+    for i in range(L.DIE_VASE0, L.DIE_VASE0 + nv):
+        vases |= ((mask >> i) & 1) << state[b + L.F_FACE + i]
     return hist, n_any, n_fl, vases
 
 
@@ -383,12 +378,12 @@ def tokens_needed(tiles, tile, hist, n_any, n_fl, vases):
     -------
     (tokens, dice_used)
     """
-    matched = lanes_min_sum(hist, tiles[tile, TL_NEED8])
-    short = tiles[tile, TL_SPECIFIC] - matched
+    matched = lanes_min_sum(hist, tiles[tile, L.TL_NEED8])
+    short = tiles[tile, L.TL_SPECIFIC] - matched
     fill = n_any if n_any < short else short
     short -= fill
     surplus = n_fl - matched - fill
-    fuchsia = tiles[tile, TL_ANY]
+    fuchsia = tiles[tile, L.TL_ANY]
     fu_dice = fuchsia if fuchsia < surplus else surplus
-    vase = 1 - ((vases >> tiles[tile, TL_VASE]) & 1)
+    vase = 1 - ((vases >> tiles[tile, L.TL_VASE]) & 1)
     return short + fuchsia - fu_dice + vase, matched + fill + fu_dice + 1 - vase

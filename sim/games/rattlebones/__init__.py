@@ -2,11 +2,8 @@
 from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
-from . import kernel, replay, rules
-from .layout import (BOARD_META, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE,
-                     D_ORDER, D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, GAME_COLUMNS, GAME_OUT,
-                     SEAT, SEAT_COLUMNS, SEAT_OUT, SPACE, STATE, S_DECIDER, S_N_OPTIONS,
-                     S_OPTIONS, S_POINT, TOKENS, TRAIN_DATA)
+from . import kernel, options, replay, rules
+from . import layout as L
 
 SPEC = GameSpec(
     id="rattlebones",
@@ -22,10 +19,10 @@ SPEC = GameSpec(
     search_rung="search:base=expert,rollouts=64,prune=halving,objective=margin",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
-    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT,
-             rules.CFG_BLOCK, SPACE, BOARD_META, TOKENS, TRAIN_DATA),
-    game_columns=GAME_COLUMNS,
-    seat_columns=SEAT_COLUMNS,
+    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, L.STATE, L.SEAT, L.GAME_OUT, L.SEAT_OUT,
+             rules.CFG_BLOCK, L.SPACE, L.BOARD_META, L.TOKENS, L.TRAIN_DATA),
+    game_columns=L.GAME_COLUMNS,
+    seat_columns=L.SEAT_COLUMNS,
     end_reasons=("ringmaster", "truncated"),
     load_components=rules.load_components,
     play_many=kernel.play_many,
@@ -35,14 +32,15 @@ SPEC = GameSpec(
     balance_factor=BalanceFactor("seat", "seat"),
     max_events=50000,
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
-                choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,
-                n_options=S_N_OPTIONS, options=S_OPTIONS,
-                points={D_EXTRA: "D01 extra dice e", D_DICE: "D02 which dice",
-                        D_REROLL: "D03 reroll die pick", D_DOUBLE: "D04 double targets",
-                        D_ORDER: "D05 resolution order", D_MOVE: "D06 monkey and move",
-                        D_NINE: "D07 NINE distance", D_INSTALL: "D08 face install",
-                        D_ARROW: "D09 arrow target", D_PLUS1: "D10 +1 choice",
-                        D_SHOP: "D11 star cash-in", D_THIEF: "D12 thief item",
-                        D_RM_MOVE: "D13 optional Ringmaster move"},
-                resample=kernel.resample, playout=kernel.playout),
+                choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,
+                n_options=L.S_N_OPTIONS, options=L.S_OPTIONS,
+                points={L.D_EXTRA: "D01 extra dice e", L.D_DICE: "D02 which dice",
+                        L.D_REROLL: "D03 reroll die pick", L.D_DOUBLE: "D04 double targets",
+                        L.D_ORDER: "D05 resolution order", L.D_MOVE: "D06 monkey and move",
+                        L.D_NINE: "D07 NINE distance", L.D_INSTALL: "D08 face install",
+                        L.D_ARROW: "D09 arrow target", L.D_PLUS1: "D10 +1 choice",
+                        L.D_SHOP: "D11 star cash-in", L.D_THIEF: "D12 thief item",
+                        L.D_RM_MOVE: "D13 optional Ringmaster move"},
+                resample=kernel.resample, playout=kernel.playout,
+                option_text=options.option_text),
 )

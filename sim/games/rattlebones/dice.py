@@ -8,10 +8,8 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
-from .layout import (F_ARROW, F_FACE, FC_ARROW, FC_EMPTY, FC_NINE, FC_RINGMASTER, N_SLOTS,
-                     S_DBL_COUNT, S_UP_SLOT, SEAT0, SEAT_LEN)
-from .rules import (ARROWNUM_NONE, R_ARROW_NUMBER_MODE, R_DOUBLE_MULTIPLIER, R_DOUBLE_STACKING,
-                    STACK_ADD)
+from . import layout as L
+from . import rules as R
 
 no_refcount_module(__name__)  # never owns an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -20,19 +18,19 @@ no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 @njit(cache=True)
 def seat_base(seat):
     """Offset of ``seat``'s block in the state array."""
-    return SEAT0 + seat * SEAT_LEN
+    return L.SEAT0 + seat * L.SEAT_LEN
 
 
 @njit(cache=True)
 def is_number_face(f):
     """True for faces that move a monkey (RINGMASTER, PIP_k, NINE) (§2.1)."""
-    return FC_RINGMASTER <= f <= FC_NINE
+    return L.FC_RINGMASTER <= f <= L.FC_NINE
 
 
 @njit(cache=True)
 def face_at(state, seat, die, sidx):
     """Face code in slot index ``sidx`` (0..5) of ``die`` of ``seat``."""
-    return state[seat_base(seat) + F_FACE + die * N_SLOTS + sidx]
+    return state[seat_base(seat) + L.F_FACE + die * L.N_SLOTS + sidx]
 
 
 @njit(cache=True)
@@ -42,11 +40,11 @@ def double_mult(state, rules, die):
     multiply: m^k; add: 1 + k(m-1); forbid: at most one Double per target, m^k.
     ``rules`` may be the rules or a ``cfg`` array (same R_* offsets).
     """
-    k = state[S_DBL_COUNT + die]
-    m = int(rules[R_DOUBLE_MULTIPLIER])
+    k = state[L.S_DBL_COUNT + die]
+    m = int(rules[R.R_DOUBLE_MULTIPLIER])
     if k == 0:
         return 1
-    if int(rules[R_DOUBLE_STACKING]) == STACK_ADD:
+    if int(rules[R.R_DOUBLE_STACKING]) == R.STACK_ADD:
         return 1 + k * (m - 1)
     r = 1
     for _ in range(k):
@@ -63,18 +61,18 @@ def follow_arrow(state, seat, die, sidx):
     (face, via_arrow): the first non-arrow face on the chain, or (FC_EMPTY, 1) when the chain
     revisits a slot (no effect, RB-F15).
     """
-    b = seat_base(seat) + die * N_SLOTS
+    b = seat_base(seat) + die * L.N_SLOTS
     visited = 0
     s = sidx
     via = 0
     while True:
-        f = state[b + F_FACE + s]
-        if f != FC_ARROW:
+        f = state[b + L.F_FACE + s]
+        if f != L.FC_ARROW:
             return f, via
         visited |= 1 << s
-        t = state[b + F_ARROW + s]
+        t = state[b + L.F_ARROW + s]
         if t < 0 or (visited >> t) & 1:
-            return FC_EMPTY, 1
+            return L.FC_EMPTY, 1
         s = t
         via = 1
 
@@ -86,7 +84,7 @@ def die_result(state, rules, seat, die):
     With ``arrow_number_mode = none`` an arrow reaching a number face or RINGMASTER gives
     no effect (FC_EMPTY).
     """
-    f, via = follow_arrow(state, seat, die, state[S_UP_SLOT + die])
-    if via and is_number_face(f) and int(rules[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
-        return FC_EMPTY
+    f, via = follow_arrow(state, seat, die, state[L.S_UP_SLOT + die])
+    if via and is_number_face(f) and int(rules[R.R_ARROW_NUMBER_MODE]) == R.ARROWNUM_NONE:
+        return L.FC_EMPTY
     return f

@@ -39,63 +39,13 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
                      substream_in)
 from sim.trace import emit
 
+from . import layout as L
+from . import rules as R
 from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
-from .layout import (BM_START, BM_TRACK_LEN, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE,
-                     D_NINE, D_ORDER, D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, ET_RINGMASTER,
-                     ET_SCORE, ET_SETUP, ET_SHOP, ET_STOCK, EV_DECLINE, EV_DOUBLE, EV_END,
-                     EV_EXTRA, EV_GAMBLE, EV_INSTALL, EV_MOVE, EV_NO_EFFECT, EV_POINTS, EV_RANK,
-                     EV_REROLL, EV_RESOLVE, EV_RINGMASTER, EV_ROLL, EV_SETUP, EV_SHOP, EV_STOCK,
-                     EV_STOCK_PAY, EV_THEFT, EV_TILE, EV_TOKEN, EV_TRAIN, EV_TRUNCATED, EV_TURN,
-                     EV_UPGRADE, FC_ARROW, FC_DOUBLE, FC_EMPTY, FC_GAMBLE, FC_GOLD, FC_NINE,
-                     FC_PIP_2, FC_PIP_6, FC_POINTS_1, FC_POINTS_5, FC_RANK, FC_REROLL,
-                     FC_RINGMASTER, FC_STAR, FC_STOCK, FC_THIEF, FC_TRAIN, F_ARROW, F_DICE_ROLLED,
-                     F_EXTRA_DICE, F_FACE, F_GOLD, F_GOLD_GAINED, F_GOLD_SPENT, F_INSTALLS,
-                     F_MONKEY, F_MOVES, F_PTS_FACES, F_PTS_GAMBLE, F_PTS_RANK, F_PTS_SHOP,
-                     F_PTS_STOCK, F_PTS_TRAIN, F_REROLLS, F_RM_DROPS, F_SCORE, F_STARS,
-                     F_STARS_CASHED, F_STARS_GAINED, F_STEALS, F_STOCKS, F_STOCKS_TAKEN, F_STOLEN,
-                     F_TURNS, GB_NINE, GB_RINGMASTER, GO_END_REASON, GO_END_SEAT, GO_END_TRIGGER,
-                     GO_N_WINNERS, GO_RINGMASTER_DROPS, GO_RINGMASTER_FINAL, GO_ROUNDS,
-                     GO_START_CHAIR, GO_STOCK_SCORINGS, GO_TILES_MASK, GO_TRAIN_RIDES,
-                     GO_TRUNCATED, GO_TURNS, GO_WINNER_SEAT, K_GREEDY, MAX_DICE, MAX_OPTS,
-                     MOVE_CODE, NE_ARROW_NUMBER, NE_CYCLE, NE_DOUBLE_ALONE, NE_DOUBLE_DIE,
-                     NE_NO_STOCK, NE_REROLL_LATE, NE_THIEF_NOBODY, N_FACES, N_GAMBLE, N_SLOTS,
-                     PH_ARROW, PH_DICE, PH_DOUBLES, PH_LAND, PH_MOVE, PH_ORDER, PH_OVER, PH_REROLL,
-                     PH_SHOP, PH_THIEF, PH_TURN, PLUS1_DIE, PLUS1_KIND, SEAT0, SEAT_LEN,
-                     SO_DICE_ROLLED, SO_EXTRA_DICE, SO_GOLD, SO_GOLD_GAINED, SO_GOLD_SPENT,
-                     SO_INSTALLS, SO_MOVES, SO_PTS_FACES, SO_PTS_GAMBLE, SO_PTS_RANK, SO_PTS_SHOP,
-                     SO_PTS_STOCK, SO_PTS_TRAIN, SO_RANK, SO_REROLLS, SO_RINGMASTER_DROPS,
-                     SO_SCORE, SO_STARS, SO_STARS_CASHED, SO_STARS_GAINED, SO_STEALS, SO_STOCKS,
-                     SO_STOCKS_TAKEN, SO_STOLEN, SO_TOKENS, SO_TURNS_TAKEN, SO_WON, SPC_FACE,
-                     SPC_KIND, SP_EMPTY, SP_FACE, SP_PLUS1, SP_SLOT, SP_START, S_ACTIVE, S_CTX_DIE,
-                     S_CTX_DIST, S_CTX_DMAX, S_CTX_FACE, S_CTX_SLOT, S_CTX_VICTIM, S_CURSOR,
-                     S_DBL_COUNT, S_DBL_TARGET, S_DECIDER, S_ENDED, S_END_SEAT, S_END_TRIGGER,
-                     S_EXTRA, S_FACE_SUPPLY, S_FIRST_SEAT, S_FORCE, S_FORCE_N, S_FORCE_POS,
-                     S_GAMBLE, S_GOLD_LIMITED, S_GOLD_SUPPLY, S_LAND, S_MOVE_POINT, S_N_DICE,
-                     S_N_MONKEYS, S_N_OPTIONS, S_N_PLAYERS, S_OPP, S_OPTIONS, S_PHASE, S_POINT,
-                     S_R, S_REROLL_EVENTS, S_RESOLVED, S_RM_DROPS, S_RNG_D, S_RNG_P, S_ROLLED,
-                     S_SHOP_LEFT, S_SPACE_FACE, S_SPACE_KIND, S_START_CHAIR, S_START_INDEX,
-                     S_STAR_LIMITED, S_STAR_SUPPLY, S_STOCK_COUNT, S_STOCK_SCORINGS,
-                     S_STOCK_SUPPLY, S_THIEF_AMOUNT, S_THIEF_TOOK, S_TILES_MASK, S_TRACK_LEN,
-                     S_TRAIN_LEN, S_TRAIN_MOVES, S_TRAIN_POS, S_TRAIN_TRACK, S_TRUNCATED, S_TURN,
-                     S_UP_SLOT, TK_GOLD, TK_STAR, TOK_GOLD, TOK_STAR, TOK_STOCK, TRD_N, TRD_START,
-                     TRD_VALUES)
+from .options import decode_move, decode_plus1, encode_move, encode_plus1
 from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
                        greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
                        greedy_thief, shop_k)
-from .rules import (ARROWNUM_NONE, ARROW_ANY, C_LEN, R_ACTION_FACE_SUPPLY, R_ARROW_NUMBER_MODE,
-                    R_ARROW_TARGETS, R_BOARD_PRESET, R_DOUBLE_AFFECTS_THIEF, R_DOUBLE_STACKING,
-                    R_END_INCLUSIVE, R_GAMBLE_FACES, R_GOLD_PER_EXTRA_DIE, R_GOLD_SUPPLY,
-                    R_MAX_DICE_PER_TURN, R_MAX_TURNS, R_MOVE_OPTIONAL, R_NINE_MOVE_MAX,
-                    R_NINE_MOVE_MIN, R_N_DICE, R_N_MONKEYS, R_PLUS1_ANY_DIE, R_POINT_FACE_MAX,
-                    R_POINT_FACE_SUPPLY, R_RANK_POINTS, R_REROLL_MANDATORY, R_REROLL_SECOND_SCOPE,
-                    R_RINGMASTER_FACE_MOVE, R_RINGMASTER_START_2P, R_RINGMASTER_START_3P,
-                    R_RINGMASTER_START_4P, R_RINGMASTER_STEP, R_SEAT_BONUS_GOLD,
-                    R_SEAT_BONUS_POINTS, R_SHOP_EXCHANGES_PER_LANDING, R_SHOP_MAX_STARS,
-                    R_SHOP_ON_PASS, R_STARTING_GOLD, R_STARTING_STARS, R_STAR_EXCHANGE,
-                    R_STAR_SUPPLY, R_STOCK_COUNT, R_STOCK_PAY_AFTER_TIE_FIRST, R_STOCK_PAY_FIRST,
-                    R_STOCK_PAY_MONOPOLY, R_STOCK_PAY_SECOND, R_STOCK_PAY_TIE_FIRST,
-                    R_STOCK_PAY_TIE_SECOND, R_TILES_USED, R_TILE_POOL, R_TRAIN_TRACK,
-                    SCOPE_REROLL_ONLY, STACK_FORBID)
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
 # a callee allocated: the batch entry points, the set-up of a new game and its setup stream.
@@ -114,7 +64,7 @@ BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 @njit(cache=True)
 def state_size(n_players):
     """Length of the state array for ``n_players`` seats."""
-    return SEAT0 + n_players * SEAT_LEN
+    return L.SEAT0 + n_players * L.SEAT_LEN
 
 
 @njit(cache=True)
@@ -130,7 +80,7 @@ def _popcount(x):
 @njit(cache=True)
 def is_action_face(f):
     """True for the 11 action faces of the supply (§2.5)."""
-    return f == FC_NINE or FC_THIEF <= f <= FC_GOLD
+    return f == L.FC_NINE or L.FC_THIEF <= f <= L.FC_GOLD
 
 
 @njit(cache=True)
@@ -139,21 +89,21 @@ def _draw_slot(state):
 
     Forced draws are slot numbers 1..6.
     """
-    p = state[S_FORCE_POS]
-    if p < state[S_FORCE_N]:
-        state[S_FORCE_POS] = p + 1
-        return state[S_FORCE + p] - 1
-    return draw(state, S_RNG_D, N_SLOTS)
+    p = state[L.S_FORCE_POS]
+    if p < state[L.S_FORCE_N]:
+        state[L.S_FORCE_POS] = p + 1
+        return state[L.S_FORCE + p] - 1
+    return draw(state, L.S_RNG_D, L.N_SLOTS)
 
 
 @njit(cache=True)
 def _draw_gamble(state):
     """One gamble-die roll: a uniform face index 0..5 (RB-F6), or the next forced draw."""
-    p = state[S_FORCE_POS]
-    if p < state[S_FORCE_N]:
-        state[S_FORCE_POS] = p + 1
-        return state[S_FORCE + p]
-    return draw(state, S_RNG_D, N_GAMBLE)
+    p = state[L.S_FORCE_POS]
+    if p < state[L.S_FORCE_N]:
+        state[L.S_FORCE_POS] = p + 1
+        return state[L.S_FORCE + p]
+    return draw(state, L.S_RNG_D, L.N_GAMBLE)
 
 
 @njit(cache=True)
@@ -164,16 +114,16 @@ def end_check(state, rules, trigger, log):
     -------
     bool, True if the game has ended (now or before).
     """
-    if state[S_ENDED]:
+    if state[L.S_ENDED]:
         return True
-    r = state[S_R]
-    incl = rules[R_END_INCLUSIVE] > 0.5
-    for p in range(state[S_N_PLAYERS]):
-        s = state[seat_base(p) + F_SCORE]
+    r = state[L.S_R]
+    incl = rules[R.R_END_INCLUSIVE] > 0.5
+    for p in range(state[L.S_N_PLAYERS]):
+        s = state[seat_base(p) + L.F_SCORE]
         if s > r or (incl and s >= r):
-            state[S_ENDED] = 1
-            state[S_END_TRIGGER] = trigger
-            state[S_END_SEAT] = state[S_ACTIVE]
+            state[L.S_ENDED] = 1
+            state[L.S_END_TRIGGER] = trigger
+            state[L.S_END_SEAT] = state[L.S_ACTIVE]
             return True
     return False
 
@@ -182,21 +132,21 @@ def end_check(state, rules, trigger, log):
 def gain_points(state, cfg, seat, amount, source, stat, log):
     """Add points to ``seat`` as one atomic gain, then run the end check (RB-F1, RB-E2)."""
     b = seat_base(seat)
-    state[b + F_SCORE] += amount
+    state[b + L.F_SCORE] += amount
     state[b + stat] += amount
     if log.shape[0] > 1:
-        emit(log, EV_POINTS, seat, amount, source, state[b + F_SCORE])
-    return end_check(state, cfg, ET_SCORE, log)
+        emit(log, L.EV_POINTS, seat, amount, source, state[b + L.F_SCORE])
+    return end_check(state, cfg, L.ET_SCORE, log)
 
 
 @njit(cache=True)
 def _ringmaster_start(rules, n):
     """R at setup for n players (RB-S8)."""
     if n <= 2:
-        return int(rules[R_RINGMASTER_START_2P])
+        return int(rules[R.R_RINGMASTER_START_2P])
     if n == 3:
-        return int(rules[R_RINGMASTER_START_3P])
-    return int(rules[R_RINGMASTER_START_4P])
+        return int(rules[R.R_RINGMASTER_START_3P])
+    return int(rules[R.R_RINGMASTER_START_4P])
 
 
 # ==== setup (RB-S1 .. RB-S11) ==================================================================
@@ -207,79 +157,79 @@ def setup_board(state, rules, boards, meta, tiles, rng, scratch, log):
     Tile codes of ``tile_pool`` outside the data file are ignored; the number placed is
     min(tiles_used, pool size, SLOT spaces); unfilled SLOTs become EMPTY.
     """
-    p = int(rules[R_BOARD_PRESET])
-    L = meta[p, BM_TRACK_LEN]
-    state[S_TRACK_LEN] = L
-    state[S_START_INDEX] = meta[p, BM_START]
-    for i in range(L):
-        state[S_SPACE_KIND + i] = boards[p, i, SPC_KIND]
-        state[S_SPACE_FACE + i] = boards[p, i, SPC_FACE]
+    p = int(rules[R.R_BOARD_PRESET])
+    track_len = meta[p, L.BM_TRACK_LEN]
+    state[L.S_TRACK_LEN] = track_len
+    state[L.S_START_INDEX] = meta[p, L.BM_START]
+    for i in range(track_len):
+        state[L.S_SPACE_KIND + i] = boards[p, i, L.SPC_KIND]
+        state[L.S_SPACE_FACE + i] = boards[p, i, L.SPC_FACE]
     m = 0
-    for j in range(int(rules[R_TILE_POOL])):
-        c = int(rules[R_TILE_POOL + 1 + j])
+    for j in range(int(rules[R.R_TILE_POOL])):
+        c = int(rules[R.R_TILE_POOL + 1 + j])
         if c < tiles.shape[0]:
             scratch[m] = c
             m += 1
     shuffle(rng, scratch[:m])
-    use = min(int(rules[R_TILES_USED]), m)
+    use = min(int(rules[R.R_TILES_USED]), m)
     k = 0
-    for i in range(L):
-        if state[S_SPACE_KIND + i] == SP_SLOT:
+    for i in range(track_len):
+        if state[L.S_SPACE_KIND + i] == L.SP_SLOT:
             if k < use:
                 t = scratch[k]
-                state[S_SPACE_KIND + i] = tiles[t, SPC_KIND]
-                state[S_SPACE_FACE + i] = tiles[t, SPC_FACE]
-                state[S_TILES_MASK] |= 1 << t
+                state[L.S_SPACE_KIND + i] = tiles[t, L.SPC_KIND]
+                state[L.S_SPACE_FACE + i] = tiles[t, L.SPC_FACE]
+                state[L.S_TILES_MASK] |= 1 << t
                 if log.shape[0] > 1:
-                    emit(log, EV_TILE, i, t, tiles[t, SPC_KIND], tiles[t, SPC_FACE])
+                    emit(log, L.EV_TILE, i, t, tiles[t, L.SPC_KIND], tiles[t, L.SPC_FACE])
                 k += 1
             else:
-                state[S_SPACE_KIND + i] = SP_EMPTY
+                state[L.S_SPACE_KIND + i] = L.SP_EMPTY
 
 
 @njit(cache=True)
 def setup_supplies(state, rules, fsupply, tokens):
     """RB-S3 face piles and RB-S7 stock / gold / star supplies (parameters override data)."""
-    for f in range(N_FACES):
-        state[S_FACE_SUPPLY + f] = fsupply[f]
-    if rules[R_POINT_FACE_SUPPLY + 1] >= 0:
+    for f in range(L.N_FACES):
+        state[L.S_FACE_SUPPLY + f] = fsupply[f]
+    if rules[R.R_POINT_FACE_SUPPLY + 1] >= 0:
         for k in range(5):
-            state[S_FACE_SUPPLY + FC_POINTS_1 + k] = int(rules[R_POINT_FACE_SUPPLY + 1 + k])
-    a = int(rules[R_ACTION_FACE_SUPPLY])
+            state[L.S_FACE_SUPPLY + L.FC_POINTS_1 + k] = int(rules[R.R_POINT_FACE_SUPPLY + 1 + k])
+    a = int(rules[R.R_ACTION_FACE_SUPPLY])
     if a >= 0:
-        for f in range(N_FACES):
+        for f in range(L.N_FACES):
             if is_action_face(f):
-                state[S_FACE_SUPPLY + f] = a
-    g = tokens[TOK_GOLD] if rules[R_GOLD_SUPPLY] < 0 else int(rules[R_GOLD_SUPPLY])
-    s = tokens[TOK_STAR] if rules[R_STAR_SUPPLY] < 0 else int(rules[R_STAR_SUPPLY])
-    state[S_GOLD_SUPPLY] = g
-    state[S_GOLD_LIMITED] = 1 if g > 0 else 0
-    state[S_STAR_SUPPLY] = s
-    state[S_STAR_LIMITED] = 1 if s > 0 else 0
-    c = tokens[TOK_STOCK] if rules[R_STOCK_COUNT] < 0 else int(rules[R_STOCK_COUNT])
-    state[S_STOCK_COUNT] = c
-    state[S_STOCK_SUPPLY] = c
+                state[L.S_FACE_SUPPLY + f] = a
+    g = tokens[L.TOK_GOLD] if rules[R.R_GOLD_SUPPLY] < 0 else int(rules[R.R_GOLD_SUPPLY])
+    s = tokens[L.TOK_STAR] if rules[R.R_STAR_SUPPLY] < 0 else int(rules[R.R_STAR_SUPPLY])
+    state[L.S_GOLD_SUPPLY] = g
+    state[L.S_GOLD_LIMITED] = 1 if g > 0 else 0
+    state[L.S_STAR_SUPPLY] = s
+    state[L.S_STAR_LIMITED] = 1 if s > 0 else 0
+    c = tokens[L.TOK_STOCK] if rules[R.R_STOCK_COUNT] < 0 else int(rules[R.R_STOCK_COUNT])
+    state[L.S_STOCK_COUNT] = c
+    state[L.S_STOCK_SUPPLY] = c
 
 
 @njit(cache=True)
 def setup_train_and_gamble(state, rules, train, gamble):
     """RB-S6: train on its start index; the train values (RB-F7) and gamble faces (RB-F6)."""
-    if rules[R_TRAIN_TRACK + 1] < 0:
-        n = train[TRD_N]
-        state[S_TRAIN_POS] = train[TRD_START]
+    if rules[R.R_TRAIN_TRACK + 1] < 0:
+        n = train[L.TRD_N]
+        state[L.S_TRAIN_POS] = train[L.TRD_START]
         for i in range(n):
-            state[S_TRAIN_TRACK + i] = train[TRD_VALUES + i]
+            state[L.S_TRAIN_TRACK + i] = train[L.TRD_VALUES + i]
     else:
-        n = int(rules[R_TRAIN_TRACK])
-        state[S_TRAIN_POS] = 0
+        n = int(rules[R.R_TRAIN_TRACK])
+        state[L.S_TRAIN_POS] = 0
         for i in range(n):
-            state[S_TRAIN_TRACK + i] = int(rules[R_TRAIN_TRACK + 1 + i])
-    state[S_TRAIN_LEN] = n
+            state[L.S_TRAIN_TRACK + i] = int(rules[R.R_TRAIN_TRACK + 1 + i])
+    state[L.S_TRAIN_LEN] = n
     for i in range(6):
-        if rules[R_GAMBLE_FACES + 1] < 0:
-            state[S_GAMBLE + i] = gamble[i]
+        if rules[R.R_GAMBLE_FACES + 1] < 0:
+            state[L.S_GAMBLE + i] = gamble[i]
         else:
-            state[S_GAMBLE + i] = int(rules[R_GAMBLE_FACES + 1 + i])
+            state[L.S_GAMBLE + i] = int(rules[R.R_GAMBLE_FACES + 1 + i])
 
 
 @njit(cache=True)
@@ -299,22 +249,22 @@ def setup_players(state, rules, start_faces, opposite):
     Seat k is the k-th player in turn order (seat 0 = start player). Gold and stars dealt at
     setup come out of a limited supply (RB-S7); a dry supply deals fewer.
     """
-    n = state[S_N_PLAYERS]
-    for s in range(N_SLOTS):
-        state[S_OPP + s] = opposite[s]
+    n = state[L.S_N_PLAYERS]
+    for s in range(L.N_SLOTS):
+        state[L.S_OPP + s] = opposite[s]
     for seat in range(n):
         b = seat_base(seat)
-        for m in range(state[S_N_MONKEYS]):
-            state[b + F_MONKEY + m] = state[S_START_INDEX]
-        for d in range(state[S_N_DICE]):
-            for s in range(N_SLOTS):
-                state[b + F_FACE + d * N_SLOTS + s] = start_faces[s]
-                state[b + F_ARROW + d * N_SLOTS + s] = -1
-        bg = int(rules[R_SEAT_BONUS_GOLD + 1 + seat]) if seat < 4 else 0
-        bp = int(rules[R_SEAT_BONUS_POINTS + 1 + seat]) if seat < 4 else 0
-        state[b + F_GOLD] = _deal(state, S_GOLD_SUPPLY, S_GOLD_LIMITED, int(rules[R_STARTING_GOLD]) + bg)
-        state[b + F_STARS] = _deal(state, S_STAR_SUPPLY, S_STAR_LIMITED, int(rules[R_STARTING_STARS]))
-        state[b + F_SCORE] = bp
+        for m in range(state[L.S_N_MONKEYS]):
+            state[b + L.F_MONKEY + m] = state[L.S_START_INDEX]
+        for d in range(state[L.S_N_DICE]):
+            for s in range(L.N_SLOTS):
+                state[b + L.F_FACE + d * L.N_SLOTS + s] = start_faces[s]
+                state[b + L.F_ARROW + d * L.N_SLOTS + s] = -1
+        bg = int(rules[R.R_SEAT_BONUS_GOLD + 1 + seat]) if seat < 4 else 0
+        bp = int(rules[R.R_SEAT_BONUS_POINTS + 1 + seat]) if seat < 4 else 0
+        state[b + L.F_GOLD] = _deal(state, L.S_GOLD_SUPPLY, L.S_GOLD_LIMITED, int(rules[R.R_STARTING_GOLD]) + bg)
+        state[b + L.F_STARS] = _deal(state, L.S_STAR_SUPPLY, L.S_STAR_LIMITED, int(rules[R.R_STARTING_STARS]))
+        state[b + L.F_SCORE] = bp
 
 
 @njit(cache=True)
@@ -333,22 +283,23 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
     """
     boards, meta, tiles, fsupply, tokens, train, gamble, start_faces, opposite = comp
     state[:] = 0
-    state[S_N_PLAYERS] = n_players
-    state[S_N_DICE] = int(rules[R_N_DICE])
-    state[S_N_MONKEYS] = int(rules[R_N_MONKEYS])
+    state[L.S_N_PLAYERS] = n_players
+    state[L.S_N_DICE] = int(rules[R.R_N_DICE])
+    state[L.S_N_MONKEYS] = int(rules[R.R_N_MONKEYS])
     setup_board(state, rules, boards, meta, tiles, rng_setup, scratch, log)
-    state[S_START_CHAIR] = randint(rng_setup, n_players)
-    state[S_FIRST_SEAT] = 0
+    state[L.S_START_CHAIR] = randint(rng_setup, n_players)
+    state[L.S_FIRST_SEAT] = 0
     setup_supplies(state, rules, fsupply, tokens)
     setup_train_and_gamble(state, rules, train, gamble)
     setup_players(state, rules, start_faces, opposite)
-    state[S_R] = _ringmaster_start(rules, n_players)
-    state[S_END_SEAT] = -1
-    for d in range(MAX_DICE):
-        state[S_DBL_TARGET + d] = -1
+    state[L.S_R] = _ringmaster_start(rules, n_players)
+    state[L.S_END_SEAT] = -1
+    for d in range(L.MAX_DICE):
+        state[L.S_DBL_TARGET + d] = -1
     if log.shape[0] > 1:
-        emit(log, EV_SETUP, n_players, state[S_R], state[S_START_CHAIR], state[S_TILES_MASK])
-    end_check(state, rules, ET_SETUP, log)
+        emit(log, L.EV_SETUP, n_players, state[L.S_R], state[L.S_START_CHAIR],
+             state[L.S_TILES_MASK])
+    end_check(state, rules, L.ET_SETUP, log)
 
 
 # ==== the step machine (sim.decide) ============================================================
@@ -365,47 +316,47 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
 @njit(cache=True)
 def begin_turn(state, seat, log):
     """Reset the per-turn fields for ``seat``'s turn."""
-    state[S_ACTIVE] = seat
-    state[S_TURN] += 1
-    state[S_ROLLED] = 0
-    state[S_RESOLVED] = 0
-    state[S_REROLL_EVENTS] = 0
-    for d in range(MAX_DICE):
-        state[S_DBL_COUNT + d] = 0
-        state[S_DBL_TARGET + d] = -1
-        state[S_UP_SLOT + d] = 0
+    state[L.S_ACTIVE] = seat
+    state[L.S_TURN] += 1
+    state[L.S_ROLLED] = 0
+    state[L.S_RESOLVED] = 0
+    state[L.S_REROLL_EVENTS] = 0
+    for d in range(L.MAX_DICE):
+        state[L.S_DBL_COUNT + d] = 0
+        state[L.S_DBL_TARGET + d] = -1
+        state[L.S_UP_SLOT + d] = 0
     b = seat_base(seat)
-    state[b + F_TURNS] += 1
+    state[b + L.F_TURNS] += 1
     if log.shape[0] > 1:
-        n = state[S_N_PLAYERS]
+        n = state[L.S_N_PLAYERS]
         if log.shape[0] > 1:
-            emit(log, EV_TURN, seat, state[S_TURN], (state[S_TURN] - 1) // n + 1, state[S_R],
-                state[b + F_SCORE])
+            emit(log, L.EV_TURN, seat, state[L.S_TURN], (state[L.S_TURN] - 1) // n + 1,
+                 state[L.S_R], state[b + L.F_SCORE])
 
 
 @njit(cache=True)
 def roll_die(state, cfg, seat, die, event, log):
     """RB-T3: the die shows a uniform slot; its result is the face there."""
     s = _draw_slot(state)
-    state[S_UP_SLOT + die] = s
-    state[seat_base(seat) + F_DICE_ROLLED] += 1
+    state[L.S_UP_SLOT + die] = s
+    state[seat_base(seat) + L.F_DICE_ROLLED] += 1
     if log.shape[0] > 1:
-        emit(log, EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
+        emit(log, L.EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
             die_result(state, cfg, seat, die), event)
 
 
 @njit(cache=True)
-def _list_extra(state, rules, seat):
+def list_extra(state, rules, seat):
     """RB-T1 (D01): e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost)."""
-    cost = int(rules[R_GOLD_PER_EXTRA_DIE])
-    emax = min(int(rules[R_MAX_DICE_PER_TURN]), state[S_N_DICE]) - 1
+    cost = int(rules[R.R_GOLD_PER_EXTRA_DIE])
+    emax = min(int(rules[R.R_MAX_DICE_PER_TURN]), state[L.S_N_DICE]) - 1
     if cost > 0:
-        emax = min(emax, state[seat_base(seat) + F_GOLD] // cost)
+        emax = min(emax, state[seat_base(seat) + L.F_GOLD] // cost)
     if emax <= 0:
-        state[S_OPTIONS] = 0
+        state[L.S_OPTIONS] = 0
         return 1
     for e in range(emax + 1):
-        state[S_OPTIONS + e] = e
+        state[L.S_OPTIONS + e] = e
     return emax + 1
 
 
@@ -414,27 +365,27 @@ def _pay_extra(state, rules, seat, e, log):
     """RB-T1: pay for ``e`` extra dice; the dice choice (RB-T2) follows."""
     if e > 0:
         b = seat_base(seat)
-        paid = e * int(rules[R_GOLD_PER_EXTRA_DIE])
-        state[b + F_GOLD] -= paid
-        if state[S_GOLD_LIMITED]:
-            state[S_GOLD_SUPPLY] += paid
-        state[b + F_GOLD_SPENT] += paid
-        state[b + F_EXTRA_DICE] += e
+        paid = e * int(rules[R.R_GOLD_PER_EXTRA_DIE])
+        state[b + L.F_GOLD] -= paid
+        if state[L.S_GOLD_LIMITED]:
+            state[L.S_GOLD_SUPPLY] += paid
+        state[b + L.F_GOLD_SPENT] += paid
+        state[b + L.F_EXTRA_DICE] += e
         if log.shape[0] > 1:
-            emit(log, EV_EXTRA, seat, e, paid, state[b + F_GOLD])
-    state[S_EXTRA] = e
-    state[S_PHASE] = PH_DICE
+            emit(log, L.EV_EXTRA, seat, e, paid, state[b + L.F_GOLD])
+    state[L.S_EXTRA] = e
+    state[L.S_PHASE] = L.PH_DICE
 
 
 @njit(cache=True)
-def _list_dice(state):
+def list_dice(state):
     """RB-T2 (D02): the masks of 1 + e distinct own dice."""
-    nd = state[S_N_DICE]
-    want = 1 + state[S_EXTRA]
+    nd = state[L.S_N_DICE]
+    want = 1 + state[L.S_EXTRA]
     n = 0
     for mask in range(1, 1 << nd):
         if _popcount(mask) == want:
-            state[S_OPTIONS + n] = mask
+            state[L.S_OPTIONS + n] = mask
             n += 1
     return n
 
@@ -443,8 +394,8 @@ def _list_dice(state):
 def _roll_chosen(state, rules, seat, mask, log):
     """RB-T3: roll the chosen dice in die-id order (RB-S11). RB-T4 / RB-T5a follow only when a
     rolled die shows REROLL or DOUBLE, else the resolution (RB-T5b)."""
-    nd = state[S_N_DICE]
-    state[S_ROLLED] = mask
+    nd = state[L.S_N_DICE]
+    state[L.S_ROLLED] = mask
     for d in range(nd):
         if (mask >> d) & 1:
             roll_die(state, rules, seat, d, 0, log)
@@ -452,43 +403,43 @@ def _roll_chosen(state, rules, seat, mask, log):
     for d in range(nd):
         if (mask >> d) & 1:
             f = die_result(state, rules, seat, d)
-            if f == FC_REROLL or f == FC_DOUBLE:
+            if f == L.FC_REROLL or f == L.FC_DOUBLE:
                 special = True
-    state[S_PHASE] = PH_REROLL if special else PH_ORDER
+    state[L.S_PHASE] = L.PH_REROLL if special else L.PH_ORDER
 
 
 @njit(cache=True)
 def _reroll_set(state, rules, seat):
     """K of RB-F8: the rolled dice whose result is REROLL (arrows followed)."""
-    rolled = state[S_ROLLED]
+    rolled = state[L.S_ROLLED]
     k = 0
-    for d in range(state[S_N_DICE]):
-        if (rolled >> d) & 1 and die_result(state, rules, seat, d) == FC_REROLL:
+    for d in range(state[L.S_N_DICE]):
+        if (rolled >> d) & 1 and die_result(state, rules, seat, d) == L.FC_REROLL:
             k |= 1 << d
     return k
 
 
 @njit(cache=True)
-def _list_reroll(state, rules, seat):
+def list_reroll(state, rules, seat):
     """RB-T4 / RB-F8 (D03): Reroll applies while K is not empty, a die is unrolled and fewer
     than max_dice_per_turn dice are rolled (AMB-10, AMB-11); the options are the unrolled
     dice (and -1, not applying it, unless ``reroll_mandatory``). When it no longer applies the
     Doubles are declared (RB-T5a)."""
-    nd = state[S_N_DICE]
-    rolled = state[S_ROLLED]
+    nd = state[L.S_N_DICE]
+    rolled = state[L.S_ROLLED]
     unrolled = ((1 << nd) - 1) & ~rolled
     if _reroll_set(state, rules, seat) == 0 or unrolled == 0 or \
-            _popcount(rolled) >= int(rules[R_MAX_DICE_PER_TURN]):
-        state[S_PHASE] = PH_DOUBLES
-        state[S_CURSOR] = 0
+            _popcount(rolled) >= int(rules[R.R_MAX_DICE_PER_TURN]):
+        state[L.S_PHASE] = L.PH_DOUBLES
+        state[L.S_CURSOR] = 0
         return 0
     n = 0
     for d in range(nd):
         if (unrolled >> d) & 1:
-            state[S_OPTIONS + n] = d
+            state[L.S_OPTIONS + n] = d
             n += 1
-    if rules[R_REROLL_MANDATORY] < 0.5:
-        state[S_OPTIONS + n] = -1
+    if rules[R.R_REROLL_MANDATORY] < 0.5:
+        state[L.S_OPTIONS + n] = -1
         n += 1
     return n
 
@@ -498,72 +449,72 @@ def _reroll(state, rules, seat, u, log):
     """RB-F8: add die ``u`` (no gold); event 1 rerolls K + u, later events every rolled die
     (``reroll_second_scope = all``) or K + u (``reroll_only``). u = -1: Reroll not applied."""
     if u < 0:
-        state[S_PHASE] = PH_DOUBLES
-        state[S_CURSOR] = 0
+        state[L.S_PHASE] = L.PH_DOUBLES
+        state[L.S_CURSOR] = 0
         return
     k = _reroll_set(state, rules, seat)
-    rolled = state[S_ROLLED] | (1 << u)
-    state[S_ROLLED] = rolled
-    state[S_REROLL_EVENTS] += 1
-    ev = state[S_REROLL_EVENTS]
-    state[seat_base(seat) + F_REROLLS] += 1
-    if ev == 1 or int(rules[R_REROLL_SECOND_SCOPE]) == SCOPE_REROLL_ONLY:
+    rolled = state[L.S_ROLLED] | (1 << u)
+    state[L.S_ROLLED] = rolled
+    state[L.S_REROLL_EVENTS] += 1
+    ev = state[L.S_REROLL_EVENTS]
+    state[seat_base(seat) + L.F_REROLLS] += 1
+    if ev == 1 or int(rules[R.R_REROLL_SECOND_SCOPE]) == R.SCOPE_REROLL_ONLY:
         mask = k | (1 << u)
     else:
         mask = rolled
     if log.shape[0] > 1:
-        emit(log, EV_REROLL, seat, ev, u, mask)
-    for d in range(state[S_N_DICE]):
+        emit(log, L.EV_REROLL, seat, ev, u, mask)
+    for d in range(state[L.S_N_DICE]):
         if (mask >> d) & 1:
             roll_die(state, rules, seat, d, ev, log)
 
 
 @njit(cache=True)
-def _list_double(state, rules, seat, log):
+def list_double(state, rules, seat, log):
     """RB-T5a / RB-F5 (D04): the next die (from S_CURSOR) whose result is DOUBLE is assigned
     to one other rolled die (AMB-08, AMB-09); a Double with no other die has no effect;
     ``forbid`` allows one Double per target. After the last die the resolution starts."""
-    nd = state[S_N_DICE]
-    rolled = state[S_ROLLED]
-    forbid = int(rules[R_DOUBLE_STACKING]) == STACK_FORBID
-    for d in range(state[S_CURSOR], nd):
-        if not (rolled >> d) & 1 or die_result(state, rules, seat, d) != FC_DOUBLE:
+    nd = state[L.S_N_DICE]
+    rolled = state[L.S_ROLLED]
+    forbid = int(rules[R.R_DOUBLE_STACKING]) == R.STACK_FORBID
+    for d in range(state[L.S_CURSOR], nd):
+        if not (rolled >> d) & 1 or die_result(state, rules, seat, d) != L.FC_DOUBLE:
             continue
         n = 0
         for t in range(nd):
-            if t != d and (rolled >> t) & 1 and not (forbid and state[S_DBL_COUNT + t] > 0):
-                state[S_OPTIONS + n] = t
+            if t != d and (rolled >> t) & 1 and not (forbid and state[L.S_DBL_COUNT + t] > 0):
+                state[L.S_OPTIONS + n] = t
                 n += 1
         if n == 0:
             if log.shape[0] > 1:
-                emit(log, EV_NO_EFFECT, seat, d, FC_DOUBLE, NE_DOUBLE_ALONE)
+                emit(log, L.EV_NO_EFFECT, seat, d, L.FC_DOUBLE, L.NE_DOUBLE_ALONE)
             continue
-        state[S_CTX_DIE] = d
-        state[S_CURSOR] = d
+        state[L.S_CTX_DIE] = d
+        state[L.S_CURSOR] = d
         return n
-    state[S_PHASE] = PH_ORDER
+    state[L.S_PHASE] = L.PH_ORDER
     return 0
 
 
 @njit(cache=True)
 def _declare_double(state, seat, t, log):
     """RB-F5: the Double of die S_CTX_DIE applies to die ``t``."""
-    d = state[S_CTX_DIE]
-    state[S_DBL_COUNT + t] += 1
-    state[S_DBL_TARGET + d] = t
-    state[S_CURSOR] = d + 1
+    d = state[L.S_CTX_DIE]
+    state[L.S_DBL_COUNT + t] += 1
+    state[L.S_DBL_TARGET + d] = t
+    state[L.S_CURSOR] = d + 1
     if log.shape[0] > 1:
-        emit(log, EV_DOUBLE, seat, d, t, state[S_DBL_COUNT + t])
+        emit(log, L.EV_DOUBLE, seat, d, t, state[L.S_DBL_COUNT + t])
 
 
 @njit(cache=True)
-def _list_order(state):
+def list_order(state):
     """RB-T5b / AMB-25 (D05): the unresolved rolled dice, in die-id order."""
-    un = state[S_ROLLED] & ~state[S_RESOLVED]
+    un = state[L.S_ROLLED] & ~state[L.S_RESOLVED]
     n = 0
-    for d in range(state[S_N_DICE]):
+    for d in range(state[L.S_N_DICE]):
         if (un >> d) & 1:
-            state[S_OPTIONS + n] = d
+            state[L.S_OPTIONS + n] = d
             n += 1
     return n
 
@@ -576,35 +527,36 @@ def install_face(state, seat, die, sidx, face, target, log):
     The removed face returns to its pile; a pip face leaves the game. ``target`` is the arrow
     target slot index when ``face`` is ARROW.
     """
-    b = seat_base(seat) + die * N_SLOTS + sidx
-    old = state[b + F_FACE]
-    if old != FC_EMPTY and not (FC_PIP_2 <= old <= FC_PIP_6):
-        state[S_FACE_SUPPLY + old] += 1
-    state[S_FACE_SUPPLY + face] -= 1
-    state[b + F_FACE] = face
-    state[b + F_ARROW] = target if face == FC_ARROW else -1
-    state[seat_base(seat) + F_INSTALLS] += 1
+    b = seat_base(seat) + die * L.N_SLOTS + sidx
+    old = state[b + L.F_FACE]
+    if old != L.FC_EMPTY and not (L.FC_PIP_2 <= old <= L.FC_PIP_6):
+        state[L.S_FACE_SUPPLY + old] += 1
+    state[L.S_FACE_SUPPLY + face] -= 1
+    state[b + L.F_FACE] = face
+    state[b + L.F_ARROW] = target if face == L.FC_ARROW else -1
+    state[seat_base(seat) + L.F_INSTALLS] += 1
     if log.shape[0] > 1:
-        emit(log, EV_INSTALL, seat, die, sidx + 1, face, old, target + 1 if face == FC_ARROW else 0)
+        emit(log, L.EV_INSTALL, seat, die, sidx + 1, face, old,
+             target + 1 if face == L.FC_ARROW else 0)
 
 
 @njit(cache=True)
-def _arrow_target_options(state, rules, sidx):
+def list_arrow_targets(state, rules, sidx):
     """§2.2 / AMB-05: legal arrow targets (slot numbers) for an arrow in slot index ``sidx``:
     the 4 adjacent slots (not itself, not its opposite), or any other slot. ``rules`` may be
     the rules or a ``cfg`` array."""
     n = 0
-    anyt = int(rules[R_ARROW_TARGETS]) == ARROW_ANY
-    for t in range(N_SLOTS):
-        if t != sidx and (anyt or t != state[S_OPP + sidx]):
-            state[S_OPTIONS + n] = t + 1
+    anyt = int(rules[R.R_ARROW_TARGETS]) == R.ARROW_ANY
+    for t in range(L.N_SLOTS):
+        if t != sidx and (anyt or t != state[L.S_OPP + sidx]):
+            state[L.S_OPTIONS + n] = t + 1
             n += 1
     return n
 
 
 @njit(cache=True)
-def _plus1_options(state, rules, seat, die):
-    """RB-P3 legal choices (encoded ``kind * 64 + die * 8 + slot``; -1 = decline).
+def list_plus1(state, rules, seat, die):
+    """RB-P3 legal choices (``options.encode_plus1``; -1 = decline).
 
     (a) POINTS_1 into slot 2..6 of the moving die (supply >= 1); (b) upgrade POINTS_k to
     POINTS_k+1, k < point_face_max, supply >= 1, on the moving die (any own die with
@@ -612,38 +564,38 @@ def _plus1_options(state, rules, seat, die):
     ``rules`` may be the rules or a ``cfg`` array.
     """
     n = 0
-    state[S_OPTIONS + n] = -1
+    state[L.S_OPTIONS + n] = -1
     n += 1
-    if state[S_FACE_SUPPLY + FC_POINTS_1] >= 1:
-        for s in range(1, N_SLOTS):
-            state[S_OPTIONS + n] = die * PLUS1_DIE + s + 1
+    if state[L.S_FACE_SUPPLY + L.FC_POINTS_1] >= 1:
+        for s in range(1, L.N_SLOTS):
+            state[L.S_OPTIONS + n] = encode_plus1(0, die, s)
             n += 1
-    kmax = int(rules[R_POINT_FACE_MAX])
-    anyd = rules[R_PLUS1_ANY_DIE] > 0.5
-    for d in range(state[S_N_DICE]):
+    kmax = int(rules[R.R_POINT_FACE_MAX])
+    anyd = rules[R.R_PLUS1_ANY_DIE] > 0.5
+    for d in range(state[L.S_N_DICE]):
         if d != die and not anyd:
             continue
-        for s in range(1, N_SLOTS):
+        for s in range(1, L.N_SLOTS):
             f = face_at(state, seat, d, s)
-            if FC_POINTS_1 <= f <= FC_POINTS_5:
-                k = f - FC_POINTS_1 + 1
-                if k < kmax and state[S_FACE_SUPPLY + f + 1] >= 1:
-                    state[S_OPTIONS + n] = PLUS1_KIND + d * PLUS1_DIE + s + 1
+            if L.FC_POINTS_1 <= f <= L.FC_POINTS_5:
+                k = f - L.FC_POINTS_1 + 1
+                if k < kmax and state[L.S_FACE_SUPPLY + f + 1] >= 1:
+                    state[L.S_OPTIONS + n] = encode_plus1(1, d, s)
                     n += 1
     return n
 
 
 @njit(cache=True)
-def _move_options(state, seat, dmin, dmax, optional):
-    """Legal moves ``dist * 16 + monkey`` for dist in [dmin, dmax], every monkey; -1 when the
+def list_moves(state, seat, dmin, dmax, optional):
+    """Legal moves (``options.encode_move``) for dist in [dmin, dmax], every monkey; -1 when the
     move may be declined (RB-T6, AMB-04)."""
     n = 0
     for dist in range(dmin, dmax + 1):
-        for m in range(state[S_N_MONKEYS]):
-            state[S_OPTIONS + n] = dist * MOVE_CODE + m
+        for m in range(state[L.S_N_MONKEYS]):
+            state[L.S_OPTIONS + n] = encode_move(dist, m)
             n += 1
     if optional:
-        state[S_OPTIONS + n] = -1
+        state[L.S_OPTIONS + n] = -1
         n += 1
     return n
 
@@ -651,34 +603,34 @@ def _move_options(state, seat, dmin, dmax, optional):
 @njit(cache=True)
 def lower_ringmaster(state, cfg, seat, source, log):
     """RB-E1: R falls by ringmaster_step (never rises); then the end check (RB-E2)."""
-    r0 = state[S_R]
-    state[S_R] = r0 - int(cfg[R_RINGMASTER_STEP])
-    state[S_RM_DROPS] += 1
-    state[seat_base(seat) + F_RM_DROPS] += 1
+    r0 = state[L.S_R]
+    state[L.S_R] = r0 - int(cfg[R.R_RINGMASTER_STEP])
+    state[L.S_RM_DROPS] += 1
+    state[seat_base(seat) + L.F_RM_DROPS] += 1
     if log.shape[0] > 1:
-        emit(log, EV_RINGMASTER, seat, r0, state[S_R], source)
-    return end_check(state, cfg, ET_RINGMASTER, log)
+        emit(log, L.EV_RINGMASTER, seat, r0, state[L.S_R], source)
+    return end_check(state, cfg, L.ET_RINGMASTER, log)
 
 
 @njit(cache=True)
 def _start_move(state, die, dmin, dmax, dp):
     """RB-T6 / RB-F13 / RB-F14: ``die`` moves one own monkey N in [dmin, dmax] (decision
     ``dp``: D06 / D07 / D13)."""
-    state[S_CTX_DIE] = die
-    state[S_CTX_DIST] = dmin
-    state[S_CTX_DMAX] = dmax
-    state[S_MOVE_POINT] = dp
-    state[S_PHASE] = PH_MOVE
+    state[L.S_CTX_DIE] = die
+    state[L.S_CTX_DIST] = dmin
+    state[L.S_CTX_DMAX] = dmax
+    state[L.S_MOVE_POINT] = dp
+    state[L.S_PHASE] = L.PH_MOVE
 
 
 @njit(cache=True)
-def _list_move(state, rules, seat):
-    """The pending move's options (``_move_options``); D13 may always be declined, D06 / D07
+def list_pending_move(state, rules, seat):
+    """The pending move's options (``list_moves``); D13 may always be declined, D06 / D07
     with ``move_optional`` (AMB-04)."""
-    optional = state[S_MOVE_POINT] == D_RM_MOVE or rules[R_MOVE_OPTIONAL] > 0.5
-    n = _move_options(state, seat, state[S_CTX_DIST], state[S_CTX_DMAX], optional)
+    optional = state[L.S_MOVE_POINT] == L.D_RM_MOVE or rules[R.R_MOVE_OPTIONAL] > 0.5
+    n = list_moves(state, seat, state[L.S_CTX_DIST], state[L.S_CTX_DMAX], optional)
     if n == 0:
-        state[S_PHASE] = PH_ORDER
+        state[L.S_PHASE] = L.PH_ORDER
     return n
 
 
@@ -686,28 +638,28 @@ def _list_move(state, rules, seat):
 def _start_shop(state, rules, land):
     """RB-P1: a shop visit of ``shop_exchanges_per_landing`` exchanges; then the landing
     effect of space ``land`` (-1: none)."""
-    state[S_SHOP_LEFT] = int(rules[R_SHOP_EXCHANGES_PER_LANDING])
-    state[S_LAND] = land
-    state[S_PHASE] = PH_SHOP
+    state[L.S_SHOP_LEFT] = int(rules[R.R_SHOP_EXCHANGES_PER_LANDING])
+    state[L.S_LAND] = land
+    state[L.S_PHASE] = L.PH_SHOP
 
 
 @njit(cache=True)
 def _leave_shop(state):
     """The shop visit is over: the pending landing effect, if any, else the next die."""
-    state[S_PHASE] = PH_LAND if state[S_LAND] >= 0 else PH_ORDER
+    state[L.S_PHASE] = L.PH_LAND if state[L.S_LAND] >= 0 else L.PH_ORDER
 
 
 @njit(cache=True)
-def _list_shop(state, rules, seat):
+def list_shop(state, rules, seat):
     """RB-P2 (D11): exchange k <= min(shop_max_stars, stars) stars; nothing to exchange (or no
     exchange left) ends the visit."""
-    kcap = min(int(rules[R_SHOP_MAX_STARS]), int(rules[R_STAR_EXCHANGE]) - 1)
-    kmax = min(kcap, state[seat_base(seat) + F_STARS])
-    if state[S_SHOP_LEFT] <= 0 or kmax <= 0:
+    kcap = min(int(rules[R.R_SHOP_MAX_STARS]), int(rules[R.R_STAR_EXCHANGE]) - 1)
+    kmax = min(kcap, state[seat_base(seat) + L.F_STARS])
+    if state[L.S_SHOP_LEFT] <= 0 or kmax <= 0:
         _leave_shop(state)
         return 0
     for k in range(kmax + 1):
-        state[S_OPTIONS + k] = k
+        state[L.S_OPTIONS + k] = k
     return kmax + 1
 
 
@@ -719,17 +671,17 @@ def _exchange(state, rules, seat, k, log):
         _leave_shop(state)
         return
     b = seat_base(seat)
-    state[b + F_STARS] -= k
-    if state[S_STAR_LIMITED]:
-        state[S_STAR_SUPPLY] += k
-    pts = int(rules[R_STAR_EXCHANGE + 1 + k])
-    state[b + F_SCORE] += pts
-    state[b + F_PTS_SHOP] += pts
-    state[b + F_STARS_CASHED] += k
-    state[S_SHOP_LEFT] -= 1
+    state[b + L.F_STARS] -= k
+    if state[L.S_STAR_LIMITED]:
+        state[L.S_STAR_SUPPLY] += k
+    pts = int(rules[R.R_STAR_EXCHANGE + 1 + k])
+    state[b + L.F_SCORE] += pts
+    state[b + L.F_PTS_SHOP] += pts
+    state[b + L.F_STARS_CASHED] += k
+    state[L.S_SHOP_LEFT] -= 1
     if log.shape[0] > 1:
-        emit(log, EV_SHOP, seat, k, pts, state[b + F_SCORE], state[b + F_STARS])
-    end_check(state, rules, ET_SHOP, log)
+        emit(log, L.EV_SHOP, seat, k, pts, state[b + L.F_SCORE], state[b + L.F_STARS])
+    end_check(state, rules, L.ET_SHOP, log)
 
 
 @njit(cache=True)
@@ -738,65 +690,64 @@ def _move(state, rules, seat, a, log):
     no effect. RB-T7: the landing effect of the space reached follows, with S_CTX_DIE as the
     moving die: START shops (RB-P1); with ``shop_on_pass`` a move that passed START also shops
     once (AMB-02), before the landing effect. a = -1 declines the move."""
-    die = state[S_CTX_DIE]
-    state[S_PHASE] = PH_ORDER
+    die = state[L.S_CTX_DIE]
+    state[L.S_PHASE] = L.PH_ORDER
     if a < 0:
         if log.shape[0] > 1:
-            emit(log, EV_DECLINE, seat, die, state[S_MOVE_POINT])
+            emit(log, L.EV_DECLINE, seat, die, state[L.S_MOVE_POINT])
         return
-    monkey = a % MOVE_CODE
-    dist = a // MOVE_CODE
+    dist, monkey = decode_move(a)
     b = seat_base(seat)
-    L = state[S_TRACK_LEN]
-    st = state[S_START_INDEX]
-    frm = state[b + F_MONKEY + monkey]
+    track_len = state[L.S_TRACK_LEN]
+    st = state[L.S_START_INDEX]
+    frm = state[b + L.F_MONKEY + monkey]
     passed = 0
     for i in range(1, dist):
-        if (frm + i) % L == st:
+        if (frm + i) % track_len == st:
             passed = 1
-    to = (frm + dist) % L
-    state[b + F_MONKEY + monkey] = to
-    state[b + F_MOVES] += 1
+    to = (frm + dist) % track_len
+    state[b + L.F_MONKEY + monkey] = to
+    state[b + L.F_MOVES] += 1
     if log.shape[0] > 1:
-        emit(log, EV_MOVE, seat, monkey, frm, to, dist, die, passed)
-    kind = state[S_SPACE_KIND + to]
-    if kind == SP_START:
+        emit(log, L.EV_MOVE, seat, monkey, frm, to, dist, die, passed)
+    kind = state[L.S_SPACE_KIND + to]
+    if kind == L.SP_START:
         _start_shop(state, rules, -1)
-    elif passed and rules[R_SHOP_ON_PASS] > 0.5:
+    elif passed and rules[R.R_SHOP_ON_PASS] > 0.5:
         _start_shop(state, rules, to)
-    elif kind != SP_EMPTY:
-        state[S_LAND] = to
-        state[S_PHASE] = PH_LAND
+    elif kind != L.SP_EMPTY:
+        state[L.S_LAND] = to
+        state[L.S_PHASE] = L.PH_LAND
 
 
 @njit(cache=True)
-def _list_face(state, to):
+def list_face(state, to):
     """RB-T7 FACE(x) (D08) on space ``to``: replace slot 2..6 of the moving die with x
     (supply >= 1) or not (0)."""
-    face = state[S_SPACE_FACE + to]
-    if state[S_FACE_SUPPLY + face] < 1:
-        state[S_PHASE] = PH_ORDER
+    face = state[L.S_SPACE_FACE + to]
+    if state[L.S_FACE_SUPPLY + face] < 1:
+        state[L.S_PHASE] = L.PH_ORDER
         return 0
-    state[S_CTX_FACE] = face
-    state[S_OPTIONS] = 0
-    for s in range(2, N_SLOTS + 1):
-        state[S_OPTIONS + s - 1] = s
-    return N_SLOTS
+    state[L.S_CTX_FACE] = face
+    state[L.S_OPTIONS] = 0
+    for s in range(2, L.N_SLOTS + 1):
+        state[L.S_OPTIONS + s - 1] = s
+    return L.N_SLOTS
 
 
 @njit(cache=True)
 def _install(state, seat, s, log):
     """RB-T7: slot number ``s`` (2..6) of the moving die gets the offered face; an ARROW then
     gets its target (D09). s = 0 declines. Landing never triggers the ability."""
-    die = state[S_CTX_DIE]
-    face = state[S_CTX_FACE]
-    state[S_PHASE] = PH_ORDER
+    die = state[L.S_CTX_DIE]
+    face = state[L.S_CTX_FACE]
+    state[L.S_PHASE] = L.PH_ORDER
     if s == 0:
         if log.shape[0] > 1:
-            emit(log, EV_DECLINE, seat, die, D_INSTALL)
-    elif face == FC_ARROW:
-        state[S_CTX_SLOT] = s - 1
-        state[S_PHASE] = PH_ARROW
+            emit(log, L.EV_DECLINE, seat, die, L.D_INSTALL)
+    elif face == L.FC_ARROW:
+        state[L.S_CTX_SLOT] = s - 1
+        state[L.S_PHASE] = L.PH_ARROW
     else:
         install_face(state, seat, die, s - 1, face, np.int64(-1), log)
 
@@ -804,25 +755,23 @@ def _install(state, seat, s, log):
 @njit(cache=True)
 def _plus1(state, seat, a, log):
     """RB-P3: place POINTS_1 (kind 0) or upgrade one point face (kind 1); a = -1 declines."""
-    state[S_PHASE] = PH_ORDER
+    state[L.S_PHASE] = L.PH_ORDER
     if a < 0:
         if log.shape[0] > 1:
-            emit(log, EV_DECLINE, seat, state[S_CTX_DIE], D_PLUS1)
+            emit(log, L.EV_DECLINE, seat, state[L.S_CTX_DIE], L.D_PLUS1)
         return
-    kind = a // PLUS1_KIND
-    d = (a % PLUS1_KIND) // PLUS1_DIE
-    s = a % PLUS1_DIE - 1
+    kind, d, s = decode_plus1(a)
     if kind == 0:
-        install_face(state, seat, d, s, np.int64(FC_POINTS_1), np.int64(-1), log)
+        install_face(state, seat, d, s, np.int64(L.FC_POINTS_1), np.int64(-1), log)
     else:
-        b = seat_base(seat) + F_FACE + d * N_SLOTS + s
+        b = seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s
         old = state[b]
-        state[S_FACE_SUPPLY + old] += 1
-        state[S_FACE_SUPPLY + old + 1] -= 1
+        state[L.S_FACE_SUPPLY + old] += 1
+        state[L.S_FACE_SUPPLY + old + 1] -= 1
         state[b] = old + 1
-        state[seat_base(seat) + F_INSTALLS] += 1
+        state[seat_base(seat) + L.F_INSTALLS] += 1
         if log.shape[0] > 1:
-            emit(log, EV_UPGRADE, seat, d, s + 1, old + 1, old)
+            emit(log, L.EV_UPGRADE, seat, d, s + 1, old + 1, old)
 
 
 # ---- face abilities (RB-F1 .. RB-F15) --------------------------------------------------------
@@ -830,44 +779,44 @@ def _plus1(state, seat, a, log):
 def gain_token(state, seat, token, amount, mult, log):
     """RB-F11 / RB-F12: gain ``amount`` gold or stars, capped by a limited supply."""
     b = seat_base(seat)
-    if token == TK_GOLD:
-        got = _deal(state, S_GOLD_SUPPLY, S_GOLD_LIMITED, amount)
-        state[b + F_GOLD] += got
-        state[b + F_GOLD_GAINED] += got
+    if token == L.TK_GOLD:
+        got = _deal(state, L.S_GOLD_SUPPLY, L.S_GOLD_LIMITED, amount)
+        state[b + L.F_GOLD] += got
+        state[b + L.F_GOLD_GAINED] += got
         if log.shape[0] > 1:
-            emit(log, EV_TOKEN, seat, TK_GOLD, got, state[b + F_GOLD], mult)
+            emit(log, L.EV_TOKEN, seat, L.TK_GOLD, got, state[b + L.F_GOLD], mult)
     else:
-        got = _deal(state, S_STAR_SUPPLY, S_STAR_LIMITED, amount)
-        state[b + F_STARS] += got
-        state[b + F_STARS_GAINED] += got
+        got = _deal(state, L.S_STAR_SUPPLY, L.S_STAR_LIMITED, amount)
+        state[b + L.F_STARS] += got
+        state[b + L.F_STARS_GAINED] += got
         if log.shape[0] > 1:
-            emit(log, EV_TOKEN, seat, TK_STAR, got, state[b + F_STARS], mult)
+            emit(log, L.EV_TOKEN, seat, L.TK_STAR, got, state[b + L.F_STARS], mult)
 
 
 @njit(cache=True)
 def rank_1234(state, cfg, seat, mult, log):
     """RB-F4: r = 1 + #players with a strictly greater score; + rank_points[r] x mult."""
-    me = state[seat_base(seat) + F_SCORE]
+    me = state[seat_base(seat) + L.F_SCORE]
     r = 1
-    for p in range(state[S_N_PLAYERS]):
-        if state[seat_base(p) + F_SCORE] > me:
+    for p in range(state[L.S_N_PLAYERS]):
+        if state[seat_base(p) + L.F_SCORE] > me:
             r += 1
-    pts = int(cfg[R_RANK_POINTS + 1 + min(r, 4) - 1]) * mult
+    pts = int(cfg[R.R_RANK_POINTS + 1 + min(r, 4) - 1]) * mult
     if log.shape[0] > 1:
-        emit(log, EV_RANK, seat, r, pts, mult)
-    gain_points(state, cfg, seat, pts, FC_RANK, F_PTS_RANK, log)
+        emit(log, L.EV_RANK, seat, r, pts, mult)
+    gain_points(state, cfg, seat, pts, L.FC_RANK, L.F_PTS_RANK, log)
 
 
 @njit(cache=True)
 def train_ride(state, cfg, seat, mult, log):
     """RB-F7: + train_track[train_pos] x mult, then the train advances once (even doubled)."""
-    pos = state[S_TRAIN_POS]
-    v = state[S_TRAIN_TRACK + pos]
-    state[S_TRAIN_POS] = (pos + 1) % state[S_TRAIN_LEN]
-    state[S_TRAIN_MOVES] += 1
+    pos = state[L.S_TRAIN_POS]
+    v = state[L.S_TRAIN_TRACK + pos]
+    state[L.S_TRAIN_POS] = (pos + 1) % state[L.S_TRAIN_LEN]
+    state[L.S_TRAIN_MOVES] += 1
     if log.shape[0] > 1:
-        emit(log, EV_TRAIN, seat, v, mult, v * mult, state[S_TRAIN_POS])
-    gain_points(state, cfg, seat, v * mult, FC_TRAIN, F_PTS_TRAIN, log)
+        emit(log, L.EV_TRAIN, seat, v, mult, v * mult, state[L.S_TRAIN_POS])
+    gain_points(state, cfg, seat, v * mult, L.FC_TRAIN, L.F_PTS_TRAIN, log)
 
 
 @njit(cache=True)
@@ -878,67 +827,67 @@ def stock_scoring(state, cfg, log):
     tied first: each tie_first, the next group after_tie_first. Later groups nothing. Then all
     stocks return (supply = stock_count) and the end check runs.
     """
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     c1 = 0
     for p in range(n):
-        c1 = max(c1, state[seat_base(p) + F_STOCKS])
+        c1 = max(c1, state[seat_base(p) + L.F_STOCKS])
     c2 = 0
     n1 = 0
     n2 = 0
     for p in range(n):
-        c = state[seat_base(p) + F_STOCKS]
+        c = state[seat_base(p) + L.F_STOCKS]
         if c == c1 and c > 0:
             n1 += 1
         elif 0 < c < c1:
             c2 = max(c2, c)
     for p in range(n):
-        if 0 < state[seat_base(p) + F_STOCKS] == c2:
+        if 0 < state[seat_base(p) + L.F_STOCKS] == c2:
             n2 += 1
     for p in range(n):
         b = seat_base(p)
-        c = state[b + F_STOCKS]
+        c = state[b + L.F_STOCKS]
         pay = 0
         if c > 0 and c == c1:
             if n1 == 1 and n2 == 0:
-                pay = int(cfg[R_STOCK_PAY_MONOPOLY])
+                pay = int(cfg[R.R_STOCK_PAY_MONOPOLY])
             elif n1 == 1:
-                pay = int(cfg[R_STOCK_PAY_FIRST])
+                pay = int(cfg[R.R_STOCK_PAY_FIRST])
             else:
-                pay = int(cfg[R_STOCK_PAY_TIE_FIRST])
+                pay = int(cfg[R.R_STOCK_PAY_TIE_FIRST])
         elif c > 0 and c == c2:
             if n1 > 1:
-                pay = int(cfg[R_STOCK_PAY_AFTER_TIE_FIRST])
+                pay = int(cfg[R.R_STOCK_PAY_AFTER_TIE_FIRST])
             elif n2 == 1:
-                pay = int(cfg[R_STOCK_PAY_SECOND])
+                pay = int(cfg[R.R_STOCK_PAY_SECOND])
             else:
-                pay = int(cfg[R_STOCK_PAY_TIE_SECOND])
-        state[b + F_SCORE] += pay
-        state[b + F_PTS_STOCK] += pay
+                pay = int(cfg[R.R_STOCK_PAY_TIE_SECOND])
+        state[b + L.F_SCORE] += pay
+        state[b + L.F_PTS_STOCK] += pay
         if c > 0:
             if log.shape[0] > 1:
-                emit(log, EV_STOCK_PAY, p, c, pay, state[b + F_SCORE])
+                emit(log, L.EV_STOCK_PAY, p, c, pay, state[b + L.F_SCORE])
     for p in range(n):
-        state[seat_base(p) + F_STOCKS] = 0
-    state[S_STOCK_SUPPLY] = state[S_STOCK_COUNT]
-    state[S_STOCK_SCORINGS] += 1
-    end_check(state, cfg, ET_STOCK, log)
+        state[seat_base(p) + L.F_STOCKS] = 0
+    state[L.S_STOCK_SUPPLY] = state[L.S_STOCK_COUNT]
+    state[L.S_STOCK_SCORINGS] += 1
+    end_check(state, cfg, L.ET_STOCK, log)
 
 
 @njit(cache=True)
 def take_stock(state, cfg, seat, log):
     """RB-F9: take a stock if the supply has one; an emptied supply scores at once (RB-F10).
     Never doubled."""
-    if state[S_STOCK_SUPPLY] < 1:
+    if state[L.S_STOCK_SUPPLY] < 1:
         if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_STOCK, NE_NO_STOCK)
+            emit(log, L.EV_NO_EFFECT, seat, state[L.S_CTX_DIE], L.FC_STOCK, L.NE_NO_STOCK)
         return
     b = seat_base(seat)
-    state[b + F_STOCKS] += 1
-    state[b + F_STOCKS_TAKEN] += 1
-    state[S_STOCK_SUPPLY] -= 1
+    state[b + L.F_STOCKS] += 1
+    state[b + L.F_STOCKS_TAKEN] += 1
+    state[L.S_STOCK_SUPPLY] -= 1
     if log.shape[0] > 1:
-        emit(log, EV_STOCK, seat, state[b + F_STOCKS], state[S_STOCK_SUPPLY])
-    if state[S_STOCK_SUPPLY] == 0:
+        emit(log, L.EV_STOCK, seat, state[b + L.F_STOCKS], state[L.S_STOCK_SUPPLY])
+    if state[L.S_STOCK_SUPPLY] == 0:
         stock_scoring(state, cfg, log)
 
 
@@ -947,32 +896,32 @@ def _start_thief(state, rules, mult):
     """RB-F2: clockwise from the left, each opponent holding a star, gold or stock gives
     tokens of a type the active player chooses (D12): 1, or mult with
     ``double_affects_thief`` (AMB-20)."""
-    state[S_THIEF_AMOUNT] = mult if rules[R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
-    state[S_THIEF_TOOK] = 0
-    state[S_CURSOR] = 1
-    state[S_PHASE] = PH_THIEF
+    state[L.S_THIEF_AMOUNT] = mult if rules[R.R_DOUBLE_AFFECTS_THIEF] > 0.5 else 1
+    state[L.S_THIEF_TOOK] = 0
+    state[L.S_CURSOR] = 1
+    state[L.S_PHASE] = L.PH_THIEF
 
 
 @njit(cache=True)
-def _list_thief(state, seat, log):
+def list_thief(state, seat, log):
     """D12: the token types the next victim (from offset S_CURSOR) holds; an opponent with
     none is skipped. After the last one: no effect if nobody gave anything (RB-F2)."""
-    n = state[S_N_PLAYERS]
-    for i in range(state[S_CURSOR], n):
+    n = state[L.S_N_PLAYERS]
+    for i in range(state[L.S_CURSOR], n):
         vb = seat_base((seat + i) % n)
         k = 0
         for t in range(3):
-            if state[vb + F_GOLD + t] > 0:
-                state[S_OPTIONS + k] = t
+            if state[vb + L.F_GOLD + t] > 0:
+                state[L.S_OPTIONS + k] = t
                 k += 1
         if k > 0:
-            state[S_CTX_VICTIM] = (seat + i) % n
-            state[S_CURSOR] = i
+            state[L.S_CTX_VICTIM] = (seat + i) % n
+            state[L.S_CURSOR] = i
             return k
-    if state[S_THIEF_TOOK] == 0:
+    if state[L.S_THIEF_TOOK] == 0:
         if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, state[S_CTX_DIE], FC_THIEF, NE_THIEF_NOBODY)
-    state[S_PHASE] = PH_ORDER
+            emit(log, L.EV_NO_EFFECT, seat, state[L.S_CTX_DIE], L.FC_THIEF, L.NE_THIEF_NOBODY)
+    state[L.S_PHASE] = L.PH_ORDER
     return 0
 
 
@@ -980,18 +929,18 @@ def _list_thief(state, seat, log):
 def _steal(state, seat, t, log):
     """RB-F2: victim S_CTX_VICTIM gives up to S_THIEF_AMOUNT tokens of type ``t``; no stock
     scoring."""
-    v = state[S_CTX_VICTIM]
+    v = state[L.S_CTX_VICTIM]
     vb = seat_base(v)
     me = seat_base(seat)
-    got = min(state[S_THIEF_AMOUNT], state[vb + F_GOLD + t])
-    state[vb + F_GOLD + t] -= got
-    state[me + F_GOLD + t] += got
-    state[me + F_STEALS] += got
-    state[vb + F_STOLEN] += got
-    state[S_THIEF_TOOK] += got
-    state[S_CURSOR] += 1
+    got = min(state[L.S_THIEF_AMOUNT], state[vb + L.F_GOLD + t])
+    state[vb + L.F_GOLD + t] -= got
+    state[me + L.F_GOLD + t] += got
+    state[me + L.F_STEALS] += got
+    state[vb + L.F_STOLEN] += got
+    state[L.S_THIEF_TOOK] += got
+    state[L.S_CURSOR] += 1
     if log.shape[0] > 1:
-        emit(log, EV_THEFT, seat, v, t, got)
+        emit(log, L.EV_THEFT, seat, v, t, got)
 
 
 @njit(cache=True)
@@ -999,16 +948,16 @@ def gamble(state, cfg, seat, die, log):
     """RB-F6: roll the gamble die once: points (never doubled); RINGMASTER lowers R with no
     move; NINE moves a monkey N in [nine_move_min, nine_move_max] with this die as the moving
     die (AMB-13)."""
-    g = state[S_GAMBLE + _draw_gamble(state)]
+    g = state[L.S_GAMBLE + _draw_gamble(state)]
     if log.shape[0] > 1:
-        emit(log, EV_GAMBLE, seat, die, g)
-    if g == GB_RINGMASTER:
-        lower_ringmaster(state, cfg, seat, FC_GAMBLE, log)
-    elif g == GB_NINE:
-        _start_move(state, die, int(cfg[R_NINE_MOVE_MIN]), int(cfg[R_NINE_MOVE_MAX]),
-                    np.int64(D_NINE))
+        emit(log, L.EV_GAMBLE, seat, die, g)
+    if g == L.GB_RINGMASTER:
+        lower_ringmaster(state, cfg, seat, L.FC_GAMBLE, log)
+    elif g == L.GB_NINE:
+        _start_move(state, die, int(cfg[R.R_NINE_MOVE_MIN]), int(cfg[R.R_NINE_MOVE_MAX]),
+                    np.int64(L.D_NINE))
     else:
-        gain_points(state, cfg, seat, g, FC_GAMBLE, F_PTS_GAMBLE, log)
+        gain_points(state, cfg, seat, g, L.FC_GAMBLE, L.F_PTS_GAMBLE, log)
 
 
 @njit(cache=True)
@@ -1017,62 +966,62 @@ def resolve_die(state, cfg, seat, die, log):
     RB-F3), with the Doubles assigned to it (RB-F5). Then its result face applies (RB-T6,
     RB-T8, RB-T9, RB-F1 .. RB-F15): at once, or through the decisions it starts (S_PHASE);
     the next die follows (PH_ORDER)."""
-    state[S_PHASE] = PH_ORDER
-    s = state[S_UP_SLOT + die]
+    state[L.S_PHASE] = L.PH_ORDER
+    s = state[L.S_UP_SLOT + die]
     f, via = follow_arrow(state, seat, die, s)
     mult = double_mult(state, cfg, die)
     if log.shape[0] > 1:
-        emit(log, EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
-    if via and f == FC_EMPTY:
+        emit(log, L.EV_RESOLVE, seat, die, s + 1, face_at(state, seat, die, s), f, mult)
+    if via and f == L.FC_EMPTY:
         if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, die, FC_ARROW, NE_CYCLE)
+            emit(log, L.EV_NO_EFFECT, seat, die, L.FC_ARROW, L.NE_CYCLE)
         return
-    if via and is_number_face(f) and int(cfg[R_ARROW_NUMBER_MODE]) == ARROWNUM_NONE:
+    if via and is_number_face(f) and int(cfg[R.R_ARROW_NUMBER_MODE]) == R.ARROWNUM_NONE:
         if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, die, f, NE_ARROW_NUMBER)
+            emit(log, L.EV_NO_EFFECT, seat, die, f, L.NE_ARROW_NUMBER)
         return
-    state[S_CTX_DIE] = die
-    if f == FC_RINGMASTER:
+    state[L.S_CTX_DIE] = die
+    if f == L.FC_RINGMASTER:
         # RB-T8: R -= step (mandatory), end check, then an optional move of
         # ``ringmaster_face_move`` with this die as the moving die (AMB-24: decrement first)
-        if not lower_ringmaster(state, cfg, seat, FC_RINGMASTER, log):
-            dist = int(cfg[R_RINGMASTER_FACE_MOVE])
+        if not lower_ringmaster(state, cfg, seat, L.FC_RINGMASTER, log):
+            dist = int(cfg[R.R_RINGMASTER_FACE_MOVE])
             if dist > 0:
-                _start_move(state, die, dist, dist, np.int64(D_RM_MOVE))
-    elif FC_PIP_2 <= f <= FC_PIP_6:
-        _start_move(state, die, f, f, np.int64(D_MOVE))
-    elif f == FC_NINE:
-        _start_move(state, die, int(cfg[R_NINE_MOVE_MIN]), int(cfg[R_NINE_MOVE_MAX]),
-                    np.int64(D_NINE))
-    elif FC_POINTS_1 <= f <= FC_POINTS_5:
-        gain_points(state, cfg, seat, (f - FC_POINTS_1 + 1) * mult, f, F_PTS_FACES, log)
-    elif f == FC_THIEF:
+                _start_move(state, die, dist, dist, np.int64(L.D_RM_MOVE))
+    elif L.FC_PIP_2 <= f <= L.FC_PIP_6:
+        _start_move(state, die, f, f, np.int64(L.D_MOVE))
+    elif f == L.FC_NINE:
+        _start_move(state, die, int(cfg[R.R_NINE_MOVE_MIN]), int(cfg[R.R_NINE_MOVE_MAX]),
+                    np.int64(L.D_NINE))
+    elif L.FC_POINTS_1 <= f <= L.FC_POINTS_5:
+        gain_points(state, cfg, seat, (f - L.FC_POINTS_1 + 1) * mult, f, L.F_PTS_FACES, log)
+    elif f == L.FC_THIEF:
         _start_thief(state, cfg, mult)
-    elif f == FC_RANK:
+    elif f == L.FC_RANK:
         rank_1234(state, cfg, seat, mult, log)
-    elif f == FC_GAMBLE:
+    elif f == L.FC_GAMBLE:
         gamble(state, cfg, seat, die, log)
-    elif f == FC_TRAIN:
+    elif f == L.FC_TRAIN:
         train_ride(state, cfg, seat, mult, log)
-    elif f == FC_STOCK:
+    elif f == L.FC_STOCK:
         take_stock(state, cfg, seat, log)
-    elif f == FC_STAR:
-        gain_token(state, seat, TK_STAR, mult, mult, log)
-    elif f == FC_GOLD:
-        gain_token(state, seat, TK_GOLD, mult, mult, log)
-    elif f == FC_REROLL:
+    elif f == L.FC_STAR:
+        gain_token(state, seat, L.TK_STAR, mult, mult, log)
+    elif f == L.FC_GOLD:
+        gain_token(state, seat, L.TK_GOLD, mult, mult, log)
+    elif f == L.FC_REROLL:
         if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, die, f, NE_REROLL_LATE)
-    elif f == FC_DOUBLE:
+            emit(log, L.EV_NO_EFFECT, seat, die, f, L.NE_REROLL_LATE)
+    elif f == L.FC_DOUBLE:
         if log.shape[0] > 1:
-            emit(log, EV_NO_EFFECT, seat, die, f, NE_DOUBLE_DIE)
+            emit(log, L.EV_NO_EFFECT, seat, die, f, L.NE_DOUBLE_DIE)
 
 
 # ---- the steps ------------------------------------------------------------------------------
 @njit(cache=True)
 def _resolve(state, rules, seat, die, log):
     """RB-T5b (D05): ``die`` is resolved next."""
-    state[S_RESOLVED] |= 1 << die
+    state[L.S_RESOLVED] |= 1 << die
     resolve_die(state, rules, seat, die, log)
 
 
@@ -1080,36 +1029,36 @@ def _resolve(state, rules, seat, die, log):
 def _arrow(state, seat, t, log):
     """D09: the ARROW goes into slot index S_CTX_SLOT of the moving die, targeting slot
     number ``t``."""
-    install_face(state, seat, state[S_CTX_DIE], state[S_CTX_SLOT], np.int64(FC_ARROW), t - 1,
+    install_face(state, seat, state[L.S_CTX_DIE], state[L.S_CTX_SLOT], np.int64(L.FC_ARROW), t - 1,
                  log)
-    state[S_PHASE] = PH_ORDER
+    state[L.S_PHASE] = L.PH_ORDER
 
 
 @njit(cache=True)
 def _apply(state, rules, seat, dp, code, log):
     """Carry out option ``code`` of decision ``dp`` of ``seat`` and set where play goes on
     (``apply_option``; the game loop of ``_steps`` calls each effect at its own place)."""
-    if dp == D_ORDER:
+    if dp == L.D_ORDER:
         _resolve(state, rules, seat, code, log)
-    elif dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
+    elif dp == L.D_MOVE or dp == L.D_NINE or dp == L.D_RM_MOVE:
         _move(state, rules, seat, code, log)
-    elif dp == D_EXTRA:
+    elif dp == L.D_EXTRA:
         _pay_extra(state, rules, seat, code, log)
-    elif dp == D_DICE:
+    elif dp == L.D_DICE:
         _roll_chosen(state, rules, seat, code, log)
-    elif dp == D_SHOP:
+    elif dp == L.D_SHOP:
         _exchange(state, rules, seat, code, log)
-    elif dp == D_INSTALL:
+    elif dp == L.D_INSTALL:
         _install(state, seat, code, log)
-    elif dp == D_PLUS1:
+    elif dp == L.D_PLUS1:
         _plus1(state, seat, code, log)
-    elif dp == D_ARROW:
+    elif dp == L.D_ARROW:
         _arrow(state, seat, code, log)
-    elif dp == D_THIEF:
+    elif dp == L.D_THIEF:
         _steal(state, seat, code, log)
-    elif dp == D_REROLL:
+    elif dp == L.D_REROLL:
         _reroll(state, rules, seat, code, log)
-    elif dp == D_DOUBLE:
+    elif dp == L.D_DOUBLE:
         _declare_double(state, seat, code, log)
 
 
@@ -1117,9 +1066,9 @@ def _apply(state, rules, seat, dp, code, log):
 def _post(state, seat, dp, n):
     """Post decision ``dp`` of ``seat`` with the ``n`` options listed (the options block of
     ``sim.decide``); returns 1, ``advance``'s answer."""
-    state[S_POINT] = dp
-    state[S_DECIDER] = seat
-    state[S_N_OPTIONS] = n
+    state[L.S_POINT] = dp
+    state[L.S_DECIDER] = seat
+    state[L.S_N_OPTIONS] = n
     return 1
 
 
@@ -1137,153 +1086,153 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
     K_RANDOM: ``sim.decide.random_index``; K_GREEDY: the ``policies.greedy_*`` heuristic of
     the point with ``work = (cfg,)``."""
     while True:
-        ph = state[S_PHASE]
-        if ph == PH_OVER:
+        ph = state[L.S_PHASE]
+        if ph == L.PH_OVER:
             return 0
-        if state[S_ENDED]:
+        if state[L.S_ENDED]:
             _game_over(state, log)
             return 0
-        seat = state[S_ACTIVE]
-        greedy_seat = self_play and kinds[seat] == K_GREEDY
+        seat = state[L.S_ACTIVE]
+        greedy_seat = self_play and kinds[seat] == L.K_GREEDY
         i = 0
-        if ph == PH_ORDER:
-            n = _list_order(state)
+        if ph == L.PH_ORDER:
+            n = list_order(state)
             if n == 0:
                 # RB-T12: every rolled die is resolved: the turn passes clockwise
-                state[S_ACTIVE] = (seat + 1) % state[S_N_PLAYERS]
-                state[S_PHASE] = PH_TURN
+                state[L.S_ACTIVE] = (seat + 1) % state[L.S_N_PLAYERS]
+                state[L.S_PHASE] = L.PH_TURN
                 if turn_stop:
                     return 2
                 continue
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_ORDER, n)
+                    return _post(state, seat, L.D_ORDER, n)
                 if greedy_seat:
                     i = greedy_order(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
-            _resolve(state, rules, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_MOVE:
-            n = _list_move(state, rules, seat)
+                    i = random_index(state, L.S_RNG_P, n)
+            _resolve(state, rules, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_MOVE:
+            n = list_pending_move(state, rules, seat)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, state[S_MOVE_POINT], n)
+                    return _post(state, seat, state[L.S_MOVE_POINT], n)
                 if greedy_seat:
                     i = greedy_move(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
+                    i = random_index(state, L.S_RNG_P, n)
             if n > 0:
-                _move(state, rules, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_TURN:
+                _move(state, rules, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_TURN:
             # RB-E5: a game is cut at max_turns player turns (flagged truncated)
-            if state[S_TURN] >= int(rules[R_MAX_TURNS]):
-                state[S_TRUNCATED] = 1
+            if state[L.S_TURN] >= int(rules[R.R_MAX_TURNS]):
+                state[L.S_TRUNCATED] = 1
                 if log.shape[0] > 1:
-                    emit(log, EV_TRUNCATED, state[S_TURN])
+                    emit(log, L.EV_TRUNCATED, state[L.S_TURN])
                 _game_over(state, log)
                 return 0
             begin_turn(state, seat, log)
-            n = _list_extra(state, rules, seat)
+            n = list_extra(state, rules, seat)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_EXTRA, n)
+                    return _post(state, seat, L.D_EXTRA, n)
                 if greedy_seat:
                     i = greedy_extra_dice(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
-            _pay_extra(state, rules, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_DICE:
-            n = _list_dice(state)
+                    i = random_index(state, L.S_RNG_P, n)
+            _pay_extra(state, rules, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_DICE:
+            n = list_dice(state)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_DICE, n)
+                    return _post(state, seat, L.D_DICE, n)
                 if greedy_seat:
                     i = greedy_dice(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
-            _roll_chosen(state, rules, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_LAND:
+                    i = random_index(state, L.S_RNG_P, n)
+            _roll_chosen(state, rules, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_LAND:
             # RB-T7 / RB-P3: the FACE or +1 effect of the space reached
-            to = state[S_LAND]
-            state[S_LAND] = -1
-            kind = state[S_SPACE_KIND + to]
-            if kind == SP_FACE:
-                n = _list_face(state, to)
+            to = state[L.S_LAND]
+            state[L.S_LAND] = -1
+            kind = state[L.S_SPACE_KIND + to]
+            if kind == L.SP_FACE:
+                n = list_face(state, to)
                 if n >= 2:
                     if not self_play:
-                        return _post(state, seat, D_INSTALL, n)
+                        return _post(state, seat, L.D_INSTALL, n)
                     if greedy_seat:
                         i = greedy_install(state, work[0], seat, n)
                     else:
-                        i = random_index(state, S_RNG_P, n)
+                        i = random_index(state, L.S_RNG_P, n)
                 if n > 0:
-                    _install(state, seat, state[S_OPTIONS + i], log)
-            elif kind == SP_PLUS1:
-                n = _plus1_options(state, rules, seat, state[S_CTX_DIE])
+                    _install(state, seat, state[L.S_OPTIONS + i], log)
+            elif kind == L.SP_PLUS1:
+                n = list_plus1(state, rules, seat, state[L.S_CTX_DIE])
                 if n >= 2:
                     if not self_play:
-                        return _post(state, seat, D_PLUS1, n)
+                        return _post(state, seat, L.D_PLUS1, n)
                     if greedy_seat:
                         i = greedy_plus1(state, work[0], seat, n)
                     else:
-                        i = random_index(state, S_RNG_P, n)
-                _plus1(state, seat, state[S_OPTIONS + i], log)
+                        i = random_index(state, L.S_RNG_P, n)
+                _plus1(state, seat, state[L.S_OPTIONS + i], log)
             else:
-                state[S_PHASE] = PH_ORDER
-        elif ph == PH_SHOP:
-            n = _list_shop(state, rules, seat)
+                state[L.S_PHASE] = L.PH_ORDER
+        elif ph == L.PH_SHOP:
+            n = list_shop(state, rules, seat)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_SHOP, n)
+                    return _post(state, seat, L.D_SHOP, n)
                 if greedy_seat:   # options k = 0..kmax: k is the index
-                    i = shop_k(state, work[0], seat, state[S_OPTIONS + n - 1])
+                    i = shop_k(state, work[0], seat, state[L.S_OPTIONS + n - 1])
                 else:
-                    i = random_index(state, S_RNG_P, n)
+                    i = random_index(state, L.S_RNG_P, n)
             if n > 0:
-                _exchange(state, rules, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_ARROW:
-            n = _arrow_target_options(state, rules, state[S_CTX_SLOT])
+                _exchange(state, rules, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_ARROW:
+            n = list_arrow_targets(state, rules, state[L.S_CTX_SLOT])
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_ARROW, n)
+                    return _post(state, seat, L.D_ARROW, n)
                 if greedy_seat:
                     i = greedy_arrow(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
-            _arrow(state, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_THIEF:
-            n = _list_thief(state, seat, log)
+                    i = random_index(state, L.S_RNG_P, n)
+            _arrow(state, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_THIEF:
+            n = list_thief(state, seat, log)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_THIEF, n)
+                    return _post(state, seat, L.D_THIEF, n)
                 if greedy_seat:
                     i = greedy_thief(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
+                    i = random_index(state, L.S_RNG_P, n)
             if n > 0:
-                _steal(state, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_REROLL:
-            n = _list_reroll(state, rules, seat)
+                _steal(state, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_REROLL:
+            n = list_reroll(state, rules, seat)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_REROLL, n)
+                    return _post(state, seat, L.D_REROLL, n)
                 if greedy_seat:
                     i = greedy_reroll(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
+                    i = random_index(state, L.S_RNG_P, n)
             if n > 0:
-                _reroll(state, rules, seat, state[S_OPTIONS + i], log)
-        elif ph == PH_DOUBLES:
-            n = _list_double(state, rules, seat, log)
+                _reroll(state, rules, seat, state[L.S_OPTIONS + i], log)
+        elif ph == L.PH_DOUBLES:
+            n = list_double(state, rules, seat, log)
             if n >= 2:
                 if not self_play:
-                    return _post(state, seat, D_DOUBLE, n)
+                    return _post(state, seat, L.D_DOUBLE, n)
                 if greedy_seat:
                     i = greedy_double(state, work[0], seat, n)
                 else:
-                    i = random_index(state, S_RNG_P, n)
+                    i = random_index(state, L.S_RNG_P, n)
             if n > 0:
-                _declare_double(state, seat, state[S_OPTIONS + i], log)
+                _declare_double(state, seat, state[L.S_OPTIONS + i], log)
 
 
 @njit(cache=True)
@@ -1292,7 +1241,7 @@ def advance(state, rules, comp, log):
     in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
     with one legal option is taken here. With a decision pending: 1, nothing changes.
     ``rules`` is the rules array (float64[R_LEN]; a ``cfg`` array works too)."""
-    if state[S_POINT] != 0:
+    if state[L.S_POINT] != 0:
         return 1
     return _steps(state, rules, state, (rules,), log, False, False)
 
@@ -1301,7 +1250,7 @@ def advance(state, rules, comp, log):
 def advance_turn(state, rules, comp, log):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
     call begins the next turn): tests and tools that look at one turn."""
-    if state[S_POINT] != 0:
+    if state[L.S_POINT] != 0:
         return 1
     return _steps(state, rules, state, (rules,), log, True, False)
 
@@ -1310,12 +1259,12 @@ def advance_turn(state, rules, comp, log):
 def apply_option(state, rules, comp, index, log):
     """Carry out option ``index`` of the pending decision (``sim.decide``); False (and no
     change) when no decision is pending or ``index`` is out of range."""
-    dp = state[S_POINT]
-    if dp == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+    dp = state[L.S_POINT]
+    if dp == 0 or index < 0 or index >= state[L.S_N_OPTIONS]:
         return False
-    state[S_POINT] = 0
-    state[S_N_OPTIONS] = 0
-    _apply(state, rules, state[S_DECIDER], dp, state[S_OPTIONS + index], log)
+    state[L.S_POINT] = 0
+    state[L.S_N_OPTIONS] = 0
+    _apply(state, rules, state[L.S_DECIDER], dp, state[L.S_OPTIONS + index], log)
     return True
 
 
@@ -1325,10 +1274,10 @@ def choose(state, rules, comp, kinds, pparams, work):
     K_RANDOM: uniform (SUB_POLICY stream in the state); K_GREEDY and its presets:
     ``policies.greedy`` with ``work = (cfg,)`` (``policies.fill_cfg``, made by
     ``new_game``)."""
-    seat = state[S_DECIDER]
-    if kinds[seat] == K_GREEDY:
-        return greedy(state, work[0], seat, state[S_POINT], state[S_N_OPTIONS])
-    return random_index(state, S_RNG_P, state[S_N_OPTIONS])
+    seat = state[L.S_DECIDER]
+    if kinds[seat] == L.K_GREEDY:
+        return greedy(state, work[0], seat, state[L.S_POINT], state[L.S_N_OPTIONS])
+    return random_index(state, L.S_RNG_P, state[L.S_N_OPTIONS])
 
 
 # ==== game end (RB-E3 .. RB-E5) and entry points =============================================
@@ -1336,18 +1285,18 @@ def choose(state, rules, comp, kinds, pparams, work):
 def tokens_held(state, seat):
     """gold + stocks + stars, the RB-E3 tiebreak."""
     b = seat_base(seat)
-    return state[b + F_GOLD] + state[b + F_STARS] + state[b + F_STOCKS]
+    return state[b + L.F_GOLD] + state[b + L.F_STARS] + state[b + L.F_STOCKS]
 
 
 @njit(cache=True)
 def final_rank(state, p):
     """RB-E3: rank of seat ``p`` by score, then tokens; ties on both share the rank
     (1 = best)."""
-    sp = state[seat_base(p) + F_SCORE]
+    sp = state[seat_base(p) + L.F_SCORE]
     tp = tokens_held(state, p)
     r = 1
-    for q in range(state[S_N_PLAYERS]):
-        sq = state[seat_base(q) + F_SCORE]
+    for q in range(state[L.S_N_PLAYERS]):
+        sq = state[seat_base(q) + L.F_SCORE]
         if sq > sp or (sq == sp and tokens_held(state, q) > tp):
             r += 1
     return r
@@ -1358,7 +1307,7 @@ def winners(state):
     """(n_winners, winner_seat) of RB-E3: winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
-    for p in range(state[S_N_PLAYERS]):
+    for p in range(state[L.S_N_PLAYERS]):
         if final_rank(state, p) == 1:
             nw += 1
             ws = p
@@ -1370,66 +1319,66 @@ def winners(state):
 @njit(cache=True)
 def _game_over(state, log):
     """The game is over (ended, RB-E2, or truncated, RB-E5): no decision is pending any more."""
-    state[S_PHASE] = PH_OVER
-    state[S_POINT] = 0
-    state[S_N_OPTIONS] = 0
+    state[L.S_PHASE] = L.PH_OVER
+    state[L.S_POINT] = 0
+    state[L.S_N_OPTIONS] = 0
     if log.shape[0] > 1:
         nw, ws = winners(state)
-        emit(log, EV_END, state[S_END_TRIGGER], state[S_END_SEAT], state[S_R], ws, nw)
+        emit(log, L.EV_END, state[L.S_END_TRIGGER], state[L.S_END_SEAT], state[L.S_R], ws, nw)
 
 
 @njit(cache=True)
 def finish(state, rules, comp, games_row, seats_rows):
     """Fill the output row and the seat rows of a finished game through their declared
     indices (``GO_*``, ``SO_*`` of ``layout.GAME_OUT`` / ``layout.SEAT_OUT``)."""
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     nw, ws = winners(state)
-    turns = state[S_TURN]
-    games_row[GO_ROUNDS] = (turns + n - 1) // n
-    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
-    games_row[GO_N_WINNERS] = nw
-    games_row[GO_WINNER_SEAT] = ws
-    games_row[GO_END_REASON] = 1 if state[S_TRUNCATED] else 0   # SPEC.end_reasons
-    games_row[GO_END_TRIGGER] = state[S_END_TRIGGER]
-    games_row[GO_END_SEAT] = state[S_END_SEAT]
-    games_row[GO_RINGMASTER_FINAL] = state[S_R]
-    games_row[GO_TURNS] = turns
-    games_row[GO_RINGMASTER_DROPS] = state[S_RM_DROPS]
-    games_row[GO_STOCK_SCORINGS] = state[S_STOCK_SCORINGS]
-    games_row[GO_TRAIN_RIDES] = state[S_TRAIN_MOVES]
-    games_row[GO_TILES_MASK] = state[S_TILES_MASK]
-    games_row[GO_START_CHAIR] = state[S_START_CHAIR]
+    turns = state[L.S_TURN]
+    games_row[L.GO_ROUNDS] = (turns + n - 1) // n
+    games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
+    games_row[L.GO_N_WINNERS] = nw
+    games_row[L.GO_WINNER_SEAT] = ws
+    games_row[L.GO_END_REASON] = 1 if state[L.S_TRUNCATED] else 0   # SPEC.end_reasons
+    games_row[L.GO_END_TRIGGER] = state[L.S_END_TRIGGER]
+    games_row[L.GO_END_SEAT] = state[L.S_END_SEAT]
+    games_row[L.GO_RINGMASTER_FINAL] = state[L.S_R]
+    games_row[L.GO_TURNS] = turns
+    games_row[L.GO_RINGMASTER_DROPS] = state[L.S_RM_DROPS]
+    games_row[L.GO_STOCK_SCORINGS] = state[L.S_STOCK_SCORINGS]
+    games_row[L.GO_TRAIN_RIDES] = state[L.S_TRAIN_MOVES]
+    games_row[L.GO_TILES_MASK] = state[L.S_TILES_MASK]
+    games_row[L.GO_START_CHAIR] = state[L.S_START_CHAIR]
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
         rank = final_rank(state, p)
-        row[SO_SCORE] = state[b + F_SCORE]
-        row[SO_RANK] = rank
-        row[SO_WON] = 1 if rank == 1 else 0
-        row[SO_GOLD] = state[b + F_GOLD]
-        row[SO_STARS] = state[b + F_STARS]
-        row[SO_STOCKS] = state[b + F_STOCKS]
-        row[SO_TOKENS] = tokens_held(state, p)
-        row[SO_TURNS_TAKEN] = state[b + F_TURNS]
-        row[SO_DICE_ROLLED] = state[b + F_DICE_ROLLED]
-        row[SO_EXTRA_DICE] = state[b + F_EXTRA_DICE]
-        row[SO_GOLD_SPENT] = state[b + F_GOLD_SPENT]
-        row[SO_INSTALLS] = state[b + F_INSTALLS]
-        row[SO_MOVES] = state[b + F_MOVES]
-        row[SO_STEALS] = state[b + F_STEALS]
-        row[SO_STOLEN] = state[b + F_STOLEN]
-        row[SO_PTS_FACES] = state[b + F_PTS_FACES]
-        row[SO_PTS_SHOP] = state[b + F_PTS_SHOP]
-        row[SO_PTS_STOCK] = state[b + F_PTS_STOCK]
-        row[SO_PTS_TRAIN] = state[b + F_PTS_TRAIN]
-        row[SO_PTS_RANK] = state[b + F_PTS_RANK]
-        row[SO_PTS_GAMBLE] = state[b + F_PTS_GAMBLE]
-        row[SO_RINGMASTER_DROPS] = state[b + F_RM_DROPS]
-        row[SO_STARS_CASHED] = state[b + F_STARS_CASHED]
-        row[SO_GOLD_GAINED] = state[b + F_GOLD_GAINED]
-        row[SO_STARS_GAINED] = state[b + F_STARS_GAINED]
-        row[SO_STOCKS_TAKEN] = state[b + F_STOCKS_TAKEN]
-        row[SO_REROLLS] = state[b + F_REROLLS]
+        row[L.SO_SCORE] = state[b + L.F_SCORE]
+        row[L.SO_RANK] = rank
+        row[L.SO_WON] = 1 if rank == 1 else 0
+        row[L.SO_GOLD] = state[b + L.F_GOLD]
+        row[L.SO_STARS] = state[b + L.F_STARS]
+        row[L.SO_STOCKS] = state[b + L.F_STOCKS]
+        row[L.SO_TOKENS] = tokens_held(state, p)
+        row[L.SO_TURNS_TAKEN] = state[b + L.F_TURNS]
+        row[L.SO_DICE_ROLLED] = state[b + L.F_DICE_ROLLED]
+        row[L.SO_EXTRA_DICE] = state[b + L.F_EXTRA_DICE]
+        row[L.SO_GOLD_SPENT] = state[b + L.F_GOLD_SPENT]
+        row[L.SO_INSTALLS] = state[b + L.F_INSTALLS]
+        row[L.SO_MOVES] = state[b + L.F_MOVES]
+        row[L.SO_STEALS] = state[b + L.F_STEALS]
+        row[L.SO_STOLEN] = state[b + L.F_STOLEN]
+        row[L.SO_PTS_FACES] = state[b + L.F_PTS_FACES]
+        row[L.SO_PTS_SHOP] = state[b + L.F_PTS_SHOP]
+        row[L.SO_PTS_STOCK] = state[b + L.F_PTS_STOCK]
+        row[L.SO_PTS_TRAIN] = state[b + L.F_PTS_TRAIN]
+        row[L.SO_PTS_RANK] = state[b + L.F_PTS_RANK]
+        row[L.SO_PTS_GAMBLE] = state[b + L.F_PTS_GAMBLE]
+        row[L.SO_RINGMASTER_DROPS] = state[b + L.F_RM_DROPS]
+        row[L.SO_STARS_CASHED] = state[b + L.F_STARS_CASHED]
+        row[L.SO_GOLD_GAINED] = state[b + L.F_GOLD_GAINED]
+        row[L.SO_STARS_GAINED] = state[b + L.F_STARS_GAINED]
+        row[L.SO_STOCKS_TAKEN] = state[b + L.F_STOCKS_TAKEN]
+        row[L.SO_REROLLS] = state[b + L.F_REROLLS]
 
 
 @njit(cache=True)
@@ -1439,8 +1388,8 @@ def _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, stat
     streams included) and fill its ``cfg`` (``policies.fill_cfg``); nothing decided yet."""
     rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
     setup_game(state, rules, comp, n_players, rng_s, scratch, log)
-    start_in(state, S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
-    start_in(state, S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
+    start_in(state, L.S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
+    start_in(state, L.S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
     fill_cfg(cfg, state, rules, kinds, pparams)
 
 
@@ -1449,8 +1398,8 @@ def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, lo
     """A new game set up for stepping (``sim.decide``): ``(state, work)``, ``work = (cfg,)``
     the greedy heuristics' per-game array (``choose``)."""
     state = np.zeros(state_size(n_players), dtype=np.int64)
-    cfg = np.zeros(C_LEN, dtype=np.float64)
-    scratch = np.zeros(MAX_OPTS, dtype=np.int64)
+    cfg = np.zeros(R.C_LEN, dtype=np.float64)
+    scratch = np.zeros(L.MAX_OPTS, dtype=np.int64)
     _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
            scratch, log)
     return state, (cfg,)
@@ -1499,8 +1448,8 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     log : int64[capacity + 1, EV_WIDTH]
     """
     state = np.zeros(state_size(n_players), dtype=np.int64)
-    cfg = np.zeros(C_LEN, dtype=np.float64)
-    scratch = np.zeros(MAX_OPTS, dtype=np.int64)
+    cfg = np.zeros(R.C_LEN, dtype=np.float64)
+    scratch = np.zeros(L.MAX_OPTS, dtype=np.int64)
     _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
           cfg, scratch, games_row, seats_rows, log)
 
@@ -1521,8 +1470,8 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in range(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
-        cfg = np.zeros(C_LEN, dtype=np.float64)
-        scratch = np.zeros(MAX_OPTS, dtype=np.int64)
+        cfg = np.zeros(R.C_LEN, dtype=np.float64)
+        scratch = np.zeros(L.MAX_OPTS, dtype=np.int64)
         grow = np.zeros(games_out.shape[1], dtype=np.int64)
         srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
@@ -1557,6 +1506,6 @@ def resample(state, rules, comp, seat, key):
     (RB-S2, placed face up), supplies and every seat's dice faces are open information and
     stay.
     """
-    state[S_FORCE_POS] = state[S_FORCE_N]
-    substream_in(state, S_RNG_D, key, SUB_DICE)
-    substream_in(state, S_RNG_P, key, SUB_POLICY)
+    state[L.S_FORCE_POS] = state[L.S_FORCE_N]
+    substream_in(state, L.S_RNG_D, key, SUB_DICE)
+    substream_in(state, L.S_RNG_P, key, SUB_POLICY)

@@ -1,9 +1,9 @@
 """Rattlebones declarations: limits, enum codes, output columns and the declared array blocks.
 
-Declarations only (no Numba, nothing imported from the game folder): ``rules.py``,
-``policies.py``, ``kernel.py`` and ``replay.py`` import their constants from here. Every offset
-is derived from one ``(name, size, meaning)`` declaration by :class:`sim.layout.Block`;
-``playtest layout rattlebones`` prints the tables.
+Declarations only (no Numba, nothing imported from the game folder): the other modules read
+their constants from here as ``L.NAME`` (``from . import layout as L``). Every offset is derived
+from one ``(name, size, meaning)`` declaration by :class:`sim.layout.Block` and exported by the
+``exports`` line at the end; ``playtest layout rattlebones`` prints the tables.
 
 State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``: the global block
 ``STATE`` (``S_*``), then one ``SEAT`` block (``F_*``) per seat at ``SEAT0 + seat * SEAT_LEN``
@@ -13,18 +13,13 @@ increasing seat.
 The game is a resumable step machine (``sim.decide``): the state also holds the control
 position (``S_PHASE`` = ``PH_*`` and the continuation fields below it) and the options block
 (``S_POINT``, ``S_DECIDER``, ``S_N_OPTIONS``, ``S_OPTIONS``): the pending decision (§9) with its
-legal options. A decision with a single legal option is taken without asking. Option
-encodings:
-D01 e; D02 dice bitmask; D03 die index (-1 = do not apply a non-mandatory Reroll);
-D04 target die; D05 die; D06/D07/D13 ``dist * MOVE_CODE + monkey`` (-1 = decline);
-D08 slot number 2..6 (0 = decline); D09 target slot number 1..6;
-D10 ``kind * PLUS1_KIND + die * PLUS1_DIE + slot`` with kind 0 = place POINTS_1,
-1 = upgrade (-1 = decline); D11 k stars; D12 token type TK_GOLD / TK_STAR / TK_STOCK.
+legal options. A decision with a single legal option is taken without asking. The option
+codes of every decision point are declared in ``options.py`` (``encode_*`` / ``decode_*``).
 Tests may force dice (S_FORCE); it is empty in real games. They script decisions through
 ``sim.decide`` (``Game.take``), not through the state.
 """
 from sim.decide import option_fields
-from sim.layout import Block, columns_block
+from sim.layout import Block, columns_block, exports
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
 # ---- limits -----------------------------------------------------------------------------------
@@ -100,10 +95,6 @@ D_PLUS1 = 10
 D_SHOP = 11
 D_THIEF = 12
 D_RM_MOVE = 13
-
-MOVE_CODE = 16
-PLUS1_KIND = 64
-PLUS1_DIE = 8
 
 # ---- control positions of the step machine (S_PHASE): where play goes on ------------------------
 PH_TURN = 0       # a turn of S_ACTIVE starts (truncation check, RB-T1 extra dice D01)
@@ -200,14 +191,12 @@ SPACE = Block("SPC_", (
     ("kind", 1, "SP_* kind of the space"),
     ("face", 1, "face code offered by a FACE space (0 otherwise)"),
 ), title="components: boards[preset, space, SPC_LEN] and tiles[tile code, SPC_LEN]")
-globals().update(SPACE.offsets)
 SPC_LEN = SPACE.length
 
 BOARD_META = Block("BM_", (
     ("track_len", 1, "spaces on the monkey loop"),
     ("start", 1, "index of START"),
 ), title="components: board_meta[preset, BM_LEN]")
-globals().update(BOARD_META.offsets)
 BM_LEN = BOARD_META.length
 
 TOKENS = Block("TOK_", (
@@ -215,7 +204,6 @@ TOKENS = Block("TOK_", (
     ("star", 1, "stars in the supply, 0 = unlimited ([tokens] star)"),
     ("stock", 1, "stocks in the game ([tokens] stock)"),
 ), title="components: tokens[TOK_LEN]")
-globals().update(TOKENS.offsets)
 TOK_LEN = TOKENS.length
 
 TRAIN_DATA = Block("TRD_", (
@@ -223,7 +211,6 @@ TRAIN_DATA = Block("TRD_", (
     ("start", 1, "start index of the train (RB-S6)"),
     ("values", MAX_TRAIN, "train values (RB-F7)"),
 ), title="components: train[TRD_LEN]")
-globals().update(TRAIN_DATA.offsets)
 TRD_LEN = TRAIN_DATA.length
 
 # ---- the game state ------------------------------------------------------------------------------
@@ -287,7 +274,6 @@ STATE = Block("S_", (
     ("rng_d", 1, "SUB_DICE stream state (uint64 bits stored as int64, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state (same)"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")
-globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end           # first seat block
 
@@ -320,11 +306,13 @@ SEAT = Block("F_", (
     ("face", MAX_DICE * N_SLOTS, "face code of die d, slot index s at d * 6 + s (slot = s + 1)"),
     ("arrow", MAX_DICE * N_SLOTS, "arrow target slot index, -1 when the face is not an arrow"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
-globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
 # ---- output rows ---------------------------------------------------------------------------------
 GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
-globals().update(GAME_OUT.offsets)
 SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
-globals().update(SEAT_OUT.offsets)
+
+
+# ---- the declared offsets as module attributes (L.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(SPACE, BOARD_META, TOKENS, TRAIN_DATA, STATE, SEAT, GAME_OUT,
+                               SEAT_OUT)

@@ -28,29 +28,10 @@ from numba import njit
 from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.decide import index_of
 
+from . import layout as L
+from . import rules as R
 from .dice import die_result, double_mult, seat_base
-from .layout import (D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE, D_ORDER,
-                     D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, FC_ARROW, FC_DOUBLE, FC_GAMBLE,
-                     FC_GOLD, FC_NINE, FC_PIP_2, FC_PIP_6, FC_POINTS_1, FC_POINTS_5, FC_RANK,
-                     FC_REROLL, FC_RINGMASTER, FC_STAR, FC_STOCK, FC_THIEF, FC_TRAIN, F_ARROW,
-                     F_FACE, F_GOLD, F_MONKEY, F_SCORE, F_STARS, F_STOCKS, K_RANDOM, MAX_PLAYERS,
-                     MOVE_CODE, N_FACES, N_SLOTS, PLUS1_DIE, PLUS1_KIND, SP_FACE, SP_PLUS1,
-                     SP_START, S_CTX_DIE, S_CTX_FACE, S_CTX_SLOT, S_CTX_VICTIM, S_FACE_SUPPLY,
-                     S_N_DICE, S_N_PLAYERS, S_OPP, S_OPTIONS, S_R, S_SPACE_FACE, S_SPACE_KIND,
-                     S_STAR_LIMITED, S_STAR_SUPPLY, S_START_INDEX, S_TRACK_LEN, S_TRAIN_LEN,
-                     S_TRAIN_POS, S_TRAIN_TRACK, TK_STOCK)
-from .rules import (ARROW_ANY, C_DV, C_FV, C_KIND, C_PP, C_SV, C_W, MODE_MAX, MODE_NEVER,
-                    P_ARROW_PENALTY, P_AVOID_RINGMASTER_TARGET, P_CASH_ALL_IF_GAP_LE,
-                    P_DECLINE_IF_BELOW, P_EXTRA_DICE_MODE, P_EXTRA_DIE_MIN_VALUE, P_GAINS_FIRST,
-                    P_GOLD_RESERVE, P_INSTALL_MARGIN, P_KEEP_MOVES, P_LEN, P_MONKEY_TIEBREAK,
-                    P_MOVES_BEFORE_ABILITIES, P_PLUS1_PREFER_UPGRADE, P_PROTECT_ARROW_TARGETS,
-                    P_RINGMASTER_LAST_IF_NOT_LEADING, P_STAR_CASH_MIN, P_STAR_HOARD_MAX,
-                    P_STOCK_RACE_OVERRIDE, P_V_DOUBLE, P_V_GAMBLE, P_V_GOLD, P_V_KEEP_MOVE,
-                    P_V_NINE, P_V_PIP, P_V_POINTS, P_V_RANK, P_V_REROLL, P_V_RINGMASTER, P_V_STAR,
-                    P_V_STOCK, P_V_THIEF_PER_OPPONENT, P_V_TRAIN, P_W_INSTALL, P_W_POINTS, P_W_SHOP,
-                    P_W_STEAL_GOLD, R_ARROW_TARGETS, R_DOUBLE_MULTIPLIER, R_GOLD_PER_EXTRA_DIE,
-                    R_LEN, R_PLUS1_ANY_DIE, R_POINT_FACE_MAX, R_RANK_POINTS, R_SHOP_MAX_STARS,
-                    R_SHOP_ON_PASS, R_STAR_EXCHANGE, TIE_REARMOST)
+from .options import decode_move, decode_plus1, encode_plus1
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -71,41 +52,41 @@ def face_value(state, pp, seat, f):
     which the other values (pips, tokens) do not; with ``w_points`` = 1 a POINTS_1 is worth
     exactly the pip it would replace and the +1 is never taken. Tabulated per seat in ``cfg`` by
     ``fill_cfg``."""
-    if f == FC_RINGMASTER:
-        return pp[seat, P_V_RINGMASTER]
-    if FC_PIP_2 <= f <= FC_PIP_6:
-        return pp[seat, P_V_PIP]
-    if f == FC_NINE:
-        return pp[seat, P_V_NINE]
-    if FC_POINTS_1 <= f <= FC_POINTS_5:
-        return pp[seat, P_W_POINTS] * pp[seat, P_V_POINTS + 1 + f - FC_POINTS_1]
-    if f == FC_GOLD:
-        return pp[seat, P_V_GOLD]
-    if f == FC_STAR:
-        return pp[seat, P_V_STAR]
-    if f == FC_TRAIN:
-        v = pp[seat, P_V_TRAIN]
+    if f == L.FC_RINGMASTER:
+        return pp[seat, R.P_V_RINGMASTER]
+    if L.FC_PIP_2 <= f <= L.FC_PIP_6:
+        return pp[seat, R.P_V_PIP]
+    if f == L.FC_NINE:
+        return pp[seat, R.P_V_NINE]
+    if L.FC_POINTS_1 <= f <= L.FC_POINTS_5:
+        return pp[seat, R.P_W_POINTS] * pp[seat, R.P_V_POINTS + 1 + f - L.FC_POINTS_1]
+    if f == L.FC_GOLD:
+        return pp[seat, R.P_V_GOLD]
+    if f == L.FC_STAR:
+        return pp[seat, R.P_V_STAR]
+    if f == L.FC_TRAIN:
+        v = pp[seat, R.P_V_TRAIN]
         if v >= 0:
             return v
         tot = 0.0
-        for i in range(state[S_TRAIN_LEN]):
-            tot += state[S_TRAIN_TRACK + i]
-        return tot / state[S_TRAIN_LEN]
-    if f == FC_RANK:
-        v = pp[seat, P_V_RANK]
+        for i in range(state[L.S_TRAIN_LEN]):
+            tot += state[L.S_TRAIN_TRACK + i]
+        return tot / state[L.S_TRAIN_LEN]
+    if f == L.FC_RANK:
+        v = pp[seat, R.P_V_RANK]
         if v >= 0:
             return v
-        return (state[S_N_PLAYERS] + 1) / 2.0
-    if f == FC_GAMBLE:
-        return pp[seat, P_V_GAMBLE]
-    if f == FC_DOUBLE:
-        return pp[seat, P_V_DOUBLE]
-    if f == FC_REROLL:
-        return pp[seat, P_V_REROLL]
-    if f == FC_THIEF:
-        return pp[seat, P_V_THIEF_PER_OPPONENT] * (state[S_N_PLAYERS] - 1)
-    if f == FC_STOCK:
-        return pp[seat, P_V_STOCK]
+        return (state[L.S_N_PLAYERS] + 1) / 2.0
+    if f == L.FC_GAMBLE:
+        return pp[seat, R.P_V_GAMBLE]
+    if f == L.FC_DOUBLE:
+        return pp[seat, R.P_V_DOUBLE]
+    if f == L.FC_REROLL:
+        return pp[seat, R.P_V_REROLL]
+    if f == L.FC_THIEF:
+        return pp[seat, R.P_V_THIEF_PER_OPPONENT] * (state[L.S_N_PLAYERS] - 1)
+    if f == L.FC_STOCK:
+        return pp[seat, R.P_V_STOCK]
     return 0.0
 
 
@@ -113,28 +94,28 @@ def face_value(state, pp, seat, f):
 def fill_cfg(cfg, state, rules, kinds, pp):
     """Fill ``cfg`` (float64[C_LEN]) for a set-up game: rules, kinds, policy parameters and
     the face-value tables (they read the train track and n from ``state``)."""
-    for i in range(R_LEN):
+    for i in range(R.R_LEN):
         cfg[i] = rules[i]
-    for p in range(MAX_PLAYERS):
-        cfg[C_KIND + p] = kinds[p] if p < kinds.shape[0] else K_RANDOM
-    for p in range(min(pp.shape[0], MAX_PLAYERS)):
-        for j in range(P_LEN):
-            cfg[C_PP + p * P_LEN + j] = pp[p, j]
-        for f in range(N_FACES):
-            cfg[C_FV + p * N_FACES + f] = face_value(state, pp, p, f)
+    for p in range(L.MAX_PLAYERS):
+        cfg[R.C_KIND + p] = kinds[p] if p < kinds.shape[0] else L.K_RANDOM
+    for p in range(min(pp.shape[0], L.MAX_PLAYERS)):
+        for j in range(R.P_LEN):
+            cfg[R.C_PP + p * R.P_LEN + j] = pp[p, j]
+        for f in range(L.N_FACES):
+            cfg[R.C_FV + p * L.N_FACES + f] = face_value(state, pp, p, f)
 
 
 @njit(cache=True)
 def slot_value(state, cfg, seat, die, s):
     """Value of slot index ``s`` of ``die``; an ARROW is worth its target minus the penalty."""
-    b = seat_base(seat) + die * N_SLOTS
-    f = state[b + F_FACE + s]
-    if f != FC_ARROW:
-        return cfg[C_FV + seat * N_FACES + f]
-    t = state[b + F_ARROW + s]
-    if t < 0 or state[b + F_FACE + t] == FC_ARROW:
+    b = seat_base(seat) + die * L.N_SLOTS
+    f = state[b + L.F_FACE + s]
+    if f != L.FC_ARROW:
+        return cfg[R.C_FV + seat * L.N_FACES + f]
+    t = state[b + L.F_ARROW + s]
+    if t < 0 or state[b + L.F_FACE + t] == L.FC_ARROW:
         return 0.0
-    return cfg[C_FV + seat * N_FACES + state[b + F_FACE + t]] - cfg[C_PP + seat * P_LEN + P_ARROW_PENALTY]
+    return cfg[R.C_FV + seat * L.N_FACES + state[b + L.F_FACE + t]] - cfg[R.C_PP + seat * R.P_LEN + R.P_ARROW_PENALTY]
 
 
 @njit(cache=True)
@@ -142,11 +123,11 @@ def star_roll_value(state, cfg, seat):
     """Value of rolling a STAR now (D01-D03): ``v_star``, but 0 while the seat already holds
     ``star_hoard_max`` stars (a full exchange waits at START: roll the dice that can take a
     monkey there) or the star supply is dry; ``star_hoard_max`` = 0 never lowers it."""
-    hmax = cfg[C_PP + seat * P_LEN + P_STAR_HOARD_MAX]
-    if hmax > 0 and (state[seat_base(seat) + F_STARS] >= hmax
-                     or (state[S_STAR_LIMITED] == 1 and state[S_STAR_SUPPLY] <= 0)):
+    hmax = cfg[R.C_PP + seat * R.P_LEN + R.P_STAR_HOARD_MAX]
+    if hmax > 0 and (state[seat_base(seat) + L.F_STARS] >= hmax
+                     or (state[L.S_STAR_LIMITED] == 1 and state[L.S_STAR_SUPPLY] <= 0)):
         return 0.0
-    return cfg[C_PP + seat * P_LEN + P_V_STAR]
+    return cfg[R.C_PP + seat * R.P_LEN + R.P_V_STAR]
 
 
 @njit(cache=True)
@@ -155,13 +136,13 @@ def die_values(state, cfg, seat):
     ``cfg[C_DV + die]``; STAR faces (and arrows at them) count at ``star_roll_value``: its
     entry of the face-value table is swapped in for this evaluation and restored after, so
     installs keep valuing STAR at ``v_star``."""
-    cfg[C_FV + seat * N_FACES + FC_STAR] = star_roll_value(state, cfg, seat)
-    for d in range(state[S_N_DICE]):
+    cfg[R.C_FV + seat * L.N_FACES + L.FC_STAR] = star_roll_value(state, cfg, seat)
+    for d in range(state[L.S_N_DICE]):
         v = 0.0
-        for s in range(N_SLOTS):
+        for s in range(L.N_SLOTS):
             v += slot_value(state, cfg, seat, d, s)
-        cfg[C_DV + d] = v / N_SLOTS
-    cfg[C_FV + seat * N_FACES + FC_STAR] = cfg[C_PP + seat * P_LEN + P_V_STAR]
+        cfg[R.C_DV + d] = v / L.N_SLOTS
+    cfg[R.C_FV + seat * L.N_FACES + L.FC_STAR] = cfg[R.C_PP + seat * R.P_LEN + R.P_V_STAR]
 
 
 @njit(cache=True)
@@ -171,67 +152,67 @@ def _prep_die(state, cfg, seat, die):
     While the die has at most ``keep_moves`` number faces (pips, NINE) in slots 2..6, each of
     them is worth ``v_keep_move`` more: a die without them can no longer move a monkey, so it
     can neither reach START to cash stars nor pick up faces (the stall of old greedy)."""
-    b = seat_base(seat) + die * N_SLOTS
+    b = seat_base(seat) + die * L.N_SLOTS
     moves = 0
-    for s in range(N_SLOTS):
-        cfg[C_SV + s] = slot_value(state, cfg, seat, die, s)
-        cfg[C_W + s] = 1.0
-        if s > 0 and FC_PIP_2 <= state[b + F_FACE + s] <= FC_NINE:
+    for s in range(L.N_SLOTS):
+        cfg[R.C_SV + s] = slot_value(state, cfg, seat, die, s)
+        cfg[R.C_W + s] = 1.0
+        if s > 0 and L.FC_PIP_2 <= state[b + L.F_FACE + s] <= L.FC_NINE:
             moves += 1
-    if moves <= cfg[C_PP + seat * P_LEN + P_KEEP_MOVES]:
-        for s in range(1, N_SLOTS):
-            if FC_PIP_2 <= state[b + F_FACE + s] <= FC_NINE:
-                cfg[C_SV + s] += cfg[C_PP + seat * P_LEN + P_V_KEEP_MOVE]
-    if cfg[C_PP + seat * P_LEN + P_PROTECT_ARROW_TARGETS] > 0.5:
-        for q in range(N_SLOTS):
-            if state[b + F_FACE + q] == FC_ARROW:
-                t = state[b + F_ARROW + q]
-                if 0 <= t < N_SLOTS:
-                    cfg[C_W + t] += 1.0
+    if moves <= cfg[R.C_PP + seat * R.P_LEN + R.P_KEEP_MOVES]:
+        for s in range(1, L.N_SLOTS):
+            if L.FC_PIP_2 <= state[b + L.F_FACE + s] <= L.FC_NINE:
+                cfg[R.C_SV + s] += cfg[R.C_PP + seat * R.P_LEN + R.P_V_KEEP_MOVE]
+    if cfg[R.C_PP + seat * R.P_LEN + R.P_PROTECT_ARROW_TARGETS] > 0.5:
+        for q in range(L.N_SLOTS):
+            if state[b + L.F_FACE + q] == L.FC_ARROW:
+                t = state[b + L.F_ARROW + q]
+                if 0 <= t < L.N_SLOTS:
+                    cfg[R.C_W + t] += 1.0
 
 
 @njit(cache=True)
 def best_arrow_target(state, cfg, seat, die, s):
     """(value, slot number) of the best arrow target for an arrow in slot index ``s`` (D09)."""
-    b = seat_base(seat) + die * N_SLOTS
-    anyt = int(cfg[R_ARROW_TARGETS]) == ARROW_ANY
+    b = seat_base(seat) + die * L.N_SLOTS
+    anyt = int(cfg[R.R_ARROW_TARGETS]) == R.ARROW_ANY
     best = NEG
     bt = 0
-    avoid = cfg[C_PP + seat * P_LEN + P_AVOID_RINGMASTER_TARGET] > 0.5
-    for t in range(N_SLOTS):
-        if t == s or (not anyt and t == state[S_OPP + s]):
+    avoid = cfg[R.C_PP + seat * R.P_LEN + R.P_AVOID_RINGMASTER_TARGET] > 0.5
+    for t in range(L.N_SLOTS):
+        if t == s or (not anyt and t == state[L.S_OPP + s]):
             continue
-        f = state[b + F_FACE + t]
-        v = cfg[C_FV + seat * N_FACES + f]   # 0 for an ARROW
-        if avoid and f == FC_RINGMASTER:
+        f = state[b + L.F_FACE + t]
+        v = cfg[R.C_FV + seat * L.N_FACES + f]   # 0 for an ARROW
+        if avoid and f == L.FC_RINGMASTER:
             v -= 1.0e6
         if v > best:
             best = v
             bt = t + 1
-    return best - cfg[C_PP + seat * P_LEN + P_ARROW_PENALTY], bt
+    return best - cfg[R.C_PP + seat * R.P_LEN + R.P_ARROW_PENALTY], bt
 
 
 @njit(cache=True)
 def install_gain(state, cfg, seat, die, s, x):
     """Value gained by installing face ``x`` in slot index ``s`` of ``die`` (D08); ``die``
     must be prepared by ``_prep_die``."""
-    old = cfg[C_SV + s]
-    if x == FC_ARROW:
+    old = cfg[R.C_SV + s]
+    if x == L.FC_ARROW:
         new, _ = best_arrow_target(state, cfg, seat, die, s)
     else:
-        new = cfg[C_FV + seat * N_FACES + x]
-    return cfg[C_W + s] * (new - old)
+        new = cfg[R.C_FV + seat * L.N_FACES + x]
+    return cfg[R.C_W + s] * (new - old)
 
 
 @njit(cache=True)
 def best_install(state, cfg, seat, die, x):
     """(gain, slot number) of the best slot 2..6 for face ``x`` on ``die`` (prepared by
     ``_prep_die``); (NEG, 0) if the pile is empty."""
-    if state[S_FACE_SUPPLY + x] < 1:
+    if state[L.S_FACE_SUPPLY + x] < 1:
         return NEG, 0
     best = NEG
     bs = 0
-    for s in range(1, N_SLOTS):
+    for s in range(1, L.N_SLOTS):
         g = install_gain(state, cfg, seat, die, s, x)
         if g > best:
             best = g
@@ -245,36 +226,33 @@ def plus1_gain(state, cfg, seat, die, a):
     is worth 0."""
     if a < 0:
         return 0.0
-    kind = a // PLUS1_KIND
-    d = (a % PLUS1_KIND) // PLUS1_DIE
-    s = a % PLUS1_DIE - 1
+    kind, d, s = decode_plus1(a)
     if kind == 0:
-        return install_gain(state, cfg, seat, d, s, FC_POINTS_1)
-    f = state[seat_base(seat) + F_FACE + d * N_SLOTS + s]
-    g = cfg[C_FV + seat * N_FACES + f + 1] - cfg[C_FV + seat * N_FACES + f]
-    if cfg[C_PP + seat * P_LEN + P_PLUS1_PREFER_UPGRADE] > 0.5:
+        return install_gain(state, cfg, seat, d, s, L.FC_POINTS_1)
+    f = state[seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s]
+    g = cfg[R.C_FV + seat * L.N_FACES + f + 1] - cfg[R.C_FV + seat * L.N_FACES + f]
+    if cfg[R.C_PP + seat * R.P_LEN + R.P_PLUS1_PREFER_UPGRADE] > 0.5:
         g += 1.0e-6
     return g
 
 
 @njit(cache=True)
 def best_plus1(state, cfg, seat, die):
-    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel._plus1_options)."""
+    """Best +1 gain on landing with ``die`` (prepared; same legality as kernel.list_plus1)."""
     best = 0.0
-    if state[S_FACE_SUPPLY + FC_POINTS_1] >= 1:
-        for s in range(1, N_SLOTS):
-            best = max(best, install_gain(state, cfg, seat, die, s, FC_POINTS_1))
-    kmax = int(cfg[R_POINT_FACE_MAX])
-    anyd = cfg[R_PLUS1_ANY_DIE] > 0.5
-    for d in range(state[S_N_DICE]):
+    if state[L.S_FACE_SUPPLY + L.FC_POINTS_1] >= 1:
+        for s in range(1, L.N_SLOTS):
+            best = max(best, install_gain(state, cfg, seat, die, s, L.FC_POINTS_1))
+    kmax = int(cfg[R.R_POINT_FACE_MAX])
+    anyd = cfg[R.R_PLUS1_ANY_DIE] > 0.5
+    for d in range(state[L.S_N_DICE]):
         if d != die and not anyd:
             continue
-        for s in range(1, N_SLOTS):
-            f = state[seat_base(seat) + F_FACE + d * N_SLOTS + s]
-            if FC_POINTS_1 <= f <= FC_POINTS_5 and f - FC_POINTS_1 + 1 < kmax \
-                    and state[S_FACE_SUPPLY + f + 1] >= 1:
-                best = max(best, plus1_gain(state, cfg, seat, die,
-                                            PLUS1_KIND + d * PLUS1_DIE + s + 1))
+        for s in range(1, L.N_SLOTS):
+            f = state[seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s]
+            if L.FC_POINTS_1 <= f <= L.FC_POINTS_5 and f - L.FC_POINTS_1 + 1 < kmax \
+                    and state[L.S_FACE_SUPPLY + f + 1] >= 1:
+                best = max(best, plus1_gain(state, cfg, seat, die, encode_plus1(1, d, s)))
     return best
 
 
@@ -285,9 +263,9 @@ def shop_k(state, cfg, seat, kmax):
     b = seat_base(seat)
     if kmax <= 0:
         return 0
-    gap = state[S_R] - state[b + F_SCORE]
-    if gap <= cfg[C_PP + seat * P_LEN + P_CASH_ALL_IF_GAP_LE] or \
-            state[b + F_STARS] >= cfg[C_PP + seat * P_LEN + P_STAR_CASH_MIN]:
+    gap = state[L.S_R] - state[b + L.F_SCORE]
+    if gap <= cfg[R.C_PP + seat * R.P_LEN + R.P_CASH_ALL_IF_GAP_LE] or \
+            state[b + L.F_STARS] >= cfg[R.C_PP + seat * R.P_LEN + R.P_STAR_CASH_MIN]:
         return kmax
     return 0
 
@@ -295,10 +273,10 @@ def shop_k(state, cfg, seat, kmax):
 @njit(cache=True)
 def shop_value(state, cfg, seat):
     """Points the shop would give now (D11 choice), for a landing evaluation."""
-    kmax = min(int(cfg[R_SHOP_MAX_STARS]), int(cfg[R_STAR_EXCHANGE]) - 1,
-               state[seat_base(seat) + F_STARS])
+    kmax = min(int(cfg[R.R_SHOP_MAX_STARS]), int(cfg[R.R_STAR_EXCHANGE]) - 1,
+               state[seat_base(seat) + L.F_STARS])
     k = shop_k(state, cfg, seat, kmax)
-    return cfg[R_STAR_EXCHANGE + 1 + k] if k > 0 else 0.0
+    return cfg[R.R_STAR_EXCHANGE + 1 + k] if k > 0 else 0.0
 
 
 # ==== greedy decisions =======================================================================
@@ -306,28 +284,28 @@ def shop_value(state, cfg, seat):
 def greedy_extra_dice(state, cfg, seat, n):
     """D01: never / max / threshold (extra die only if its die_value >= extra_die_min_value),
     keeping ``gold_reserve`` gold. The options are e = 0..emax, so e is also the index."""
-    mode = int(cfg[C_PP + seat * P_LEN + P_EXTRA_DICE_MODE])
-    emax = state[S_OPTIONS + n - 1]
-    if mode == MODE_NEVER:
+    mode = int(cfg[R.C_PP + seat * R.P_LEN + R.P_EXTRA_DICE_MODE])
+    emax = state[L.S_OPTIONS + n - 1]
+    if mode == R.MODE_NEVER:
         return 0
-    cost = int(cfg[R_GOLD_PER_EXTRA_DIE])
+    cost = int(cfg[R.R_GOLD_PER_EXTRA_DIE])
     afford = emax
     if cost > 0:
-        afford = max(0, (state[seat_base(seat) + F_GOLD] - int(cfg[C_PP + seat * P_LEN + P_GOLD_RESERVE])) // cost)
+        afford = max(0, (state[seat_base(seat) + L.F_GOLD] - int(cfg[R.C_PP + seat * R.P_LEN + R.P_GOLD_RESERVE])) // cost)
     cap = min(emax, afford)
-    if mode == MODE_MAX or cap <= 0:
+    if mode == R.MODE_MAX or cap <= 0:
         return cap
     # threshold: count dice (besides the best, which is free) worth at least the minimum
-    nd = state[S_N_DICE]
+    nd = state[L.S_N_DICE]
     die_values(state, cfg, seat)
     best = NEG
     for d in range(nd):
-        best = max(best, cfg[C_DV + d])
+        best = max(best, cfg[R.C_DV + d])
     good = 0
     skipped = False
-    vmin = cfg[C_PP + seat * P_LEN + P_EXTRA_DIE_MIN_VALUE]
+    vmin = cfg[R.C_PP + seat * R.P_LEN + R.P_EXTRA_DIE_MIN_VALUE]
     for d in range(nd):
-        v = cfg[C_DV + d]
+        v = cfg[R.C_DV + d]
         if v == best and not skipped:
             skipped = True
             continue
@@ -340,15 +318,15 @@ def greedy_extra_dice(state, cfg, seat, n):
 def greedy_dice(state, cfg, seat, n):
     """D02: the subset with the highest total die_value."""
     die_values(state, cfg, seat)
-    nd = state[S_N_DICE]
+    nd = state[L.S_N_DICE]
     best = NEG
     ba = 0
     for i in range(n):
-        m = state[S_OPTIONS + i]
+        m = state[L.S_OPTIONS + i]
         v = 0.0
         for d in range(nd):
             if (m >> d) & 1:
-                v += cfg[C_DV + d]
+                v += cfg[R.C_DV + d]
         if v > best + 1e-12:
             best = v
             ba = i
@@ -362,10 +340,10 @@ def greedy_reroll(state, cfg, seat, n):
     best = NEG
     ba = 0
     for i in range(n):
-        d = state[S_OPTIONS + i]
+        d = state[L.S_OPTIONS + i]
         if d < 0:
             continue
-        v = cfg[C_DV + d]
+        v = cfg[R.C_DV + d]
         if v > best + 1e-12:
             best = v
             ba = i
@@ -377,24 +355,24 @@ def doubled_gain(state, cfg, seat, d):
     """D04: value added by one more Double on die ``d`` (points, rank, train, star, gold)."""
     f = die_result(state, cfg, seat, d)
     cur = double_mult(state, cfg, d)
-    extra = cur * (int(cfg[R_DOUBLE_MULTIPLIER]) - 1)
+    extra = cur * (int(cfg[R.R_DOUBLE_MULTIPLIER]) - 1)
     b = seat_base(seat)
-    if FC_POINTS_1 <= f <= FC_POINTS_5:
-        return extra * (f - FC_POINTS_1 + 1)
-    if f == FC_RANK:
-        me = state[b + F_SCORE]
+    if L.FC_POINTS_1 <= f <= L.FC_POINTS_5:
+        return extra * (f - L.FC_POINTS_1 + 1)
+    if f == L.FC_RANK:
+        me = state[b + L.F_SCORE]
         r = 1
-        for p in range(state[S_N_PLAYERS]):
-            if state[seat_base(p) + F_SCORE] > me:
+        for p in range(state[L.S_N_PLAYERS]):
+            if state[seat_base(p) + L.F_SCORE] > me:
                 r += 1
-        return extra * cfg[R_RANK_POINTS + min(r, 4)]
-    if f == FC_TRAIN:
-        return extra * state[S_TRAIN_TRACK + state[S_TRAIN_POS]]
-    if f == FC_STAR:
-        return extra * cfg[C_PP + seat * P_LEN + P_V_STAR]
-    if f == FC_GOLD:
-        g = extra * cfg[C_PP + seat * P_LEN + P_V_GOLD]
-        if state[b + F_GOLD] < cfg[C_PP + seat * P_LEN + P_GOLD_RESERVE]:
+        return extra * cfg[R.R_RANK_POINTS + min(r, 4)]
+    if f == L.FC_TRAIN:
+        return extra * state[L.S_TRAIN_TRACK + state[L.S_TRAIN_POS]]
+    if f == L.FC_STAR:
+        return extra * cfg[R.C_PP + seat * R.P_LEN + R.P_V_STAR]
+    if f == L.FC_GOLD:
+        g = extra * cfg[R.C_PP + seat * R.P_LEN + R.P_V_GOLD]
+        if state[b + L.F_GOLD] < cfg[R.C_PP + seat * R.P_LEN + R.P_GOLD_RESERVE]:
             g += 1.0e-3
         return g
     return 0.0
@@ -406,7 +384,7 @@ def greedy_double(state, cfg, seat, n):
     best = NEG
     ba = 0
     for i in range(n):
-        g = doubled_gain(state, cfg, seat, state[S_OPTIONS + i])
+        g = doubled_gain(state, cfg, seat, state[L.S_OPTIONS + i])
         if g > best + 1e-12:
             best = g
             ba = i
@@ -417,25 +395,26 @@ def greedy_double(state, cfg, seat, n):
 def greedy_order(state, cfg, seat, n):
     """D05: RANK_1234 first, then gains, moves, Ringmaster results (``gains_first``,
     ``ringmaster_last_if_not_leading``, ``moves_before_abilities``)."""
-    me = state[seat_base(seat) + F_SCORE]
+    me = state[seat_base(seat) + L.F_SCORE]
     leading = True
-    for p in range(state[S_N_PLAYERS]):
-        if p != seat and state[seat_base(p) + F_SCORE] > me:
+    for p in range(state[L.S_N_PLAYERS]):
+        if p != seat and state[seat_base(p) + L.F_SCORE] > me:
             leading = False
     best = 1.0e18
     ba = 0
     for i in range(n):
-        d = state[S_OPTIONS + i]
+        d = state[L.S_OPTIONS + i]
         f = die_result(state, cfg, seat, d)
-        if f == FC_RINGMASTER:
+        if f == L.FC_RINGMASTER:
             pr = 3.0
-            if cfg[C_PP + seat * P_LEN + P_GAINS_FIRST] < 0.5:
+            if cfg[R.C_PP + seat * R.P_LEN + R.P_GAINS_FIRST] < 0.5:
                 pr = -2.0
-            if cfg[C_PP + seat * P_LEN + P_RINGMASTER_LAST_IF_NOT_LEADING] > 0.5 and not leading:
+            if (cfg[R.C_PP + seat * R.P_LEN + R.P_RINGMASTER_LAST_IF_NOT_LEADING] > 0.5
+                    and not leading):
                 pr = 10.0
-        elif FC_PIP_2 <= f <= FC_NINE:
-            pr = -1.0 if cfg[C_PP + seat * P_LEN + P_MOVES_BEFORE_ABILITIES] > 0.5 else 2.0
-        elif f == FC_RANK:
+        elif L.FC_PIP_2 <= f <= L.FC_NINE:
+            pr = -1.0 if cfg[R.C_PP + seat * R.P_LEN + R.P_MOVES_BEFORE_ABILITIES] > 0.5 else 2.0
+        elif f == L.FC_RANK:
             pr = 0.0
         else:
             pr = 1.0
@@ -453,13 +432,14 @@ def greedy_move(state, cfg, seat, n):
     ``decline_if_below``. The die's slot values, the shop value and the +1 value are computed
     once per decision."""
     b = seat_base(seat)
-    die = state[S_CTX_DIE]
-    L = state[S_TRACK_LEN]
-    st = state[S_START_INDEX]
-    sign = -1.0 if int(cfg[C_PP + seat * P_LEN + P_MONKEY_TIEBREAK]) == TIE_REARMOST else 1.0
-    w_shop = cfg[C_PP + seat * P_LEN + P_W_SHOP]
-    w_install = cfg[C_PP + seat * P_LEN + P_W_INSTALL]
-    on_pass = cfg[R_SHOP_ON_PASS] > 0.5
+    die = state[L.S_CTX_DIE]
+    track_len = state[L.S_TRACK_LEN]
+    st = state[L.S_START_INDEX]
+    rearmost = int(cfg[R.C_PP + seat * R.P_LEN + R.P_MONKEY_TIEBREAK]) == R.TIE_REARMOST
+    sign = -1.0 if rearmost else 1.0
+    w_shop = cfg[R.C_PP + seat * R.P_LEN + R.P_W_SHOP]
+    w_install = cfg[R.C_PP + seat * R.P_LEN + R.P_W_INSTALL]
+    on_pass = cfg[R.R_SHOP_ON_PASS] > 0.5
     _prep_die(state, cfg, seat, die)
     shop = shop_value(state, cfg, seat)
     plus1 = 0.0
@@ -468,37 +448,36 @@ def greedy_move(state, cfg, seat, n):
     ba = 0
     decline = -1
     for i in range(n):
-        a = state[S_OPTIONS + i]
+        a = state[L.S_OPTIONS + i]
         if a < 0:
             decline = i
             continue
-        m = a % MOVE_CODE
-        dist = a // MOVE_CODE
-        frm = state[b + F_MONKEY + m]
-        to = (frm + dist) % L
-        kind = state[S_SPACE_KIND + to]
-        if kind == SP_START:
+        dist, m = decode_move(a)
+        frm = state[b + L.F_MONKEY + m]
+        to = (frm + dist) % track_len
+        kind = state[L.S_SPACE_KIND + to]
+        if kind == L.SP_START:
             v = w_shop * shop
         else:
             v = 0.0
             if on_pass:
                 for j in range(1, dist):
-                    if (frm + j) % L == st:
+                    if (frm + j) % track_len == st:
                         v += w_shop * shop
                         break
-            if kind == SP_FACE:
-                g, _ = best_install(state, cfg, seat, die, state[S_SPACE_FACE + to])
+            if kind == L.SP_FACE:
+                g, _ = best_install(state, cfg, seat, die, state[L.S_SPACE_FACE + to])
                 v += w_install * max(g, 0.0)
-            elif kind == SP_PLUS1:
+            elif kind == L.SP_PLUS1:
                 if not have_plus1:
                     plus1 = best_plus1(state, cfg, seat, die)
                     have_plus1 = True
                 v += w_install * plus1
-        v += sign * 1.0e-4 * ((frm - st) % L) + 1.0e-6 * dist
+        v += sign * 1.0e-4 * ((frm - st) % track_len) + 1.0e-6 * dist
         if v > best:
             best = v
             ba = i
-    if decline >= 0 and best < cfg[C_PP + seat * P_LEN + P_DECLINE_IF_BELOW]:
+    if decline >= 0 and best < cfg[R.C_PP + seat * R.P_LEN + R.P_DECLINE_IF_BELOW]:
         return decline
     return ba
 
@@ -507,10 +486,10 @@ def greedy_move(state, cfg, seat, n):
 def greedy_install(state, cfg, seat, n):
     """D08: replace the slot with the largest gain if it exceeds ``install_margin``. The
     options are 0 (decline), then slot numbers 2..6 at indices 1..5."""
-    die = state[S_CTX_DIE]
+    die = state[L.S_CTX_DIE]
     _prep_die(state, cfg, seat, die)
-    g, s = best_install(state, cfg, seat, die, state[S_CTX_FACE])
-    if s > 0 and g > cfg[C_PP + seat * P_LEN + P_INSTALL_MARGIN]:
+    g, s = best_install(state, cfg, seat, die, state[L.S_CTX_FACE])
+    if s > 0 and g > cfg[R.C_PP + seat * R.P_LEN + R.P_INSTALL_MARGIN]:
         return s - 1
     return 0
 
@@ -518,19 +497,19 @@ def greedy_install(state, cfg, seat, n):
 @njit(cache=True)
 def greedy_arrow(state, cfg, seat, n):
     """D09: point at the highest-value slot (``avoid_ringmaster_target``)."""
-    _, t = best_arrow_target(state, cfg, seat, state[S_CTX_DIE], state[S_CTX_SLOT])
-    return index_of(state, S_OPTIONS, n, t)
+    _, t = best_arrow_target(state, cfg, seat, state[L.S_CTX_DIE], state[L.S_CTX_SLOT])
+    return index_of(state, L.S_OPTIONS, n, t)
 
 
 @njit(cache=True)
 def greedy_plus1(state, cfg, seat, n):
     """D10: the +1 choice with the largest gain above ``install_margin``, else decline."""
-    die = state[S_CTX_DIE]
+    die = state[L.S_CTX_DIE]
     _prep_die(state, cfg, seat, die)
-    best = cfg[C_PP + seat * P_LEN + P_INSTALL_MARGIN]
+    best = cfg[R.C_PP + seat * R.P_LEN + R.P_INSTALL_MARGIN]
     ba = 0   # decline (-1) is listed first
     for i in range(n):
-        a = state[S_OPTIONS + i]
+        a = state[L.S_OPTIONS + i]
         if a < 0:
             continue
         g = plus1_gain(state, cfg, seat, die, a)
@@ -544,15 +523,15 @@ def greedy_plus1(state, cfg, seat, n):
 def greedy_thief(state, cfg, seat, n):
     """D12: token type by ``w_steal_*``; ``stock_race_override`` takes a stock when the victim
     holds at least as many stocks as we do."""
-    v = state[S_CTX_VICTIM]
+    v = state[L.S_CTX_VICTIM]
     best = NEG
     ba = 0
     for i in range(n):
-        t = state[S_OPTIONS + i]
-        if t == TK_STOCK and cfg[C_PP + seat * P_LEN + P_STOCK_RACE_OVERRIDE] > 0.5 \
-                and state[seat_base(v) + F_STOCKS] >= state[seat_base(seat) + F_STOCKS]:
+        t = state[L.S_OPTIONS + i]
+        if t == L.TK_STOCK and cfg[R.C_PP + seat * R.P_LEN + R.P_STOCK_RACE_OVERRIDE] > 0.5 \
+                and state[seat_base(v) + L.F_STOCKS] >= state[seat_base(seat) + L.F_STOCKS]:
             return i
-        w = cfg[C_PP + seat * P_LEN + P_W_STEAL_GOLD + t]
+        w = cfg[R.C_PP + seat * R.P_LEN + R.P_W_STEAL_GOLD + t]
         if w > best:
             best = w
             ba = i
@@ -564,26 +543,26 @@ def greedy(state, cfg, seat, dp, n):
     """The greedy policy: the index of the option that the D_* heuristic of decision point
     ``dp`` picks among the ``n`` pending options (``kernel.choose``; the game loop of the
     kernel calls each heuristic at its own decision point)."""
-    if dp == D_MOVE or dp == D_NINE or dp == D_RM_MOVE:
+    if dp == L.D_MOVE or dp == L.D_NINE or dp == L.D_RM_MOVE:
         return greedy_move(state, cfg, seat, n)
-    if dp == D_EXTRA:
+    if dp == L.D_EXTRA:
         return greedy_extra_dice(state, cfg, seat, n)
-    if dp == D_DICE:
+    if dp == L.D_DICE:
         return greedy_dice(state, cfg, seat, n)
-    if dp == D_REROLL:
+    if dp == L.D_REROLL:
         return greedy_reroll(state, cfg, seat, n)
-    if dp == D_DOUBLE:
+    if dp == L.D_DOUBLE:
         return greedy_double(state, cfg, seat, n)
-    if dp == D_ORDER:
+    if dp == L.D_ORDER:
         return greedy_order(state, cfg, seat, n)
-    if dp == D_INSTALL:
+    if dp == L.D_INSTALL:
         return greedy_install(state, cfg, seat, n)
-    if dp == D_ARROW:
+    if dp == L.D_ARROW:
         return greedy_arrow(state, cfg, seat, n)
-    if dp == D_PLUS1:
+    if dp == L.D_PLUS1:
         return greedy_plus1(state, cfg, seat, n)
-    if dp == D_SHOP:   # options k = 0..kmax: k is the index
-        return shop_k(state, cfg, seat, state[S_OPTIONS + n - 1])
-    if dp == D_THIEF:
+    if dp == L.D_SHOP:   # options k = 0..kmax: k is the index
+        return shop_k(state, cfg, seat, state[L.S_OPTIONS + n - 1])
+    if dp == L.D_THIEF:
         return greedy_thief(state, cfg, seat, n)
     return 0

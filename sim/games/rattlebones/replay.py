@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from . import layout as L
-from .rules import FACE_NAMES, FACE_SHORT, SPACE_KINDS, TILE_NAMES
+from . import rules as R
 
 _TOKENS = ("gold", "star", "stock")
 _TRIGGERS = ("none", "score gain", "Ringmaster decrement", "stock scoring", "star exchange", "setup")
@@ -34,7 +34,7 @@ def _get(ctx, key, default):
 
 
 def _face(f: int) -> str:
-    return FACE_NAMES[f] if 0 <= f < len(FACE_NAMES) else f"face{f}"
+    return R.FACE_NAMES[f] if 0 <= f < len(R.FACE_NAMES) else f"face{f}"
 
 
 def _gamble(g: int) -> str:
@@ -54,7 +54,7 @@ def format_event(event, ctx=None) -> str:
     code = int(event[0])
     a = [int(x) for x in event[1:]]
     colors = _get(ctx, "colors", ("white", "black", "grey", "die3", "die4"))
-    tiles = _get(ctx, "tile_names", TILE_NAMES)
+    tiles = _get(ctx, "tile_names", R.TILE_NAMES)
 
     def die(d):
         return colors[d] if 0 <= d < len(colors) else f"die{d}"
@@ -67,7 +67,7 @@ def format_event(event, ctx=None) -> str:
         return (f"setup: {a[0]} players, Ringmaster at {a[1]}, start player drawn from chair "
                 f"{a[2]} (= seat 0); tiles: {', '.join(names)}")
     if code == L.EV_TILE:
-        kind = SPACE_KINDS[a[2]]
+        kind = R.SPACE_KINDS[a[2]]
         what = f"FACE({_face(a[3])})" if kind == "FACE" else kind
         return f"  tile {tiles[a[1]] if a[1] < len(tiles) else a[1]} on space {a[0]}: {what}"
     if code == L.EV_TURN:
@@ -134,5 +134,5 @@ def die_text(faces, arrows) -> str:
     """A die as ``[R,ARROW->3,TRAIN,4,5,6]`` (slots 1..6) for tests and debugging."""
     out = []
     for f, t in zip(faces, arrows):
-        out.append(f"ARROW->{t + 1}" if f == L.FC_ARROW else FACE_SHORT[f])
+        out.append(f"ARROW->{t + 1}" if f == L.FC_ARROW else R.FACE_SHORT[f])
     return "[" + ",".join(out) + "]"

@@ -21,14 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from sim import components as cf
-from sim.layout import Block, choice_code, params_block
+from sim.layout import Block, choice_code, exports, params_block
 from sim.presets import shipped
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from .layout import (BM_LEN, BM_START, BM_TRACK_LEN, FC_ARROW, FC_RINGMASTER, GB_NINE,
-                     GB_RINGMASTER, K_GREEDY, K_RANDOM, MAX_DICE, MAX_PLAYERS, MAX_TILES,
-                     MAX_TRACK, N_FACES, N_SLOTS, SP_FACE, SP_PLUS1, SP_START, SPC_FACE, SPC_KIND,
-                     SPC_LEN, TOK_LEN, TOKENS, TRD_LEN, TRD_N, TRD_START, TRD_VALUES)
+from . import layout as L
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 PRESETS_DIR = Path(__file__).resolve().parent / "presets"  # named policies written by `playtest tune`
@@ -180,18 +177,18 @@ NOVICE = {"w_points": 1.0, "keep_moves": 0, "star_cash_min": 4, "star_hoard_max"
           "w_shop": 0.3}
 
 POLICIES: dict[str, PolicySpec] = {
-    "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
-    "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over every decision point (§9) with the baseline face values."),
-    "novice": PolicySpec("novice", K_GREEDY,
+    "random": PolicySpec("random", L.K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
+    "greedy": PolicySpec("greedy", L.K_GREEDY, "One-step heuristic over every decision point (§9) with the baseline face values."),
+    "novice": PolicySpec("novice", L.K_GREEDY,
                          "greedy before its fixes (v1.0.0): a POINTS_1 is worth no more than a pip, "
                          "dice may lose every number face, stars wait for full exchanges.",
                          NOVICE),
-    "aggressive": PolicySpec("aggressive", K_GREEDY,
+    "aggressive": PolicySpec("aggressive", L.K_GREEDY,
                              "Spends all gold on dice, cashes stars at once, loves thieves and Ringmaster-first.",
                              {"extra_dice_mode": "max", "star_cash_min": 1, "v_thief_per_opponent": 1.5,
                               "gains_first": False, "ringmaster_last_if_not_leading": False,
                               "monkey_tiebreak": "frontmost", "w_shop": 1.0}),
-    "hoarder": PolicySpec("hoarder", K_GREEDY,
+    "hoarder": PolicySpec("hoarder", L.K_GREEDY,
                           "Keeps 3 gold, values tokens highly, cashes only full exchanges of 4 stars.",
                           {"gold_reserve": 3, "v_gold": 3.0, "v_star": 4.5, "v_stock": 3.0,
                            "star_cash_min": 4, "cash_all_if_gap_le": 3, "w_shop": 0.2}),
@@ -199,7 +196,7 @@ POLICIES: dict[str, PolicySpec] = {
     # every numeric parameter but the four that keep greedy from stalling (star_cash_min,
     # star_hoard_max, keep_moves, v_keep_move: tuned too, they gave 0.1% of 2-player games over
     # 100 rounds); the command and held-out result are in the file.
-    "expert": PolicySpec("expert", K_GREEDY,
+    "expert": PolicySpec("expert", L.K_GREEDY,
                          "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
                          "keeps 3 gold, values train, stock, gamble and reroll results highly; greedy's star "
                          "cashing and last number faces.",
@@ -209,10 +206,8 @@ POLICIES: dict[str, PolicySpec] = {
 
 # ---- offsets and codes for the kernels (derived from the tables above) ---------------------
 RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
-globals().update(RULES_BLOCK.offsets)
 R_LEN = RULES_BLOCK.length
 POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
-globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
 
@@ -231,14 +226,14 @@ TIE_REARMOST = choice_code(POLICY_PARAMS, "monkey_tiebreak", "rearmost")
 # are the rules, so every R_* offset reads the same value from ``cfg`` as from ``rules``.
 CFG_BLOCK = Block("C_", (
     ("rules", R_LEN, "copy of the rules (R_* offsets)"),
-    ("kind", MAX_PLAYERS, "policy kind K_* of each seat"),
-    ("pp", MAX_PLAYERS * P_LEN, "policy parameters of each seat: C_PP + seat * P_LEN + P_*"),
-    ("fv", MAX_PLAYERS * N_FACES, "face_value table of each seat: C_FV + seat * N_FACES + face"),
-    ("sv", N_SLOTS, "scratch: slot values of one die (policies._prep_die)"),
-    ("w", N_SLOTS, "scratch: install weights of that die"),
-    ("dv", MAX_DICE, "scratch: die values of one seat (policies.die_values)"),
+    ("kind", L.MAX_PLAYERS, "policy kind K_* of each seat"),
+    ("pp", L.MAX_PLAYERS * P_LEN, "policy parameters of each seat: C_PP + seat * P_LEN + P_*"),
+    ("fv", L.MAX_PLAYERS * L.N_FACES,
+     "face_value table of each seat: C_FV + seat * N_FACES + face"),
+    ("sv", L.N_SLOTS, "scratch: slot values of one die (policies._prep_die)"),
+    ("w", L.N_SLOTS, "scratch: install weights of that die"),
+    ("dv", L.MAX_DICE, "scratch: die values of one seat (policies.die_values)"),
 ), title="policy configuration cfg: float64[C_LEN] (policies.fill_cfg)")
-globals().update(CFG_BLOCK.offsets)
 C_LEN = CFG_BLOCK.length
 
 # ---- rule status ---------------------------------------------------------------------------
@@ -348,9 +343,9 @@ def _space(text: str) -> tuple[int, int]:
 def _gamble(text: str) -> int:
     t = text.strip().upper()
     if t == "RINGMASTER":
-        return GB_RINGMASTER
+        return L.GB_RINGMASTER
     if t == "NINE":
-        return GB_NINE
+        return L.GB_NINE
     if t.startswith("POINTS:"):
         try:
             k = int(t[7:])
@@ -399,10 +394,10 @@ def load_components(directory: Path | str | None = None) -> Components:
     # board.csv
     path = d / "board.csv"
     rows = cf.read_csv(path, {"preset": cf.cell_choice(BOARD_PRESETS, "preset"),
-                              "index": cf.cell_int(0, MAX_TRACK - 1),
+                              "index": cf.cell_int(0, L.MAX_TRACK - 1),
                               "space": _space})
-    boards = np.zeros((len(BOARD_PRESETS), MAX_TRACK, SPC_LEN), dtype=np.int64)
-    meta = np.zeros((len(BOARD_PRESETS), BM_LEN), dtype=np.int64)
+    boards = np.zeros((len(BOARD_PRESETS), L.MAX_TRACK, L.SPC_LEN), dtype=np.int64)
+    meta = np.zeros((len(BOARD_PRESETS), L.BM_LEN), dtype=np.int64)
     for p, pname in enumerate(BOARD_PRESETS):
         prow = [r for r in rows if r["preset"] == p]
         if not prow:
@@ -412,34 +407,34 @@ def load_components(directory: Path | str | None = None) -> Components:
         if idx != list(range(len(prow))):
             raise SpecError(f"{path}: preset '{pname}': column 'index' must be 0..{len(prow) - 1} "
                             f"exactly once each, got {idx}")
-        if not 6 <= len(prow) <= MAX_TRACK:
-            raise SpecError(f"{path}: preset '{pname}': track length {len(prow)} out of range 6..{MAX_TRACK}")
-        starts = [r for r in prow if r["space"][0] == SP_START]
+        if not 6 <= len(prow) <= L.MAX_TRACK:
+            raise SpecError(f"{path}: preset '{pname}': track length {len(prow)} out of range 6..{L.MAX_TRACK}")
+        starts = [r for r in prow if r["space"][0] == L.SP_START]
         if len(starts) != 1:
             raise SpecError(f"{path}: preset '{pname}': exactly one START space is required, got {len(starts)}")
         for r in prow:
-            boards[p, r["index"], SPC_KIND], boards[p, r["index"], SPC_FACE] = r["space"]
+            boards[p, r["index"], L.SPC_KIND], boards[p, r["index"], L.SPC_FACE] = r["space"]
             assumed |= r["provenance"] == "A"
-        meta[p, BM_TRACK_LEN], meta[p, BM_START] = len(prow), starts[0]["index"]
+        meta[p, L.BM_TRACK_LEN], meta[p, L.BM_START] = len(prow), starts[0]["index"]
 
     # tiles.csv
     path = d / "tiles.csv"
-    trows = cf.read_csv(path, {"code": cf.cell_int(0, MAX_TILES - 1), "tile": cf.cell_str(),
+    trows = cf.read_csv(path, {"code": cf.cell_int(0, L.MAX_TILES - 1), "tile": cf.cell_str(),
                                "space": _space}, unique="code")
     if sorted(r["code"] for r in trows) != list(range(len(trows))):
         raise SpecError(f"{path}: column 'code' must be 0..{len(trows) - 1} in order")
-    tiles = np.zeros((len(trows), SPC_LEN), dtype=np.int64)
+    tiles = np.zeros((len(trows), L.SPC_LEN), dtype=np.int64)
     for r in trows:
-        if r["space"][0] not in (SP_FACE, SP_PLUS1):
+        if r["space"][0] not in (L.SP_FACE, L.SP_PLUS1):
             raise SpecError(f"{path}: row {r['_row']}, column 'space': a tile creates FACE:<face> or PLUS1")
-        tiles[r["code"], SPC_KIND], tiles[r["code"], SPC_FACE] = r["space"]
+        tiles[r["code"], L.SPC_KIND], tiles[r["code"], L.SPC_FACE] = r["space"]
         assumed |= r["provenance"] == "A"
 
     # face_supply.csv
     path = d / "face_supply.csv"
     frows = cf.read_csv(path, {"face": cf.cell_choice(ACTION_FACES + POINT_FACES, "face"),
                                "count": cf.cell_int(0, 99)}, unique="face")
-    supply = np.zeros(N_FACES, dtype=np.int64)
+    supply = np.zeros(L.N_FACES, dtype=np.int64)
     names = ACTION_FACES + POINT_FACES
     got = {names[r["face"]] for r in frows}
     missing = [n for n in names if n not in got]
@@ -463,27 +458,27 @@ def load_components(directory: Path | str | None = None) -> Components:
         return v
 
     tok = sect("tokens")
-    tokens = np.zeros(TOK_LEN, dtype=np.int64)
+    tokens = np.zeros(L.TOK_LEN, dtype=np.int64)
     for k, lo, hi in (("gold", 0, 100), ("star", 0, 100), ("stock", 2, 10)):
         v = tok.get(k)
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise SpecError(f"{path}: [tokens] key '{k}' must be an integer {lo}..{hi}, got {v!r}")
-        tokens[TOKENS.offset(k)] = v
+        tokens[L.TOKENS.offset(k)] = v
     tr = sect("train")
     track = cf.toml_list(path, tr, "track", cf.cell_int(0, 50), 2, 20)
     start = tr.get("start_index")
     if not isinstance(start, int) or not 0 <= start < len(track):
         raise SpecError(f"{path}: [train] key 'start_index' must be 0..{len(track) - 1}, got {start!r}")
-    train = np.zeros(TRD_LEN, dtype=np.int64)
-    train[TRD_N], train[TRD_START] = len(track), start
-    train[TRD_VALUES:TRD_VALUES + len(track)] = track
+    train = np.zeros(L.TRD_LEN, dtype=np.int64)
+    train[L.TRD_N], train[L.TRD_START] = len(track), start
+    train[L.TRD_VALUES:L.TRD_VALUES + len(track)] = track
     gamble = np.array(cf.toml_list(path, sect("gamble_die"), "faces", _gamble, 6, 6), dtype=np.int64)
     dice = sect("dice")
     cf.toml_list(path, dice, "colors", cf.cell_str(), 1, 5)
     start_faces = np.array(cf.toml_list(path, dice, "start_faces", _face, 6, 6), dtype=np.int64)
-    if start_faces[0] != FC_RINGMASTER:
+    if start_faces[0] != L.FC_RINGMASTER:
         raise SpecError(f"{path}: [dice] key 'start_faces', item 1: slot 1 must be RINGMASTER (permanent)")
-    if any(f == FC_ARROW for f in start_faces):
+    if any(f == L.FC_ARROW for f in start_faces):
         raise SpecError(f"{path}: [dice] key 'start_faces': ARROW cannot be a start face")
     opp = dice.get("opposite")
     opposite = np.full(6, -1, dtype=np.int64)
@@ -507,3 +502,7 @@ def load_components(directory: Path | str | None = None) -> Components:
         "colors": tuple(dice["colors"]), "board_presets": BOARD_PRESETS,
     }
     return Components(arrays, d, cf.digest_dir(d), bool(assumed), tables)
+
+
+# ---- the declared offsets as module attributes (R.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(RULES_BLOCK, POLICY_BLOCK, CFG_BLOCK)

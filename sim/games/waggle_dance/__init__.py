@@ -3,11 +3,8 @@ Rules: shared/rules/waggle_dance.md."""
 from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
-from . import audit, kernel, replay, rules
-from .layout import (D_CARD, D_CUBE, D_EGG, D_FLIP, D_GAIN, D_HARVEST, D_HATCH, D_KEEP, D_MOVE,
-                     D_PAIR, D_PAY, D_PLACE, D_TRADE,
-                     GAME_COLUMNS, GAME_OUT, SCRATCH, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE, S_DECIDER,
-                     S_N_OPTIONS, S_OPTIONS, S_POINT)
+from . import audit, kernel, options, replay, rules
+from . import layout as L
 
 SPEC = GameSpec(
     id="waggle_dance",
@@ -23,10 +20,10 @@ SPEC = GameSpec(
     search_rung="search:base=expert",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
-    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, STATE, SEAT, GAME_OUT, SEAT_OUT, SCRATCH,
-             rules.COMP_META),
-    game_columns=GAME_COLUMNS,
-    seat_columns=SEAT_COLUMNS,
+    layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, L.STATE, L.SEAT, L.GAME_OUT, L.SEAT_OUT,
+             L.SCRATCH, rules.COMP_META),
+    game_columns=L.GAME_COLUMNS,
+    seat_columns=L.SEAT_COLUMNS,
     end_reasons=("honey", "truncated"),
     load_components=rules.load_components,
     play_many=kernel.play_many,
@@ -37,14 +34,15 @@ SPEC = GameSpec(
     audit=audit.audit,
     max_events=60000,
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
-                choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,
-                n_options=S_N_OPTIONS, options=S_OPTIONS,
-                points={D_PLACE: "DP-04 placement", D_EGG: "DP-14 take egg",
-                        D_CUBE: "DP-16 cube placement", D_TRADE: "DP-17 trade",
-                        D_PAY: "DP-17 trade payment", D_GAIN: "DP-17 received cube",
-                        D_PAIR: "DP-18 pairing", D_MOVE: "DP-19 move",
-                        D_FLIP: "DP-19 flip", D_CARD: "DP-01..03, DP-09..11 card window",
-                        D_KEEP: "DP-03 Scout keep", D_HATCH: "DP-13 Expertise at B",
-                        D_HARVEST: "DP-15 Harvest"},
-                resample=kernel.resample, playout=kernel.playout),
+                choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,
+                n_options=L.S_N_OPTIONS, options=L.S_OPTIONS,
+                points={L.D_PLACE: "DP-04 placement", L.D_EGG: "DP-14 take egg",
+                        L.D_CUBE: "DP-16 cube placement", L.D_TRADE: "DP-17 trade",
+                        L.D_PAY: "DP-17 trade payment", L.D_GAIN: "DP-17 received cube",
+                        L.D_PAIR: "DP-18 pairing", L.D_MOVE: "DP-19 move",
+                        L.D_FLIP: "DP-19 flip", L.D_CARD: "DP-01..03, DP-09..11 card window",
+                        L.D_KEEP: "DP-03 Scout keep", L.D_HATCH: "DP-13 Expertise at B",
+                        L.D_HARVEST: "DP-15 Harvest"},
+                resample=kernel.resample, playout=kernel.playout,
+                option_text=options.option_text),
 )

@@ -7,12 +7,8 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
-from .layout import (F_CUBES, F_EGG, F_N_TILES, F_TDICE, F_TILE_HONEY, MAX_PLAYERS, N_COL,
-                     N_VAL, S_FLOWER, S_N_PLAYERS, SEAT0,
-                     SEAT_LEN)
-from .rules import (R_ALCHEMY_MAX_COLOURS, R_EFFICIENCY_CUBES, R_MAJORITY_FIRST_PAYOUT, R_MAJORITY_SECOND_PAYOUT,
-                    R_MAJORITY_TIED_FIRST_PAYOUT, R_MAJORITY_TIED_SECOND_PAYOUT,
-                    R_PAY_SECOND_WHEN_FIRST_TIED, R_POLLEN_PER_HONEY, R_TILE_POLLEN_CAPACITY)
+from . import layout as L
+from . import rules as R
 
 no_refcount_module(__name__)
 no_wraparound_module(__name__)
@@ -21,15 +17,15 @@ no_wraparound_module(__name__)
 @njit(cache=True)
 def seat_base(seat):
     """Offset of ``seat``'s block in the state (``SEAT0 + seat * SEAT_LEN``)."""
-    return SEAT0 + seat * SEAT_LEN
+    return L.SEAT0 + seat * L.SEAT_LEN
 
 
 @njit(cache=True)
 def tile_cubes(state, b, t):
     """Cubes on tile ``t`` of the seat at ``b`` (all colours)."""
     s = 0
-    for c in range(N_COL):
-        s += state[b + F_CUBES + t * N_COL + c]
+    for c in range(L.N_COL):
+        s += state[b + L.F_CUBES + t * L.N_COL + c]
     return s
 
 
@@ -37,15 +33,15 @@ def tile_cubes(state, b, t):
 def tile_dice(state, b, t):
     """Dice on tile ``t`` this round (all values)."""
     s = 0
-    for v in range(N_VAL):
-        s += state[b + F_TDICE + t * N_VAL + v]
+    for v in range(L.N_VAL):
+        s += state[b + L.F_TDICE + t * L.N_VAL + v]
     return s
 
 
 @njit(cache=True)
 def holds_pollen(state, b, t):
     """True if tile ``t`` may hold cubes: not HONEY and no egg (§1.2, WD-QA5)."""
-    return state[b + F_TILE_HONEY + t] == 0 and state[b + F_EGG + t] == 0
+    return state[b + L.F_TILE_HONEY + t] == 0 and state[b + L.F_EGG + t] == 0
 
 
 @njit(cache=True)
@@ -53,14 +49,14 @@ def room(state, rules, b, t):
     """Free cube space on tile ``t``: 0 unless it is an eligible pollen tile (§1.2, WD-D7)."""
     if not holds_pollen(state, b, t):
         return 0
-    return int(rules[R_TILE_POLLEN_CAPACITY]) - tile_cubes(state, b, t)
+    return int(rules[R.R_TILE_POLLEN_CAPACITY]) - tile_cubes(state, b, t)
 
 
 @njit(cache=True)
 def free_capacity(state, rules, b):
     """Free cube space over the whole hive (WD-D7)."""
     s = 0
-    for t in range(state[b + F_N_TILES]):
+    for t in range(state[b + L.F_N_TILES]):
         s += room(state, rules, b, t)
     return s
 
@@ -75,7 +71,7 @@ def is_empty_tile(state, b, t):
 def hive_cubes(state, b):
     """Cubes in the whole hive (the WD-V3 tie-break)."""
     s = 0
-    for t in range(state[b + F_N_TILES]):
+    for t in range(state[b + L.F_N_TILES]):
         s += tile_cubes(state, b, t)
     return s
 
@@ -84,8 +80,8 @@ def hive_cubes(state, b):
 def colour_in_hive(state, b, c):
     """Cubes of colour ``c`` in the whole hive."""
     s = 0
-    for t in range(state[b + F_N_TILES]):
-        s += state[b + F_CUBES + t * N_COL + c]
+    for t in range(state[b + L.F_N_TILES]):
+        s += state[b + L.F_CUBES + t * L.N_COL + c]
     return s
 
 
@@ -93,8 +89,8 @@ def colour_in_hive(state, b, c):
 def eggs_in_hive(state, b):
     """Eggs on the seat's tiles."""
     s = 0
-    for t in range(state[b + F_N_TILES]):
-        s += state[b + F_EGG + t]
+    for t in range(state[b + L.F_N_TILES]):
+        s += state[b + L.F_EGG + t]
     return s
 
 
@@ -105,13 +101,13 @@ def honey_colour(state, rules, b, t):
     if not holds_pollen(state, b, t):
         return -1
     best = -1
-    for c in range(N_COL):
-        k = state[b + F_CUBES + t * N_COL + c]
+    for c in range(L.N_COL):
+        k = state[b + L.F_CUBES + t * L.N_COL + c]
         if k > 0:
             if best >= 0:
                 return -1
             best = c
-    if best >= 0 and state[b + F_CUBES + t * N_COL + best] >= int(rules[R_POLLEN_PER_HONEY]):
+    if best >= 0 and state[b + L.F_CUBES + t * L.N_COL + best] >= int(rules[R.R_POLLEN_PER_HONEY]):
         return best
     return -1
 
@@ -127,8 +123,8 @@ def gather_split(state, rules, b, x, y, c):
     (xc, yc, others_to_y, others_on_x): cubes of ``c`` on x and y, and other-colour cubes on
     y and x afterwards.
     """
-    cap = int(rules[R_TILE_POLLEN_CAPACITY])
-    tc = state[b + F_CUBES + x * N_COL + c] + state[b + F_CUBES + y * N_COL + c]
+    cap = int(rules[R.R_TILE_POLLEN_CAPACITY])
+    tc = state[b + L.F_CUBES + x * L.N_COL + c] + state[b + L.F_CUBES + y * L.N_COL + c]
     o = tile_cubes(state, b, x) + tile_cubes(state, b, y) - tc
     xc = min(cap, tc)
     yc = tc - xc
@@ -144,16 +140,16 @@ def same_as_earlier(state, b, t, skip=-1):
     for u in range(t):
         if u == skip:
             continue
-        same = (state[b + F_EGG + u] == state[b + F_EGG + t]
-                and state[b + F_TILE_HONEY + u] == state[b + F_TILE_HONEY + t])
-        for c in range(N_COL):
+        same = (state[b + L.F_EGG + u] == state[b + L.F_EGG + t]
+                and state[b + L.F_TILE_HONEY + u] == state[b + L.F_TILE_HONEY + t])
+        for c in range(L.N_COL):
             if not same:
                 break
-            same = state[b + F_CUBES + u * N_COL + c] == state[b + F_CUBES + t * N_COL + c]
-        for v in range(N_VAL):
+            same = state[b + L.F_CUBES + u * L.N_COL + c] == state[b + L.F_CUBES + t * L.N_COL + c]
+        for v in range(L.N_VAL):
             if not same:
                 break
-            same = state[b + F_TDICE + u * N_VAL + v] == state[b + F_TDICE + t * N_VAL + v]
+            same = state[b + L.F_TDICE + u * L.N_VAL + v] == state[b + L.F_TDICE + t * L.N_VAL + v]
         if same:
             return True
     return False
@@ -163,7 +159,7 @@ def same_as_earlier(state, b, t, skip=-1):
 def flower_dice(state, f, p, adj_seat, adj):
     """Dice of seat ``p`` on flower ``f``, plus ``adj`` if ``p`` is ``adj_seat`` (a what-if
     count for the policies; ``adj_seat = -1`` for the real count)."""
-    k = state[S_FLOWER + f * MAX_PLAYERS + p]
+    k = state[L.S_FLOWER + f * L.MAX_PLAYERS + p]
     return k + adj if p == adj_seat else k
 
 
@@ -171,7 +167,7 @@ def flower_dice(state, f, p, adj_seat, adj):
 def majority_owed(state, rules, f, seat, adj_seat=-1, adj=0):
     """WD-D1 .. WD-D4: cubes ``seat`` is owed on flower ``f`` (before the supply cap), and its
     place (1 first, 2 second, 0 none); ``adj`` dice added to ``adj_seat`` (``flower_dice``)."""
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     mine = flower_dice(state, f, seat, adj_seat, adj)
     if mine == 0:
         return 0, 0
@@ -192,14 +188,14 @@ def majority_owed(state, rules, f, seat, adj_seat=-1, adj=0):
             t2 += 1
     if mine == m1:
         if t1 == 1:
-            return int(rules[R_MAJORITY_FIRST_PAYOUT]), 1
-        return int(rules[R_MAJORITY_TIED_FIRST_PAYOUT]), 1
+            return int(rules[R.R_MAJORITY_FIRST_PAYOUT]), 1
+        return int(rules[R.R_MAJORITY_TIED_FIRST_PAYOUT]), 1
     if mine == m2:
-        if t1 > 1 and rules[R_PAY_SECOND_WHEN_FIRST_TIED] < 0.5:
+        if t1 > 1 and rules[R.R_PAY_SECOND_WHEN_FIRST_TIED] < 0.5:
             return 0, 2
         if t2 == 1:
-            return int(rules[R_MAJORITY_SECOND_PAYOUT]), 2
-        return int(rules[R_MAJORITY_TIED_SECOND_PAYOUT]), 2
+            return int(rules[R.R_MAJORITY_SECOND_PAYOUT]), 2
+        return int(rules[R.R_MAJORITY_TIED_SECOND_PAYOUT]), 2
     return 0, 0
 
 
@@ -211,14 +207,14 @@ def card_flip_ok(state, rules, b, t, kind):
     the ``alchemy_max_colours`` biggest colours hold ``efficiency_cubes``)?"""
     if not holds_pollen(state, b, t):
         return False
-    k = int(rules[R_ALCHEMY_MAX_COLOURS])
+    k = int(rules[R.R_ALCHEMY_MAX_COLOURS])
     top = 0
     colours = 0
     total = 0
     best = 0
     used = 0                        # bit c: colour c counted among the k biggest
-    for c in range(N_COL):
-        x = state[b + F_CUBES + t * N_COL + c]
+    for c in range(L.N_COL):
+        x = state[b + L.F_CUBES + t * L.N_COL + c]
         total += x
         if x > 0:
             colours += 1
@@ -226,8 +222,8 @@ def card_flip_ok(state, rules, b, t, kind):
     for _ in range(k):
         m = 0
         mc = -1
-        for c in range(N_COL):
-            x = state[b + F_CUBES + t * N_COL + c]
+        for c in range(L.N_COL):
+            x = state[b + L.F_CUBES + t * L.N_COL + c]
             if not (used >> c) & 1 and x > m:
                 m = x
                 mc = c
@@ -235,7 +231,7 @@ def card_flip_ok(state, rules, b, t, kind):
             used |= 1 << mc
             top += m
     if kind == 1:
-        return best >= int(rules[R_EFFICIENCY_CUBES])
+        return best >= int(rules[R.R_EFFICIENCY_CUBES])
     if kind == 2:
-        return 2 <= colours <= k and total >= int(rules[R_POLLEN_PER_HONEY])
-    return top >= int(rules[R_EFFICIENCY_CUBES])
+        return 2 <= colours <= k and total >= int(rules[R.R_POLLEN_PER_HONEY])
+    return top >= int(rules[R.R_EFFICIENCY_CUBES])

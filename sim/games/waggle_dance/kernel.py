@@ -35,54 +35,18 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
                      shuffle_in, start_in, substream_in)
 from sim.trace import emit
 
+from . import layout as L
+from . import rules as R
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
-from .layout import (F_FVAL, FROM_FLOWER, FROM_TILE, SCR_LEN, S_UNSEEN, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE,
-                     S_RESUME, S_TURN_LEFT, S_TURN_PLACED, S_TURN_VALUE, SHIFT_PASS, SHIFT_TWO,
-                     TURN_CARD, W_TURN, D_HATCH, F_EXPERT, FLIP_ALCHEMY, FLIP_BOTH, FLIP_EFFICIENCY, FLIP_NONE,
-                     PAIR_EXPERT, Q_ALCHEMY,
-                     Q_EFFICIENCY, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, EV_KEEP, EV_PLAY,
-                     F_SICK, MAX_OPTS, PH_B, PH_HARVEST, PH_KEEP, PH_WINDOW, Q_HARVEST,
-                     Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER, Q_WRONG_TURN,
-                     RELOC_CODE, S_DISCARD, S_VOLUNTEER, S_WINDOW, W_DW0, W_DW_END, W_NW,
-                     D_CUBE, D_EGG, D_FLIP, D_GAIN,
-                     D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_FLOWER, DEST_TILE, ET_HONEY,
-                     EV_BLOCK, EV_BUILD, EV_CUBE, EV_DRAW, EV_EGG, EV_END, EV_FLIP, EV_GAIN,
-                     EV_HATCH, EV_MAJORITY, EV_MOVE, EV_PAIR, EV_PAY, EV_PLACE, EV_ROLL,
-                     EV_ROUND, EV_SETUP, EV_TRADE, EV_TRUNCATED, F_BUILDS, F_CUBES,
-                     F_CUBES_GAINED, F_CUBES_LOST, F_DRAWN, F_EGG, F_EGGS_HATCHED,
-                     F_EGGS_TAKEN, F_GAINED, F_HAND, F_HONEY, F_MAJORITIES, F_N_TILES,
-                     F_PERSONAL, F_POOL, F_TDICE, F_TILE_HONEY, F_TRADES, F_UNPLACED,
-                     GO_DECK_LEFT, GO_EGGS_LEFT, GO_END_REASON, GO_END_TRIGGER, GO_N_WINNERS,
-                     GO_QUEEN_DRAWN, GO_QUEEN_PLAYED, GO_ROUNDS, GO_START_CHAIR, GO_TILES_LEFT,
-                     GO_TRUNCATED, GO_WINNER_SEAT, K_GREEDY, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
-                     MV_NONE, N_COL, N_QUEEN, N_SLOTCARDS, N_VAL, NIGHT_PHASES, PAIR_CODE, PAIR_DONE,
-                     PH_C, PH_D, PH_D_PLACE, PH_DAY, PH_E, PH_E_GAIN, PH_E_PAY, PH_F,
-                     PH_F_FLIP, PH_F_MOVE, PH_G, PH_NIGHT_A, PH_OVER, PH_PLACE, PLACE_CODE,
-                     S_BLOCKED, S_CTX_COLOUR, S_CTX_GAIN, S_CTX_LEFT, S_CTX_SEAT, S_CTX_SLOT,
-                     S_CTX_X, S_CTX_Y, S_CUBE_SUPPLY, S_CURSOR, S_DECIDER, S_DECK, S_DECK_N,
-                     S_DECK_POS, S_EGG_SUPPLY, S_ENDED, S_END_TRIGGER, S_FLOWER, S_FORCE,
-                     S_FORCE_N, S_FORCE_POS, S_N_OPTIONS, S_N_PLAYERS, S_OPTIONS, S_PHASE,
-                     S_POINT, S_QUEEN_PLAYED, S_RNG_D, S_RNG_P, S_ROUND, S_SLOT_OWNER, S_START,
-                     S_START_CHAIR, S_TILE_SUPPLY, S_TRUNCATED, SEAT0, SEAT_LEN, SO_BUILDS,
-                     SO_CARDS_DRAWN, SO_CARDS_HELD, SO_CUBES, SO_CUBES_GAINED, SO_CUBES_LOST,
-                     SO_EGGS_HATCHED, SO_EGGS_TAKEN, SO_HIVE_TILES, SO_HONEY,
-                     SO_MAJORITIES_WON, SO_POOL, SO_RANK, SO_SCORE, SO_TRADES, SO_WON,
-                     TR_EGG, TR_POLLEN, TR_SKIP, CARD_A, CARD_C, CARD_E, CARD_G)
+from .options import (decode_card, decode_command, decode_cube, decode_feint, decode_flip,
+                      decode_gift, decode_move, decode_overtime, decode_pair, decode_place,
+                      decode_relocation, decode_sick_day, decode_trade, decode_turn_card,
+                      decode_wrong_turn, encode_card, encode_command, encode_cube, encode_feint,
+                      encode_flip, encode_gift, encode_move, encode_overtime, encode_pair,
+                      encode_place, encode_relocation, encode_sick_day, encode_trade,
+                      encode_turn_card, encode_wrong_turn)
 from .policies import greedy
-from .rules import (CM_DICE, CM_EGGS, CM_MARKER_SETS, CM_TILES, PAYOUT_RANK, RETURN_EGG, START_FIXED, R_BLOCKED_CARDS,
-                    R_BLOCKED_SLOTS_PER_CARD_2P, R_BLOCKED_SLOTS_PER_CARD_3P,
-                    R_BLOCKED_SLOTS_PER_CARD_4P, R_BLOCKING_MARKER_SETS, R_CARDS_PER_DRAW_DIE,
-                    R_DICE_PER_HATCH, R_DICE_PER_PLAYER, R_D_PAYOUT_ORDER, R_EGGS_PER_EGG_DIE,
-                    R_EGG_SUPPLY, R_HAND_LIMIT, R_HATCH_WITHOUT_SUPPLY, R_HIVE_TILE_SUPPLY,
-                    R_HONEY_TO_WIN, R_MAX_DICE_PER_HIVE_TILE, R_MAX_ROUNDS,
-                    R_POLLEN_PER_COLOUR, R_START_HIVE_TILES, R_START_PLAYER_FIXED_SEAT,
-                    R_START_PLAYER_MODE, R_START_POOL_DICE, R_TILES_PER_BUILD_DIE,
-                    R_TILE_POLLEN_CAPACITY,
-                    R_TRADE_EGG_COST, R_TRADE_EGG_GAIN, R_TRADE_POLLEN_COST,
-                    R_TRADE_POLLEN_GAIN, R_TRADE_REQUIRES_DIFFERENT_COLOUR,
-                    R_USE_MINI_EXPANSION, R_HARVEST_BONUS, R_SCOUT_DRAW, R_SCOUT_KEEP,
-                    R_ALLOW_EFFICIENCY_WITH_ALCHEMY)
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
 # a callee allocated: the set-up of a new game and the batch entry points.
@@ -99,7 +63,7 @@ BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
 @njit(cache=True)
 def state_size(n_players):
     """Length of the state array for ``n_players`` seats."""
-    return SEAT0 + n_players * SEAT_LEN
+    return L.SEAT0 + n_players * L.SEAT_LEN
 
 
 @njit(cache=True)
@@ -111,33 +75,33 @@ def _param_or(value, data):
 @njit(cache=True)
 def turn_seat(state, k):
     """The k-th seat in turn order from the start player S (§0)."""
-    return (state[S_START] + k) % state[S_N_PLAYERS]
+    return (state[L.S_START] + k) % state[L.S_N_PLAYERS]
 
 
 @njit(cache=True)
 def roll_die(state):
     """WD-R2: one die, uniform on 1..6 (or the next forced value of the test hook)."""
-    p = state[S_FORCE_POS]
-    if p < state[S_FORCE_N]:
-        state[S_FORCE_POS] = p + 1
-        return state[S_FORCE + p]
-    return 1 + draw(state, S_RNG_D, N_VAL)
+    p = state[L.S_FORCE_POS]
+    if p < state[L.S_FORCE_N]:
+        state[L.S_FORCE_POS] = p + 1
+        return state[L.S_FORCE + p]
+    return 1 + draw(state, L.S_RNG_D, L.N_VAL)
 
 
 @njit(cache=True)
 def _clear_tile_dice(state, b, t):
     """WD-R14: the dice on tile ``t`` go back to the pool."""
-    for v in range(N_VAL):
-        state[b + F_TDICE + t * N_VAL + v] = 0
+    for v in range(L.N_VAL):
+        state[b + L.F_TDICE + t * L.N_VAL + v] = 0
 
 
 # ==== setup (WD-S1 .. WD-S11) =================================================================
 @njit(cache=True)
 def block_marker(state, card, number, marker_set, log):
     """WD-S8/S9: put a marker of ``number`` (1..6) on slot card ``card`` (0..3 = A, C, E, G)."""
-    state[S_BLOCKED + card * N_VAL + number - 1] = 1
+    state[L.S_BLOCKED + card * L.N_VAL + number - 1] = 1
     if log.shape[0] > 1:
-        emit(log, EV_BLOCK, card, number, marker_set + 1)
+        emit(log, L.EV_BLOCK, card, number, marker_set + 1)
 
 
 @njit(cache=True)
@@ -146,28 +110,28 @@ def place_blocking_markers(state, rules, meta, rng, log):
     k marker sets in turn; from each set, one marker per card of ``blocked_cards`` in order
     (A, C, E, G), uniformly among the set's remaining markers whose number is not yet blocked
     on that card (the WD-S9 redraw, WD-I2). Leftover markers go back to the box."""
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     if n == 2:
-        k = int(rules[R_BLOCKED_SLOTS_PER_CARD_2P])
+        k = int(rules[R.R_BLOCKED_SLOTS_PER_CARD_2P])
     elif n == 3:
-        k = int(rules[R_BLOCKED_SLOTS_PER_CARD_3P])
+        k = int(rules[R.R_BLOCKED_SLOTS_PER_CARD_3P])
     else:
-        k = int(rules[R_BLOCKED_SLOTS_PER_CARD_4P])
-    k = min(k, _param_or(rules[R_BLOCKING_MARKER_SETS], meta[CM_MARKER_SETS]))
-    n_cards = int(rules[R_BLOCKED_CARDS])
+        k = int(rules[R.R_BLOCKED_SLOTS_PER_CARD_4P])
+    k = min(k, _param_or(rules[R.R_BLOCKING_MARKER_SETS], meta[R.CM_MARKER_SETS]))
+    n_cards = int(rules[R.R_BLOCKED_CARDS])
     for s in range(k):
-        left = (1 << N_VAL) - 1          # bit v-1: marker v still in this set
+        left = (1 << L.N_VAL) - 1          # bit v-1: marker v still in this set
         for j in range(n_cards):
-            card = int(rules[R_BLOCKED_CARDS + 1 + j])
+            card = int(rules[R.R_BLOCKED_CARDS + 1 + j])
             m = 0
-            for v in range(N_VAL):
-                if (left >> v) & 1 and state[S_BLOCKED + card * N_VAL + v] == 0:
+            for v in range(L.N_VAL):
+                if (left >> v) & 1 and state[L.S_BLOCKED + card * L.N_VAL + v] == 0:
                     m += 1
             if m == 0:
                 continue                 # impossible under rules.validate
             pick = randint(rng, m)
-            for v in range(N_VAL):
-                if (left >> v) & 1 and state[S_BLOCKED + card * N_VAL + v] == 0:
+            for v in range(L.N_VAL):
+                if (left >> v) & 1 and state[L.S_BLOCKED + card * L.N_VAL + v] == 0:
                     if pick == 0:
                         left &= ~(1 << v)
                         block_marker(state, card, v + 1, s, log)
@@ -180,16 +144,16 @@ def build_queen_deck(state, rules, queen, rng):
     """WD-S2: the queen deck of ``queen_cards.csv`` (plus the mini-expansion cards when
     ``use_mini_expansion``), shuffled; the discard pile starts empty."""
     m = 0
-    for q in range(N_QUEEN):
+    for q in range(L.N_QUEEN):
         c = queen[0, q]
-        if rules[R_USE_MINI_EXPANSION] > 0.5:
+        if rules[R.R_USE_MINI_EXPANSION] > 0.5:
             c += queen[1, q]
         for _ in range(c):
-            state[S_DECK + m] = q
+            state[L.S_DECK + m] = q
             m += 1
-    state[S_DECK_N] = m
-    state[S_DECK_POS] = 0
-    shuffle(rng, state[S_DECK:S_DECK + m])
+    state[L.S_DECK_N] = m
+    state[L.S_DECK_POS] = 0
+    shuffle(rng, state[L.S_DECK:L.S_DECK + m])
 
 
 @njit(cache=True)
@@ -198,29 +162,29 @@ def setup_game(state, rules, comp, n_players, rng, log):
     (WD-S5), the blocking markers (WD-S8/S9), then the queen deck shuffle (WD-S2)."""
     queen, cubes, meta = comp
     state[:] = 0
-    state[S_N_PLAYERS] = n_players
-    if int(rules[R_START_PLAYER_MODE]) == START_FIXED:
-        state[S_START_CHAIR] = int(rules[R_START_PLAYER_FIXED_SEAT])
+    state[L.S_N_PLAYERS] = n_players
+    if int(rules[R.R_START_PLAYER_MODE]) == R.START_FIXED:
+        state[L.S_START_CHAIR] = int(rules[R.R_START_PLAYER_FIXED_SEAT])
     else:
-        state[S_START_CHAIR] = randint(rng, n_players)
+        state[L.S_START_CHAIR] = randint(rng, n_players)
     place_blocking_markers(state, rules, meta, rng, log)
     build_queen_deck(state, rules, queen, rng)
-    tiles = _param_or(rules[R_HIVE_TILE_SUPPLY], meta[CM_TILES])
-    state[S_EGG_SUPPLY] = _param_or(rules[R_EGG_SUPPLY], meta[CM_EGGS])
-    for c in range(N_COL):
-        state[S_CUBE_SUPPLY + c] = _param_or(rules[R_POLLEN_PER_COLOUR], cubes[c])
-    dice = _param_or(rules[R_DICE_PER_PLAYER], meta[CM_DICE])
-    start_tiles = int(rules[R_START_HIVE_TILES])
+    tiles = _param_or(rules[R.R_HIVE_TILE_SUPPLY], meta[R.CM_TILES])
+    state[L.S_EGG_SUPPLY] = _param_or(rules[R.R_EGG_SUPPLY], meta[R.CM_EGGS])
+    for c in range(L.N_COL):
+        state[L.S_CUBE_SUPPLY + c] = _param_or(rules[R.R_POLLEN_PER_COLOUR], cubes[c])
+    dice = _param_or(rules[R.R_DICE_PER_PLAYER], meta[R.CM_DICE])
+    start_tiles = int(rules[R.R_START_HIVE_TILES])
     for p in range(n_players):
         b = seat_base(p)
-        state[b + F_POOL] = min(int(rules[R_START_POOL_DICE]), dice)
-        state[b + F_PERSONAL] = dice - state[b + F_POOL]
-        state[b + F_N_TILES] = start_tiles
-    state[S_TILE_SUPPLY] = tiles - n_players * start_tiles
-    state[S_PHASE] = PH_DAY
+        state[b + L.F_POOL] = min(int(rules[R.R_START_POOL_DICE]), dice)
+        state[b + L.F_PERSONAL] = dice - state[b + L.F_POOL]
+        state[b + L.F_N_TILES] = start_tiles
+    state[L.S_TILE_SUPPLY] = tiles - n_players * start_tiles
+    state[L.S_PHASE] = L.PH_DAY
     if log.shape[0] > 1:
-        emit(log, EV_SETUP, n_players, state[S_START_CHAIR], state[S_TILE_SUPPLY],
-             state[S_EGG_SUPPLY], state[S_DECK_N])
+        emit(log, L.EV_SETUP, n_players, state[L.S_START_CHAIR], state[L.S_TILE_SUPPLY],
+             state[L.S_EGG_SUPPLY], state[L.S_DECK_N])
 
 
 # ==== day (WD-R1 .. WD-R10) ===================================================================
@@ -228,27 +192,27 @@ def setup_game(state, rules, comp, n_players, rng, log):
 def begin_round(state, rules, log):
     """WD-R1/R2 (and the WD-V6 guard): a new round starts and every player rolls their whole
     pool. Returns False when ``max_rounds`` rounds were played (the game is truncated)."""
-    if state[S_ROUND] >= int(rules[R_MAX_ROUNDS]):
-        state[S_TRUNCATED] = 1
+    if state[L.S_ROUND] >= int(rules[R.R_MAX_ROUNDS]):
+        state[L.S_TRUNCATED] = 1
         if log.shape[0] > 1:
-            emit(log, EV_TRUNCATED, state[S_ROUND])
+            emit(log, L.EV_TRUNCATED, state[L.S_ROUND])
         return False
-    state[S_ROUND] += 1
-    n = state[S_N_PLAYERS]
+    state[L.S_ROUND] += 1
+    n = state[L.S_N_PLAYERS]
     if log.shape[0] > 1:
-        emit(log, EV_ROUND, state[S_ROUND], state[S_START])
+        emit(log, L.EV_ROUND, state[L.S_ROUND], state[L.S_START])
     for k in range(n):
         seat = turn_seat(state, k)
         b = seat_base(seat)
         packed = 0
-        for _ in range(state[b + F_POOL]):
+        for _ in range(state[b + L.F_POOL]):
             v = roll_die(state)
-            state[b + F_UNPLACED + v - 1] += 1
+            state[b + L.F_UNPLACED + v - 1] += 1
         if log.shape[0] > 1:
-            for v in range(N_VAL):
-                packed = packed * 32 + state[b + F_UNPLACED + v]
-            emit(log, EV_ROLL, seat, state[b + F_POOL], packed)
-    open_window(state, W_DW0)
+            for v in range(L.N_VAL):
+                packed = packed * 32 + state[b + L.F_UNPLACED + v]
+            emit(log, L.EV_ROLL, seat, state[b + L.F_POOL], packed)
+    open_window(state, L.W_DW0)
     return True
 
 
@@ -256,14 +220,14 @@ def begin_round(state, rules, log):
 def next_placer(state):
     """WD-R4: the next seat in turn order (from the cursor) that still has unplaced dice;
     -1 when nobody has (the day is over)."""
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     for j in range(n):
-        k = (state[S_CURSOR] + j) % n
+        k = (state[L.S_CURSOR] + j) % n
         seat = turn_seat(state, k)
         b = seat_base(seat)
-        for v in range(N_VAL):
-            if state[b + F_UNPLACED + v] > 0:
-                state[S_CURSOR] = k
+        for v in range(L.N_VAL):
+            if state[b + L.F_UNPLACED + v] > 0:
+                state[L.S_CURSOR] = k
                 return seat
     return -1
 
@@ -273,15 +237,15 @@ def open_tiles(state, rules, b, src):
     """WD-R6c, WD-I4, WD-I22: bit t set for each own tile a die may not go to: HONEY, at
     ``max_dice_per_hive_tile``, the die's own tile ``src`` (Feint; -1 none), or identical to an
     earlier tile other than ``src`` (listed once)."""
-    cap = int(rules[R_MAX_DICE_PER_HIVE_TILE])
+    cap = int(rules[R.R_MAX_DICE_PER_HIVE_TILE])
     skip = 0
-    for t in range(state[b + F_N_TILES]):
-        if t == src or state[b + F_TILE_HONEY + t] or same_as_earlier(state, b, t, src):
+    for t in range(state[b + L.F_N_TILES]):
+        if t == src or state[b + L.F_TILE_HONEY + t] or same_as_earlier(state, b, t, src):
             skip |= 1 << t
         elif cap > 0:
             d = 0
-            for w in range(N_VAL):
-                d += state[b + F_TDICE + t * N_VAL + w]
+            for w in range(L.N_VAL):
+                d += state[b + L.F_TDICE + t * L.N_VAL + w]
             if d >= cap:
                 skip |= 1 << t
     return skip
@@ -292,16 +256,17 @@ def list_destinations(state, seat, v, head, src, skip, n):
     """WD-R6 (DP-04, DP-08): append ``head + dest`` for every legal destination of a die of
     value v: a free unblocked slot v of A, C, E, G; flower Dv (always legal, WD-QA7); an own
     tile not in the bit set ``skip`` (``open_tiles``). ``src`` (a Feint source, -1 none) is
-    left out."""
-    for card in range(N_SLOTCARDS):
-        i = card * N_VAL + v - 1
-        if card != src and state[S_BLOCKED + i] == 0 and state[S_SLOT_OWNER + i] == 0:
-            n = _option(state, n, head + card)
-    if src != FROM_FLOWER + v - 1:
-        n = _option(state, n, head + DEST_FLOWER)
-    for t in range(state[seat_base(seat) + F_N_TILES]):
+    left out. ``head`` is the code with dest 0 (the destination is the last field of a
+    placement and of a Feint, ``options``)."""
+    for card in range(L.N_SLOTCARDS):
+        i = card * L.N_VAL + v - 1
+        if card != src and state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
+            n = _opt(state, n, head + card)
+    if src != L.FROM_FLOWER + v - 1:
+        n = _opt(state, n, head + L.DEST_FLOWER)
+    for t in range(state[seat_base(seat) + L.F_N_TILES]):
         if not (skip >> t) & 1:
-            n = _option(state, n, head + DEST_TILE + t)
+            n = _opt(state, n, head + L.DEST_TILE + t)
     return n
 
 
@@ -311,63 +276,62 @@ def list_placements(state, rules, seat, only, n):
     when Overtime set it, DP-05; 0 = any), appended from option ``n``. Returns the count."""
     b = seat_base(seat)
     skip = open_tiles(state, rules, b, -1)
-    for v in range(1, N_VAL + 1):
-        if state[b + F_UNPLACED + v - 1] > 0 and (only == 0 or v == only):
-            n = list_destinations(state, seat, v, v * PLACE_CODE, -1, skip, n)
+    for v in range(1, L.N_VAL + 1):
+        if state[b + L.F_UNPLACED + v - 1] > 0 and (only == 0 or v == only):
+            n = list_destinations(state, seat, v, encode_place(v, 0), -1, skip, n)
     return n
 
 
 @njit(cache=True)
 def put_on_flower(state, seat, f, v):
     """A die of value v goes on flower f (by placement, Command or Wrong Turn)."""
-    state[S_FLOWER + f * MAX_PLAYERS + seat] += 1
-    state[seat_base(seat) + F_FVAL + f * N_VAL + v - 1] += 1
+    state[L.S_FLOWER + f * L.MAX_PLAYERS + seat] += 1
+    state[seat_base(seat) + L.F_FVAL + f * L.N_VAL + v - 1] += 1
 
 
 @njit(cache=True)
 def take_from_flower(state, seat, f, v):
     """A die of ``seat`` leaves flower f: the value v given, or (v = 0, Wrong Turn) the lowest
     value there. Returns its value."""
-    b = seat_base(seat) + F_FVAL + f * N_VAL
+    b = seat_base(seat) + L.F_FVAL + f * L.N_VAL
     if v == 0:
         v = 1
         while state[b + v - 1] == 0:
             v += 1
     state[b + v - 1] -= 1
-    state[S_FLOWER + f * MAX_PLAYERS + seat] -= 1
+    state[L.S_FLOWER + f * L.MAX_PLAYERS + seat] -= 1
     return v
 
 
 @njit(cache=True)
 def put_die(state, seat, v, dest):
     """WD-R6: a die of value v goes to ``dest`` (slot card, flower Dv or own tile)."""
-    if dest < DEST_FLOWER:
-        state[S_SLOT_OWNER + dest * N_VAL + v - 1] = seat + 1
-    elif dest == DEST_FLOWER:
+    if dest < L.DEST_FLOWER:
+        state[L.S_SLOT_OWNER + dest * L.N_VAL + v - 1] = seat + 1
+    elif dest == L.DEST_FLOWER:
         put_on_flower(state, seat, v - 1, v)
     else:
-        state[seat_base(seat) + F_TDICE + (dest - DEST_TILE) * N_VAL + v - 1] += 1
+        state[seat_base(seat) + L.F_TDICE + (dest - L.DEST_TILE) * L.N_VAL + v - 1] += 1
 
 
 @njit(cache=True)
 def place_die(state, seat, code, log):
-    """WD-R4/R6: place one die of value v (``code // PLACE_CODE``) where ``code`` says; it is
-    the turn's placement (``turn_used``)."""
-    v = code // PLACE_CODE
-    dest = code % PLACE_CODE
-    state[seat_base(seat) + F_UNPLACED + v - 1] -= 1
+    """WD-R4/R6: place one die of value v where ``code`` (``options.encode_place``) says; it
+    is the turn's placement (``turn_used``)."""
+    v, dest = decode_place(code)
+    state[seat_base(seat) + L.F_UNPLACED + v - 1] -= 1
     put_die(state, seat, v, dest)
     turn_used(state, seat)
     if log.shape[0] > 1:
-        emit(log, EV_PLACE, seat, v, min(dest, DEST_TILE), dest - DEST_TILE if dest >= DEST_TILE else -1)
+        emit(log, L.EV_PLACE, seat, v, min(dest, L.DEST_TILE), dest - L.DEST_TILE if dest >= L.DEST_TILE else -1)
 
 
 @njit(cache=True)
 def unplaced_dice(state, b):
     """Unplaced dice of the seat at ``b``."""
     k = 0
-    for v in range(N_VAL):
-        k += state[b + F_UNPLACED + v]
+    for v in range(L.N_VAL):
+        k += state[b + L.F_UNPLACED + v]
     return k
 
 
@@ -376,20 +340,20 @@ def turn_used(state, seat):
     """WD-R4: one placement of the turn is done (a die placed, a Command or a Feint); the turn
     passes to the next seat once none is due (Shift Change: two, DP-07) or the seat is out of
     dice."""
-    state[S_TURN_LEFT] -= 1
-    state[S_TURN_PLACED] += 1
-    state[S_TURN_VALUE] = 0
-    if state[S_TURN_LEFT] <= 0 or unplaced_dice(state, seat_base(seat)) == 0:
+    state[L.S_TURN_LEFT] -= 1
+    state[L.S_TURN_PLACED] += 1
+    state[L.S_TURN_VALUE] = 0
+    if state[L.S_TURN_LEFT] <= 0 or unplaced_dice(state, seat_base(seat)) == 0:
         end_turn(state)
 
 
 @njit(cache=True)
 def end_turn(state):
     """WD-R4: the turn is over; the next seat in turn order plays."""
-    state[S_TURN_LEFT] = 0
-    state[S_TURN_PLACED] = 0
-    state[S_TURN_VALUE] = 0
-    state[S_CURSOR] = (state[S_CURSOR] + 1) % state[S_N_PLAYERS]
+    state[L.S_TURN_LEFT] = 0
+    state[L.S_TURN_PLACED] = 0
+    state[L.S_TURN_VALUE] = 0
+    state[L.S_CURSOR] = (state[L.S_CURSOR] + 1) % state[L.S_N_PLAYERS]
 
 
 # ==== night A, B (WD-A*, WD-B*) ================================================================
@@ -397,23 +361,24 @@ def end_turn(state):
 def build_hive(state, rules, log):
     """WD-A1 .. WD-A4 (WD-R13): in turn order, each die on A takes ``tiles_per_build_die``
     tiles from the supply at once, as EMPTY (always taken, WD-I24); none left: no effect."""
-    for k in range(state[S_N_PLAYERS]):
+    for k in range(state[L.S_N_PLAYERS]):
         seat = turn_seat(state, k)
         b = seat_base(seat)
-        for v in range(N_VAL):
-            if state[S_SLOT_OWNER + CARD_A * N_VAL + v] != seat + 1:
+        for v in range(L.N_VAL):
+            if state[L.S_SLOT_OWNER + L.CARD_A * L.N_VAL + v] != seat + 1:
                 continue
-            state[S_SLOT_OWNER + CARD_A * N_VAL + v] = 0
+            state[L.S_SLOT_OWNER + L.CARD_A * L.N_VAL + v] = 0
             got = 0
-            for _ in range(int(rules[R_TILES_PER_BUILD_DIE])):
-                if state[S_TILE_SUPPLY] > 0 and state[b + F_N_TILES] < MAX_HIVE:
-                    state[S_TILE_SUPPLY] -= 1
-                    t = state[b + F_N_TILES]
-                    state[b + F_N_TILES] = t + 1
+            for _ in range(int(rules[R.R_TILES_PER_BUILD_DIE])):
+                if state[L.S_TILE_SUPPLY] > 0 and state[b + L.F_N_TILES] < L.MAX_HIVE:
+                    state[L.S_TILE_SUPPLY] -= 1
+                    t = state[b + L.F_N_TILES]
+                    state[b + L.F_N_TILES] = t + 1
                     got += 1
-            state[b + F_BUILDS] += got
+            state[b + L.F_BUILDS] += got
             if log.shape[0] > 1:
-                emit(log, EV_BUILD, seat, v + 1, got, state[b + F_N_TILES], state[S_TILE_SUPPLY])
+                emit(log, L.EV_BUILD, seat, v + 1, got, state[b + L.F_N_TILES],
+                     state[L.S_TILE_SUPPLY])
 
 
 @njit(cache=True)
@@ -424,32 +389,32 @@ def hatch(state, rules, log):
     An empty personal supply: no hatch
     (``return_egg``: the egg goes back without a die, WD-B3). Every die on an egg tile goes
     back to the pool after B (WD-B6); the other tile dice are the F-dice (WD-I5)."""
-    for k in range(state[S_N_PLAYERS]):
+    for k in range(state[L.S_N_PLAYERS]):
         seat = turn_seat(state, k)
         b = seat_base(seat)
-        for t in range(state[b + F_N_TILES]):
-            if state[b + F_EGG + t] == 0:
+        for t in range(state[b + L.F_N_TILES]):
+            if state[b + L.F_EGG + t] == 0:
                 continue
-            pair = state[b + F_EXPERT + t] == 1      # Expertise (DP-13)
-            state[b + F_EXPERT + t] = 0
-            for v in range(N_VAL):
-                if state[b + F_TDICE + t * N_VAL + v] >= 2:
+            pair = state[b + L.F_EXPERT + t] == 1      # Expertise (DP-13)
+            state[b + L.F_EXPERT + t] = 0
+            for v in range(L.N_VAL):
+                if state[b + L.F_TDICE + t * L.N_VAL + v] >= 2:
                     pair = True
             _clear_tile_dice(state, b, t)
             if not pair:
                 continue
-            got = min(int(rules[R_DICE_PER_HATCH]), state[b + F_PERSONAL])
+            got = min(int(rules[R.R_DICE_PER_HATCH]), state[b + L.F_PERSONAL])
             result = 0
-            if got > 0 or int(rules[R_HATCH_WITHOUT_SUPPLY]) == RETURN_EGG:
-                state[b + F_EGG + t] = 0
-                state[S_EGG_SUPPLY] += 1
-                state[b + F_PERSONAL] -= got
-                state[b + F_POOL] += got
+            if got > 0 or int(rules[R.R_HATCH_WITHOUT_SUPPLY]) == R.RETURN_EGG:
+                state[b + L.F_EGG + t] = 0
+                state[L.S_EGG_SUPPLY] += 1
+                state[b + L.F_PERSONAL] -= got
+                state[b + L.F_POOL] += got
                 result = 1 if got > 0 else 2
                 if got > 0:
-                    state[b + F_EGGS_HATCHED] += 1
+                    state[b + L.F_EGGS_HATCHED] += 1
             if log.shape[0] > 1:
-                emit(log, EV_HATCH, seat, t, result, state[b + F_POOL])
+                emit(log, L.EV_HATCH, seat, t, result, state[b + L.F_POOL])
 
 
 # ==== night C (WD-C*) ==========================================================================
@@ -457,12 +422,12 @@ def hatch(state, rules, log):
 def next_slot_die(state, card):
     """The next die on slot card ``card`` in resolution order (WD-R13: start player first,
     slots 1..6): sets S_CTX_SEAT / S_CTX_SLOT and returns the seat, or -1."""
-    for k in range(state[S_N_PLAYERS]):
+    for k in range(state[L.S_N_PLAYERS]):
         seat = turn_seat(state, k)
-        for v in range(N_VAL):
-            if state[S_SLOT_OWNER + card * N_VAL + v] == seat + 1:
-                state[S_CTX_SEAT] = seat
-                state[S_CTX_SLOT] = v
+        for v in range(L.N_VAL):
+            if state[L.S_SLOT_OWNER + card * L.N_VAL + v] == seat + 1:
+                state[L.S_CTX_SEAT] = seat
+                state[L.S_CTX_SLOT] = v
                 return seat
     return -1
 
@@ -471,14 +436,14 @@ def next_slot_die(state, card):
 def list_eggs(state, seat):
     """WD-C1 .. WD-C4 (DP-14): decline (-1) or an EMPTY tile for the egg; 0 options when the
     egg supply is empty or the player has no EMPTY tile (the die does nothing)."""
-    if state[S_EGG_SUPPLY] == 0 or state[S_CTX_LEFT] == 0:
+    if state[L.S_EGG_SUPPLY] == 0 or state[L.S_CTX_LEFT] == 0:
         return 0
     b = seat_base(seat)
     n = 1
-    state[S_OPTIONS] = -1
-    for t in range(state[b + F_N_TILES]):
+    state[L.S_OPTIONS] = -1
+    for t in range(state[b + L.F_N_TILES]):
         if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
-            state[S_OPTIONS + n] = t
+            state[L.S_OPTIONS + n] = t
             n += 1
     return n if n > 1 else 0
 
@@ -489,14 +454,14 @@ def take_egg(state, seat, code, log):
     done); a die takes up to ``eggs_per_egg_die`` eggs."""
     b = seat_base(seat)
     if code < 0:
-        state[S_CTX_LEFT] = 0
+        state[L.S_CTX_LEFT] = 0
     else:
-        state[b + F_EGG + code] = 1
-        state[S_EGG_SUPPLY] -= 1
-        state[b + F_EGGS_TAKEN] += 1
-        state[S_CTX_LEFT] -= 1
+        state[b + L.F_EGG + code] = 1
+        state[L.S_EGG_SUPPLY] -= 1
+        state[b + L.F_EGGS_TAKEN] += 1
+        state[L.S_CTX_LEFT] -= 1
     if log.shape[0] > 1:
-        emit(log, EV_EGG, seat, state[S_CTX_SLOT] + 1, code, state[S_EGG_SUPPLY])
+        emit(log, L.EV_EGG, seat, state[L.S_CTX_SLOT] + 1, code, state[L.S_EGG_SUPPLY])
 
 
 # ==== night D (WD-D*) ==========================================================================
@@ -507,15 +472,15 @@ def pay_flower(state, rules, f, seat, log):
     if place == 0:
         return
     b = seat_base(seat)
-    got = min(owed, state[S_CUBE_SUPPLY + f])
-    state[S_CUBE_SUPPLY + f] -= got
-    state[b + F_GAINED + f] += got
-    state[b + F_CUBES_GAINED] += got
+    got = min(owed, state[L.S_CUBE_SUPPLY + f])
+    state[L.S_CUBE_SUPPLY + f] -= got
+    state[b + L.F_GAINED + f] += got
+    state[b + L.F_CUBES_GAINED] += got
     if place == 1:
-        state[b + F_MAJORITIES] += 1
+        state[b + L.F_MAJORITIES] += 1
     if log.shape[0] > 1:
-        emit(log, EV_MAJORITY, f + 1, seat, state[S_FLOWER + f * MAX_PLAYERS + seat], owed, got,
-             state[S_CUBE_SUPPLY + f])
+        emit(log, L.EV_MAJORITY, f + 1, seat, state[L.S_FLOWER + f * L.MAX_PLAYERS + seat], owed,
+             got, state[L.S_CUBE_SUPPLY + f])
 
 
 @njit(cache=True)
@@ -523,9 +488,9 @@ def resolve_flowers(state, rules, log):
     """WD-D1 .. WD-D5, WD-R11 (D1 to D6): every flower pays its majorities, in turn order
     from S (``d_payout_order = rank``: first places before second places, each in turn
     order); the dice go back to the pools. The cubes are placed afterwards (WD-D7, WD-I9)."""
-    n = state[S_N_PLAYERS]
-    rank = int(rules[R_D_PAYOUT_ORDER]) == PAYOUT_RANK
-    for f in range(N_COL):
+    n = state[L.S_N_PLAYERS]
+    rank = int(rules[R.R_D_PAYOUT_ORDER]) == R.PAYOUT_RANK
+    for f in range(L.N_COL):
         for want in range(1, 3):
             for k in range(n):
                 seat = turn_seat(state, k)
@@ -537,33 +502,33 @@ def resolve_flowers(state, rules, log):
                     continue
                 pay_flower(state, rules, f, seat, log)
         for p in range(n):
-            state[S_FLOWER + f * MAX_PLAYERS + p] = 0
-            for v in range(N_VAL):
-                state[seat_base(p) + F_FVAL + f * N_VAL + v] = 0
+            state[L.S_FLOWER + f * L.MAX_PLAYERS + p] = 0
+            for v in range(L.N_VAL):
+                state[seat_base(p) + L.F_FVAL + f * L.N_VAL + v] = 0
 
 
 @njit(cache=True)
 def next_cube_owner(state, rules, log):
     """WD-D7: the first seat in turn order with gained cubes to place, or -1. A seat with no
     room left returns the rest of its cubes to the supply (the player kept as many as fit)."""
-    for k in range(state[S_N_PLAYERS]):
+    for k in range(state[L.S_N_PLAYERS]):
         seat = turn_seat(state, k)
         b = seat_base(seat)
         left = 0
-        for c in range(N_COL):
-            left += state[b + F_GAINED + c]
+        for c in range(L.N_COL):
+            left += state[b + L.F_GAINED + c]
         if left == 0:
             continue
         if free_capacity(state, rules, b) > 0:
             return seat
-        for c in range(N_COL):
-            g = state[b + F_GAINED + c]
+        for c in range(L.N_COL):
+            g = state[b + L.F_GAINED + c]
             if g > 0:
-                state[S_CUBE_SUPPLY + c] += g
-                state[b + F_CUBES_LOST] += g
-                state[b + F_GAINED + c] = 0
+                state[L.S_CUBE_SUPPLY + c] += g
+                state[b + L.F_CUBES_LOST] += g
+                state[b + L.F_GAINED + c] = 0
                 if log.shape[0] > 1:
-                    emit(log, EV_CUBE, seat, c, -1, g)
+                    emit(log, L.EV_CUBE, seat, c, -1, g)
     return -1
 
 
@@ -573,29 +538,28 @@ def list_cube_places(state, rules, seat):
     listed once); the cubes of that colour go there as far as they fit (``place_cubes``)."""
     b = seat_base(seat)
     n = 0
-    for c in range(N_COL):
-        if state[b + F_GAINED + c] == 0:
+    for c in range(L.N_COL):
+        if state[b + L.F_GAINED + c] == 0:
             continue
-        for t in range(state[b + F_N_TILES]):
+        for t in range(state[b + L.F_N_TILES]):
             if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
-                state[S_OPTIONS + n] = c * MAX_HIVE + t
+                state[L.S_OPTIONS + n] = encode_cube(c, t)
                 n += 1
     return n
 
 
 @njit(cache=True)
 def place_cubes(state, rules, seat, code, log):
-    """WD-D7: put the gained cubes of colour ``code // MAX_HIVE`` on tile ``code % MAX_HIVE``,
-    as many as fit there; the rest of that colour waits for the next choice."""
+    """WD-D7: put the gained cubes of the colour of ``code`` (``options.encode_cube``) on its
+    tile, as many as fit there; the rest of that colour waits for the next choice."""
     b = seat_base(seat)
-    c = code // MAX_HIVE
-    t = code % MAX_HIVE
-    k = min(state[b + F_GAINED + c], room(state, rules, b, t))
-    state[b + F_GAINED + c] -= k
+    c, t = decode_cube(code)
+    k = min(state[b + L.F_GAINED + c], room(state, rules, b, t))
+    state[b + L.F_GAINED + c] -= k
     for _ in range(k):
-        state[b + F_CUBES + t * N_COL + c] += 1
+        state[b + L.F_CUBES + t * L.N_COL + c] += 1
         if log.shape[0] > 1:
-            emit(log, EV_CUBE, seat, c, t, tile_cubes(state, b, t))
+            emit(log, L.EV_CUBE, seat, c, t, tile_cubes(state, b, t))
 
 
 # ==== night E (WD-E*) ==========================================================================
@@ -605,28 +569,28 @@ def list_trades(state, rules, seat):
     for a colour c2 != c still in the supply); trade 2 (``trade_egg_cost`` eggs for any
     colour in the supply). Returns 0 when no trade is possible (the die does nothing)."""
     b = seat_base(seat)
-    cost = int(rules[R_TRADE_POLLEN_COST])
-    diff = rules[R_TRADE_REQUIRES_DIFFERENT_COLOUR] > 0.5
+    cost = int(rules[R.R_TRADE_POLLEN_COST])
+    diff = rules[R.R_TRADE_REQUIRES_DIFFERENT_COLOUR] > 0.5
     n = 1
-    state[S_OPTIONS] = TR_SKIP
-    for c in range(N_COL):
+    state[L.S_OPTIONS] = L.TR_SKIP
+    for c in range(L.N_COL):
         have = 0
-        for t in range(state[b + F_N_TILES]):
-            have += state[b + F_CUBES + t * N_COL + c]
+        for t in range(state[b + L.F_N_TILES]):
+            have += state[b + L.F_CUBES + t * L.N_COL + c]
         if have < cost:
             continue
-        for c2 in range(N_COL):
-            if (c2 == c and diff) or state[S_CUBE_SUPPLY + c2] + (cost if c2 == c else 0) == 0:
+        for c2 in range(L.N_COL):
+            if (c2 == c and diff) or state[L.S_CUBE_SUPPLY + c2] + (cost if c2 == c else 0) == 0:
                 continue
-            state[S_OPTIONS + n] = TR_POLLEN + c * N_COL + c2
+            state[L.S_OPTIONS + n] = encode_trade(c, c2)
             n += 1
     eggs = 0
-    for t in range(state[b + F_N_TILES]):
-        eggs += state[b + F_EGG + t]
-    if eggs >= int(rules[R_TRADE_EGG_COST]):
-        for c2 in range(N_COL):
-            if state[S_CUBE_SUPPLY + c2] > 0:
-                state[S_OPTIONS + n] = TR_EGG + c2
+    for t in range(state[b + L.F_N_TILES]):
+        eggs += state[b + L.F_EGG + t]
+    if eggs >= int(rules[R.R_TRADE_EGG_COST]):
+        for c2 in range(L.N_COL):
+            if state[L.S_CUBE_SUPPLY + c2] > 0:
+                state[L.S_OPTIONS + n] = encode_trade(-1, c2)
                 n += 1
     return n if n > 1 else 0
 
@@ -635,41 +599,41 @@ def list_trades(state, rules, seat):
 def start_trade(state, rules, seat, code, log):
     """WD-E1: the die's trade choice; paying follows (S_CTX_*), or the die is done."""
     if log.shape[0] > 1:
-        emit(log, EV_TRADE, seat, state[S_CTX_SLOT] + 1, code)
-    if code == TR_SKIP:
+        emit(log, L.EV_TRADE, seat, state[L.S_CTX_SLOT] + 1, code)
+    if code == L.TR_SKIP:
         _end_trade(state)
         return
-    if code >= TR_EGG:
-        state[S_CTX_COLOUR] = -1
-        state[S_CTX_GAIN] = code - TR_EGG
-        state[S_CTX_LEFT] = int(rules[R_TRADE_EGG_COST])
+    c, c2 = decode_trade(code)
+    state[L.S_CTX_COLOUR] = c
+    state[L.S_CTX_GAIN] = c2
+    if c < 0:
+        state[L.S_CTX_LEFT] = int(rules[R.R_TRADE_EGG_COST])
     else:
-        state[S_CTX_COLOUR] = (code - TR_POLLEN) // N_COL
-        state[S_CTX_GAIN] = (code - TR_POLLEN) % N_COL
-        state[S_CTX_LEFT] = int(rules[R_TRADE_POLLEN_COST])
-    state[seat_base(seat) + F_TRADES] += 1
-    state[S_PHASE] = PH_E_PAY
+        state[L.S_CTX_LEFT] = int(rules[R.R_TRADE_POLLEN_COST])
+    state[seat_base(seat) + L.F_TRADES] += 1
+    state[L.S_PHASE] = L.PH_E_PAY
 
 
 @njit(cache=True)
 def _end_trade(state):
     """The E die is done: it goes back to the pool (WD-R14)."""
-    state[S_SLOT_OWNER + CARD_E * N_VAL + state[S_CTX_SLOT]] = 0
-    state[S_CTX_LEFT] = 0
-    state[S_PHASE] = PH_E
+    state[L.S_SLOT_OWNER + L.CARD_E * L.N_VAL + state[L.S_CTX_SLOT]] = 0
+    state[L.S_CTX_LEFT] = 0
+    state[L.S_PHASE] = L.PH_E
 
 
 @njit(cache=True)
 def list_payments(state, seat):
     """WD-E2/E3: the tiles one paid cube of S_CTX_COLOUR (or one egg) can come from."""
     b = seat_base(seat)
-    c = state[S_CTX_COLOUR]
+    c = state[L.S_CTX_COLOUR]
     n = 0
-    for t in range(state[b + F_N_TILES]):
+    for t in range(state[b + L.F_N_TILES]):
         if same_as_earlier(state, b, t):
             continue
-        if (c < 0 and state[b + F_EGG + t]) or (c >= 0 and state[b + F_CUBES + t * N_COL + c] > 0):
-            state[S_OPTIONS + n] = t
+        if ((c < 0 and state[b + L.F_EGG + t])
+                or (c >= 0 and state[b + L.F_CUBES + t * L.N_COL + c] > 0)):
+            state[L.S_OPTIONS + n] = t
             n += 1
     return n
 
@@ -679,23 +643,23 @@ def pay_item(state, rules, seat, t, log):
     """WD-E2/E3/E6: one paid cube (or egg) from tile ``t`` goes back to the supply at once;
     once paid in full, the received cubes are taken from the supply (WD-E5)."""
     b = seat_base(seat)
-    c = state[S_CTX_COLOUR]
+    c = state[L.S_CTX_COLOUR]
     if c < 0:
-        state[b + F_EGG + t] = 0
-        state[S_EGG_SUPPLY] += 1
+        state[b + L.F_EGG + t] = 0
+        state[L.S_EGG_SUPPLY] += 1
     else:
-        state[b + F_CUBES + t * N_COL + c] -= 1
-        state[S_CUBE_SUPPLY + c] += 1
+        state[b + L.F_CUBES + t * L.N_COL + c] -= 1
+        state[L.S_CUBE_SUPPLY + c] += 1
     if log.shape[0] > 1:
-        emit(log, EV_PAY, seat, t, c)
-    state[S_CTX_LEFT] -= 1
-    if state[S_CTX_LEFT] == 0:
-        g = state[S_CTX_GAIN]
-        want = int(rules[R_TRADE_EGG_GAIN]) if c < 0 else int(rules[R_TRADE_POLLEN_GAIN])
-        got = min(want, state[S_CUBE_SUPPLY + g])
-        state[S_CUBE_SUPPLY + g] -= got
-        state[S_CTX_LEFT] = got
-        state[S_PHASE] = PH_E_GAIN
+        emit(log, L.EV_PAY, seat, t, c)
+    state[L.S_CTX_LEFT] -= 1
+    if state[L.S_CTX_LEFT] == 0:
+        g = state[L.S_CTX_GAIN]
+        want = int(rules[R.R_TRADE_EGG_GAIN]) if c < 0 else int(rules[R.R_TRADE_POLLEN_GAIN])
+        got = min(want, state[L.S_CUBE_SUPPLY + g])
+        state[L.S_CUBE_SUPPLY + g] -= got
+        state[L.S_CTX_LEFT] = got
+        state[L.S_PHASE] = L.PH_E_GAIN
 
 
 @njit(cache=True)
@@ -703,9 +667,9 @@ def list_gain_tiles(state, rules, seat):
     """WD-E4: the tiles with room for a received cube."""
     b = seat_base(seat)
     n = 0
-    for t in range(state[b + F_N_TILES]):
+    for t in range(state[b + L.F_N_TILES]):
         if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
-            state[S_OPTIONS + n] = t
+            state[L.S_OPTIONS + n] = t
             n += 1
     return n
 
@@ -714,23 +678,23 @@ def list_gain_tiles(state, rules, seat):
 def gain_cube(state, seat, t, log):
     """WD-E4: place one received cube on tile ``t`` (-1: no room, it goes back)."""
     b = seat_base(seat)
-    g = state[S_CTX_GAIN]
+    g = state[L.S_CTX_GAIN]
     if t >= 0:
-        state[b + F_CUBES + t * N_COL + g] += 1
+        state[b + L.F_CUBES + t * L.N_COL + g] += 1
     else:
-        state[S_CUBE_SUPPLY + g] += 1
+        state[L.S_CUBE_SUPPLY + g] += 1
     if log.shape[0] > 1:
-        emit(log, EV_GAIN, seat, g, t)
-    state[S_CTX_LEFT] -= 1
+        emit(log, L.EV_GAIN, seat, g, t)
+    state[L.S_CTX_LEFT] -= 1
 
 
 # ==== night F (WD-F*) ==========================================================================
 @njit(cache=True)
 def has_tile_dice(state, b):
     """True if the seat still has F-dice on its tiles."""
-    for t in range(state[b + F_N_TILES]):
-        for v in range(N_VAL):
-            if state[b + F_TDICE + t * N_VAL + v] > 0:
+    for t in range(state[b + L.F_N_TILES]):
+        for v in range(L.N_VAL):
+            if state[b + L.F_TDICE + t * L.N_VAL + v] > 0:
                 return True
     return False
 
@@ -743,21 +707,21 @@ def list_pairs(state, seat):
     0 when no pair is left (the rest of the seat's F-dice then go back unpaired). Holding
     Expertise, the unequal pairs follow (``list_expert_pairs``)."""
     b = seat_base(seat)
-    nt = state[b + F_N_TILES]
+    nt = state[b + L.F_N_TILES]
     n = 0
-    for v in range(N_VAL):
+    for v in range(L.N_VAL):
         for x in range(nt):
-            dx = state[b + F_TDICE + x * N_VAL + v]
+            dx = state[b + L.F_TDICE + x * L.N_VAL + v]
             if dx == 0:
                 continue
             if dx >= 2:
-                state[S_OPTIONS + n] = (x * MAX_HIVE + x) * PAIR_CODE + v + 1
+                state[L.S_OPTIONS + n] = encode_pair(x, x, v, -1)
                 n += 1
             for y in range(x + 1, nt):
-                if state[b + F_TDICE + y * N_VAL + v] > 0:
-                    state[S_OPTIONS + n] = (x * MAX_HIVE + y) * PAIR_CODE + v + 1
+                if state[b + L.F_TDICE + y * L.N_VAL + v] > 0:
+                    state[L.S_OPTIONS + n] = encode_pair(x, y, v, -1)
                     n += 1
-    if state[b + F_HAND + Q_EXPERTISE] > 0:
+    if state[b + L.F_HAND + L.Q_EXPERTISE] > 0:
         n = list_expert_pairs(state, b, n)
     return n
 
@@ -768,19 +732,18 @@ def list_expert_pairs(state, b, n):
     of w != v on tile y (x <= y; v < w when x == y), counts as a pair. Played only by choice:
     when no equal pair is left, PAIR_DONE (keep the card) is offered too (WD-Q5)."""
     plain = n
-    nt = state[b + F_N_TILES]
+    nt = state[b + L.F_N_TILES]
     for x in range(nt):
-        for v in range(N_VAL):
-            if state[b + F_TDICE + x * N_VAL + v] == 0:
+        for v in range(L.N_VAL):
+            if state[b + L.F_TDICE + x * L.N_VAL + v] == 0:
                 continue
             for y in range(x, nt):
-                for w in range(N_VAL):
-                    if w == v or (x == y and w < v) or state[b + F_TDICE + y * N_VAL + w] == 0:
+                for w in range(L.N_VAL):
+                    if w == v or (x == y and w < v) or state[b + L.F_TDICE + y * L.N_VAL + w] == 0:
                         continue
-                    n = _option(state, n, PAIR_EXPERT + ((x * MAX_HIVE + y) * PAIR_CODE + v + 1)
-                                * PAIR_CODE + w + 1)
+                    n = _opt(state, n, encode_pair(x, y, v, w))
     if plain == 0 and n > 0:
-        n = _option(state, n, PAIR_DONE)
+        n = _opt(state, n, L.PAIR_DONE)
     return n
 
 
@@ -790,31 +753,24 @@ def take_pair(state, seat, code, log):
     card, WD-Q3); PAIR_DONE returns the seat's other F-dice to the pool unpaired (they do
     nothing)."""
     b = seat_base(seat)
-    if code == PAIR_DONE:
-        for t in range(state[b + F_N_TILES]):
+    if code == L.PAIR_DONE:
+        for t in range(state[b + L.F_N_TILES]):
             _clear_tile_dice(state, b, t)
         return
-    w = -1
-    if code >= PAIR_EXPERT:                  # Expertise: dice v on x and w on y
-        w = (code - PAIR_EXPERT) % PAIR_CODE - 1
-        code = (code - PAIR_EXPERT) // PAIR_CODE
-    v = code % PAIR_CODE - 1
-    xy = code // PAIR_CODE
-    x = xy // MAX_HIVE
-    y = xy % MAX_HIVE
-    state[b + F_TDICE + x * N_VAL + v] -= 1
-    state[b + F_TDICE + y * N_VAL + (v if w < 0 else w)] -= 1
+    x, y, v, w = decode_pair(code)             # w >= 0: Expertise, dice v on x and w on y
+    state[b + L.F_TDICE + x * L.N_VAL + v] -= 1
+    state[b + L.F_TDICE + y * L.N_VAL + (v if w < 0 else w)] -= 1
     if w >= 0:
-        discard_card(state, seat, Q_EXPERTISE)
+        discard_card(state, seat, L.Q_EXPERTISE)
         if log.shape[0] > 1:
-            emit(log, EV_PLAY, seat, Q_EXPERTISE, x, y, (v + 1) * 10 + w + 1, -1)
-    state[S_CTX_SEAT] = seat
-    state[S_CTX_X] = x
-    state[S_CTX_Y] = y
+            emit(log, L.EV_PLAY, seat, L.Q_EXPERTISE, x, y, (v + 1) * 10 + w + 1, -1)
+    state[L.S_CTX_SEAT] = seat
+    state[L.S_CTX_X] = x
+    state[L.S_CTX_Y] = y
     if log.shape[0] > 1:
-        emit(log, EV_PAIR, seat, x, y, v + 1)
+        emit(log, L.EV_PAIR, seat, x, y, v + 1)
     linked = x != y and holds_pollen(state, b, x) and holds_pollen(state, b, y)
-    state[S_PHASE] = PH_F_MOVE if linked else PH_F_FLIP
+    state[L.S_PHASE] = L.PH_F_MOVE if linked else L.PH_F_FLIP
 
 
 @njit(cache=True)
@@ -822,18 +778,18 @@ def list_moves(state, rules, seat):
     """WD-F3 (DP-19): no move, or gather one colour on x or y (``hive.gather_split``); only
     the gathers that change the tiles are listed."""
     b = seat_base(seat)
-    x = state[S_CTX_X]
-    y = state[S_CTX_Y]
+    x = state[L.S_CTX_X]
+    y = state[L.S_CTX_Y]
     n = 1
-    state[S_OPTIONS] = MV_NONE
-    for c in range(N_COL):
-        if state[b + F_CUBES + x * N_COL + c] + state[b + F_CUBES + y * N_COL + c] == 0:
+    state[L.S_OPTIONS] = L.MV_NONE
+    for c in range(L.N_COL):
+        if state[b + L.F_CUBES + x * L.N_COL + c] + state[b + L.F_CUBES + y * L.N_COL + c] == 0:
             continue
         for side in range(2):
             tx = x if side == 0 else y
             ty = y if side == 0 else x
             if _gather_changes(state, rules, b, tx, ty, c):
-                state[S_OPTIONS + n] = MV_GATHER + c * 2 + side
+                state[L.S_OPTIONS + n] = encode_move(c, side)
                 n += 1
     return n
 
@@ -841,9 +797,9 @@ def list_moves(state, rules, seat):
 @njit(cache=True)
 def _gather_changes(state, rules, b, x, y, c):
     """True if gathering ``c`` on x (``apply_gather``) changes the cubes of x and y."""
-    cap = int(rules[R_TILE_POLLEN_CAPACITY])
-    cx = state[b + F_CUBES + x * N_COL + c]
-    cy = state[b + F_CUBES + y * N_COL + c]
+    cap = int(rules[R.R_TILE_POLLEN_CAPACITY])
+    cx = state[b + L.F_CUBES + x * L.N_COL + c]
+    cy = state[b + L.F_CUBES + y * L.N_COL + c]
     ox = tile_cubes(state, b, x) - cx
     tc = cx + cy
     xc = min(cap, tc)
@@ -859,44 +815,44 @@ def apply_gather(state, rules, b, x, y, c):
     """WD-F3: share the cubes of x and y out so that x holds as many ``c`` as fit and y the
     rest of ``c``; the other colours go to y as far as its room allows (y's own first, then
     x's by colour), the rest stays on x. Both tiles end with at most their capacity."""
-    cap = int(rules[R_TILE_POLLEN_CAPACITY])
-    tc = state[b + F_CUBES + x * N_COL + c] + state[b + F_CUBES + y * N_COL + c]
+    cap = int(rules[R.R_TILE_POLLEN_CAPACITY])
+    tc = state[b + L.F_CUBES + x * L.N_COL + c] + state[b + L.F_CUBES + y * L.N_COL + c]
     xc = min(cap, tc)
     yroom = cap - (tc - xc)
-    state[b + F_CUBES + x * N_COL + c] = xc
-    state[b + F_CUBES + y * N_COL + c] = tc - xc
-    for d in range(N_COL):       # y keeps its own other colours first
+    state[b + L.F_CUBES + x * L.N_COL + c] = xc
+    state[b + L.F_CUBES + y * L.N_COL + c] = tc - xc
+    for d in range(L.N_COL):       # y keeps its own other colours first
         if d == c:
             continue
-        k = state[b + F_CUBES + y * N_COL + d]
+        k = state[b + L.F_CUBES + y * L.N_COL + d]
         keep = min(k, yroom)
         yroom -= keep
-        state[b + F_CUBES + y * N_COL + d] = keep
-        state[b + F_CUBES + x * N_COL + d] += k - keep
-    for d in range(N_COL):       # then x's other colours move to y while it has room
+        state[b + L.F_CUBES + y * L.N_COL + d] = keep
+        state[b + L.F_CUBES + x * L.N_COL + d] += k - keep
+    for d in range(L.N_COL):       # then x's other colours move to y while it has room
         if d == c:
             continue
-        k = state[b + F_CUBES + x * N_COL + d]
+        k = state[b + L.F_CUBES + x * L.N_COL + d]
         mv = min(k, yroom)
         yroom -= mv
-        state[b + F_CUBES + x * N_COL + d] = k - mv
-        state[b + F_CUBES + y * N_COL + d] += mv
+        state[b + L.F_CUBES + x * L.N_COL + d] = k - mv
+        state[b + L.F_CUBES + y * L.N_COL + d] += mv
 
 
 @njit(cache=True)
 def move_pollen(state, rules, seat, code, log):
     """WD-F3/F5: carry out the chosen move of the pending pair; its flip follows."""
-    if code != MV_NONE:
+    if code != L.MV_NONE:
         b = seat_base(seat)
-        k = code - MV_GATHER
-        x = state[S_CTX_X]
-        y = state[S_CTX_Y]
-        if k % 2 == 1:
+        c, side = decode_move(code)
+        x = state[L.S_CTX_X]
+        y = state[L.S_CTX_Y]
+        if side == 1:
             x, y = y, x
-        apply_gather(state, rules, b, x, y, k // 2)
+        apply_gather(state, rules, b, x, y, c)
     if log.shape[0] > 1:
-        emit(log, EV_MOVE, seat, state[S_CTX_X], state[S_CTX_Y], code)
-    state[S_PHASE] = PH_F_FLIP
+        emit(log, L.EV_MOVE, seat, state[L.S_CTX_X], state[L.S_CTX_Y], code)
+    state[L.S_PHASE] = L.PH_F_FLIP
 
 
 @njit(cache=True)
@@ -907,17 +863,17 @@ def list_flips(state, rules, seat):
     ``allow_efficiency_with_alchemy`` (WD-Q7). A card flip is a choice: FLIP_NONE keeps the
     card when no plain flip is listed (WD-Q5: no card on a tile that flips without it)."""
     b = seat_base(seat)
-    x = state[S_CTX_X]
-    y = state[S_CTX_Y]
+    x = state[L.S_CTX_X]
+    y = state[L.S_CTX_Y]
     n = 0
     if honey_colour(state, rules, b, x) >= 0:
-        state[S_OPTIONS] = x
+        state[L.S_OPTIONS] = encode_flip(L.FLIP_PLAIN, x)
         n = 1
     if y != x and honey_colour(state, rules, b, y) >= 0:
-        state[S_OPTIONS + n] = y
+        state[L.S_OPTIONS + n] = encode_flip(L.FLIP_PLAIN, y)
         n += 1
-    eff = state[b + F_HAND + Q_EFFICIENCY] > 0
-    alc = state[b + F_HAND + Q_ALCHEMY] > 0
+    eff = state[b + L.F_HAND + L.Q_EFFICIENCY] > 0
+    alc = state[b + L.F_HAND + L.Q_ALCHEMY] > 0
     if not (eff or alc):
         return n
     plain = n
@@ -927,52 +883,51 @@ def list_flips(state, rules, seat):
             continue
         one = False
         if eff and card_flip_ok(state, rules, b, t, 1):
-            state[S_OPTIONS + n] = FLIP_EFFICIENCY * MAX_HIVE + t
+            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_EFFICIENCY, t)
             n += 1
             one = True
         if alc and card_flip_ok(state, rules, b, t, 2):
-            state[S_OPTIONS + n] = FLIP_ALCHEMY * MAX_HIVE + t
+            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_ALCHEMY, t)
             n += 1
             one = True
-        if (not one and eff and alc and rules[R_ALLOW_EFFICIENCY_WITH_ALCHEMY] > 0.5
+        if (not one and eff and alc and rules[R.R_ALLOW_EFFICIENCY_WITH_ALCHEMY] > 0.5
                 and card_flip_ok(state, rules, b, t, 3)):
-            state[S_OPTIONS + n] = FLIP_BOTH * MAX_HIVE + t
+            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_BOTH, t)
             n += 1
     if plain == 0 and n > 0:
-        state[S_OPTIONS + n] = FLIP_NONE
+        state[L.S_OPTIONS + n] = L.FLIP_NONE
         n += 1
     return n
 
 
 @njit(cache=True)
 def flip_tile(state, rules, seat, code, log):
-    """WD-F4/F8: the pair flips tile ``code % MAX_HIVE``: all its cubes go back to the supply
-    at once and the tile is HONEY for good (the kernel always flips a qualifying tile: honey
-    is the goal). A card flip (``code // MAX_HIVE``) plays Efficiency and/or Alchemy first
+    """WD-F4/F8: the pair flips the tile of ``code`` (``options.encode_flip``): all its cubes
+    go back to the supply at once and the tile is HONEY for good (the kernel always flips a
+    qualifying tile: honey is the goal). A card flip plays Efficiency and/or Alchemy first
     (WD-Q3, WD-Q7); FLIP_NONE flips nothing."""
-    state[S_PHASE] = PH_F
-    if code == FLIP_NONE:
+    state[L.S_PHASE] = L.PH_F
+    if code == L.FLIP_NONE:
         return
     b = seat_base(seat)
-    kind = code // MAX_HIVE
-    t = code % MAX_HIVE
+    kind, t = decode_flip(code)
     for q in range(2):
         if (kind >> q) & 1:
-            card = Q_EFFICIENCY if q == 0 else Q_ALCHEMY
+            card = L.Q_EFFICIENCY if q == 0 else L.Q_ALCHEMY
             discard_card(state, seat, card)
             if log.shape[0] > 1:
-                emit(log, EV_PLAY, seat, card, t, 0, 0, -1)
+                emit(log, L.EV_PLAY, seat, card, t, 0, 0, -1)
     c = 0
-    for d in range(N_COL):
-        if state[b + F_CUBES + t * N_COL + d] > state[b + F_CUBES + t * N_COL + c]:
+    for d in range(L.N_COL):
+        if state[b + L.F_CUBES + t * L.N_COL + d] > state[b + L.F_CUBES + t * L.N_COL + c]:
             c = d
-    for d in range(N_COL):
-        state[S_CUBE_SUPPLY + d] += state[b + F_CUBES + t * N_COL + d]
-        state[b + F_CUBES + t * N_COL + d] = 0
-    state[b + F_TILE_HONEY + t] = 1
-    state[b + F_HONEY] += 1
+    for d in range(L.N_COL):
+        state[L.S_CUBE_SUPPLY + d] += state[b + L.F_CUBES + t * L.N_COL + d]
+        state[b + L.F_CUBES + t * L.N_COL + d] = 0
+    state[b + L.F_TILE_HONEY + t] = 1
+    state[b + L.F_HONEY] += 1
     if log.shape[0] > 1:
-        emit(log, EV_FLIP, seat, t, c, state[b + F_HONEY])
+        emit(log, L.EV_FLIP, seat, t, c, state[b + L.F_HONEY])
 
 
 # ==== night G and the end of the round (WD-G*, WD-R15, WD-V*) ===================================
@@ -982,26 +937,26 @@ def draw_queen_cards(state, rules, log):
     cards into its owner's hand; an empty deck (no reshuffle, WD-I12) or a full hand
     (``hand_limit``) draws nothing. There is no window after G: the cards drawn are first
     played the next day (WD-Q6)."""
-    limit = int(rules[R_HAND_LIMIT])
-    for k in range(state[S_N_PLAYERS]):
+    limit = int(rules[R.R_HAND_LIMIT])
+    for k in range(state[L.S_N_PLAYERS]):
         seat = turn_seat(state, k)
         b = seat_base(seat)
-        for v in range(N_VAL):
-            if state[S_SLOT_OWNER + CARD_G * N_VAL + v] != seat + 1:
+        for v in range(L.N_VAL):
+            if state[L.S_SLOT_OWNER + L.CARD_G * L.N_VAL + v] != seat + 1:
                 continue
-            state[S_SLOT_OWNER + CARD_G * N_VAL + v] = 0
-            for _ in range(int(rules[R_CARDS_PER_DRAW_DIE])):
+            state[L.S_SLOT_OWNER + L.CARD_G * L.N_VAL + v] = 0
+            for _ in range(int(rules[R.R_CARDS_PER_DRAW_DIE])):
                 held = 0
-                for q in range(N_QUEEN):
-                    held += state[b + F_HAND + q]
+                for q in range(L.N_QUEEN):
+                    held += state[b + L.F_HAND + q]
                 card = -1
-                if state[S_DECK_POS] < state[S_DECK_N] and (limit == 0 or held < limit):
-                    card = state[S_DECK + state[S_DECK_POS]]
-                    state[S_DECK_POS] += 1
-                    state[b + F_HAND + card] += 1
-                    state[b + F_DRAWN] += 1
+                if state[L.S_DECK_POS] < state[L.S_DECK_N] and (limit == 0 or held < limit):
+                    card = state[L.S_DECK + state[L.S_DECK_POS]]
+                    state[L.S_DECK_POS] += 1
+                    state[b + L.F_HAND + card] += 1
+                    state[b + L.F_DRAWN] += 1
                 if log.shape[0] > 1:
-                    emit(log, EV_DRAW, seat, v + 1, card, state[S_DECK_N] - state[S_DECK_POS])
+                    emit(log, L.EV_DRAW, seat, v + 1, card, state[L.S_DECK_N] - state[L.S_DECK_POS])
 
 
 @njit(cache=True)
@@ -1010,28 +965,28 @@ def end_of_round(state, rules, log):
     otherwise the start player passes clockwise and the next day begins. First the volunteer
     die goes back to the supply and the dice out sick rejoin their pools (WD-R15 steps 1, 2:
     the pools never lost them)."""
-    state[S_VOLUNTEER] = 0
-    for p in range(state[S_N_PLAYERS]):
-        state[seat_base(p) + F_SICK] = 0
-    for p in range(state[S_N_PLAYERS]):
-        if state[seat_base(p) + F_HONEY] >= int(rules[R_HONEY_TO_WIN]):
-            state[S_ENDED] = 1
-            state[S_END_TRIGGER] = ET_HONEY
-    if state[S_ENDED] == 0:
-        state[S_START] = (state[S_START] + 1) % state[S_N_PLAYERS]
-        state[S_PHASE] = PH_DAY
+    state[L.S_VOLUNTEER] = 0
+    for p in range(state[L.S_N_PLAYERS]):
+        state[seat_base(p) + L.F_SICK] = 0
+    for p in range(state[L.S_N_PLAYERS]):
+        if state[seat_base(p) + L.F_HONEY] >= int(rules[R.R_HONEY_TO_WIN]):
+            state[L.S_ENDED] = 1
+            state[L.S_END_TRIGGER] = L.ET_HONEY
+    if state[L.S_ENDED] == 0:
+        state[L.S_START] = (state[L.S_START] + 1) % state[L.S_N_PLAYERS]
+        state[L.S_PHASE] = L.PH_DAY
 
 
 @njit(cache=True)
 def final_rank(state, p):
     """WD-V3/V4: rank of seat ``p`` by honey, then cubes in the hive; ties share the rank."""
     bp = seat_base(p)
-    hp = state[bp + F_HONEY]
+    hp = state[bp + L.F_HONEY]
     cp = hive_cubes(state, bp)
     r = 1
-    for q in range(state[S_N_PLAYERS]):
+    for q in range(state[L.S_N_PLAYERS]):
         bq = seat_base(q)
-        hq = state[bq + F_HONEY]
+        hq = state[bq + L.F_HONEY]
         if hq > hp or (hq == hp and hive_cubes(state, bq) > cp):
             r += 1
     return r
@@ -1042,7 +997,7 @@ def winners(state):
     """(n_winners, winner_seat) of WD-V3/V4: winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
-    for p in range(state[S_N_PLAYERS]):
+    for p in range(state[L.S_N_PLAYERS]):
         if final_rank(state, p) == 1:
             nw += 1
             ws = p
@@ -1052,42 +1007,42 @@ def winners(state):
 @njit(cache=True)
 def _game_over(state, log):
     """The game is over (WD-V2, or truncated WD-V6): no decision is pending any more."""
-    state[S_PHASE] = PH_OVER
-    state[S_POINT] = 0
-    state[S_N_OPTIONS] = 0
+    state[L.S_PHASE] = L.PH_OVER
+    state[L.S_POINT] = 0
+    state[L.S_N_OPTIONS] = 0
     if log.shape[0] > 1:
         nw, ws = winners(state)
-        emit(log, EV_END, state[S_END_TRIGGER], state[S_ROUND], ws, nw)
+        emit(log, L.EV_END, state[L.S_END_TRIGGER], state[L.S_ROUND], ws, nw)
 
 
 # ==== queen cards (WD-Q*, windows WD-R3 / R9 / R12, WD-I13) =====================================
 @njit(cache=True)
 def open_window(state, w):
     """WD-I13: card window ``w`` (W_*) opens: one pass in turn order from S (WD-R3/R9/R12)."""
-    state[S_WINDOW] = w
-    state[S_CURSOR] = 0
-    state[S_PHASE] = PH_WINDOW
+    state[L.S_WINDOW] = w
+    state[L.S_CURSOR] = 0
+    state[L.S_PHASE] = L.PH_WINDOW
 
 
 @njit(cache=True)
 def close_window(state):
     """The window is over: DW0 goes on to the placement turns, DW-end to NW_A (the day/night
     card flips, WD-R10), NW_X to the resolution of card X (WD-R12)."""
-    w = state[S_WINDOW]
-    state[S_CURSOR] = 0
-    if w == W_DW0:
-        state[S_PHASE] = PH_PLACE
-    elif w == W_DW_END:
-        open_window(state, W_NW)
+    w = state[L.S_WINDOW]
+    state[L.S_CURSOR] = 0
+    if w == L.W_DW0:
+        state[L.S_PHASE] = L.PH_PLACE
+    elif w == L.W_DW_END:
+        open_window(state, L.W_NW)
     else:
-        state[S_PHASE] = NIGHT_PHASES[w - W_NW]
+        state[L.S_PHASE] = L.NIGHT_PHASES[w - L.W_NW]
 
 
 @njit(cache=True)
-def _option(state, n, code):
+def _opt(state, n, code):
     """Append ``code`` to the options block unless it is full (MAX_OPTS); the new count."""
-    if n < MAX_OPTS:
-        state[S_OPTIONS + n] = code
+    if n < L.MAX_OPTS:
+        state[L.S_OPTIONS + n] = code
         return n + 1
     return n
 
@@ -1096,14 +1051,14 @@ def _option(state, n, code):
 def list_sick_day(state, seat, n):
     """Sick Day (DP-01, DW0 only): any opponent's unplaced die, by value (WD-Q5: only dice
     that are there)."""
-    if state[seat_base(seat) + F_HAND + Q_SICK_DAY] == 0:
+    if state[seat_base(seat) + L.F_HAND + L.Q_SICK_DAY] == 0:
         return n
-    for p in range(state[S_N_PLAYERS]):
+    for p in range(state[L.S_N_PLAYERS]):
         if p == seat:
             continue
-        for v in range(N_VAL):
-            if state[seat_base(p) + F_UNPLACED + v] > 0:
-                n = _option(state, n, Q_SICK_DAY * CARD_PLAY + p * N_VAL + v)
+        for v in range(L.N_VAL):
+            if state[seat_base(p) + L.F_UNPLACED + v] > 0:
+                n = _opt(state, n, encode_card(L.Q_SICK_DAY, encode_sick_day(p, v)))
     return n
 
 
@@ -1111,17 +1066,18 @@ def list_sick_day(state, seat, n):
 def list_wrong_turn(state, seat, n, head):
     """Wrong Turn (DP-09): an opponent's die on flower f to another flower f2 != f (codes
     after ``head``: 0 in a window, TURN_CARD on the own turn)."""
-    if state[seat_base(seat) + F_HAND + Q_WRONG_TURN] == 0:
+    if state[seat_base(seat) + L.F_HAND + L.Q_WRONG_TURN] == 0:
         return n
-    for p in range(state[S_N_PLAYERS]):
+    for p in range(state[L.S_N_PLAYERS]):
         if p == seat:
             continue
-        for f in range(N_COL):
-            if state[S_FLOWER + f * MAX_PLAYERS + p] == 0:
+        for f in range(L.N_COL):
+            if state[L.S_FLOWER + f * L.MAX_PLAYERS + p] == 0:
                 continue
-            for f2 in range(N_COL):
+            for f2 in range(L.N_COL):
                 if f2 != f:
-                    n = _option(state, n, head + Q_WRONG_TURN * CARD_PLAY + (p * N_COL + f) * N_COL + f2)
+                    n = _opt(state, n, head + encode_card(L.Q_WRONG_TURN,
+                                                          encode_wrong_turn(p, f, f2)))
     return n
 
 
@@ -1130,14 +1086,14 @@ def list_queens_gift(state, seat, n):
     """Queen's Gift (DP-10): a tile from the supply, or an egg onto an EMPTY tile (identical
     tiles listed once); nothing when the supplies are empty (WD-Q5)."""
     b = seat_base(seat)
-    if state[b + F_HAND + Q_QUEENS_GIFT] == 0:
+    if state[b + L.F_HAND + L.Q_QUEENS_GIFT] == 0:
         return n
-    if state[S_TILE_SUPPLY] > 0 and state[b + F_N_TILES] < MAX_HIVE:
-        n = _option(state, n, Q_QUEENS_GIFT * CARD_PLAY)
-    if state[S_EGG_SUPPLY] > 0:
-        for t in range(state[b + F_N_TILES]):
+    if state[L.S_TILE_SUPPLY] > 0 and state[b + L.F_N_TILES] < L.MAX_HIVE:
+        n = _opt(state, n, encode_card(L.Q_QUEENS_GIFT, encode_gift(-1)))
+    if state[L.S_EGG_SUPPLY] > 0:
+        for t in range(state[b + L.F_N_TILES]):
             if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
-                n = _option(state, n, Q_QUEENS_GIFT * CARD_PLAY + 1 + t)
+                n = _opt(state, n, encode_card(L.Q_QUEENS_GIFT, encode_gift(t)))
     return n
 
 
@@ -1148,9 +1104,9 @@ def list_relocation(state, rules, seat, n):
     them (WD-Q5); an empty partner tile is offered once (the first one), as EMPTY tiles are
     alike."""
     b = seat_base(seat)
-    if state[b + F_HAND + Q_RELOCATION] == 0:
+    if state[b + L.F_HAND + L.Q_RELOCATION] == 0:
         return n
-    nt = state[b + F_N_TILES]
+    nt = state[b + L.F_N_TILES]
     for x in range(nt):
         if not holds_pollen(state, b, x) or tile_cubes(state, b, x) == 0:
             continue
@@ -1166,22 +1122,23 @@ def list_relocation(state, rules, seat, n):
                 continue                     # the pair was listed from y
             lo = min(x, y)
             hi = max(x, y)
-            for c in range(N_COL):
+            for c in range(L.N_COL):
                 for side in range(2):
                     tx = lo if side == 0 else hi
                     ty = hi if side == 0 else lo
-                    if (state[b + F_CUBES + lo * N_COL + c] + state[b + F_CUBES + hi * N_COL + c] > 0
+                    if (state[b + L.F_CUBES + lo * L.N_COL + c] + state[b + L.F_CUBES + hi * L.N_COL + c] > 0
                             and _gather_changes(state, rules, b, tx, ty, c)):
-                        n = _option(state, n, Q_RELOCATION * CARD_PLAY
-                                    + (lo * MAX_HIVE + hi) * RELOC_CODE + MV_GATHER + c * 2 + side)
+                        n = _opt(state, n, encode_card(L.Q_RELOCATION, encode_relocation(
+                            lo, hi, encode_move(c, side))))
     return n
 
 
 @njit(cache=True)
 def list_scout(state, seat, n, head):
     """Scout (DP-03): while the deck holds a card (WD-Q5); codes after ``head``."""
-    if state[seat_base(seat) + F_HAND + Q_SCOUT] > 0 and state[S_DECK_POS] < state[S_DECK_N]:
-        n = _option(state, n, head + Q_SCOUT * CARD_PLAY)
+    if (state[seat_base(seat) + L.F_HAND + L.Q_SCOUT] > 0
+            and state[L.S_DECK_POS] < state[L.S_DECK_N]):
+        n = _opt(state, n, head + encode_card(L.Q_SCOUT, 0))
     return n
 
 
@@ -1189,8 +1146,8 @@ def list_scout(state, seat, n, head):
 def list_volunteer(state, seat, n, head):
     """Volunteer (DP-02): only while the volunteer die is in the supply (WD-Q5); codes after
     ``head``."""
-    if state[seat_base(seat) + F_HAND + Q_VOLUNTEER] > 0 and state[S_VOLUNTEER] == 0:
-        n = _option(state, n, head + Q_VOLUNTEER * CARD_PLAY)
+    if state[seat_base(seat) + L.F_HAND + L.Q_VOLUNTEER] > 0 and state[L.S_VOLUNTEER] == 0:
+        n = _opt(state, n, head + encode_card(L.Q_VOLUNTEER, 0))
     return n
 
 
@@ -1200,14 +1157,14 @@ def list_window_plays(state, rules, seat):
     with its targets: DW0 Sick Day, Volunteer, Scout (WD-R3); DW-end Wrong Turn, Scout
     (WD-R9); NW_A .. NW_G Queen's Gift, Relocation (WD-R12). Only plays with an effect
     (WD-Q5). Returns the number of options (1: pass only). The own turn: ``list_turn``."""
-    w = state[S_WINDOW]
-    state[S_OPTIONS] = CARD_PASS
+    w = state[L.S_WINDOW]
+    state[L.S_OPTIONS] = L.CARD_PASS
     n = 1
-    if w == W_DW0:
+    if w == L.W_DW0:
         n = list_sick_day(state, seat, n)
         n = list_volunteer(state, seat, n, 0)
         n = list_scout(state, seat, n, 0)
-    elif w == W_DW_END:
+    elif w == L.W_DW_END:
         n = list_wrong_turn(state, seat, n, 0)
         n = list_scout(state, seat, n, 0)
     else:
@@ -1223,7 +1180,7 @@ def list_turn(state, rules, seat):
     the cards of its hand that can apply (WD-Q5): Overtime, Command, Shift Change, Feint (they
     change the turn's placement), Wrong Turn, Scout, Volunteer (the turn goes on after them).
     With Overtime pending, only the placements of its die (it resolves with them, WD-Q2)."""
-    only = state[S_TURN_VALUE]
+    only = state[L.S_TURN_VALUE]
     n = list_placements(state, rules, seat, only, 0)
     if only > 0:
         return n
@@ -1231,9 +1188,9 @@ def list_turn(state, rules, seat):
     n = list_command(state, seat, n)
     n = list_shift_change(state, seat, n)
     n = list_feint(state, rules, seat, n)
-    n = list_wrong_turn(state, seat, n, TURN_CARD)
-    n = list_scout(state, seat, n, TURN_CARD)
-    return list_volunteer(state, seat, n, TURN_CARD)
+    n = list_wrong_turn(state, seat, n, encode_turn_card(0))
+    n = list_scout(state, seat, n, encode_turn_card(0))
+    return list_volunteer(state, seat, n, encode_turn_card(0))
 
 
 @njit(cache=True)
@@ -1241,13 +1198,14 @@ def list_overtime(state, seat, n):
     """Overtime (DP-05): an unplaced die of value v set to a new value w != v (the same value
     would be an empty play, WD-Q5)."""
     b = seat_base(seat)
-    if state[b + F_HAND + Q_OVERTIME] == 0:
+    if state[b + L.F_HAND + L.Q_OVERTIME] == 0:
         return n
-    for v in range(N_VAL):
-        if state[b + F_UNPLACED + v] > 0:
-            for w in range(N_VAL):
+    for v in range(L.N_VAL):
+        if state[b + L.F_UNPLACED + v] > 0:
+            for w in range(L.N_VAL):
                 if w != v:
-                    n = _option(state, n, TURN_CARD + Q_OVERTIME * CARD_PLAY + v * N_VAL + w)
+                    n = _opt(state, n, encode_turn_card(encode_card(L.Q_OVERTIME,
+                                                                    encode_overtime(v, w))))
     return n
 
 
@@ -1256,14 +1214,14 @@ def list_command(state, seat, n):
     """Command (DP-06): an unplaced die of value v onto a flower f where the seat already has a
     die, f != v (on its own flower the die needs no card, WD-Q5)."""
     b = seat_base(seat)
-    if state[b + F_HAND + Q_COMMAND] == 0:
+    if state[b + L.F_HAND + L.Q_COMMAND] == 0:
         return n
-    for v in range(N_VAL):
-        if state[b + F_UNPLACED + v] == 0:
+    for v in range(L.N_VAL):
+        if state[b + L.F_UNPLACED + v] == 0:
             continue
-        for f in range(N_COL):
-            if f != v and state[S_FLOWER + f * MAX_PLAYERS + seat] > 0:
-                n = _option(state, n, TURN_CARD + Q_COMMAND * CARD_PLAY + v * N_COL + f)
+        for f in range(L.N_COL):
+            if f != v and state[L.S_FLOWER + f * L.MAX_PLAYERS + seat] > 0:
+                n = _opt(state, n, encode_turn_card(encode_card(L.Q_COMMAND, encode_command(v, f))))
     return n
 
 
@@ -1273,14 +1231,14 @@ def list_shift_change(state, seat, n):
     placement due; or pass, only before the turn's first placement and while another player
     has unplaced dice (WD-I19)."""
     b = seat_base(seat)
-    if state[b + F_HAND + Q_SHIFT_CHANGE] == 0:
+    if state[b + L.F_HAND + L.Q_SHIFT_CHANGE] == 0:
         return n
-    if unplaced_dice(state, b) > state[S_TURN_LEFT]:
-        n = _option(state, n, TURN_CARD + Q_SHIFT_CHANGE * CARD_PLAY + SHIFT_TWO)
-    if state[S_TURN_PLACED] == 0 and state[S_TURN_LEFT] == 1:
-        for p in range(state[S_N_PLAYERS]):
+    if unplaced_dice(state, b) > state[L.S_TURN_LEFT]:
+        n = _opt(state, n, encode_turn_card(encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_TWO)))
+    if state[L.S_TURN_PLACED] == 0 and state[L.S_TURN_LEFT] == 1:
+        for p in range(state[L.S_N_PLAYERS]):
             if p != seat and unplaced_dice(state, seat_base(p)) > 0:
-                return _option(state, n, TURN_CARD + Q_SHIFT_CHANGE * CARD_PLAY + SHIFT_PASS)
+                return _opt(state, n, encode_turn_card(encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_PASS)))
     return n
 
 
@@ -1290,26 +1248,27 @@ def list_feint(state, rules, seat, n):
     die on a flower by Command or Wrong Turn keeps its own value) to another legal destination
     for its value (WD-R6), instead of the turn's placement; only with an unplaced die."""
     b = seat_base(seat)
-    if state[b + F_HAND + Q_FEINT] == 0 or unplaced_dice(state, b) == 0:
+    if state[b + L.F_HAND + L.Q_FEINT] == 0 or unplaced_dice(state, b) == 0:
         return n
-    for v in range(1, N_VAL + 1):
-        for card in range(N_SLOTCARDS):
-            if state[S_SLOT_OWNER + card * N_VAL + v - 1] == seat + 1:
+    for v in range(1, L.N_VAL + 1):
+        for card in range(L.N_SLOTCARDS):
+            if state[L.S_SLOT_OWNER + card * L.N_VAL + v - 1] == seat + 1:
                 n = _feint_moves(state, rules, seat, v, card, n)
-        for f in range(N_COL):
-            if state[b + F_FVAL + f * N_VAL + v - 1] > 0:
-                n = _feint_moves(state, rules, seat, v, FROM_FLOWER + f, n)
-        for t in range(state[b + F_N_TILES]):
-            if state[b + F_TDICE + t * N_VAL + v - 1] > 0 and not same_as_earlier(state, b, t):
-                n = _feint_moves(state, rules, seat, v, FROM_TILE + t, n)
+        for f in range(L.N_COL):
+            if state[b + L.F_FVAL + f * L.N_VAL + v - 1] > 0:
+                n = _feint_moves(state, rules, seat, v, L.FROM_FLOWER + f, n)
+        for t in range(state[b + L.F_N_TILES]):
+            if state[b + L.F_TDICE + t * L.N_VAL + v - 1] > 0 and not same_as_earlier(state, b, t):
+                n = _feint_moves(state, rules, seat, v, L.FROM_TILE + t, n)
     return n
 
 
 @njit(cache=True)
 def _feint_moves(state, rules, seat, v, src, n):
     """DP-08: the Feint options of the seat's die of value v at ``src`` (WD-R6 but ``src``)."""
-    skip = open_tiles(state, rules, seat_base(seat), src - FROM_TILE if src >= FROM_TILE else -1)
-    head = TURN_CARD + Q_FEINT * CARD_PLAY + ((v - 1) * PLACE_CODE + src) * PLACE_CODE
+    skip = open_tiles(state, rules, seat_base(seat),
+                      src - L.FROM_TILE if src >= L.FROM_TILE else -1)
+    head = encode_turn_card(encode_card(L.Q_FEINT, encode_feint(v, src, 0)))
     return list_destinations(state, seat, v, head, src, skip, n)
 
 
@@ -1317,15 +1276,13 @@ def _feint_moves(state, rules, seat, v, src, n):
 def feint(state, seat, a):
     """Feint (DP-08): the die leaves its spot (a slot becomes free) for the new destination;
     no die is placed this turn (WD-R7 exception). Returns (v, src, dest)."""
-    dest = a % PLACE_CODE
-    src = a // PLACE_CODE % PLACE_CODE
-    v = a // (PLACE_CODE * PLACE_CODE) + 1
-    if src < FROM_FLOWER:
-        state[S_SLOT_OWNER + src * N_VAL + v - 1] = 0
-    elif src < FROM_TILE:
-        take_from_flower(state, seat, src - FROM_FLOWER, v)
+    v, src, dest = decode_feint(a)
+    if src < L.FROM_FLOWER:
+        state[L.S_SLOT_OWNER + src * L.N_VAL + v - 1] = 0
+    elif src < L.FROM_TILE:
+        take_from_flower(state, seat, src - L.FROM_FLOWER, v)
     else:
-        state[seat_base(seat) + F_TDICE + (src - FROM_TILE) * N_VAL + v - 1] -= 1
+        state[seat_base(seat) + L.F_TDICE + (src - L.FROM_TILE) * L.N_VAL + v - 1] -= 1
     put_die(state, seat, v, dest)
     return v, src, dest
 
@@ -1333,107 +1290,104 @@ def feint(state, seat, a):
 @njit(cache=True)
 def discard_card(state, seat, q):
     """WD-Q2/Q3: card ``q`` leaves the hand for the face-up discard pile."""
-    state[seat_base(seat) + F_HAND + q] -= 1
-    state[S_DISCARD] += 1
-    state[S_QUEEN_PLAYED] += 1
+    state[seat_base(seat) + L.F_HAND + q] -= 1
+    state[L.S_DISCARD] += 1
+    state[L.S_QUEEN_PLAYED] += 1
 
 
 @njit(cache=True)
 def play_card(state, rules, seat, code, log):
-    """WD-Q2: play card ``code // CARD_PLAY`` on its target and resolve it completely, then
-    discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the volunteer
-    die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die to
-    the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
-    cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which
-    must be this turn's placement; Command puts a die on a flower of the seat's; Shift Change
-    adds a placement or passes the turn; Feint moves a placed die instead of placing one."""
-    q = code // CARD_PLAY
-    a = code % CARD_PLAY
-    window = W_TURN if state[S_PHASE] == PH_PLACE else state[S_WINDOW]
+    """WD-Q2: play the card of ``code`` (``options.encode_card``) on its target and resolve it
+    completely, then discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the
+    volunteer die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die
+    to the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
+    cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which must
+    be this turn's placement; Command puts a die on a flower of the seat's; Shift Change adds a
+    placement or passes the turn; Feint moves a placed die instead of placing one."""
+    q, a = decode_card(code)
+    window = L.W_TURN if state[L.S_PHASE] == L.PH_PLACE else state[L.S_WINDOW]
     discard_card(state, seat, q)
     r0 = 0
     r1 = 0
     r2 = 0
-    if q == Q_SICK_DAY:
-        r0 = a // N_VAL
-        r1 = a % N_VAL + 1
+    if q == L.Q_SICK_DAY:
+        r0, v = decode_sick_day(a)
+        r1 = v + 1
         bp = seat_base(r0)
-        state[bp + F_UNPLACED + r1 - 1] -= 1
-        state[bp + F_SICK] += 1
-    elif q == Q_VOLUNTEER:
+        state[bp + L.F_UNPLACED + r1 - 1] -= 1
+        state[bp + L.F_SICK] += 1
+    elif q == L.Q_VOLUNTEER:
         r0 = roll_die(state)
-        state[seat_base(seat) + F_UNPLACED + r0 - 1] += 1
-        state[S_VOLUNTEER] = seat + 1
-    elif q == Q_SCOUT:
+        state[seat_base(seat) + L.F_UNPLACED + r0 - 1] += 1
+        state[L.S_VOLUNTEER] = seat + 1
+    elif q == L.Q_SCOUT:
         r0 = scout(state, rules, seat)
-    elif q == Q_WRONG_TURN:
-        r0 = a // (N_COL * N_COL)
-        r1 = a // N_COL % N_COL
-        r2 = a % N_COL
+    elif q == L.Q_WRONG_TURN:
+        r0, r1, r2 = decode_wrong_turn(a)
         put_on_flower(state, r0, r2, take_from_flower(state, r0, r1, 0))
         r1 += 1
         r2 += 1
-    elif q == Q_OVERTIME:
-        r0 = a // N_VAL + 1
-        r1 = a % N_VAL + 1
+    elif q == L.Q_OVERTIME:
+        v, w = decode_overtime(a)
+        r0 = v + 1
+        r1 = w + 1
         b = seat_base(seat)
-        state[b + F_UNPLACED + r0 - 1] -= 1
-        state[b + F_UNPLACED + r1 - 1] += 1
-        state[S_TURN_VALUE] = r1
-    elif q == Q_COMMAND:
-        r0 = a // N_COL + 1
-        r1 = a % N_COL + 1
-        state[seat_base(seat) + F_UNPLACED + r0 - 1] -= 1
+        state[b + L.F_UNPLACED + r0 - 1] -= 1
+        state[b + L.F_UNPLACED + r1 - 1] += 1
+        state[L.S_TURN_VALUE] = r1
+    elif q == L.Q_COMMAND:
+        v, f = decode_command(a)
+        r0 = v + 1
+        r1 = f + 1
+        state[seat_base(seat) + L.F_UNPLACED + r0 - 1] -= 1
         put_on_flower(state, seat, r1 - 1, r0)
         turn_used(state, seat)
-    elif q == Q_SHIFT_CHANGE:
+    elif q == L.Q_SHIFT_CHANGE:
         r0 = a
-        if a == SHIFT_TWO:
-            state[S_TURN_LEFT] += 1
+        if a == L.SHIFT_TWO:
+            state[L.S_TURN_LEFT] += 1
         else:
             end_turn(state)
-    elif q == Q_FEINT:
+    elif q == L.Q_FEINT:
         r0, r1, r2 = feint(state, seat, a)
         turn_used(state, seat)
-    elif q == Q_QUEENS_GIFT:
+    elif q == L.Q_QUEENS_GIFT:
         b = seat_base(seat)
-        if a == 0:
-            r0 = state[b + F_N_TILES]
-            state[b + F_N_TILES] = r0 + 1
-            state[S_TILE_SUPPLY] -= 1
-            r2 = state[S_TILE_SUPPLY]
+        t = decode_gift(a)
+        if t < 0:
+            r0 = state[b + L.F_N_TILES]
+            state[b + L.F_N_TILES] = r0 + 1
+            state[L.S_TILE_SUPPLY] -= 1
+            r2 = state[L.S_TILE_SUPPLY]
         else:
-            r0 = a - 1
+            r0 = t
             r1 = 1
-            state[b + F_EGG + r0] = 1
-            state[S_EGG_SUPPLY] -= 1
-            r2 = state[S_EGG_SUPPLY]
+            state[b + L.F_EGG + r0] = 1
+            state[L.S_EGG_SUPPLY] -= 1
+            r2 = state[L.S_EGG_SUPPLY]
     else:                                    # Q_RELOCATION
-        xy = a // RELOC_CODE
-        r2 = a % RELOC_CODE
-        r0 = xy // MAX_HIVE
-        r1 = xy % MAX_HIVE
-        k = r2 - MV_GATHER
-        if k % 2 == 0:
-            apply_gather(state, rules, seat_base(seat), r0, r1, k // 2)
+        r0, r1, r2 = decode_relocation(a)
+        c, side = decode_move(r2)
+        if side == 0:
+            apply_gather(state, rules, seat_base(seat), r0, r1, c)
         else:
-            apply_gather(state, rules, seat_base(seat), r1, r0, k // 2)
+            apply_gather(state, rules, seat_base(seat), r1, r0, c)
     if log.shape[0] > 1:
-        emit(log, EV_PLAY, seat, q, r0, r1, r2, window)
+        emit(log, L.EV_PLAY, seat, q, r0, r1, r2, window)
 
 
 @njit(cache=True)
 def scout(state, rules, seat):
     """Scout (DP-03): draw min(``scout_draw``, deck) cards; ``scout_keep`` of them are kept one
     by one at PH_KEEP, the rest go to the discard pile (WD-Q3). Returns the cards drawn."""
-    k = min(int(rules[R_SCOUT_DRAW]), state[S_DECK_N] - state[S_DECK_POS])
-    state[S_CTX_SEAT] = seat
-    state[S_CTX_X] = state[S_DECK_POS]
-    state[S_CTX_Y] = state[S_DECK_POS] + k
-    state[S_CTX_LEFT] = min(int(rules[R_SCOUT_KEEP]), k)
-    state[S_DECK_POS] += k
-    state[S_RESUME] = state[S_PHASE]
-    state[S_PHASE] = PH_KEEP
+    k = min(int(rules[R.R_SCOUT_DRAW]), state[L.S_DECK_N] - state[L.S_DECK_POS])
+    state[L.S_CTX_SEAT] = seat
+    state[L.S_CTX_X] = state[L.S_DECK_POS]
+    state[L.S_CTX_Y] = state[L.S_DECK_POS] + k
+    state[L.S_CTX_LEFT] = min(int(rules[R.R_SCOUT_KEEP]), k)
+    state[L.S_DECK_POS] += k
+    state[L.S_RESUME] = state[L.S_PHASE]
+    state[L.S_PHASE] = L.PH_KEEP
     return k
 
 
@@ -1441,14 +1395,14 @@ def scout(state, rules, seat):
 def list_keeps(state):
     """DP-03: the card types among the Scout draw not kept yet (each type listed once)."""
     n = 0
-    for i in range(state[S_CTX_X], state[S_CTX_Y]):
-        q = state[S_DECK + i]
+    for i in range(state[L.S_CTX_X], state[L.S_CTX_Y]):
+        q = state[L.S_DECK + i]
         dup = False
-        for j in range(state[S_CTX_X], i):
-            if state[S_DECK + j] == q:
+        for j in range(state[L.S_CTX_X], i):
+            if state[L.S_DECK + j] == q:
                 dup = True
         if not dup:
-            state[S_OPTIONS + n] = q
+            state[L.S_OPTIONS + n] = q
             n += 1
     return n
 
@@ -1457,22 +1411,22 @@ def list_keeps(state):
 def keep_card(state, seat, q, log):
     """DP-03: keep one drawn card of type ``q``; once ``scout_keep`` are kept, the others go to
     the discard pile (WD-Q3) and the window (or the own turn) goes on."""
-    x = state[S_CTX_X]
-    for i in range(x, state[S_CTX_Y]):
-        if state[S_DECK + i] == q:
-            state[S_DECK + i] = state[S_DECK + x]
-            state[S_DECK + x] = q
+    x = state[L.S_CTX_X]
+    for i in range(x, state[L.S_CTX_Y]):
+        if state[L.S_DECK + i] == q:
+            state[L.S_DECK + i] = state[L.S_DECK + x]
+            state[L.S_DECK + x] = q
             break
-    state[seat_base(seat) + F_HAND + q] += 1
-    state[S_CTX_X] = x + 1
-    state[S_CTX_LEFT] -= 1
+    state[seat_base(seat) + L.F_HAND + q] += 1
+    state[L.S_CTX_X] = x + 1
+    state[L.S_CTX_LEFT] -= 1
     gone = 0
-    if state[S_CTX_LEFT] == 0 or state[S_CTX_X] == state[S_CTX_Y]:
-        gone = state[S_CTX_Y] - state[S_CTX_X]
-        state[S_DISCARD] += gone
-        state[S_PHASE] = state[S_RESUME]
+    if state[L.S_CTX_LEFT] == 0 or state[L.S_CTX_X] == state[L.S_CTX_Y]:
+        gone = state[L.S_CTX_Y] - state[L.S_CTX_X]
+        state[L.S_DISCARD] += gone
+        state[L.S_PHASE] = state[L.S_RESUME]
     if log.shape[0] > 1:
-        emit(log, EV_KEEP, seat, q, gone)
+        emit(log, L.EV_KEEP, seat, q, gone)
 
 
 @njit(cache=True)
@@ -1480,13 +1434,13 @@ def list_harvests(state, seat):
     """WD-D6, WD-I18 (DP-15): pass, or Harvest on a flower from which the seat took >= 1 cube
     this night and whose colour is still in the supply (WD-Q5)."""
     b = seat_base(seat)
-    state[S_OPTIONS] = CARD_PASS
-    if state[b + F_HAND + Q_HARVEST] == 0:
+    state[L.S_OPTIONS] = L.CARD_PASS
+    if state[b + L.F_HAND + L.Q_HARVEST] == 0:
         return 1
     n = 1
-    for f in range(N_COL):
-        if state[b + F_GAINED + f] > 0 and state[S_CUBE_SUPPLY + f] > 0:
-            state[S_OPTIONS + n] = Q_HARVEST * CARD_PLAY + f
+    for f in range(L.N_COL):
+        if state[b + L.F_GAINED + f] > 0 and state[L.S_CUBE_SUPPLY + f] > 0:
+            state[L.S_OPTIONS + n] = encode_card(L.Q_HARVEST, f)
             n += 1
     return n
 
@@ -1495,15 +1449,15 @@ def list_harvests(state, seat):
 def harvest(state, rules, seat, code, log):
     """WD-D6: one Harvest adds ``harvest_bonus`` cubes of flower f's colour (as far as the
     supply allows) to the cubes the seat gained this D; they are placed with them (WD-D7)."""
-    f = code % CARD_PLAY
+    _, f = decode_card(code)
     b = seat_base(seat)
-    discard_card(state, seat, Q_HARVEST)
-    got = min(int(rules[R_HARVEST_BONUS]), state[S_CUBE_SUPPLY + f])
-    state[S_CUBE_SUPPLY + f] -= got
-    state[b + F_GAINED + f] += got
-    state[b + F_CUBES_GAINED] += got
+    discard_card(state, seat, L.Q_HARVEST)
+    got = min(int(rules[R.R_HARVEST_BONUS]), state[L.S_CUBE_SUPPLY + f])
+    state[L.S_CUBE_SUPPLY + f] -= got
+    state[b + L.F_GAINED + f] += got
+    state[b + L.F_CUBES_GAINED] += got
     if log.shape[0] > 1:
-        emit(log, EV_PLAY, seat, Q_HARVEST, f + 1, got, state[S_CUBE_SUPPLY + f], -1)
+        emit(log, L.EV_PLAY, seat, L.Q_HARVEST, f + 1, got, state[L.S_CUBE_SUPPLY + f], -1)
 
 
 @njit(cache=True)
@@ -1511,33 +1465,33 @@ def list_expert_hatches(state, rules, seat):
     """DP-13, WD-I18: pass, or Expertise on an egg tile whose dice hold no equal pair but at
     least two dice (one hatch per card); only where a hatch can happen (WD-Q5, WD-B3)."""
     b = seat_base(seat)
-    state[S_OPTIONS] = CARD_PASS
-    if state[b + F_HAND + Q_EXPERTISE] == 0:
+    state[L.S_OPTIONS] = L.CARD_PASS
+    if state[b + L.F_HAND + L.Q_EXPERTISE] == 0:
         return 1
-    if state[b + F_PERSONAL] == 0 and int(rules[R_HATCH_WITHOUT_SUPPLY]) != RETURN_EGG:
+    if state[b + L.F_PERSONAL] == 0 and int(rules[R.R_HATCH_WITHOUT_SUPPLY]) != R.RETURN_EGG:
         return 1
     n = 1
-    for t in range(state[b + F_N_TILES]):
-        if state[b + F_EGG + t] == 0 or state[b + F_EXPERT + t] == 1:
+    for t in range(state[b + L.F_N_TILES]):
+        if state[b + L.F_EGG + t] == 0 or state[b + L.F_EXPERT + t] == 1:
             continue
         dice = 0
         pair = False
-        for v in range(N_VAL):
-            dice += state[b + F_TDICE + t * N_VAL + v]
-            pair = pair or state[b + F_TDICE + t * N_VAL + v] >= 2
+        for v in range(L.N_VAL):
+            dice += state[b + L.F_TDICE + t * L.N_VAL + v]
+            pair = pair or state[b + L.F_TDICE + t * L.N_VAL + v] >= 2
         if dice >= 2 and not pair:
-            n = _option(state, n, Q_EXPERTISE * CARD_PLAY + t)
+            n = _opt(state, n, encode_card(L.Q_EXPERTISE, t))
     return n
 
 
 @njit(cache=True)
 def expert_hatch(state, seat, code, log):
     """DP-13: Expertise makes egg tile ``t``'s unequal dice count as a pair at B (WD-Q3)."""
-    t = code % CARD_PLAY
-    discard_card(state, seat, Q_EXPERTISE)
-    state[seat_base(seat) + F_EXPERT + t] = 1
+    _, t = decode_card(code)
+    discard_card(state, seat, L.Q_EXPERTISE)
+    state[seat_base(seat) + L.F_EXPERT + t] = 1
     if log.shape[0] > 1:
-        emit(log, EV_PLAY, seat, Q_EXPERTISE, t, t, 0, -1)
+        emit(log, L.EV_PLAY, seat, L.Q_EXPERTISE, t, t, 0, -1)
 
 
 @njit(cache=True)
@@ -1546,9 +1500,9 @@ def window_step(state, rules, kind):
     at D (1) or Expertise at B (2): the next seat with a card it can play posts its decision;
     a seat with nothing to play is passed over. Returns the options, or 0 when the pass is
     over."""
-    n_players = state[S_N_PLAYERS]
-    while state[S_CURSOR] < n_players:
-        seat = turn_seat(state, state[S_CURSOR])
+    n_players = state[L.S_N_PLAYERS]
+    while state[L.S_CURSOR] < n_players:
+        seat = turn_seat(state, state[L.S_CURSOR])
         if kind == 1:
             n = list_harvests(state, seat)
         elif kind == 2:
@@ -1556,9 +1510,9 @@ def window_step(state, rules, kind):
         else:
             n = list_window_plays(state, rules, seat)
         if n > 1:
-            state[S_DECIDER] = seat
+            state[L.S_DECIDER] = seat
             return n
-        state[S_CURSOR] += 1
+        state[L.S_CURSOR] += 1
     return 0
 
 
@@ -1567,119 +1521,119 @@ def window_step(state, rules, kind):
 def _step(state, rules, log):
     """One step from the control position S_PHASE. Returns the number of options of the
     decision listed there (S_DECIDER set), 0 when the step moved on by itself, -1 at the end."""
-    ph = state[S_PHASE]
-    if ph == PH_DAY:
+    ph = state[L.S_PHASE]
+    if ph == L.PH_DAY:
         if not begin_round(state, rules, log):
             return -1
-    elif ph == PH_PLACE:
+    elif ph == L.PH_PLACE:
         seat = next_placer(state)
         if seat < 0:
-            open_window(state, W_DW_END)
+            open_window(state, L.W_DW_END)
             return 0
-        state[S_DECIDER] = seat
-        if state[S_TURN_LEFT] == 0:
-            state[S_TURN_LEFT] = 1           # the seat's turn begins (WD-R4)
+        state[L.S_DECIDER] = seat
+        if state[L.S_TURN_LEFT] == 0:
+            state[L.S_TURN_LEFT] = 1           # the seat's turn begins (WD-R4)
         return list_turn(state, rules, seat)
-    elif ph == PH_WINDOW:
+    elif ph == L.PH_WINDOW:
         n = window_step(state, rules, 0)
         if n == 0:
             close_window(state)
         return n
-    elif ph == PH_KEEP:
-        state[S_DECIDER] = state[S_CTX_SEAT]
+    elif ph == L.PH_KEEP:
+        state[L.S_DECIDER] = state[L.S_CTX_SEAT]
         return list_keeps(state)
-    elif ph == PH_NIGHT_A:
+    elif ph == L.PH_NIGHT_A:
         build_hive(state, rules, log)
-        open_window(state, W_NW + 1)
-    elif ph == PH_B:
+        open_window(state, L.W_NW + 1)
+    elif ph == L.PH_B:
         n = window_step(state, rules, 2)
         if n > 0:
             return n
         hatch(state, rules, log)
-        state[S_CTX_LEFT] = 0
-        open_window(state, W_NW + 2)
-    elif ph == PH_C:
-        if state[S_CTX_LEFT] == 0:
-            if next_slot_die(state, CARD_C) < 0:
-                open_window(state, W_NW + 3)
+        state[L.S_CTX_LEFT] = 0
+        open_window(state, L.W_NW + 2)
+    elif ph == L.PH_C:
+        if state[L.S_CTX_LEFT] == 0:
+            if next_slot_die(state, L.CARD_C) < 0:
+                open_window(state, L.W_NW + 3)
                 return 0
-            state[S_CTX_LEFT] = int(rules[R_EGGS_PER_EGG_DIE])
-        seat = state[S_CTX_SEAT]
-        state[S_DECIDER] = seat
+            state[L.S_CTX_LEFT] = int(rules[R.R_EGGS_PER_EGG_DIE])
+        seat = state[L.S_CTX_SEAT]
+        state[L.S_DECIDER] = seat
         n = list_eggs(state, seat)
         if n == 0:
-            state[S_CTX_LEFT] = 0
-        if state[S_CTX_LEFT] == 0 and n == 0:
-            state[S_SLOT_OWNER + CARD_C * N_VAL + state[S_CTX_SLOT]] = 0
+            state[L.S_CTX_LEFT] = 0
+        if state[L.S_CTX_LEFT] == 0 and n == 0:
+            state[L.S_SLOT_OWNER + L.CARD_C * L.N_VAL + state[L.S_CTX_SLOT]] = 0
             if log.shape[0] > 1:
-                emit(log, EV_EGG, seat, state[S_CTX_SLOT] + 1, -1, state[S_EGG_SUPPLY])
+                emit(log, L.EV_EGG, seat, state[L.S_CTX_SLOT] + 1, -1, state[L.S_EGG_SUPPLY])
         return n
-    elif ph == PH_D:
+    elif ph == L.PH_D:
         resolve_flowers(state, rules, log)
-        state[S_CURSOR] = 0
-        state[S_PHASE] = PH_HARVEST
-    elif ph == PH_HARVEST:
+        state[L.S_CURSOR] = 0
+        state[L.S_PHASE] = L.PH_HARVEST
+    elif ph == L.PH_HARVEST:
         n = window_step(state, rules, 1)
         if n == 0:
-            state[S_PHASE] = PH_D_PLACE
+            state[L.S_PHASE] = L.PH_D_PLACE
         return n
-    elif ph == PH_D_PLACE:
+    elif ph == L.PH_D_PLACE:
         seat = next_cube_owner(state, rules, log)
         if seat < 0:
-            open_window(state, W_NW + 4)
+            open_window(state, L.W_NW + 4)
             return 0
-        state[S_DECIDER] = seat
+        state[L.S_DECIDER] = seat
         return list_cube_places(state, rules, seat)
-    elif ph == PH_E:
-        seat = next_slot_die(state, CARD_E)
+    elif ph == L.PH_E:
+        seat = next_slot_die(state, L.CARD_E)
         if seat < 0:
-            open_window(state, W_NW + 5)
+            open_window(state, L.W_NW + 5)
             return 0
-        state[S_DECIDER] = seat
+        state[L.S_DECIDER] = seat
         n = list_trades(state, rules, seat)
         if n == 0:
             if log.shape[0] > 1:
-                emit(log, EV_TRADE, seat, state[S_CTX_SLOT] + 1, TR_SKIP)
+                emit(log, L.EV_TRADE, seat, state[L.S_CTX_SLOT] + 1, L.TR_SKIP)
             _end_trade(state)
         return n
-    elif ph == PH_E_PAY:
-        state[S_DECIDER] = state[S_CTX_SEAT]
-        return list_payments(state, state[S_CTX_SEAT])
-    elif ph == PH_E_GAIN:
-        seat = state[S_CTX_SEAT]
-        state[S_DECIDER] = seat
-        if state[S_CTX_LEFT] == 0:
+    elif ph == L.PH_E_PAY:
+        state[L.S_DECIDER] = state[L.S_CTX_SEAT]
+        return list_payments(state, state[L.S_CTX_SEAT])
+    elif ph == L.PH_E_GAIN:
+        seat = state[L.S_CTX_SEAT]
+        state[L.S_DECIDER] = seat
+        if state[L.S_CTX_LEFT] == 0:
             _end_trade(state)
             return 0
         n = list_gain_tiles(state, rules, seat)
         if n == 0:
             gain_cube(state, seat, -1, log)
         return n
-    elif ph == PH_F:
-        for k in range(state[S_N_PLAYERS]):
+    elif ph == L.PH_F:
+        for k in range(state[L.S_N_PLAYERS]):
             seat = turn_seat(state, k)
             if has_tile_dice(state, seat_base(seat)):
-                state[S_DECIDER] = seat
+                state[L.S_DECIDER] = seat
                 n = list_pairs(state, seat)
                 if n == 0:
-                    take_pair(state, seat, PAIR_DONE, log)
+                    take_pair(state, seat, L.PAIR_DONE, log)
                 return n
-        open_window(state, W_NW + 6)
-    elif ph == PH_F_MOVE:
-        seat = state[S_CTX_SEAT]
-        state[S_DECIDER] = seat
+        open_window(state, L.W_NW + 6)
+    elif ph == L.PH_F_MOVE:
+        seat = state[L.S_CTX_SEAT]
+        state[L.S_DECIDER] = seat
         return list_moves(state, rules, seat)
-    elif ph == PH_F_FLIP:
-        seat = state[S_CTX_SEAT]
-        state[S_DECIDER] = seat
+    elif ph == L.PH_F_FLIP:
+        seat = state[L.S_CTX_SEAT]
+        state[L.S_DECIDER] = seat
         n = list_flips(state, rules, seat)
         if n == 0:
-            state[S_PHASE] = PH_F
+            state[L.S_PHASE] = L.PH_F
         return n
-    elif ph == PH_G:
+    elif ph == L.PH_G:
         draw_queen_cards(state, rules, log)
         end_of_round(state, rules, log)
-        if state[S_ENDED]:
+        if state[L.S_ENDED]:
             return -1
     else:
         return -1
@@ -1689,71 +1643,98 @@ def _step(state, rules, log):
 @njit(cache=True)
 def _apply(state, rules, seat, code, log):
     """Carry out option ``code`` of the decision at the current control position."""
-    ph = state[S_PHASE]
-    if ph == PH_PLACE:
-        if code < TURN_CARD:
+    ph = state[L.S_PHASE]
+    if ph == L.PH_PLACE:
+        if code < L.TURN_CARD:
             place_die(state, seat, code, log)
         else:
-            play_card(state, rules, seat, code - TURN_CARD, log)
-    elif ph == PH_WINDOW or ph == PH_HARVEST or ph == PH_B:
-        if code == CARD_PASS:
-            state[S_CURSOR] += 1
-        elif ph == PH_HARVEST:
+            play_card(state, rules, seat, decode_turn_card(code), log)
+    elif ph == L.PH_WINDOW or ph == L.PH_HARVEST or ph == L.PH_B:
+        if code == L.CARD_PASS:
+            state[L.S_CURSOR] += 1
+        elif ph == L.PH_HARVEST:
             harvest(state, rules, seat, code, log)
-        elif ph == PH_B:
+        elif ph == L.PH_B:
             expert_hatch(state, seat, code, log)
         else:
             play_card(state, rules, seat, code, log)
-    elif ph == PH_KEEP:
+    elif ph == L.PH_KEEP:
         keep_card(state, seat, code, log)
-    elif ph == PH_C:
+    elif ph == L.PH_C:
         take_egg(state, seat, code, log)
-        if state[S_CTX_LEFT] == 0:
-            state[S_SLOT_OWNER + CARD_C * N_VAL + state[S_CTX_SLOT]] = 0
-    elif ph == PH_D_PLACE:
+        if state[L.S_CTX_LEFT] == 0:
+            state[L.S_SLOT_OWNER + L.CARD_C * L.N_VAL + state[L.S_CTX_SLOT]] = 0
+    elif ph == L.PH_D_PLACE:
         place_cubes(state, rules, seat, code, log)
-    elif ph == PH_E:
+    elif ph == L.PH_E:
         start_trade(state, rules, seat, code, log)
-    elif ph == PH_E_PAY:
+    elif ph == L.PH_E_PAY:
         pay_item(state, rules, seat, code, log)
-    elif ph == PH_E_GAIN:
+    elif ph == L.PH_E_GAIN:
         gain_cube(state, seat, code, log)
-    elif ph == PH_F:
+    elif ph == L.PH_F:
         take_pair(state, seat, code, log)
-    elif ph == PH_F_MOVE:
+    elif ph == L.PH_F_MOVE:
         move_pollen(state, rules, seat, code, log)
-    elif ph == PH_F_FLIP:
+    elif ph == L.PH_F_FLIP:
         flip_tile(state, rules, seat, code, log)
 
 
 @njit(cache=True)
 def decision_point(phase):
     """The decision point D_* posted at control position ``phase``."""
-    if phase == PH_PLACE:
-        return D_PLACE
-    if phase == PH_WINDOW:
-        return D_CARD
-    if phase == PH_KEEP:
-        return D_KEEP
-    if phase == PH_HARVEST:
-        return D_HARVEST
-    if phase == PH_B:
-        return D_HATCH
-    if phase == PH_C:
-        return D_EGG
-    if phase == PH_D_PLACE:
-        return D_CUBE
-    if phase == PH_E:
-        return D_TRADE
-    if phase == PH_E_PAY:
-        return D_PAY
-    if phase == PH_E_GAIN:
-        return D_GAIN
-    if phase == PH_F:
-        return D_PAIR
-    if phase == PH_F_MOVE:
-        return D_MOVE
-    return D_FLIP
+    if phase == L.PH_PLACE:
+        return L.D_PLACE
+    if phase == L.PH_WINDOW:
+        return L.D_CARD
+    if phase == L.PH_KEEP:
+        return L.D_KEEP
+    if phase == L.PH_HARVEST:
+        return L.D_HARVEST
+    if phase == L.PH_B:
+        return L.D_HATCH
+    if phase == L.PH_C:
+        return L.D_EGG
+    if phase == L.PH_D_PLACE:
+        return L.D_CUBE
+    if phase == L.PH_E:
+        return L.D_TRADE
+    if phase == L.PH_E_PAY:
+        return L.D_PAY
+    if phase == L.PH_E_GAIN:
+        return L.D_GAIN
+    if phase == L.PH_F:
+        return L.D_PAIR
+    if phase == L.PH_F_MOVE:
+        return L.D_MOVE
+    return L.D_FLIP
+
+
+@njit(cache=True)
+def _post(state, seat, dp, n):
+    """Post decision ``dp`` of ``seat`` with ``n`` listed options; returns 1."""
+    state[L.S_POINT] = dp
+    state[L.S_DECIDER] = seat
+    state[L.S_N_OPTIONS] = n
+    return 1
+
+
+@njit(cache=True)
+def _steps(state, rules, log):
+    """The step machine from the control position S_PHASE (``_step`` by ``_step``): play the
+    forced steps up to the next decision with two or more options, post it and return 1; 0
+    once the game is over. A single option is taken at once."""
+    while True:
+        if state[L.S_PHASE] == L.PH_OVER:
+            return 0
+        n = _step(state, rules, log)
+        if n < 0:
+            _game_over(state, log)
+            return 0
+        if n >= 2:
+            return _post(state, state[L.S_DECIDER], decision_point(state[L.S_PHASE]), n)
+        if n == 1:
+            _apply(state, rules, state[L.S_DECIDER], state[L.S_OPTIONS], log)
 
 
 @njit(cache=True)
@@ -1761,33 +1742,21 @@ def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (listed
     in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
     with one legal option is taken here. With a decision pending: 1, nothing changes."""
-    if state[S_POINT] != 0:
+    if state[L.S_POINT] != 0:
         return 1
-    while True:
-        if state[S_PHASE] == PH_OVER:
-            return 0
-        n = _step(state, rules, log)
-        if n < 0:
-            _game_over(state, log)
-            return 0
-        if n >= 2:
-            state[S_POINT] = decision_point(state[S_PHASE])
-            state[S_N_OPTIONS] = n
-            return 1
-        if n == 1:
-            _apply(state, rules, state[S_DECIDER], state[S_OPTIONS], log)
+    return _steps(state, rules, log)
 
 
 @njit(cache=True)
 def apply_option(state, rules, comp, index, log):
     """Carry out option ``index`` of the pending decision (``sim.decide``); False (and no
     change) when no decision is pending or ``index`` is out of range."""
-    if state[S_POINT] == 0 or index < 0 or index >= state[S_N_OPTIONS]:
+    if state[L.S_POINT] == 0 or index < 0 or index >= state[L.S_N_OPTIONS]:
         return False
-    state[S_POINT] = 0
-    n = state[S_N_OPTIONS]
-    state[S_N_OPTIONS] = 0
-    _apply(state, rules, state[S_DECIDER], state[S_OPTIONS + index], log)
+    state[L.S_POINT] = 0
+    n = state[L.S_N_OPTIONS]
+    state[L.S_N_OPTIONS] = 0
+    _apply(state, rules, state[L.S_DECIDER], state[L.S_OPTIONS + index], log)
     return n > 0
 
 
@@ -1798,10 +1767,10 @@ def choose(state, rules, comp, kinds, pparams, work):
     ``policies.greedy``. ``work = (scr,)``: ``scr`` is float64[SCR_LEN], greedy's placement
     cache (a seat's hive values are checked against the hive they were worked out for, so a
     copy of the game may share it)."""
-    seat = state[S_DECIDER]
-    if kinds[seat] == K_GREEDY:
-        return greedy(state, rules, pparams, seat, state[S_POINT], state[S_N_OPTIONS], work[0])
-    return random_index(state, S_RNG_P, state[S_N_OPTIONS])
+    seat = state[L.S_DECIDER]
+    if kinds[seat] == L.K_GREEDY:
+        return greedy(state, rules, pparams, seat, state[L.S_POINT], state[L.S_N_OPTIONS], work[0])
+    return random_index(state, L.S_RNG_P, state[L.S_N_OPTIONS])
 
 
 # ==== results and entry points ===================================================================
@@ -1809,46 +1778,46 @@ def choose(state, rules, comp, kinds, pparams, work):
 def finish(state, rules, comp, games_row, seats_rows):
     """Fill the output row and the seat rows of a finished game through their declared
     indices (``GO_*``, ``SO_*``)."""
-    n = state[S_N_PLAYERS]
+    n = state[L.S_N_PLAYERS]
     nw, ws = winners(state)
-    games_row[GO_ROUNDS] = state[S_ROUND]
-    games_row[GO_TRUNCATED] = state[S_TRUNCATED]
-    games_row[GO_N_WINNERS] = nw
-    games_row[GO_WINNER_SEAT] = ws
-    games_row[GO_END_REASON] = 1 if state[S_TRUNCATED] else 0   # SPEC.end_reasons
-    games_row[GO_END_TRIGGER] = state[S_END_TRIGGER]
-    games_row[GO_START_CHAIR] = state[S_START_CHAIR]
-    games_row[GO_QUEEN_PLAYED] = state[S_QUEEN_PLAYED]
+    games_row[L.GO_ROUNDS] = state[L.S_ROUND]
+    games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
+    games_row[L.GO_N_WINNERS] = nw
+    games_row[L.GO_WINNER_SEAT] = ws
+    games_row[L.GO_END_REASON] = 1 if state[L.S_TRUNCATED] else 0   # SPEC.end_reasons
+    games_row[L.GO_END_TRIGGER] = state[L.S_END_TRIGGER]
+    games_row[L.GO_START_CHAIR] = state[L.S_START_CHAIR]
+    games_row[L.GO_QUEEN_PLAYED] = state[L.S_QUEEN_PLAYED]
     drawn = 0
     for p in range(n):
-        drawn += state[seat_base(p) + F_DRAWN]
-    games_row[GO_QUEEN_DRAWN] = drawn
-    games_row[GO_DECK_LEFT] = state[S_DECK_N] - state[S_DECK_POS]
-    games_row[GO_TILES_LEFT] = state[S_TILE_SUPPLY]
-    games_row[GO_EGGS_LEFT] = state[S_EGG_SUPPLY]
+        drawn += state[seat_base(p) + L.F_DRAWN]
+    games_row[L.GO_QUEEN_DRAWN] = drawn
+    games_row[L.GO_DECK_LEFT] = state[L.S_DECK_N] - state[L.S_DECK_POS]
+    games_row[L.GO_TILES_LEFT] = state[L.S_TILE_SUPPLY]
+    games_row[L.GO_EGGS_LEFT] = state[L.S_EGG_SUPPLY]
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
         rank = final_rank(state, p)
         held = 0
-        for q in range(N_QUEEN):
-            held += state[b + F_HAND + q]
-        row[SO_SCORE] = state[b + F_HONEY]
-        row[SO_RANK] = rank
-        row[SO_WON] = 1 if rank == 1 else 0
-        row[SO_HONEY] = state[b + F_HONEY]
-        row[SO_CUBES] = hive_cubes(state, b)
-        row[SO_POOL] = state[b + F_POOL]
-        row[SO_HIVE_TILES] = state[b + F_N_TILES]
-        row[SO_EGGS_HATCHED] = state[b + F_EGGS_HATCHED]
-        row[SO_EGGS_TAKEN] = state[b + F_EGGS_TAKEN]
-        row[SO_MAJORITIES_WON] = state[b + F_MAJORITIES]
-        row[SO_CUBES_GAINED] = state[b + F_CUBES_GAINED]
-        row[SO_CUBES_LOST] = state[b + F_CUBES_LOST]
-        row[SO_TRADES] = state[b + F_TRADES]
-        row[SO_BUILDS] = state[b + F_BUILDS]
-        row[SO_CARDS_DRAWN] = state[b + F_DRAWN]
-        row[SO_CARDS_HELD] = held
+        for q in range(L.N_QUEEN):
+            held += state[b + L.F_HAND + q]
+        row[L.SO_SCORE] = state[b + L.F_HONEY]
+        row[L.SO_RANK] = rank
+        row[L.SO_WON] = 1 if rank == 1 else 0
+        row[L.SO_HONEY] = state[b + L.F_HONEY]
+        row[L.SO_CUBES] = hive_cubes(state, b)
+        row[L.SO_POOL] = state[b + L.F_POOL]
+        row[L.SO_HIVE_TILES] = state[b + L.F_N_TILES]
+        row[L.SO_EGGS_HATCHED] = state[b + L.F_EGGS_HATCHED]
+        row[L.SO_EGGS_TAKEN] = state[b + L.F_EGGS_TAKEN]
+        row[L.SO_MAJORITIES_WON] = state[b + L.F_MAJORITIES]
+        row[L.SO_CUBES_GAINED] = state[b + L.F_CUBES_GAINED]
+        row[L.SO_CUBES_LOST] = state[b + L.F_CUBES_LOST]
+        row[L.SO_TRADES] = state[b + L.F_TRADES]
+        row[L.SO_BUILDS] = state[b + L.F_BUILDS]
+        row[L.SO_CARDS_DRAWN] = state[b + L.F_DRAWN]
+        row[L.SO_CARDS_HELD] = held
 
 
 @njit(cache=True)
@@ -1857,8 +1826,8 @@ def _begin(rules, comp, n_players, master_seed, game_index, state, log):
     streams included); nothing decided yet."""
     rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
     setup_game(state, rules, comp, n_players, rng_s, log)
-    start_in(state, S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
-    start_in(state, S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
+    start_in(state, L.S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
+    start_in(state, L.S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
 
 
 @njit(cache=True)
@@ -1867,7 +1836,7 @@ def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, lo
     greedy's scratch (``choose``)."""
     state = np.zeros(state_size(n_players), dtype=np.int64)
     _begin(rules, comp, n_players, master_seed, game_index, state, log)
-    return state, (np.zeros(SCR_LEN, dtype=np.float64),)
+    return state, (np.zeros(L.SCR_LEN, dtype=np.float64),)
 
 
 @njit(cache=True)
@@ -1915,35 +1884,35 @@ def resample(state, rules, comp, seat, key):
 
     Everything else is open: the board, hives, supplies, blocking markers and placed dice.
     """
-    state[S_FORCE_POS] = state[S_FORCE_N]
-    substream_in(state, S_RNG_D, key, SUB_DICE)
-    substream_in(state, S_RNG_P, key, SUB_POLICY)
-    n = state[S_N_PLAYERS]
-    lo, hi = state[S_DECK_POS], state[S_DECK_N]
+    state[L.S_FORCE_POS] = state[L.S_FORCE_N]
+    substream_in(state, L.S_RNG_D, key, SUB_DICE)
+    substream_in(state, L.S_RNG_P, key, SUB_POLICY)
+    n = state[L.S_N_PLAYERS]
+    lo, hi = state[L.S_DECK_POS], state[L.S_DECK_N]
     k = 0  # the unseen cards in S_UNSEEN, by type: their order in the state cannot leak
-    for q in range(N_QUEEN):
+    for q in range(L.N_QUEEN):
         for i in range(lo, hi):
-            if state[S_DECK + i] == q:
-                state[S_UNSEEN + k] = q
+            if state[L.S_DECK + i] == q:
+                state[L.S_UNSEEN + k] = q
                 k += 1
         for s in range(n):
             if s != seat:
-                for _ in range(state[seat_base(s) + F_HAND + q]):
-                    state[S_UNSEEN + k] = q
+                for _ in range(state[seat_base(s) + L.F_HAND + q]):
+                    state[L.S_UNSEEN + k] = q
                     k += 1
-    shuffle_in(state, S_RNG_P, state[S_UNSEEN:S_UNSEEN + k])
+    shuffle_in(state, L.S_RNG_P, state[L.S_UNSEEN:L.S_UNSEEN + k])
     k = 0
     for s in range(n):
         if s != seat:
             held = 0
-            for q in range(N_QUEEN):
-                held += state[seat_base(s) + F_HAND + q]
-                state[seat_base(s) + F_HAND + q] = 0
+            for q in range(L.N_QUEEN):
+                held += state[seat_base(s) + L.F_HAND + q]
+                state[seat_base(s) + L.F_HAND + q] = 0
             for _ in range(held):
-                state[seat_base(s) + F_HAND + state[S_UNSEEN + k]] += 1
+                state[seat_base(s) + L.F_HAND + state[L.S_UNSEEN + k]] += 1
                 k += 1
     for i in range(lo, hi):
-        state[S_DECK + i] = state[S_UNSEEN + k]
+        state[L.S_DECK + i] = state[L.S_UNSEEN + k]
         k += 1
 
 
@@ -1966,7 +1935,7 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     log : int64[capacity + 1, EV_WIDTH]
     """
     state = np.zeros(state_size(n_players), dtype=np.int64)
-    scr = np.zeros(SCR_LEN, dtype=np.float64)
+    scr = np.zeros(L.SCR_LEN, dtype=np.float64)
     _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
           scr, games_row, seats_rows, log)
 
@@ -1985,7 +1954,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     n_blocks = (n_games + BLOCK_GAMES - 1) // BLOCK_GAMES
     for blk in range(n_blocks):
         state = np.zeros(state_size(n_players), dtype=np.int64)
-        scr = np.zeros(SCR_LEN, dtype=np.float64)
+        scr = np.zeros(L.SCR_LEN, dtype=np.float64)
         grow = np.zeros(games_out.shape[1], dtype=np.int64)
         srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)

@@ -1,9 +1,9 @@
 """Waggle Dance declarations: limits, enum codes, output columns and the declared array blocks.
 
-Declarations only (no Numba, nothing imported from the game folder): ``rules.py``,
-``policies.py``, ``kernel.py``, ``replay.py`` and ``audit.py`` import their constants from here.
-Every offset is derived from one ``(name, size, meaning)`` declaration by
-:class:`sim.layout.Block`; ``playtest layout waggle_dance`` prints the tables.
+Declarations only (no Numba, nothing imported from the game folder): the other modules read
+their constants from here as ``L.NAME`` (``from . import layout as L``). Every offset is derived
+from one ``(name, size, meaning)`` declaration by :class:`sim.layout.Block` and exported by the
+``exports`` line at the end; ``playtest layout waggle_dance`` prints the tables.
 
 State: one flat int64 array ``state[S_LEN + n_players * SEAT_LEN]``: the global block
 ``STATE`` (``S_*``), then one ``SEAT`` block (``F_*``) per seat at ``SEAT0 + seat * SEAT_LEN``.
@@ -54,7 +54,7 @@ Option encodings (decision points of spec §9):
 - ``D_HARVEST`` (DP-15): ``CARD_PASS`` or ``Q_HARVEST * CARD_PLAY + f`` (+1 cube of flower f+1).
 """
 from sim.decide import option_fields
-from sim.layout import Block, columns_block
+from sim.layout import Block, columns_block, exports
 from sim.spec import GAME_COMMON, SEAT_COMMON, Column
 
 # ---- limits -----------------------------------------------------------------------------------
@@ -272,7 +272,6 @@ STATE = Block("S_", (
     ("rng_d", 1, "SUB_DICE stream state (uint64 bits as int64, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state (same)"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")
-globals().update(STATE.offsets)
 S_LEN = STATE.end
 SEAT0 = STATE.end
 
@@ -300,7 +299,6 @@ SEAT = Block("F_", (
     ("egg", MAX_HIVE, "1 = tile holds an egg"),
     ("tile_honey", MAX_HIVE, "1 = tile is honey side up"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
-globals().update(SEAT.offsets)
 SEAT_LEN = SEAT.length
 
 # ---- policy scratch (greedy's placement caches; written only by the policies) -------------------
@@ -323,11 +321,12 @@ SCRATCH = Block("SCR_", (
      "(seat * MAX_HIVE + t) * MAX_HIVE + u (DP-04)"),
 ), title="policy scratch: float64[SCR_LEN]; a seat's hive values are emptied (NaN) when its hive "
    "changed, then filled lazily")
-globals().update(SCRATCH.offsets)
 SCR_LEN = SCRATCH.length
 
 # ---- output rows ---------------------------------------------------------------------------------
 GAME_OUT = columns_block("GO_", GAME_COMMON, GAME_COLUMNS, title="output: games row")
-globals().update(GAME_OUT.offsets)
 SEAT_OUT = columns_block("SO_", SEAT_COMMON, SEAT_COLUMNS, title="output: seats row")
-globals().update(SEAT_OUT.offsets)
+
+
+# ---- the declared offsets as module attributes (L.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(STATE, SEAT, SCRATCH, GAME_OUT, SEAT_OUT)

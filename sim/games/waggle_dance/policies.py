@@ -14,37 +14,26 @@ from numba import njit
 
 from sim.borrow import no_refcount_module, no_wraparound_module
 
+from . import layout as L
+from . import rules as R
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
                    honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
-from .layout import (FROM_FLOWER, FROM_TILE, Q_COMMAND, Q_FEINT, Q_OVERTIME, Q_SHIFT_CHANGE, S_BLOCKED,
-                     S_SLOT_OWNER, SHIFT_PASS, TURN_CARD, F_TILE_HONEY, D_FLIP, D_HATCH, FLIP_NONE, PAIR_EXPERT, Q_EXPERTISE, CARD_PASS, CARD_PLAY, D_CARD, D_HARVEST, D_KEEP, Q_HARVEST,
-                     Q_QUEENS_GIFT, Q_RELOCATION, Q_SCOUT, Q_SICK_DAY, Q_VOLUNTEER,
-                     Q_WRONG_TURN, RELOC_CODE, S_DECK_N, S_DECK_POS, D_CUBE, D_EGG, D_GAIN, D_MOVE, D_PAIR, D_PAY, D_PLACE, D_TRADE, DEST_A,
-                     DEST_C, DEST_E, DEST_FLOWER, DEST_TILE, F_CUBES, F_EGG, F_HONEY, F_N_TILES,
-                     F_PERSONAL, F_POOL, F_TDICE, F_UNPLACED, MAX_HIVE, MAX_PLAYERS, MV_GATHER,
-                     HIVE_KEY, SCR_FREE_CAP, SCR_HIVE, SCR_LINK, SCR_SLOT, SCR_SPARE_HI,
-                     SCR_SPARE_LO, SCR_TRADE_OK, SCR_WAITING,
-                     N_COL, N_VAL, PAIR_CODE, PAIR_DONE, PLACE_CODE, S_CTX_COLOUR, S_CTX_GAIN,
-                     S_CTX_X, S_CTX_Y, S_FLOWER, S_N_PLAYERS, S_OPTIONS, TR_EGG, TR_POLLEN,
-                     TR_SKIP)
-from .rules import (P_SHIFT_PASS_BELOW, P_TURN_CARD_MARGIN, P_CARD_MIN_VALUE, P_SCOUT_MIN_DECK, P_BLOCK_WEIGHT, P_BUILD_IF_FREE_CAPACITY_BELOW, P_EGG_IF_POOL_BELOW,
-                    P_ENDGAME_HONEY_THRESHOLD, P_HONEY_PAIR_MIN_SAME_COLOUR, P_MAX_EGGS_WAITING,
-                    P_TARGET_HIVE_SIZE, P_TRADE_EGG_WHEN_POOL_GE, P_W_BUILD, P_W_DRAW, P_W_EGG,
-                    P_W_FLOWER, P_W_HATCH, P_W_PAIR, P_W_TRADE, R_MAJORITY_FIRST_PAYOUT,
-                    R_MAJORITY_SECOND_PAYOUT, R_MAJORITY_TIED_FIRST_PAYOUT,
-                    R_POLLEN_PER_HONEY, R_TRADE_POLLEN_COST)
+from .options import (decode_card, decode_command, decode_cube, decode_feint, decode_flip,
+                      decode_gift, decode_move, decode_overtime, decode_pair, decode_place,
+                      decode_relocation, decode_sick_day, decode_trade, decode_turn_card,
+                      decode_wrong_turn, encode_place)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
-assert N_COL == 6, "_best_trade works out six colours"
+assert L.N_COL == 6, "_best_trade works out six colours"
 
 
 @njit(cache=True)
 def _max_pure(state, b, t):
     """(colour, count) of the biggest colour on tile ``t`` and the cubes of other colours."""
     best, bc, tot = -1, 0, 0
-    for c in range(N_COL):
-        k = state[b + F_CUBES + t * N_COL + c]
+    for c in range(L.N_COL):
+        k = state[b + L.F_CUBES + t * L.N_COL + c]
         tot += k
         if k > bc:
             best, bc = c, k
@@ -55,35 +44,35 @@ def _max_pure(state, b, t):
 def _flower_gain(state, rules, seat, f):
     """DP-04: cubes one more die on flower ``f`` would add to ``seat``'s payout (WD-D2/D3),
     counting the dice placed so far."""
-    n = state[S_N_PLAYERS]
-    mine = state[S_FLOWER + f * MAX_PLAYERS + seat]
+    n = state[L.S_N_PLAYERS]
+    mine = state[L.S_FLOWER + f * L.MAX_PLAYERS + seat]
     top = 0
     for p in range(n):
         if p != seat:
-            top = max(top, state[S_FLOWER + f * MAX_PLAYERS + p])
+            top = max(top, state[L.S_FLOWER + f * L.MAX_PLAYERS + p])
     if mine + 1 > top:
-        after = rules[R_MAJORITY_FIRST_PAYOUT]
+        after = rules[R.R_MAJORITY_FIRST_PAYOUT]
     elif mine + 1 == top:
-        after = rules[R_MAJORITY_TIED_FIRST_PAYOUT]
+        after = rules[R.R_MAJORITY_TIED_FIRST_PAYOUT]
     else:
-        after = rules[R_MAJORITY_SECOND_PAYOUT] * 0.5
+        after = rules[R.R_MAJORITY_SECOND_PAYOUT] * 0.5
     if mine == 0:
         return after
     if mine > top:
-        before = rules[R_MAJORITY_FIRST_PAYOUT]
+        before = rules[R.R_MAJORITY_FIRST_PAYOUT]
     elif mine == top:
-        before = rules[R_MAJORITY_TIED_FIRST_PAYOUT]
+        before = rules[R.R_MAJORITY_TIED_FIRST_PAYOUT]
     else:
-        before = rules[R_MAJORITY_SECOND_PAYOUT] * 0.5
+        before = rules[R.R_MAJORITY_SECOND_PAYOUT] * 0.5
     return after - before
 
 
 @njit(cache=True)
 def _wants_eggs(state, pp, b):
     """DP-04 / DP-14: eggs are wanted (pool small, supply of dice left, few eggs waiting)."""
-    return (state[b + F_POOL] < pp[P_EGG_IF_POOL_BELOW] and state[b + F_PERSONAL] > 0
-            and eggs_in_hive(state, b) < pp[P_MAX_EGGS_WAITING]
-            and state[b + F_HONEY] < pp[P_ENDGAME_HONEY_THRESHOLD])
+    return (state[b + L.F_POOL] < pp[R.P_EGG_IF_POOL_BELOW] and state[b + L.F_PERSONAL] > 0
+            and eggs_in_hive(state, b) < pp[R.P_MAX_EGGS_WAITING]
+            and state[b + L.F_HONEY] < pp[R.P_ENDGAME_HONEY_THRESHOLD])
 
 
 @njit(cache=True)
@@ -93,16 +82,16 @@ def _same_hive(state, scr, seat):
     one recorded in ``scr`` (``SCR_HIVE``) at its last placement decision; else records it. A
     zeroed scratch matches no hive."""
     b = seat_base(seat)
-    k = SCR_HIVE + seat * HIVE_KEY
-    nt = state[b + F_N_TILES]
+    k = L.SCR_HIVE + seat * L.HIVE_KEY
+    nt = state[b + L.F_N_TILES]
     same = scr[k] == nt + 1
     scr[k] = nt + 1
     k += 1
-    for i in range(nt * N_COL):         # branch-free: compare and record every entry
-        x = state[b + F_CUBES + i]
+    for i in range(nt * L.N_COL):         # branch-free: compare and record every entry
+        x = state[b + L.F_CUBES + i]
         same &= scr[k + i] == x
         scr[k + i] = x
-    k += MAX_HIVE * N_COL
+    k += L.MAX_HIVE * L.N_COL
     for t in range(nt):
         x = 1 if holds_pollen(state, b, t) else 0
         same &= scr[k + t] == x
@@ -120,30 +109,30 @@ def _empty_cache(state, scr, seat):
     for its pair on one of the seat's tiles are noted (WD-F3: only a die of such a value can
     complete a split pair)."""
     nan = float("nan")
-    for d in range(DEST_FLOWER):
-        scr[SCR_SLOT + d] = nan
+    for d in range(L.DEST_FLOWER):
+        scr[L.SCR_SLOT + d] = nan
     b = seat_base(seat)
     waiting = 0
-    for t in range(state[b + F_N_TILES]):
-        for v in range(N_VAL):
-            waiting |= (state[b + F_TDICE + t * N_VAL + v] & 1) << v
-    scr[SCR_WAITING] = waiting
+    for t in range(state[b + L.F_N_TILES]):
+        for v in range(L.N_VAL):
+            waiting |= (state[b + L.F_TDICE + t * L.N_VAL + v] & 1) << v
+    scr[L.SCR_WAITING] = waiting
     if _same_hive(state, scr, seat):
         return
-    scr[SCR_FREE_CAP + seat] = nan
-    scr[SCR_TRADE_OK + seat] = nan
-    o = seat * MAX_HIVE
-    nt = state[b + F_N_TILES]
+    scr[L.SCR_FREE_CAP + seat] = nan
+    scr[L.SCR_TRADE_OK + seat] = nan
+    o = seat * L.MAX_HIVE
+    nt = state[b + L.F_N_TILES]
     for t in range(nt):
-        scr[SCR_SPARE_HI + o + t] = nan
+        scr[L.SCR_SPARE_HI + o + t] = nan
         for u in range(nt):
-            scr[SCR_LINK + (o + t) * MAX_HIVE + u] = nan
+            scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u] = nan
 
 
 @njit(cache=True)
 def _cached_free_capacity(state, rules, scr, seat):
     """``free_capacity`` of ``seat``'s hive, once per hive (``scr``)."""
-    i = SCR_FREE_CAP + seat
+    i = L.SCR_FREE_CAP + seat
     if scr[i] != scr[i]:
         scr[i] = free_capacity(state, rules, seat_base(seat))
     return scr[i]
@@ -153,12 +142,12 @@ def _cached_free_capacity(state, rules, scr, seat):
 def _cached_trade_ok(state, rules, scr, seat):
     """True if ``seat``'s hive holds trade_pollen_cost cubes of some colour (a trade on E can
     be paid), once per hive (``scr``)."""
-    i = SCR_TRADE_OK + seat
+    i = L.SCR_TRADE_OK + seat
     if scr[i] != scr[i]:
         b = seat_base(seat)
         scr[i] = 0.0
-        for c in range(N_COL):
-            if colour_in_hive(state, b, c) >= rules[R_TRADE_POLLEN_COST]:
+        for c in range(L.N_COL):
+            if colour_in_hive(state, b, c) >= rules[R.R_TRADE_POLLEN_COST]:
                 scr[i] = 1.0
                 break
     return scr[i] == 1.0
@@ -168,7 +157,7 @@ def _cached_trade_ok(state, rules, scr, seat):
 def _cached_link(state, rules, scr, seat, t, u):
     """``_link_value(t, u)`` of ``seat``'s tiles, once per hive (``scr``): it does not depend on
     the die."""
-    i = SCR_LINK + (seat * MAX_HIVE + t) * MAX_HIVE + u
+    i = L.SCR_LINK + (seat * L.MAX_HIVE + t) * L.MAX_HIVE + u
     if scr[i] != scr[i]:
         scr[i] = _link_value(state, rules, seat_base(seat), t, u)
     return scr[i]
@@ -180,17 +169,17 @@ def _spare_links(state, rules, scr, seat, t):
     hold cubes ((-1, -1) if none; a link is never negative), once per hive (``scr``): the first
     die of a pair to come may gather from any of them."""
     b = seat_base(seat)
-    i = seat * MAX_HIVE + t
-    if scr[SCR_SPARE_HI + i] != scr[SCR_SPARE_HI + i]:
+    i = seat * L.MAX_HIVE + t
+    if scr[L.SCR_SPARE_HI + i] != scr[L.SCR_SPARE_HI + i]:
         lo = hi = -1.0
-        for u in range(state[b + F_N_TILES]):
+        for u in range(state[b + L.F_N_TILES]):
             if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
                 x = _cached_link(state, rules, scr, seat, t, u)
                 lo = x if hi < 0.0 else min(lo, x)
                 hi = max(hi, x)
-        scr[SCR_SPARE_LO + i] = lo
-        scr[SCR_SPARE_HI + i] = hi
-    return scr[SCR_SPARE_LO + i], scr[SCR_SPARE_HI + i]
+        scr[L.SCR_SPARE_LO + i] = lo
+        scr[L.SCR_SPARE_HI + i] = hi
+    return scr[L.SCR_SPARE_LO + i], scr[L.SCR_SPARE_HI + i]
 
 
 @njit(cache=True, inline='always')
@@ -198,43 +187,42 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     """DP-04: value of placing a die of value v at a destination (§9.3 weights). ``scr``: the
     decision's cache (``_empty_cache``)."""
     b = seat_base(seat)
-    v = code // PLACE_CODE
-    dest = code % PLACE_CODE
-    if dest < DEST_FLOWER:
-        if scr[SCR_SLOT + dest] != scr[SCR_SLOT + dest]:
-            scr[SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
-        return scr[SCR_SLOT + dest] + pp[P_BLOCK_WEIGHT] * _rivals(state, seat, v)
-    if dest == DEST_FLOWER:
+    v, dest = decode_place(code)
+    if dest < L.DEST_FLOWER:
+        if scr[L.SCR_SLOT + dest] != scr[L.SCR_SLOT + dest]:
+            scr[L.SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
+        return scr[L.SCR_SLOT + dest] + pp[R.P_BLOCK_WEIGHT] * _rivals(state, seat, v)
+    if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
         if _cached_free_capacity(state, rules, scr, seat) == 0:
             g *= 0.2
-        return pp[P_W_FLOWER] * g
-    t = dest - DEST_TILE
-    d = state[b + F_TDICE + t * N_VAL + v - 1]
-    spare = state[b + F_UNPLACED + v - 1] >= 2
-    if state[b + F_EGG + t]:
-        if state[b + F_PERSONAL] == 0:
+        return pp[R.P_W_FLOWER] * g
+    t = dest - L.DEST_TILE
+    d = state[b + L.F_TDICE + t * L.N_VAL + v - 1]
+    spare = state[b + L.F_UNPLACED + v - 1] >= 2
+    if state[b + L.F_EGG + t]:
+        if state[b + L.F_PERSONAL] == 0:
             return -0.5
         if d % 2 == 1:
-            return pp[P_W_HATCH]
-        return 0.3 * pp[P_W_HATCH] if spare and d == 0 else -0.2
+            return pp[R.P_W_HATCH]
+        return 0.3 * pp[R.P_W_HATCH] if spare and d == 0 else -0.2
     _, bc, other = _max_pure(state, b, t)
-    ripe = bc / rules[R_POLLEN_PER_HONEY] - 0.25 * other
+    ripe = bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other
     if d % 2 == 1:                       # completes a pair on this tile (WD-F6)
-        if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
-            return pp[P_W_PAIR] * ripe
-        return 0.2 * pp[P_W_PAIR] * ripe
+        if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
+            return pp[R.P_W_PAIR] * ripe
+        return 0.2 * pp[R.P_W_PAIR] * ripe
     best = -0.3
-    if (int(scr[SCR_WAITING]) >> (v - 1)) & 1:  # a die of value v waits on some tile
-        for u in range(state[b + F_N_TILES]):   # completes a split pair with it (WD-F3)
-            if u == t or state[b + F_TDICE + u * N_VAL + v - 1] % 2 == 0:
+    if (int(scr[L.SCR_WAITING]) >> (v - 1)) & 1:  # a die of value v waits on some tile
+        for u in range(state[b + L.F_N_TILES]):   # completes a split pair with it (WD-F3)
+            if u == t or state[b + L.F_TDICE + u * L.N_VAL + v - 1] % 2 == 0:
                 continue
-            best = max(best, 0.9 * pp[P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
+            best = max(best, 0.9 * pp[R.P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
     if spare:                                # first die of a pair to come
-        if bc >= pp[P_HONEY_PAIR_MIN_SAME_COLOUR]:
-            best = max(best, 0.4 * pp[P_W_PAIR] * ripe)
+        if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
+            best = max(best, 0.4 * pp[R.P_W_PAIR] * ripe)
         if holds_pollen(state, b, t) and bc > 0:
-            w = 0.3 * pp[P_W_PAIR]
+            w = 0.3 * pp[R.P_W_PAIR]
             lo, hi = _spare_links(state, rules, scr, seat, t)
             if hi >= 0.0:       # w * link is highest at the best link (w >= 0), else the least
                 best = max(best, w * (hi if w >= 0.0 else lo))
@@ -257,11 +245,11 @@ def _link_value(state, rules, b, t, u):
     if not holds_pollen(state, b, t) or not holds_pollen(state, b, u):
         return 0.0
     best = 0.0
-    for c in range(N_COL):
+    for c in range(L.N_COL):
         xc, yc, oy, ox = gather_split(state, rules, b, t, u, c)
-        if ox == 0 and xc >= rules[R_POLLEN_PER_HONEY]:
+        if ox == 0 and xc >= rules[R.R_POLLEN_PER_HONEY]:
             return 1.0
-        best = max(best, xc / rules[R_POLLEN_PER_HONEY] - 0.25 * ox)
+        best = max(best, xc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * ox)
     return 0.5 * best
 
 
@@ -269,8 +257,8 @@ def _link_value(state, rules, b, t, u):
 def _rivals(state, seat, v):
     """Opponents that still hold an unplaced die of value ``v`` (block_weight, §9.3)."""
     k = 0
-    for p in range(state[S_N_PLAYERS]):
-        if p != seat and state[seat_base(p) + F_UNPLACED + v - 1] > 0:
+    for p in range(state[L.S_N_PLAYERS]):
+        if p != seat and state[seat_base(p) + L.F_UNPLACED + v - 1] > 0:
             k += 1
     return k
 
@@ -280,25 +268,25 @@ def _slot_value(state, rules, pp, seat, dest, scr):
     """DP-04: value of a die on A, C, E or G (``dest``) for ``seat``; the same whatever its
     value (``scr``: the placement cache, emptied for ``seat`` by ``_empty_cache``)."""
     b = seat_base(seat)
-    if dest == DEST_A:
-        if (state[b + F_N_TILES] < pp[P_TARGET_HIVE_SIZE]
+    if dest == L.DEST_A:
+        if (state[b + L.F_N_TILES] < pp[R.P_TARGET_HIVE_SIZE]
                 and (_cached_free_capacity(state, rules, scr, seat)
-                     < pp[P_BUILD_IF_FREE_CAPACITY_BELOW])
-                and state[b + F_HONEY] < pp[P_ENDGAME_HONEY_THRESHOLD]):
-            return pp[P_W_BUILD]
-        return 0.1 * pp[P_W_BUILD]
-    if dest == DEST_C:
-        return pp[P_W_EGG] if _wants_eggs(state, pp, b) else -0.1
-    if dest == DEST_E:
-        return pp[P_W_TRADE] if _cached_trade_ok(state, rules, scr, seat) else 0.0
-    return pp[P_W_DRAW]
+                     < pp[R.P_BUILD_IF_FREE_CAPACITY_BELOW])
+                and state[b + L.F_HONEY] < pp[R.P_ENDGAME_HONEY_THRESHOLD]):
+            return pp[R.P_W_BUILD]
+        return 0.1 * pp[R.P_W_BUILD]
+    if dest == L.DEST_C:
+        return pp[R.P_W_EGG] if _wants_eggs(state, pp, b) else -0.1
+    if dest == L.DEST_E:
+        return pp[R.P_W_TRADE] if _cached_trade_ok(state, rules, scr, seat) else 0.0
+    return pp[R.P_W_DRAW]
 
 
 @njit(cache=True)
 def _cube_value(state, rules, b, c, t):
     """DP-16 / DP-17: value of one cube of colour ``c`` on tile ``t``: single-colour tiles
     first, the colours the hive holds most of kept first."""
-    same = state[b + F_CUBES + t * N_COL + c]
+    same = state[b + L.F_CUBES + t * L.N_COL + c]
     other = tile_cubes(state, b, t) - same
     return 3.0 * same - 2.0 * other + 0.3 * colour_in_hive(state, b, c) + (
         0.5 if other == 0 and same == 0 else 0.0)
@@ -309,15 +297,15 @@ def _completion(state, rules, b, c, extra):
     """DP-17: 3 if ``extra`` cubes of ``c`` complete a single-colour tile, else the best
     fraction of one filled."""
     best = 0.0
-    for t in range(state[b + F_N_TILES]):
+    for t in range(state[b + L.F_N_TILES]):
         if room(state, rules, b, t) <= 0:
             continue
-        same = state[b + F_CUBES + t * N_COL + c]
+        same = state[b + L.F_CUBES + t * L.N_COL + c]
         if tile_cubes(state, b, t) != same:
             continue
-        if same + extra >= rules[R_POLLEN_PER_HONEY]:
+        if same + extra >= rules[R.R_POLLEN_PER_HONEY]:
             return 3.0
-        best = max(best, (same + extra) / rules[R_POLLEN_PER_HONEY])
+        best = max(best, (same + extra) / rules[R.R_POLLEN_PER_HONEY])
     return best
 
 
@@ -326,12 +314,11 @@ def _trade_value(code, keen, completion, hive):
     """DP-17: trade only when the cube bought completes or nearly completes a tile.
     ``completion``: ``_completion`` of one more cube by colour; ``hive``: the hive's cubes by
     colour; ``keen``: eggs are wanted (the pool is big enough, or no personal dice are left)."""
-    if code == TR_SKIP:
+    if code == L.TR_SKIP:
         return 0.5
-    if code >= TR_EGG:
-        return completion[code - TR_EGG] + (1.0 if keen else -2.0)
-    c = (code - TR_POLLEN) // N_COL
-    c2 = (code - TR_POLLEN) % N_COL
+    c, c2 = decode_trade(code)
+    if c < 0:
+        return completion[c2] + (1.0 if keen else -2.0)
     return completion[c2] - 0.3 * hive[c]
 
 
@@ -346,11 +333,11 @@ def _best_trade(state, rules, pp, seat, n):
                   _completion(state, rules, b, 4, 1), _completion(state, rules, b, 5, 1))
     hive = (colour_in_hive(state, b, 0), colour_in_hive(state, b, 1), colour_in_hive(state, b, 2),
             colour_in_hive(state, b, 3), colour_in_hive(state, b, 4), colour_in_hive(state, b, 5))
-    keen = state[b + F_POOL] >= pp[P_TRADE_EGG_WHEN_POOL_GE] or state[b + F_PERSONAL] == 0
+    keen = state[b + L.F_POOL] >= pp[R.P_TRADE_EGG_WHEN_POOL_GE] or state[b + L.F_PERSONAL] == 0
     best = 0
     bv = -1e18
     for i in range(n):
-        v = _trade_value(state[S_OPTIONS + i], keen, completion, hive)
+        v = _trade_value(state[L.S_OPTIONS + i], keen, completion, hive)
         if v > bv:
             bv = v
             best = i
@@ -360,19 +347,23 @@ def _best_trade(state, rules, pp, seat, n):
 @njit(cache=True)
 def _pair_value(state, rules, b, code):
     """DP-18: a pair that makes honey at once, else one that links tiles for a useful move."""
-    if code == PAIR_DONE:
+    if code == L.PAIR_DONE:
         return -1.0
-    if code >= PAIR_EXPERT:      # Expertise: worth it when the pair makes honey (§9.3)
-        return _pair_value(state, rules, b, (code - PAIR_EXPERT) // PAIR_CODE) - 3.0
-    xy = code // PAIR_CODE
-    x = xy // MAX_HIVE
-    y = xy % MAX_HIVE
+    x, y, v, w = decode_pair(code)
+    if w >= 0:                     # Expertise: worth it when the pair makes honey (§9.3)
+        return _pair_tiles_value(state, rules, b, x, y) - 3.0
+    return _pair_tiles_value(state, rules, b, x, y)
+
+
+@njit(cache=True)
+def _pair_tiles_value(state, rules, b, x, y):
+    """DP-18: the value of a pair on tiles x and y (``_pair_value``)."""
     if honey_colour(state, rules, b, x) >= 0 or honey_colour(state, rules, b, y) >= 0:
         return 10.0
     if x == y or not holds_pollen(state, b, x) or not holds_pollen(state, b, y):
         return 0.0
     best = 0.0
-    for c in range(N_COL):
+    for c in range(L.N_COL):
         for side in range(2):
             best = max(best, _gather_value(state, rules, b, x, y, c, side))
     return best
@@ -385,9 +376,9 @@ def _gather_value(state, rules, b, x, y, c, side):
     if side == 1:
         x, y = y, x
     xc, yc, oy, ox = gather_split(state, rules, b, x, y, c)
-    if ox == 0 and xc >= rules[R_POLLEN_PER_HONEY]:
+    if ox == 0 and xc >= rules[R.R_POLLEN_PER_HONEY]:
         return 10.0
-    before = max(state[b + F_CUBES + x * N_COL + c], state[b + F_CUBES + y * N_COL + c])
+    before = max(state[b + L.F_CUBES + x * L.N_COL + c], state[b + L.F_CUBES + y * L.N_COL + c])
     return (xc - before) - 0.5 * ox
 
 
@@ -405,16 +396,15 @@ def _wrong_turn_value(state, rules, seat, p, f, f2):
 def _relocation_value(state, rules, b, x, y, move):
     """DP-11: 10 when the split makes a honey tile that carries an equal pair of dice (it
     flips at F), else a quarter of the gain of ``_gather_value``."""
-    k = move - MV_GATHER
-    c = k // 2
-    tx = x if k % 2 == 0 else y
-    ty = y if k % 2 == 0 else x
+    c, side = decode_move(move)
+    tx = x if side == 0 else y
+    ty = y if side == 0 else x
     xc, yc, oy, ox = gather_split(state, rules, b, tx, ty, c)
-    if ox == 0 and xc >= rules[R_POLLEN_PER_HONEY]:
-        for v in range(N_VAL):
-            if state[b + F_TDICE + tx * N_VAL + v] >= 2:
+    if ox == 0 and xc >= rules[R.R_POLLEN_PER_HONEY]:
+        for v in range(L.N_VAL):
+            if state[b + L.F_TDICE + tx * L.N_VAL + v] >= 2:
                 return 10.0
-    return 0.25 * _gather_value(state, rules, b, x, y, c, k % 2)
+    return 0.25 * _gather_value(state, rules, b, x, y, c, side)
 
 
 @njit(cache=True)
@@ -424,33 +414,31 @@ def card_value(state, rules, pp, seat, code):
     too; Volunteer: a die; Scout: while the deck holds ``scout_min_deck``; Wrong Turn: the
     cubes it wins me; Queen's Gift: an egg while eggs are wanted, else a tile below the target
     hive size; Relocation: a flip; Harvest: always, on the colour I hold most of."""
-    if code == CARD_PASS:
-        return pp[P_CARD_MIN_VALUE]
+    if code == L.CARD_PASS:
+        return pp[R.P_CARD_MIN_VALUE]
     b = seat_base(seat)
-    q = code // CARD_PLAY
-    a = code % CARD_PLAY
-    if q == Q_SICK_DAY:
-        p = a // N_VAL
-        v = a % N_VAL
-        return (0.6 + 0.25 * state[seat_base(p) + F_HONEY]
-                + (0.5 if state[b + F_UNPLACED + v] > 0 else 0.0))
-    if q == Q_VOLUNTEER:
+    q, a = decode_card(code)
+    if q == L.Q_SICK_DAY:
+        p, v = decode_sick_day(a)
+        return (0.6 + 0.25 * state[seat_base(p) + L.F_HONEY]
+                + (0.5 if state[b + L.F_UNPLACED + v] > 0 else 0.0))
+    if q == L.Q_VOLUNTEER:
         return 1.0
-    if q == Q_SCOUT:
-        return 1.0 if state[S_DECK_N] - state[S_DECK_POS] >= pp[P_SCOUT_MIN_DECK] else 0.0
-    if q == Q_WRONG_TURN:
-        return _wrong_turn_value(state, rules, seat, a // (N_COL * N_COL), a // N_COL % N_COL,
-                                 a % N_COL)
-    if q == Q_QUEENS_GIFT:
-        if a > 0:
+    if q == L.Q_SCOUT:
+        return 1.0 if state[L.S_DECK_N] - state[L.S_DECK_POS] >= pp[R.P_SCOUT_MIN_DECK] else 0.0
+    if q == L.Q_WRONG_TURN:
+        p, f, f2 = decode_wrong_turn(a)
+        return _wrong_turn_value(state, rules, seat, p, f, f2)
+    if q == L.Q_QUEENS_GIFT:
+        if decode_gift(a) >= 0:
             return 1.2 if _wants_eggs(state, pp, b) else 0.2
-        return 1.0 if state[b + F_N_TILES] < pp[P_TARGET_HIVE_SIZE] else 0.3
-    if q == Q_RELOCATION:
-        xy = a // RELOC_CODE
-        return _relocation_value(state, rules, b, xy // MAX_HIVE, xy % MAX_HIVE, a % RELOC_CODE)
-    if q == Q_HARVEST:
+        return 1.0 if state[b + L.F_N_TILES] < pp[R.P_TARGET_HIVE_SIZE] else 0.3
+    if q == L.Q_RELOCATION:
+        x, y, move = decode_relocation(a)
+        return _relocation_value(state, rules, b, x, y, move)
+    if q == L.Q_HARVEST:
         return 1.0 + 0.1 * colour_in_hive(state, b, a)
-    if q == Q_EXPERTISE:         # DP-13: a hatch, +1 die
+    if q == L.Q_EXPERTISE:         # DP-13: a hatch, +1 die
         return 1.5
     return 0.0
 
@@ -470,15 +458,15 @@ def _best_places(state, rules, pp, seat, scr):
 def _best_place(state, rules, pp, seat, v, scr):
     """DP-05: the best placement value of a die of value v (WD-R6 destinations)."""
     b = seat_base(seat)
-    best = _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_FLOWER, scr)
-    for card in range(DEST_FLOWER):
-        i = card * N_VAL + v - 1
-        if state[S_BLOCKED + i] == 0 and state[S_SLOT_OWNER + i] == 0:
-            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + card, scr))
-    for t in range(state[b + F_N_TILES]):
-        if state[b + F_TILE_HONEY + t] == 0:
-            best = max(best, _place_value(state, rules, pp, seat, v * PLACE_CODE + DEST_TILE + t,
-                                          scr))
+    best = _place_value(state, rules, pp, seat, encode_place(v, L.DEST_FLOWER), scr)
+    for card in range(L.DEST_FLOWER):
+        i = card * L.N_VAL + v - 1
+        if state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
+            best = max(best, _place_value(state, rules, pp, seat, encode_place(v, card), scr))
+    for t in range(state[b + L.F_N_TILES]):
+        if state[b + L.F_TILE_HONEY + t] == 0:
+            best = max(best, _place_value(state, rules, pp, seat,
+                                          encode_place(v, L.DEST_TILE + t), scr))
     return best
 
 
@@ -488,18 +476,16 @@ def _feint_gain(state, rules, pp, seat, a, scr):
     destination less its value where it stands (a slot's use, the cubes its flower wins me,
     half a pair on a tile)."""
     b = seat_base(seat)
-    dest = a % PLACE_CODE
-    src = a // PLACE_CODE % PLACE_CODE
-    v = a // (PLACE_CODE * PLACE_CODE) + 1
-    if src < FROM_FLOWER:
+    v, src, dest = decode_feint(a)
+    if src < L.FROM_FLOWER:
         old = _slot_value(state, rules, pp, seat, src, scr)
-    elif src < FROM_TILE:
-        f = src - FROM_FLOWER
-        old = pp[P_W_FLOWER] * (majority_owed(state, rules, f, seat)[0]
+    elif src < L.FROM_TILE:
+        f = src - L.FROM_FLOWER
+        old = pp[R.P_W_FLOWER] * (majority_owed(state, rules, f, seat)[0]
                                 - majority_owed(state, rules, f, seat, seat, -1)[0])
     else:
-        old = 0.5 * pp[P_W_PAIR] if state[b + F_TDICE + (src - FROM_TILE) * N_VAL + v - 1] % 2 == 0 else 0.0
-    return _place_value(state, rules, pp, seat, v * PLACE_CODE + dest, scr) - old
+        old = 0.5 * pp[R.P_W_PAIR] if state[b + L.F_TDICE + (src - L.FROM_TILE) * L.N_VAL + v - 1] % 2 == 0 else 0.0
+    return _place_value(state, rules, pp, seat, encode_place(v, dest), scr) - old
 
 
 @njit(cache=True)
@@ -510,17 +496,18 @@ def _two_contested(state, rules, pp, seat, plain, scr):
     s1 = -1e18
     c1 = -1
     for i in range(plain):
-        code = state[S_OPTIONS + i]
-        if code % PLACE_CODE < DEST_FLOWER and _rivals(state, seat, code // PLACE_CODE) > 0:
+        code = state[L.S_OPTIONS + i]
+        v, dest = decode_place(code)
+        if dest < L.DEST_FLOWER and _rivals(state, seat, v) > 0:
             x = _place_value(state, rules, pp, seat, code, scr)
             if x > s1:
                 s1, c1 = x, code
     s2 = -1e18
     for i in range(plain):
-        code = state[S_OPTIONS + i]
-        v = code // PLACE_CODE
-        if (code != c1 and code % PLACE_CODE < DEST_FLOWER and _rivals(state, seat, v) > 0
-                and (v != c1 // PLACE_CODE or state[b + F_UNPLACED + v - 1] >= 2)):
+        code = state[L.S_OPTIONS + i]
+        v, dest = decode_place(code)
+        if (code != c1 and dest < L.DEST_FLOWER and _rivals(state, seat, v) > 0
+                and (v != decode_place(c1)[0] or state[b + L.F_UNPLACED + v - 1] >= 2)):
             s2 = max(s2, _place_value(state, rules, pp, seat, code, scr))
     return s1 + s2
 
@@ -534,24 +521,23 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
     placement kept for later; Shift Change: two contested slots, or a pass while my best
     placement is below ``shift_pass_below``; each less ``turn_card_margin``. Wrong Turn, Scout
     and Volunteer leave the turn's placement: worth ``top`` plus their gain over passing."""
-    q = code // CARD_PLAY
-    a = code % CARD_PLAY
+    q, a = decode_card(code)
     b = seat_base(seat)
-    margin = pp[P_TURN_CARD_MARGIN]
-    if q == Q_OVERTIME:
-        return (bests[a % N_VAL] - margin
-                + 0.01 * state[b + F_UNPLACED + a // N_VAL])
-    if q == Q_COMMAND:
-        return (_place_value(state, rules, pp, seat, (a % N_COL + 1) * PLACE_CODE + DEST_FLOWER,
-                             scr)
-                - margin + 0.01 * state[b + F_UNPLACED + a // N_COL])
-    if q == Q_FEINT:
+    margin = pp[R.P_TURN_CARD_MARGIN]
+    if q == L.Q_OVERTIME:
+        v, w = decode_overtime(a)
+        return bests[w] - margin + 0.01 * state[b + L.F_UNPLACED + v]
+    if q == L.Q_COMMAND:
+        v, f = decode_command(a)
+        return (_place_value(state, rules, pp, seat, encode_place(f + 1, L.DEST_FLOWER), scr)
+                - margin + 0.01 * state[b + L.F_UNPLACED + v])
+    if q == L.Q_FEINT:
         return top + _feint_gain(state, rules, pp, seat, a, scr) - margin
-    if q == Q_SHIFT_CHANGE:
-        if a == SHIFT_PASS:
-            return pp[P_SHIFT_PASS_BELOW] if top < pp[P_SHIFT_PASS_BELOW] else -1e18
+    if q == L.Q_SHIFT_CHANGE:
+        if a == L.SHIFT_PASS:
+            return pp[R.P_SHIFT_PASS_BELOW] if top < pp[R.P_SHIFT_PASS_BELOW] else -1e18
         return _two_contested(state, rules, pp, seat, plain, scr) - margin
-    gain = card_value(state, rules, pp, seat, code) - pp[P_CARD_MIN_VALUE]
+    gain = card_value(state, rules, pp, seat, code) - pp[R.P_CARD_MIN_VALUE]
     return top + gain if gain > 0 else -1e18
 
 
@@ -559,15 +545,15 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
 def keep_value(q):
     """DP-03: which Scout card to keep: the surest to be played first (Harvest and Queen's
     Gift are nearly always playable; the own-turn cards wait for a turn where they help)."""
-    if q == Q_HARVEST:
+    if q == L.Q_HARVEST:
         return 3.0
-    if q == Q_QUEENS_GIFT:
+    if q == L.Q_QUEENS_GIFT:
         return 2.5
-    if q == Q_RELOCATION or q == Q_SICK_DAY:
+    if q == L.Q_RELOCATION or q == L.Q_SICK_DAY:
         return 2.0
-    if q == Q_WRONG_TURN or q == Q_VOLUNTEER or q >= Q_EXPERTISE or q == Q_OVERTIME or q == Q_COMMAND:
+    if q == L.Q_WRONG_TURN or q == L.Q_VOLUNTEER or q >= L.Q_EXPERTISE or q == L.Q_OVERTIME or q == L.Q_COMMAND:
         return 1.5
-    if q == Q_SCOUT or q == Q_FEINT or q == Q_SHIFT_CHANGE:
+    if q == L.Q_SCOUT or q == L.Q_FEINT or q == L.Q_SHIFT_CHANGE:
         return 1.0
     return 0.0
 
@@ -577,39 +563,40 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
     """The greedy score of option ``code`` at decision ``point`` of ``seat`` (``scr``: see
     ``greedy``)."""
     b = seat_base(seat)
-    if point == D_PLACE:
+    if point == L.D_PLACE:
         return _place_value_inline(state, rules, pp, seat, code, scr)
-    if point == D_EGG:
+    if point == L.D_EGG:
         if code < 0:
             return 0.0
         if not _wants_eggs(state, pp, b):
             return -1.0
-        return 1.0 - 0.1 * state[b + F_TDICE + code * N_VAL]
-    if point == D_CUBE:
-        return _cube_value(state, rules, b, code // MAX_HIVE, code % MAX_HIVE)
-    if point == D_GAIN:
-        return _cube_value(state, rules, b, state[S_CTX_GAIN], code)
-    if point == D_PAY:
-        c = state[S_CTX_COLOUR]
+        return 1.0 - 0.1 * state[b + L.F_TDICE + code * L.N_VAL]
+    if point == L.D_CUBE:
+        c, t = decode_cube(code)
+        return _cube_value(state, rules, b, c, t)
+    if point == L.D_GAIN:
+        return _cube_value(state, rules, b, state[L.S_CTX_GAIN], code)
+    if point == L.D_PAY:
+        c = state[L.S_CTX_COLOUR]
         if c < 0:
             return -1.0 * is_empty_tile(state, b, code)
-        same = state[b + F_CUBES + code * N_COL + c]
+        same = state[b + L.F_CUBES + code * L.N_COL + c]
         return tile_cubes(state, b, code) - 2.0 * same
-    if point == D_PAIR:
+    if point == L.D_PAIR:
         return _pair_value(state, rules, b, code)
-    if point == D_FLIP:          # a plain flip, else a card flip (§9.3: when it creates one)
-        if code == FLIP_NONE:
-            return pp[P_CARD_MIN_VALUE]
-        return 3.0 if code < MAX_HIVE else 2.0
-    if point == D_CARD or point == D_HARVEST or point == D_HATCH:
+    if point == L.D_FLIP:          # a plain flip, else a card flip (§9.3: when it creates one)
+        if code == L.FLIP_NONE:
+            return pp[R.P_CARD_MIN_VALUE]
+        return 3.0 if decode_flip(code)[0] == L.FLIP_PLAIN else 2.0
+    if point == L.D_CARD or point == L.D_HARVEST or point == L.D_HATCH:
         return card_value(state, rules, pp, seat, code)
-    if point == D_KEEP:
+    if point == L.D_KEEP:
         return keep_value(code)
-    if point == D_MOVE:
-        if code < MV_GATHER:
+    if point == L.D_MOVE:
+        if code == L.MV_NONE:
             return 0.0
-        k = code - MV_GATHER
-        return _gather_value(state, rules, b, state[S_CTX_X], state[S_CTX_Y], k // 2, k % 2)
+        c, side = decode_move(code)
+        return _gather_value(state, rules, b, state[L.S_CTX_X], state[L.S_CTX_Y], c, side)
     return 0.0
 
 
@@ -620,28 +607,28 @@ def greedy(state, rules, pparams, seat, point, n, scr):
     ``scr``: float64[SCR_LEN] scratch, the placement cache (``_empty_cache``; only placement
     decisions read it)."""
     pp = pparams[seat]
-    if point == D_TRADE:
+    if point == L.D_TRADE:
         return _best_trade(state, rules, pp, seat, n)
     plain = n
-    if point == D_PLACE:
+    if point == L.D_PLACE:
         _empty_cache(state, scr, seat)
-        while plain > 0 and state[S_OPTIONS + plain - 1] >= TURN_CARD:
+        while plain > 0 and state[L.S_OPTIONS + plain - 1] >= L.TURN_CARD:
             plain -= 1
     best = 0
     bv = -1e18
     for i in range(plain):
-        v = greedy_value(state, rules, pp, seat, point, state[S_OPTIONS + i], scr)
+        v = greedy_value(state, rules, pp, seat, point, state[L.S_OPTIONS + i], scr)
         if v > bv:
             bv = v
             best = i
     top = bv
-    if plain < n and (state[S_OPTIONS + plain] - TURN_CARD) // CARD_PLAY == Q_OVERTIME:
+    if plain < n and decode_card(decode_turn_card(state[L.S_OPTIONS + plain]))[0] == L.Q_OVERTIME:
         bests = _best_places(state, rules, pp, seat, scr)   # Overtime plays come first
     else:
         bests = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for i in range(plain, n):
-        v = turn_card_value(state, rules, pp, seat, state[S_OPTIONS + i] - TURN_CARD, top, plain,
-                            bests, scr)
+        v = turn_card_value(state, rules, pp, seat, decode_turn_card(state[L.S_OPTIONS + i]),
+                            top, plain, bests, scr)
         if v > bv:
             bv = v
             best = i

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from . import layout as L
-from .rules import CARD_LETTERS, QUEEN_KEYS
+from . import rules as R
+from .options import decode_move, decode_trade
 
 _COLOURS = ("colour_1", "colour_2", "colour_3", "colour_4", "colour_5", "colour_6")
 _DEST = ("A", "C", "E", "G", "flower")
@@ -20,9 +21,9 @@ def _names(ctx, key, default):
 def _trade(code: int, colours) -> str:
     if code == L.TR_SKIP:
         return "no trade"
-    if code >= L.TR_EGG:
-        return f"an egg for 1 {colours[code - L.TR_EGG]}"
-    c, c2 = divmod(code - L.TR_POLLEN, L.N_COL)
+    c, c2 = decode_trade(code)
+    if c < 0:
+        return f"an egg for 1 {colours[c2]}"
     return f"{colours[c]} cubes for {colours[c2]}"
 
 
@@ -73,7 +74,7 @@ def _play(a, queen, colour) -> str:
             return f"{head}: an egg on tile {a[2]} (egg supply {a[4]})"
         return f"{head}: a new tile {a[2]} (tile supply {a[4]})"
     if q == L.Q_RELOCATION:
-        c, side = divmod(a[4] - L.MV_GATHER, 2)
+        c, side = decode_move(a[4])
         return f"{head}: gathers {colour(c)} on tile {(a[2], a[3])[side]} (from tiles {a[2]} and {a[3]})"
     if q == L.Q_HARVEST:
         return f"{head} on flower {a[2]}: +{a[3]} {colour(a[2] - 1)} ({a[4]} left)"
@@ -100,7 +101,7 @@ def format_event(event, ctx=None) -> str:
     code = int(event[0])
     a = [int(x) for x in event[1:]]
     col = _names(ctx, "colours", _COLOURS)
-    queen = _names(ctx, "queen_names", QUEEN_KEYS)
+    queen = _names(ctx, "queen_names", R.QUEEN_KEYS)
 
     def colour(c):
         return col[c] if 0 <= c < len(col) else f"colour{c}"
@@ -109,7 +110,7 @@ def format_event(event, ctx=None) -> str:
         return (f"setup: {a[0]} players, seat 0 sits in chair {a[1]}; supply: {a[2]} tiles, "
                 f"{a[3]} eggs, {a[4]} queen cards")
     if code == L.EV_BLOCK:
-        return f"blocking marker {a[1]} (set {a[2]}) on card {CARD_LETTERS[a[0]]}"
+        return f"blocking marker {a[1]} (set {a[2]}) on card {R.CARD_LETTERS[a[0]]}"
     if code == L.EV_ROUND:
         return f"-- round {a[0]}, start player seat {a[1]} --"
     if code == L.EV_ROLL:
@@ -147,7 +148,7 @@ def format_event(event, ctx=None) -> str:
     if code == L.EV_MOVE:
         if a[3] == L.MV_NONE:
             return f"F: seat {a[0]} moves nothing between tiles {a[1]} and {a[2]}"
-        c, side = divmod(a[3] - L.MV_GATHER, 2)
+        c, side = decode_move(a[3])
         return f"F: seat {a[0]} gathers {colour(c)} on tile {(a[1], a[2])[side]}"
     if code == L.EV_FLIP:
         return f"F: seat {a[0]} makes honey from {colour(a[2])} on tile {a[1]}: honey {a[3]}"

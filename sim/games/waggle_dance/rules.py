@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 
 from sim import components as cf
-from sim.layout import Block, choice_code, params_block
+from sim.layout import Block, choice_code, exports, params_block
 from sim.presets import shipped
 from sim.spec import Components, ParamSpec, PolicySpec, RuleStatus, SpecError, Variant
 
-from .layout import K_GREEDY, K_RANDOM, MAX_DECK, MAX_HIVE, MAX_PLAYERS, N_COL, N_QUEEN
+from . import layout as L
 
 COMPONENTS_DIR = Path(__file__).resolve().parent / "components"
 PRESETS_DIR = Path(__file__).resolve().parent / "presets"  # named policies written by `playtest tune`
@@ -36,7 +36,7 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("honey_to_win", "int", 7, "Honey that ends the game at the end of a night (WD-V2)", 1, 20, source="[S]"),
     ParamSpec("max_rounds", "int", 300, "Safety cap in rounds; reaching it flags the game truncated (WD-V6). The spec suggests 100; 300 because uniformly random play runs past 200 rounds in about 1 of 1,000,000 4-player games (one ended at round 217)", 20, 1000, source="[A]"),
     ParamSpec("start_player_mode", "choice", "random", "random: uniform start chair; fixed: chair start_player_fixed_seat (WD-S5)", choices=("random", "fixed"), source="[A]"),
-    ParamSpec("start_player_fixed_seat", "int", 0, "Chair that starts when start_player_mode = fixed (WD-S5)", 0, MAX_PLAYERS - 1, source="[A]"),
+    ParamSpec("start_player_fixed_seat", "int", 0, "Chair that starts when start_player_mode = fixed (WD-S5)", 0, L.MAX_PLAYERS - 1, source="[A]"),
     ParamSpec("dice_per_player", "int", -1, "Dice owned (pool + personal supply); -1 = components.toml [dice] per_player (18) (WD-S4, WD-X2)", -1, 30, source="[D]"),
     ParamSpec("start_pool_dice", "int", 6, "Worker pool at start (WD-S4)", 1, 30, source="[S]"),
     ParamSpec("dice_per_hatch", "int", 1, "Dice moved to the pool per hatch (WD-B1)", 0, 3, source="[S]"),
@@ -44,7 +44,7 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("hatch_without_supply", "choice", "no_hatch", "Empty personal supply: the egg stays (no_hatch) or goes back without a die (return_egg) (WD-B3, WD-I11)", choices=("no_hatch", "return_egg"), source="[A]"),
     ParamSpec("max_dice_per_hive_tile", "int", 0, "Dice per hive tile, 0 = unlimited (WD-R6c, WD-I4)", 0, 18, source="[A]"),
     ParamSpec("start_hive_tiles", "int", 3, "Tiles per player at start (WD-S3)", 1, 10, source="[S]"),
-    ParamSpec("hive_tile_supply", "int", -1, f"Tiles in the box; -1 = components.toml [hive] tiles (48); at most {MAX_HIVE} (kernel limit) (WD-S2, WD-A4)", -1, MAX_HIVE, source="[S]"),
+    ParamSpec("hive_tile_supply", "int", -1, f"Tiles in the box; -1 = components.toml [hive] tiles (48); at most {L.MAX_HIVE} (kernel limit) (WD-S2, WD-A4)", -1, L.MAX_HIVE, source="[S]"),
     ParamSpec("tiles_per_build_die", "int", 1, "Tiles per die on A (WD-A1)", 0, 3, source="[S]"),
     ParamSpec("tile_pollen_capacity", "int", 4, "Cubes per tile (WD-D7)", 1, 8, source="[S]"),
     ParamSpec("pollen_per_honey", "int", 4, "Same-colour cubes per honey, <= tile_pollen_capacity (WD-F4)", 1, 8, source="[S]"),
@@ -129,9 +129,9 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
 )
 
 POLICIES: dict[str, PolicySpec] = {
-    "random": PolicySpec("random", K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
-    "greedy": PolicySpec("greedy", K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3."),
-    "builder": PolicySpec("builder", K_GREEDY,
+    "random": PolicySpec("random", L.K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
+    "greedy": PolicySpec("greedy", L.K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3."),
+    "builder": PolicySpec("builder", L.K_GREEDY,
                           "Grows first: builds eagerly, many eggs hatched early, fewer flowers; honey later.",
                           {"w_build": 2.5, "target_hive_size": 12, "build_if_free_capacity_below": 8,
                            "w_egg": 2.5, "egg_if_pool_below": 14, "max_eggs_waiting": 3,
@@ -139,7 +139,7 @@ POLICIES: dict[str, PolicySpec] = {
     # expert (version 0.5): greedy with every numeric parameter tuned by `playtest tune` in
     # 2-player games against greedy, in two stages; the commands and held-out result are in
     # the file.
-    "expert": PolicySpec("expert", K_GREEDY,
+    "expert": PolicySpec("expert", L.K_GREEDY,
                          "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
                          "builds up to 9 tiles, pairs and hatches first, avoids trading (E) and drawing (G), "
                          "plays a queen card only when it is worth very much.",
@@ -148,10 +148,8 @@ POLICIES: dict[str, PolicySpec] = {
 
 # ---- offsets and codes for the kernels (derived from the tables above) ---------------------
 RULES_BLOCK = params_block("R_", PARAMS, title="rules: float64[R_LEN] (rule parameters)")
-globals().update(RULES_BLOCK.offsets)
 R_LEN = RULES_BLOCK.length
 POLICY_BLOCK = params_block("P_", POLICY_PARAMS, title="policy parameters: float64[n_players, P_LEN]")
-globals().update(POLICY_BLOCK.offsets)
 P_LEN = POLICY_BLOCK.length
 
 START_FIXED = choice_code(PARAMS, "start_player_mode", "fixed")
@@ -165,7 +163,6 @@ COMP_META = Block("CM_", (
     ("tiles", 1, "hive tiles in the box ([hive] tiles)"),
     ("eggs", 1, "eggs in the box ([hive] eggs)"),
 ), title="components: meta[CM_LEN]; also queen_counts[2, N_QUEEN] (base, mini) and cubes[N_COL]")
-globals().update(COMP_META.offsets)
 CM_LEN = COMP_META.length
 
 
@@ -390,11 +387,11 @@ def load_components(directory: Path | str | None = None) -> Components:
         assumed |= r["provenance"] == "A"
 
     path = d / "queen_cards.csv"
-    qrows = cf.read_csv(path, {"id": cf.cell_int(0, N_QUEEN - 1), "key": cf.cell_choice(QUEEN_KEYS, "key"),
+    qrows = cf.read_csv(path, {"id": cf.cell_int(0, L.N_QUEEN - 1), "key": cf.cell_choice(QUEEN_KEYS, "key"),
                                "name": cf.cell_str(), "phase": cf.cell_choice(("day", "night"), "phase"),
                                "count_base": cf.cell_int(0, 60), "count_mini": cf.cell_int(0, 6)},
                         unique="id")
-    queen = np.zeros((2, N_QUEEN), dtype=np.int64)
+    queen = np.zeros((2, L.N_QUEEN), dtype=np.int64)
     for r in qrows:
         if r["key"] != r["id"]:
             raise SpecError(f"{path}: row {r['_row']}: id {r['id']} must be the card "
@@ -405,16 +402,16 @@ def load_components(directory: Path | str | None = None) -> Components:
                             f"windows (WD-Q1, WD-I14); another phase is not implemented")
         queen[0, r["id"]], queen[1, r["id"]] = r["count_base"], r["count_mini"]
         assumed |= r["provenance"] == "A"
-    if queen.sum() > MAX_DECK:
-        raise SpecError(f"{path}: {queen.sum()} cards in all; at most {MAX_DECK}")
+    if queen.sum() > L.MAX_DECK:
+        raise SpecError(f"{path}: {queen.sum()} cards in all; at most {L.MAX_DECK}")
 
     path = d / "flowers.csv"
-    frows = cf.read_csv(path, {"flower": cf.cell_int(1, N_COL), "colour": cf.cell_str(),
+    frows = cf.read_csv(path, {"flower": cf.cell_int(1, L.N_COL), "colour": cf.cell_str(),
                                "cubes": cf.cell_int(1, 50)}, unique="flower")
-    if len(frows) != N_COL:
-        raise SpecError(f"{path}: needs one row for each flower 1..{N_COL}")
-    cubes = np.zeros(N_COL, dtype=np.int64)
-    colours = [""] * N_COL
+    if len(frows) != L.N_COL:
+        raise SpecError(f"{path}: needs one row for each flower 1..{L.N_COL}")
+    cubes = np.zeros(L.N_COL, dtype=np.int64)
+    colours = [""] * L.N_COL
     for r in frows:
         cubes[r["flower"] - 1] = r["cubes"]
         colours[r["flower"] - 1] = r["colour"]
@@ -425,16 +422,20 @@ def load_components(directory: Path | str | None = None) -> Components:
     assumed |= cf.check_toml_provenance(path, data, ("blocking.sets", "dice.per_player",
                                                      "dice.player_colours", "hive.tiles", "hive.eggs"))
     meta = np.zeros(CM_LEN, dtype=np.int64)
-    for sect, key, field, lo, hi in (("blocking", "sets", CM_MARKER_SETS, 0, 6),
-                                     ("dice", "per_player", CM_DICE, 1, 30),
-                                     ("hive", "tiles", CM_TILES, 2, MAX_HIVE),
-                                     ("hive", "eggs", CM_EGGS, 0, 50)):
+    for sect, key, field, lo, hi in (("blocking", "sets", "marker_sets", 0, 6),
+                                     ("dice", "per_player", "dice", 1, 30),
+                                     ("hive", "tiles", "tiles", 2, L.MAX_HIVE),
+                                     ("hive", "eggs", "eggs", 0, 50)):
         table = data[sect]
         v = table.get(key) if isinstance(table, dict) else None
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             raise SpecError(f"{path}: [{sect}] key '{key}' must be an integer {lo}..{hi}, got {v!r}")
-        meta[field] = v
+        meta[COMP_META.offset(field)] = v
     player_colours = cf.toml_list(path, data["dice"], "player_colours", cf.cell_str(), 4, 4)
     tables = {"colours": tuple(colours), "player_colours": tuple(player_colours),
               "queen_names": tuple(r["name"] for r in sorted(qrows, key=lambda r: r["id"]))}
     return Components((queen, cubes, meta), d, cf.digest_dir(d), bool(assumed), tables)
+
+
+# ---- the declared offsets as module attributes (R.NAME elsewhere; sim.layout.exports) -----------
+__getattr__, __dir__ = exports(RULES_BLOCK, POLICY_BLOCK, COMP_META)
