@@ -4,6 +4,7 @@ from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
 from . import audit, kernel, replay, rules
+from . import trace
 from .layout import (COLDATA, D_ACTIVATE, D_BAKERY_Y, D_BASE, D_DISC, D_FREE, D_FROST, D_HIRE,
                      D_INIT_MENU, D_L4, D_MENU, D_MORE, D_MOVE_DIE, D_MOVE_TO, D_OVERFLOW, D_PAIR, D_REST,
                      D_REST_DIE, D_S1, D_SELL, D_SHOP, D_SPECIAL, D_START_DISC, GAME_COLUMNS,
@@ -51,4 +52,5 @@ SPEC = GameSpec(
                         D_DISC: "DP12 disc gain", D_BAKERY_Y: "DP12 yellow bakery",
                         D_L4: "DP12 level-4 choice", D_OVERFLOW: "DP13 overflow"},
                 resample=kernel.resample, playout=kernel.playout),
+    trace=trace.TRACE,
 )

@@ -3,6 +3,7 @@ from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, rules
+from . import trace
 from .audit import audit
 from .layout import (DECISION_POINTS, DIE_IDS, END_REASONS, FSCRATCH, GAME_COLUMNS, GAME_OUT, LINE,
                      MAX_PLAYERS, S_DECIDER, S_N_OPTIONS, S_OPTIONS, S_POINT, SCRATCH, SEAT,
@@ -45,4 +46,5 @@ SPEC = GameSpec(
                 choose=kernel.choose, finish=kernel.finish, point=S_POINT, decider=S_DECIDER,
                 n_options=S_N_OPTIONS, options=S_OPTIONS, points=DECISION_POINTS,
                 resample=kernel.resample, playout=kernel.playout),
+    trace=trace.TRACE,
 )

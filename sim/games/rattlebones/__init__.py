@@ -3,6 +3,7 @@ from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, replay, rules
+from . import trace
 from .layout import (BOARD_META, D_ARROW, D_DICE, D_DOUBLE, D_EXTRA, D_INSTALL, D_MOVE, D_NINE,
                      D_ORDER, D_PLUS1, D_REROLL, D_RM_MOVE, D_SHOP, D_THIEF, GAME_COLUMNS, GAME_OUT,
                      SEAT, SEAT_COLUMNS, SEAT_OUT, SPACE, STATE, S_DECIDER, S_N_OPTIONS,
@@ -45,4 +46,5 @@ SPEC = GameSpec(
                         D_SHOP: "D11 star cash-in", D_THIEF: "D12 thief item",
                         D_RM_MOVE: "D13 optional Ringmaster move"},
                 resample=kernel.resample, playout=kernel.playout),
+    trace=trace.TRACE,
 )

@@ -4,6 +4,7 @@ from sim.decide import Steps
 from sim.spec import BalanceFactor, GameSpec
 
 from . import audit, kernel, replay, rules
+from . import trace
 from .layout import (D_CARD, D_CUBE, D_EGG, D_FLIP, D_GAIN, D_HARVEST, D_HATCH, D_KEEP, D_MOVE,
                      D_PAIR, D_PAY, D_PLACE, D_TRADE,
                      GAME_COLUMNS, GAME_OUT, SCRATCH, SEAT, SEAT_COLUMNS, SEAT_OUT, STATE, S_DECIDER,
@@ -47,4 +48,5 @@ SPEC = GameSpec(
                         D_KEEP: "DP-03 Scout keep", D_HATCH: "DP-13 Expertise at B",
                         D_HARVEST: "DP-15 Harvest"},
                 resample=kernel.resample, playout=kernel.playout),
+    trace=trace.TRACE,
 )
