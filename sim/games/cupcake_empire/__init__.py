@@ -5,6 +5,7 @@ from sim.spec import BalanceFactor, GameSpec
 
 from . import audit, kernel, options, replay, rules
 from . import layout as L
+from . import trace
 
 SPEC = GameSpec(
     id="cupcake_empire",
@@ -49,4 +50,5 @@ SPEC = GameSpec(
                         L.D_L4: "DP12 level-4 choice", L.D_OVERFLOW: "DP13 overflow"},
                 resample=kernel.resample, playout=kernel.playout,
                 option_text=options.option_text),
+    trace=trace.TRACE,
 )

@@ -4,6 +4,7 @@ from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, options, rules
 from . import layout as L
+from . import trace
 from .audit import audit
 from .replay import format_event
 from .report import SOLO_DIFFICULTY, component_notes
@@ -44,4 +45,5 @@ SPEC = GameSpec(
                 n_options=L.S_N_OPTIONS, options=L.S_OPTIONS, points=L.DECISION_POINTS,
                 resample=kernel.resample, playout=kernel.playout,
                 option_text=options.option_text),
+    trace=trace.TRACE,
 )

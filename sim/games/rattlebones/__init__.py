@@ -4,6 +4,7 @@ from sim.spec import BalanceFactor, GameSpec
 
 from . import kernel, options, replay, rules
 from . import layout as L
+from . import trace
 
 SPEC = GameSpec(
     id="rattlebones",
@@ -43,4 +44,5 @@ SPEC = GameSpec(
                         L.D_RM_MOVE: "D13 optional Ringmaster move"},
                 resample=kernel.resample, playout=kernel.playout,
                 option_text=options.option_text),
+    trace=trace.TRACE,
 )

@@ -5,6 +5,7 @@ from sim.spec import BalanceFactor, GameSpec
 
 from . import audit, kernel, options, replay, rules
 from . import layout as L
+from . import trace
 
 SPEC = GameSpec(
     id="waggle_dance",
@@ -45,4 +46,5 @@ SPEC = GameSpec(
                         L.D_HARVEST: "DP-15 Harvest"},
                 resample=kernel.resample, playout=kernel.playout,
                 option_text=options.option_text),
+    trace=trace.TRACE,
 )
