@@ -12,7 +12,7 @@ from .study import compare_context, ladder_context, plan_context, study_kind, sw
 __all__ = ["write_report", "write_study_report"]
 
 
-def write_report(store, experiment: str, out_dir) -> Path:
+def write_report(store, experiment: str, out_dir, targets: dict | None = None) -> Path:
     """Write ``<out_dir>/<experiment>.html``, one self-contained report; return its path.
 
     Experiments made by ``playtest compare`` / ``sweep`` (or a spec with a ``baseline`` arm)
@@ -26,6 +26,10 @@ def write_report(store, experiment: str, out_dir) -> Path:
         Experiment name (manifest ``name`` / ``experiment=`` partition).
     out_dir : str or path-like
         Created if missing.
+    targets : dict, optional
+        Target solo win probabilities the solo report grades each variant against,
+        ``{variant: p}`` or ``{variant: {policy: p}}`` (e.g. ``{"solo_hell": 0.05}``); they
+        update the ``targets`` the manifest records (top level, or its ``spec``).
 
     Raises
     ------
@@ -33,16 +37,17 @@ def write_report(store, experiment: str, out_dir) -> Path:
         Unknown experiment; the message lists the experiments in the store.
     """
     if study_kind(db.load_manifest(store, experiment)) is not None:
-        return write_study_report(store, experiment, out_dir)
+        return write_study_report(store, experiment, out_dir, targets=targets)
     con = db.connect(store)
     try:
-        ctx = build_context(con, store, experiment)
+        ctx = build_context(con, store, experiment, targets)
     finally:
         con.close()
     return write_html(out_dir, f"{safe_name(experiment)}.html", render_report(ctx))
 
 
-def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
+def write_study_report(store, experiment: str, out_dir, plan: dict | None = None,
+                       targets: dict | None = None) -> Path:
     """Write the comparison, sweep or (with ``plan={"delta": d, "power": p}``) sample-size
     report of ``experiment`` to ``<out_dir>/<experiment>[-plan].html``; return its path."""
     con = db.connect(store)
@@ -58,7 +63,7 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
             elif kind == "ladder":
                 ctx = ladder_context(con, store, experiment)
             else:
-                ctx = build_context(con, store, experiment)
+                ctx = build_context(con, store, experiment, targets)
                 ctx["kind"] = "report"
     finally:
         con.close()
