@@ -470,9 +470,17 @@ def plan(blocks: list[dict], delta: float, policy: str, factor_name: str) -> dic
     if not parts:
         return None
     what = "the solo win probability" if b.get("solo") else f"one {factor_name}'s win rate"
+    gap = b.get("_gap")
+    pilot = ""
+    if gap and b.get("solo"):
+        pilot = (f"; the pilot wins {fmt.pct(gap[1])} of its solo games (95% CI "
+                 f"{fmt.ci(gap[2], gap[3])})")
+    elif gap:
+        pilot = (f"; the pilot's largest gap from the fair share is {gap[0]}'s, {_pts(gap[1])} "
+                 f"points ({_ci_pts(gap[2], gap[3])})")
     text = (f"Under {policy}, a {100 * delta:g}-point difference in {what} takes "
             + ", ".join(parts) + f" ({b['title']}, from a pilot of {b['pilot_games']:,} games; "
-            f"the largest over every {factor_name}); estimated under one policy only: a "
+            f"the largest over every {factor_name}){pilot}; estimated under one policy only: a "
             f"stronger player's results vary differently.")
     return _make(text, robust.ONE)
 

@@ -401,9 +401,19 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
         for col in ("vs_fair", "unpaired", "paired"):
             v = pd.to_numeric(tab[col], errors="coerce").dropna() if col in tab else pd.Series()
             most[col] = int(v.max()) if len(v) else None
+        solo = bool(len(tab)) and (tab["metric"] == "solo_win").all()
+        keys = [k for k in tab["metric"] if k in lv.index]
+        gap = None
+        if keys:  # the pilot's own effect: its largest gap from the fair share (or solo rate)
+            n_seats = len([c for c in b.columns if c.startswith("win_share_")]) or 1
+            fair = 0.0 if solo else 1.0 / n_seats
+            g = lv.loc[keys]
+            k = (g["estimate"] - fair).abs().idxmax()
+            gap = (str(g.loc[k, "label"]).removeprefix("win rate, "),
+                   *(float(g.loc[k, c]) - fair for c in ("estimate", "low", "high")))
         blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows,
                        "verdict": _plan_verdict(title, tab, delta), "_most": most,
-                       "solo": bool(len(tab)) and (tab["metric"] == "solo_win").all()})
+                       "solo": solo, "_gap": gap})
     return blocks
 
 
