@@ -167,6 +167,22 @@ def _short(label, width: int = 40) -> str:
     return text[:head] + "…" + text[len(text) - (width - 1 - head):]
 
 
+def _wrap(label, width: int = 14) -> str:
+    """A long category label (``solo_very_hard_one_free``) on lines of about ``width``
+    characters, broken after an underscore, a space or a hyphen, so neighbouring tick labels
+    never run into each other."""
+    import re
+
+    parts = re.findall(r"[^_\s-]+[_\s-]?", str(label)) or [str(label)]
+    lines, line = [], ""
+    for p in parts:
+        if line and len(line) + len(p) > width:
+            lines.append(line)
+            line = ""
+        line += p
+    return "\n".join(lines + [line])
+
+
 def _yerr(df: pd.DataFrame, y: str = "win_rate") -> np.ndarray:
     lo = (df[y] - df["low"]).clip(lower=0).to_numpy(float)
     hi = (df["high"] - df[y]).clip(lower=0).to_numpy(float)
@@ -321,8 +337,9 @@ def _hue_label(hue: str, key) -> str:
     text = str(key)
     return text if text == hue or text.startswith(f"{hue} ") else f"{hue} {text}"
 
-def score_distribution_plot(hist: pd.DataFrame) -> Figure:
-    """Score distribution by seat, one panel per arm.
+def score_distribution_plot(hist: pd.DataFrame, by_seat: bool = True) -> Figure:
+    """Score distribution by seat (or of every seat together: ``by_seat=False``, for a game
+    whose seats are symmetric by construction), one panel per arm.
 
     Parameters
     ----------
@@ -330,7 +347,9 @@ def score_distribution_plot(hist: pd.DataFrame) -> Figure:
         Columns ``arm, seat, score, n`` (:func:`analysis.db.score_histogram`): frequencies, so the
         chart costs the same for a thousand games or a billion.
     """
-    return _hist_panels(hist, "score", "seat", "final score")
+    if not by_seat:
+        hist = hist.groupby(["arm", "score"], sort=False, as_index=False)["n"].sum()
+    return _hist_panels(hist, "score", "seat" if by_seat else None, "final score")
 
 
 def rounds_distribution_plot(hist: pd.DataFrame) -> Figure:
@@ -353,7 +372,8 @@ def solo_ladder_plot(ladder: pd.DataFrame, solo: SoloDifficulty | None = None) -
     order = difficulty.variant_order(ladder["variant"], solo)
     policies = _policies(ladder)
     colors = policy_colors(policies)
-    fig = _figure((max(5.5, 1.4 * len(order) + 2), 3.8))
+    width = max(1.3, 0.085 * max(len(line) for v in order for line in _wrap(v).split("\n")))
+    fig = _figure((max(5.5, width * len(order) + 2.6), 3.8))
     with sns.axes_style("whitegrid"):
         ax = fig.subplots()
     x0 = np.arange(len(order))
@@ -369,7 +389,7 @@ def solo_ladder_plot(ladder: pd.DataFrame, solo: SoloDifficulty | None = None) -
             r = [v for v in rungs if v in d.index]
             ax.plot(x[r], d.loc[r, "win_rate"], ls="-" if j == 0 else "--", color=colors[pol],
                     lw=1.3)
-    ax.set_xticks(x0, order, rotation=20, ha="right", rotation_mode="anchor")
+    ax.set_xticks(x0, [_wrap(v) for v in order])
     ax.set_xlabel("variant (easiest first)" + ("; dashed: " + ladders[1][0] if len(ladders) > 1
                                                else ""))
     ax.set_ylabel("win probability (95% CI)")
@@ -472,7 +492,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
                       xlabel: str | None = None, ylabel: str | None = None,
                       title: str | None = None, percent: bool = False,
                       band: tuple[float, float] | None = None, mark: str | None = None,
-                      order: Sequence | None = None) -> Figure:
+                      order: Sequence | None = None,
+                      ylim: tuple[float, float] | None = None) -> Figure:
     """A metric against a parameter with its 95% band (sweeps, rule-tweak curves).
 
     Parameters
@@ -492,6 +513,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
     order : sequence, optional
         The x values in display order; non-numeric x values (lists, choices) are always drawn
         at equally spaced positions in this order (default: order of appearance).
+    ylim : (float, float), optional
+        The y range, to give charts meant to be read side by side one scale.
     """
     fig = _figure((6.4, 3.8))
     with sns.axes_style("whitegrid"):
@@ -536,6 +559,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         ax.axhline(reference, color="gray", ls="--", lw=1)
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or f"{y} (95% CI)")
+    if ylim is not None:
+        ax.set_ylim(*ylim)
     if percent:
         ax.yaxis.set_major_formatter(PercentTicks())
     if title:
@@ -580,7 +605,7 @@ def difference_plot(table: pd.DataFrame, title: str | None = None) -> Figure:
         ax.axvline(0, color="gray", ls="--", lw=1)
         ax.set_yticks(y, t["label"])
         ax.set_xlabel("difference, points of probability" if sc == "prop" else "difference")
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="best")
     if title:
         fig.suptitle(title)
     return _fit_labels(fig)

@@ -176,8 +176,8 @@ def _robust_clause(v: robust.Verdict, lead: str, order: Sequence[str], cells: di
         dec = [p for p in others if v.signs[p] != 0]
         return st, (f"under {', '.join(dec)} it is decided (" + "; ".join(cells[p] for p in dec)
                     + "): one policy only")
-    return st, (f"no other policy decides it either ({', '.join(others)}: "
-                + "; ".join(cells[p] for p in others) + ")")
+    return st, (f"no other policy decides it either ("
+                + "; ".join(cells[p] for p in others) + "): no verdict under any policy")
 
 
 # ---- the experiment report -----------------------------------------------------------------
@@ -281,7 +281,7 @@ def solo(ladder: pd.DataFrame, checks: list[dict], policies: Sequence[str],
         return _make(text + target_text + ".", robust.ONE)
     c = mine[0]
     raw, n_of = c["_raw"], c["_n"]
-    reading = f" (with {c['reading']})" if c["reading"] else ""
+    reading = f", with {c['reading']}," if c["reading"] else ""
     head = f"Under {lead} ({strongest}), the solo ladder{reading} is "
     verdicts = robust.step_verdicts(checks)
     order_v = verdicts[0]  # the difficulty order
@@ -434,9 +434,9 @@ def sweep(long: pd.DataFrame, names: Sequence[str], grades: dict, factor, tolera
         grade = grades.get(best["arm"], "n/a")
         at = ", ".join(f"{k} = {best[k]}" for k in names)
         label = str(best["label"]).removeprefix("win rate, ")
-        text = (f"{n} players: {at} comes closest to balance ({grade} within ±"
-                f"{100 * tolerance:g} points: its largest gap, {label}, is {_pts(best['gap'])} "
-                f"points, {_ci_pts(best['low'] - fair, best['high'] - fair)})")
+        text = (f"{n} players: {at} comes closest to balance, graded {grade} (band ±"
+                f"{100 * tolerance:g} points around 1/{n}; its largest gap, {label}'s, is "
+                f"{_pts(best['gap'])} points, {_ci_pts(best['low'] - fair, best['high'] - fair)})")
         if grade in (studies.UNDECIDED, studies.PLAUSIBLY_BALANCED):
             n_games = int(long.loc[long["arm"] == best["arm"], "n"].max())
             text += ("; " + decision(best["gap"], best["low"] - fair, best["high"] - fair,

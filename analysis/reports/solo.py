@@ -225,7 +225,7 @@ def _grid(ladder: pd.DataFrame, order: list[str], policies: list[str], solo: Sol
     unknown = sorted(set(targets) - played)
     return {"policies": policies, "rows": rows, "has_targets": any(r["target"] for r in rows),
             "unknown_targets": unknown,
-            "n_games": sorted({int(x) for x in ladder["n_games"]})}
+            "n_games": [f"{x:,}" for x in sorted({int(x) for x in ladder["n_games"]})]}
 
 
 def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficulty,
