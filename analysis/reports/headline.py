@@ -176,7 +176,7 @@ def _robust_clause(v: robust.Verdict, lead: str, order: Sequence[str], cells: di
         dec = [p for p in others if v.signs[p] != 0]
         return st, (f"under {', '.join(dec)} it is decided (" + "; ".join(cells[p] for p in dec)
                     + "): one policy only")
-    return st, (f"no other policy decides it either ("
+    return st, ("no other policy decides it either ("
                 + "; ".join(cells[p] for p in others) + "): no verdict under any policy")
 
 
@@ -228,7 +228,8 @@ def experiment(manifest: dict, factor, rows: pd.DataFrame, multi_arms: Sequence[
         x = x.iloc[0]
         words, sign = robust.fair_class(x["low"], x["high"], fair)
         v.add(p, words, words, sign)
-        cells[p] = f"{_pts(x['win_rate'] - fair)} points, {_ci_pts(x['low'] - fair, x['high'] - fair)}"
+        cells[p] = (f"{_pts(x['win_rate'] - fair)} points, "
+                    f"{_ci_pts(x['low'] - fair, x['high'] - fair)}")
     lead = next(p for p, a in group.items() if a == arm)
     st, clause = _robust_clause(v, lead, order, cells, game, "playtest run")
     size = f"{n} players, {games:,} games"
@@ -420,10 +421,11 @@ def sweep(long: pd.DataFrame, names: Sequence[str], grades: dict, factor, tolera
         lo = solo_rows.loc[solo_rows["estimate"].idxmin()]
         hi = solo_rows.loc[solo_rows["estimate"].idxmax()]
         at = lambda r: ", ".join(f"{k} = {r[k]}" for k in names)  # noqa: E731
-        return _make(f"Under {policy}, the solo win probability runs from {fmt.pct(lo['estimate'])} "
-                     f"({at(lo)}, 95% CI {fmt.ci(lo['low'], lo['high'])}) to "
-                     f"{fmt.pct(hi['estimate'])} ({at(hi)}, 95% CI {fmt.ci(hi['low'], hi['high'])})"
-                     f"; measured under one policy only.", robust.ONE)
+        return _make(f"Under {policy}, the solo win probability runs from "
+                     f"{fmt.pct(lo['estimate'])} ({at(lo)}, 95% CI "
+                     f"{fmt.ci(lo['low'], lo['high'])}) to {fmt.pct(hi['estimate'])} ({at(hi)}, "
+                     f"95% CI {fmt.ci(hi['low'], hi['high'])}); measured under one policy only.",
+                     robust.ONE)
     parts, statuses = [], []
     for n, dn in rows.groupby("n_players", sort=True):
         n = int(n)
