@@ -147,11 +147,13 @@ RULE, BOT = "a rule effect, not a bot effect", "a bot effect, not a rule effect"
 
 
 def _robust_clause(v: robust.Verdict, lead: str, order: Sequence[str], cells: dict,
-                   game: str | None, command: str, tails: tuple[str, str] = (RULE, BOT)
-                   ) -> tuple[str, str]:
+                   game: str | None, command: str, tails: tuple[str, str] = (RULE, BOT),
+                   intervals: dict | None = None) -> tuple[str, str]:
     """``(status, clause)``: what the other policies of ``order`` say about the lead policy's
     verdict ``v`` (``cells``: policy -> its numbers in words; ``tails``: what a verdict that
-    holds, and one that is contradicted, means)."""
+    holds, and one that is contradicted, means; ``intervals``: policy -> ``(estimate, low,
+    high)``, to say when another policy's interval, though it includes 0, excludes the lead
+    policy's estimate: the effect is not reproduced, so at least part of it is the bot's)."""
     others = [p for p in order if p != lead and p in v.signs]
     st, who = v.status(order)
     cells = {p: (f"{p}: {c}" if len(others) > 1 else c) for p, c in cells.items()}
@@ -170,6 +172,15 @@ def _robust_clause(v: robust.Verdict, lead: str, order: Sequence[str], cells: di
                     + "; ".join(cells[p] for p in same) + f"): {tails[0]}")
     if st == robust.ONE:
         if mine:
+            iv = intervals or {}
+            est = iv.get(lead, (np.nan,))[0]
+            missed = [p for p in others if p in iv and not iv[p][1] <= est <= iv[p][2]]
+            if missed:
+                return st, (f"under {', '.join(others)} it is undecided ("
+                            + "; ".join(cells[p] for p in others)
+                            + f"), and {', '.join(missed)} does not reproduce it (its interval "
+                            f"excludes {lead}'s {_pts(est)}): at least part of it is {lead}'s "
+                            f"play, not the rules; the verdict rests on one policy only")
             return st, (f"under {', '.join(others)} it is undecided ("
                         + "; ".join(cells[p] for p in others)
                         + "), so the verdict rests on one policy only")
@@ -220,7 +231,7 @@ def experiment(manifest: dict, factor, rows: pd.DataFrame, multi_arms: Sequence[
     group = group or {pol: arm}
     order = list(group)
     v = robust.Verdict(who)
-    cells = {}
+    cells, intervals = {}, {}
     for p, a in group.items():
         x = rows[(rows["arm"] == a) & (rows["value"] == r["value"])]
         if x.empty:
@@ -228,10 +239,12 @@ def experiment(manifest: dict, factor, rows: pd.DataFrame, multi_arms: Sequence[
         x = x.iloc[0]
         words, sign = robust.fair_class(x["low"], x["high"], fair)
         v.add(p, words, words, sign)
+        intervals[p] = (x["win_rate"] - fair, x["low"] - fair, x["high"] - fair)
         cells[p] = (f"{_pts(x['win_rate'] - fair)} points, "
                     f"{_ci_pts(x['low'] - fair, x['high'] - fair)}")
     lead = next(p for p, a in group.items() if a == arm)
-    st, clause = _robust_clause(v, lead, order, cells, game, "playtest run")
+    st, clause = _robust_clause(v, lead, order, cells, game, "playtest run",
+                                intervals=intervals)
     size = f"{n} players, {games:,} games"
     if r["off"]:
         side = "above" if r["gap"] > 0 else "below"
@@ -358,7 +371,7 @@ def compare(sections: list[dict], policy_of: dict, manifest: dict, game: str | N
     size = f"{s['n_players']} players, {s['n_games']:,} paired games"
     bc = s.get("balance_raw")
     v = robust.Verdict("balance")
-    cells = {}
+    cells, intervals = {}, {}
     if bc is None:  # solo: the win probability
         r = next((r for r in s["rows"] if r["label"] == "solo win probability"), s["rows"][0])
         for x in same_n or [s]:
@@ -384,9 +397,11 @@ def compare(sections: list[dict], policy_of: dict, manifest: dict, game: str | N
             continue
         p = policy_of.get(x["baseline"]) or pol
         v.add(p, "", b["verdict"], _change_sign(b))
+        intervals[p] = (b["change"], b["low"], b["high"])
         cells[p] = (f"{100 * b['before']:.1f} → {100 * b['after']:.1f} points, change "
                     f"{_pts(b['change'])}, {_ci_pts(b['low'], b['high'])}")
-    st, clause = _robust_clause(v, pol, order, cells, game, "playtest compare")
+    st, clause = _robust_clause(v, pol, order, cells, game, "playtest compare",
+                                intervals=intervals)
     gaps = (f"the largest gap from the fair share goes from {100 * bc['before']:.1f} points "
             f"({bc['before_value']} {_pts(bc['before_gap'])}) to {100 * bc['after']:.1f} points "
             f"({bc['after_value']} {_pts(bc['after_gap'])}), a change of {_pts(bc['change'])} "

@@ -290,3 +290,14 @@ def test_balance_change_finds_the_improvement_and_the_overshoot(tmp_path):
     bc = studies.balance_change(studies.arm_games(con, exp, "tweak-p3-expert"),
                                 studies.arm_games(con, exp, "baseline-p3-expert"))
     assert bc["overshoot"] and bc["gap_after_of_before_value"] < 0
+
+
+def test_a_gap_the_expert_does_not_reproduce_is_called_the_bot_s(tmp_path):
+    """The designer's case: greedy's I-D holder 3.3 points below, the expert +0.6 (undecided,
+    but its interval excludes -3.3): not a contradiction, yet at least partly greedy's play."""
+    store, exp = rk.experiment_store(tmp_path, {"greedy": FAIR - 0.033, "expert": FAIR + 0.006},
+                                     n_games=12000)
+    cls, text = _first_paragraph(write_report(store, exp, tmp_path / "out"))
+    assert cls == "headline verdict" and "one policy only" in text
+    assert re.search(r"expert does not reproduce it \(its interval excludes greedy's -\d\.\d\): "
+                     r"at least part of it is greedy's play, not the rules", text), text
