@@ -2,6 +2,9 @@
 :class:`sim.spec.SoloDifficulty`): its variants in ladder order, the readings of a rung whose
 source sentence is garbled, and the ladders to check (one per reading).
 
+The policies of a solo report are ordered by skill, weakest first (:func:`skill_order`: the
+game's ``GameSpec.ladder``, search last), and the variants by difficulty, easiest first.
+
 The game holds the knowledge (which variants, in which order, which rung has which readings);
 this module only applies it, so it serves any game with solo variants. A game without any (or
 one the registry does not know, e.g. a store written by another version) declares an empty
@@ -17,7 +20,7 @@ import pandas as pd
 from sim.spec import Readings, SoloDifficulty
 
 __all__ = ["of_game", "of_frame", "variant_order", "reading_of", "reading_tag", "reading_note",
-           "solo_ladders"]
+           "solo_ladders", "is_search", "skill_ladder", "skill_order"]
 
 
 def of_game(game: str | None) -> SoloDifficulty:
@@ -85,3 +88,33 @@ def solo_ladders(variants: Sequence[str], solo: SoloDifficulty) -> list[tuple[st
         notes = [f"{reading_tag(v, solo)} ({v})" for v, c in zip(pick, choices) if len(c) > 1]
         out.append(("; ".join(notes), list(pick)))
     return out
+
+
+def is_search(policy: str) -> bool:
+    """A search policy (``search``, ``search:base=expert,...``): the strongest rung, last."""
+    return str(policy).partition(":")[0].startswith("search")
+
+
+def skill_ladder(game: str | None) -> tuple[str, ...]:
+    """The policies ``game`` declares weakest to strongest (``GameSpec.ladder``); empty for a
+    game the registry does not know."""
+    try:
+        from sim.registry import make
+
+        return tuple(make(str(game)).ladder)
+    except Exception:
+        return ()
+
+
+def skill_order(policies: Sequence[str], ladder: Sequence[str] = ()) -> list[str]:
+    """``policies`` weakest to strongest: by the game's ``ladder`` (:func:`skill_ladder`; a
+    policy with options, ``greedy:w_stars=2``, ranks with its name), then policies the ladder
+    does not name (as given), search policies last."""
+    pols = list(dict.fromkeys(str(p) for p in policies))
+    rank = {name: i for i, name in enumerate(ladder)}
+
+    def key(p):
+        name = p.partition(":")[0]
+        return (is_search(p), rank.get(p, rank.get(name, len(rank))), pols.index(p))
+
+    return sorted(pols, key=key)

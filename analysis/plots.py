@@ -6,6 +6,13 @@ The solo figures order variants by the game's solo ladder (:mod:`analysis.diffic
 Figures are plain ``matplotlib.figure.Figure`` objects, not pyplot figures: no global state,
 no backend needed (rendering uses Agg), nothing to close, safe in threads. Jupyter displays them
 inline; ``fig.savefig(path)`` saves them.
+
+Conventions every figure keeps (checked on the rendered figure by :mod:`analysis.figcheck`):
+one colour per policy in every chart (:func:`policy_colors`), policies weakest first (the
+game's ``GameSpec.ladder``, search last); percentages with as many decimals as the tick step
+needs (:class:`PercentTicks`); side-by-side panels share their scale; whole-number parameters
+get whole-number ticks; a legend only when something is labelled; axis labels wrapped to fit
+their axes (:func:`_fit_labels`), so no text runs into another.
 """
 from __future__ import annotations
 
@@ -23,6 +30,9 @@ from sim.spec import SoloDifficulty
 from . import difficulty
 
 __all__ = [
+    "POLICY_COLORS",
+    "policy_colors",
+    "PercentTicks",
     "seat_win_rate_plot",
     "factor_gap_plot",
     "score_distribution_plot",
@@ -37,10 +47,103 @@ __all__ = [
 
 _PALETTE = "colorblind"
 
+# One colour per policy in every chart (the ladder's usual rungs by name, search last; other
+# policies take the spare colours by a stable hash of their name, so a policy keeps its colour
+# from chart to chart). Vermillion is left to "the interval excludes the reference".
+POLICY_COLORS = {"random": "#949494", "novice": "#de8f05", "greedy": "#0173b2",
+                 "expert": "#029e73", "search": "#cc78bc"}
+_SPARE_COLORS = ("#ca9161", "#56b4e9", "#fbafe4", "#ece133", "#000000", "#8c564b", "#17becf",
+                 "#bcbd22", "#7f7f7f", "#393b79")
+
+
+def policy_colors(policies: Sequence[str]) -> dict[str, str]:
+    """``{policy: colour}`` for the policies of one chart, the same colour for a policy in every
+    chart (:data:`POLICY_COLORS` by its name before ``:``, else a spare colour chosen by a
+    stable hash of the name) and never one colour for two of them: a policy whose colour is
+    taken in this chart (``greedy`` next to ``greedy:w_stars=2``) takes the next free one."""
+    import zlib
+
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    pols = list(dict.fromkeys(str(p) for p in policies))
+    # the plain names first, so "greedy" keeps its colour next to "greedy:w_stars=2"
+    for p in sorted(pols, key=lambda p: (":" in p, pols.index(p))):
+        base = p.partition(":")[0]
+        wanted = POLICY_COLORS.get(p) or POLICY_COLORS.get(base)
+        if wanted is None or wanted in used:
+            start = zlib.crc32(p.encode()) % len(_SPARE_COLORS)
+            free = [_SPARE_COLORS[(start + k) % len(_SPARE_COLORS)]
+                    for k in range(len(_SPARE_COLORS))]
+            wanted = next((c for c in free if c not in used), free[0])
+        out[p] = wanted
+        used.add(wanted)
+    return {p: out[p] for p in pols}
+
+
+class PercentTicks(matplotlib.ticker.Formatter):
+    """Probabilities (fractions of 1) as percentages with as many decimals as the tick step
+    needs (at most 3): ticks 0, 0.0025, 0.005 read "0.00%, 0.25%, 0.50%", never "0%, 0%, 1%"."""
+
+    def __init__(self, max_decimals: int = 3):
+        self.max_decimals = max_decimals
+        self.decimals = 0
+
+    def set_locs(self, locs):
+        super().set_locs(locs)
+        vals = 100 * np.asarray([x for x in locs if np.isfinite(x)], float)
+        self.decimals = next((d for d in range(self.max_decimals + 1)
+                              if np.allclose(np.round(vals, d), vals, rtol=0, atol=1e-7)),
+                             self.max_decimals)
+
+    def __call__(self, x, pos=None):
+        v = round(100 * float(x), self.decimals) + 0.0  # never "-0%"
+        return f"{v:.{self.decimals}f}%".replace("-", "\u2212")
+
 
 def _figure(figsize) -> Figure:
     fig = Figure(figsize=figsize, dpi=100)
     return fig
+
+
+def _fit_labels(fig: Figure) -> Figure:
+    """Lay ``fig`` out (tight_layout) with every axis label inside its axes' extent: a y label
+    taller than its axes (it would run into the title) or an x label wider than its axes is
+    wrapped onto more lines first; a title wider than its axes likewise."""
+    import textwrap
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    if not hasattr(fig.canvas, "get_renderer"):
+        FigureCanvasAgg(fig)
+    fig.tight_layout()
+    renderer = fig.canvas.get_renderer()
+    changed = False
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        box = ax.get_window_extent(renderer)
+        for text, room, size in ((ax.yaxis.label, box.height, "height"),
+                                 (ax.xaxis.label, box.width, "width"),
+                                 (ax.title, box.width * 1.15, "width")):
+            label = text.get_text()
+            ext = text.get_window_extent(renderer)
+            length = ext.height if size == "height" else ext.width
+            if not label or length <= room or "\n" in label:
+                continue
+            lines = int(np.ceil(length / max(room, 1.0) * 1.1))
+            text.set_text(textwrap.fill(label, max(12, int(np.ceil(len(label) / lines)))))
+            changed = True
+    if changed:
+        fig.tight_layout()
+    return fig
+
+
+def _legend(ax, **kw) -> None:
+    """A legend only when something is labelled (an empty legend box is noise, and matplotlib
+    warns about it)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if any(lbl and not lbl.startswith("_") for lbl in labels):
+        ax.legend(**kw)
 
 
 def _grid(n: int, ncols: int = 3, size=(4.2, 3.2)):
@@ -64,6 +167,22 @@ def _short(label, width: int = 40) -> str:
     return text[:head] + "…" + text[len(text) - (width - 1 - head):]
 
 
+def _wrap(label, width: int = 14) -> str:
+    """A long category label (``solo_very_hard_one_free``) on lines of about ``width``
+    characters, broken after an underscore, a space or a hyphen, so neighbouring tick labels
+    never run into each other."""
+    import re
+
+    parts = re.findall(r"[^_\s-]+[_\s-]?", str(label)) or [str(label)]
+    lines, line = [], ""
+    for p in parts:
+        if line and len(line) + len(p) > width:
+            lines.append(line)
+            line = ""
+        line += p
+    return "\n".join(lines + [line])
+
+
 def _yerr(df: pd.DataFrame, y: str = "win_rate") -> np.ndarray:
     lo = (df[y] - df["low"]).clip(lower=0).to_numpy(float)
     hi = (df["high"] - df[y]).clip(lower=0).to_numpy(float)
@@ -71,7 +190,7 @@ def _yerr(df: pd.DataFrame, y: str = "win_rate") -> np.ndarray:
 
 
 def _percent_axis(ax, top: float | None = None):
-    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+    ax.yaxis.set_major_formatter(PercentTicks())
     ax.set_ylim(0, top if top is not None else ax.get_ylim()[1])
 
 
@@ -109,8 +228,7 @@ def seat_win_rate_plot(rates: pd.DataFrame, title: str | None = None) -> Figure:
         ax.legend(loc="upper right", fontsize=8)
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return _fit_labels(fig)
 
 
 def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
@@ -133,6 +251,12 @@ def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
     fig, axes = _grid(len(arms), ncols=2, size=(width, 0.45 * rates.groupby("arm").size().max()
                                                 + 1.6 if len(rates) else 3.0))
     colors = sns.color_palette(_PALETTE, 10)
+    fair_all = 1.0 / rates["n_players"].to_numpy(float)
+    bounds = 100 * np.r_[rates["low"].to_numpy(float) - fair_all,
+                         rates["high"].to_numpy(float) - fair_all]
+    bounds = bounds[np.isfinite(bounds)]
+    # one x scale for every panel: side by side, the same distance reads as the same gap
+    span = max(1.0, float(np.abs(bounds).max()) * 1.15) if bounds.size else 1.0
     for ax, arm in zip(axes, arms):
         mine = (rates["arm"] == arm).to_numpy()
         d = rates[mine]
@@ -148,13 +272,11 @@ def factor_gap_plot(rates: pd.DataFrame, factor_name: str = "seat") -> Figure:
         ax.axvline(0, color="gray", ls="--", lw=1)
         ax.set_yticks(y, list(labels[mine]))
         ax.set_ylim(-0.7, len(d) - 0.3)
-        span = max(1.0, float(np.nanmax(np.abs(np.r_[lo, hi]))) * 1.15) if len(d) else 1.0
         ax.set_xlim(-span, span)
         ax.set_xlabel(f"win rate − fair share 1/{int(d['n_players'].iloc[0])}, points (95% CI)")
         ax.set_ylabel(factor_name)
         ax.set_title(f"{arm} ({int(d['n_players'].iloc[0])} players)", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return _fit_labels(fig)
 
 
 def _frequencies(g: pd.DataFrame, value: str, vmin: int, vmax: int, max_bins: int = 80):
@@ -174,14 +296,17 @@ def _hist_panels(hist: pd.DataFrame, value: str, hue: str | None, xlabel: str) -
     arms = list(dict.fromkeys(hist["arm"]))
     fig, axes = _grid(len(arms))
     colors = sns.color_palette(_PALETTE, 10)
+    # one x range and one y scale for every panel, so side-by-side panels compare directly
+    vmin, vmax = int(hist[value].min()), int(hist[value].max())
+    tops = []
     for ax, arm in zip(axes, arms):
         d = hist[hist["arm"] == arm]
         groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
-        vmin, vmax = int(d[value].min()), int(d[value].max())
         styles = ("-", "--", "-.", ":")
         for i, (key, g) in enumerate(groups):
             xs, share = _frequencies(g, value, vmin, vmax)
-            label = None if key is None else f"{hue} {key}"
+            tops.append(float(share.max()) if len(share) else 0.0)
+            label = None if key is None else _hue_label(hue, key)
             if len(groups) == 1:  # discrete bars: never empty, even when every game has one value
                 ax.bar(xs, share, width=0.8 if vmax - vmin < 80 else (xs[1] - xs[0]) * 0.9,
                        color=colors[i % 10], alpha=0.8, label=label)
@@ -195,15 +320,26 @@ def _hist_panels(hist: pd.DataFrame, value: str, hue: str | None, xlabel: str) -
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         if vmin == vmax:
             ax.set_xlim(vmin - 2, vmax + 2)
-        _percent_axis(ax)
         if hue is not None and len(groups) > 1:
-            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    return fig
+            _legend(ax, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    top = min(1.0, max(tops + [0.01]) * 1.1)
+    for ax in axes[:len(arms)]:
+        _percent_axis(ax, top)
+        if vmin != vmax:
+            pad = 0.5 if vmax - vmin < 80 else (vmax - vmin) / 160
+            ax.set_xlim(vmin - pad - 0.4, vmax + pad + 0.4)
+    return _fit_labels(fig)
 
 
-def score_distribution_plot(hist: pd.DataFrame) -> Figure:
-    """Score distribution by seat, one panel per arm.
+def _hue_label(hue: str, key) -> str:
+    """``seat 0`` for hue ``seat`` and key 0, but ``seat 0`` (not ``seat seat 0``) when the key
+    already names it."""
+    text = str(key)
+    return text if text == hue or text.startswith(f"{hue} ") else f"{hue} {text}"
+
+def score_distribution_plot(hist: pd.DataFrame, by_seat: bool = True) -> Figure:
+    """Score distribution by seat (or of every seat together: ``by_seat=False``, for a game
+    whose seats are symmetric by construction), one panel per arm.
 
     Parameters
     ----------
@@ -211,7 +347,9 @@ def score_distribution_plot(hist: pd.DataFrame) -> Figure:
         Columns ``arm, seat, score, n`` (:func:`analysis.db.score_histogram`): frequencies, so the
         chart costs the same for a thousand games or a billion.
     """
-    return _hist_panels(hist, "score", "seat", "final score")
+    if not by_seat:
+        hist = hist.groupby(["arm", "score"], sort=False, as_index=False)["n"].sum()
+    return _hist_panels(hist, "score", "seat" if by_seat else None, "final score")
 
 
 def rounds_distribution_plot(hist: pd.DataFrame) -> Figure:
@@ -232,9 +370,10 @@ def solo_ladder_plot(ladder: pd.DataFrame, solo: SoloDifficulty | None = None) -
     """
     solo = difficulty.of_frame(ladder) if solo is None else solo
     order = difficulty.variant_order(ladder["variant"], solo)
-    policies = list(dict.fromkeys(ladder["policy"]))
-    colors = sns.color_palette(_PALETTE, max(3, len(policies)))
-    fig = _figure((max(5.5, 1.4 * len(order) + 2), 3.8))
+    policies = _policies(ladder)
+    colors = policy_colors(policies)
+    width = max(1.3, 0.085 * max(len(line) for v in order for line in _wrap(v).split("\n")))
+    fig = _figure((max(5.5, width * len(order) + 2.6), 3.8))
     with sns.axes_style("whitegrid"):
         ax = fig.subplots()
     x0 = np.arange(len(order))
@@ -244,22 +383,27 @@ def solo_ladder_plot(ladder: pd.DataFrame, solo: SoloDifficulty | None = None) -
         d = ladder[ladder["policy"] == pol].set_index("variant").reindex(order).dropna(
             subset=["win_rate"])
         x = pd.Series(np.arange(len(order)) + (i - (len(policies) - 1) / 2) * width, order)
-        ax.errorbar(x[d.index], d["win_rate"], yerr=_yerr(d), fmt="o", capsize=4,
-                    color=colors[i], label=pol, ms=6)
+        ax.errorbar(x[d.index], d["win_rate"], yerr=_yerr(d), fmt="osD^v"[i % 5], capsize=4,
+                    color=colors[pol], label=_short(pol, 28), ms=6)
         for j, (_, rungs) in enumerate(ladders):  # the alternative readings dashed
             r = [v for v in rungs if v in d.index]
-            ax.plot(x[r], d.loc[r, "win_rate"], ls="-" if j == 0 else "--", color=colors[i],
+            ax.plot(x[r], d.loc[r, "win_rate"], ls="-" if j == 0 else "--", color=colors[pol],
                     lw=1.3)
-    ax.set_xticks(x0, order, rotation=15)
+    ax.set_xticks(x0, [_wrap(v) for v in order])
     ax.set_xlabel("variant (easiest first)" + ("; dashed: " + ladders[1][0] if len(ladders) > 1
                                                else ""))
     ax.set_ylabel("win probability (95% CI)")
     _percent_axis(ax, _data_top(ladder["high"]))
-    ax.legend(title="policy", fontsize=8)
+    _legend(ax, title="policy (weakest first)", fontsize=8, loc="upper left",
+            bbox_to_anchor=(1.01, 1.0))
     ax.set_title("Solo difficulty ladder")
-    fig.tight_layout()
-    return fig
+    return _fit_labels(fig)
 
+
+def _policies(df: pd.DataFrame) -> list[str]:
+    """The policies of ``df`` weakest first (the game's ``GameSpec.ladder``, search last)."""
+    game = df["game"].iloc[0] if "game" in df.columns and len(df) else None
+    return difficulty.skill_order(df["policy"], difficulty.skill_ladder(game))
 
 def loss_day_plot(loss: pd.DataFrame, solo: SoloDifficulty | None = None) -> Figure:
     """Day on which solo games ended, per variant (one panel per policy).
@@ -273,7 +417,7 @@ def loss_day_plot(loss: pd.DataFrame, solo: SoloDifficulty | None = None) -> Fig
         end" (labelled "end"); default: that of the game in ``loss``'s ``game`` column.
     """
     solo = difficulty.of_frame(loss) if solo is None else solo
-    policies = list(dict.fromkeys(loss["policy"]))
+    policies = _policies(loss)
     order = difficulty.variant_order(loss["variant"], solo)
     fig, axes = _grid(len(policies), ncols=2, size=(6.0, 3.6))
     colors = sns.color_palette(_PALETTE, max(3, len(order)))
@@ -293,19 +437,20 @@ def loss_day_plot(loss: pd.DataFrame, solo: SoloDifficulty | None = None) -> Fig
                       [("end" if d == solo.end_day else str(d)) for d in days])
         ax.set_xlabel("day the game ended (end = played to the last day)")
         ax.set_ylabel("share of games (95% CI)")
-        ax.set_title(f"policy {pol}")
-        _percent_axis(ax)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
+        ax.set_title(f"policy {_short(pol, 32)}")
+        _legend(ax, fontsize=7)
+    top = _data_top(loss["high"])  # one scale for every panel
+    for ax in axes[:len(policies)]:
+        _percent_axis(ax, top)
+    return _fit_labels(fig)
 
 def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = (),
                    solo: SoloDifficulty | None = None) -> Figure:
     """Solo win probability per task card and variant (one panel per policy).
 
-    The y axis of each panel runs from 0 to just above its highest 95% interval bound (not to
-    100%), so win probabilities of a few percent and their intervals stay readable.
+    The y axis runs from 0 to just above the highest 95% interval bound (not to 100%), so win
+    probabilities of a few percent and their intervals stay readable; every panel has the same
+    scale, so panels side by side compare directly.
 
     Parameters
     ----------
@@ -318,7 +463,7 @@ def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = (),
         ``game`` column.
     """
     solo = difficulty.of_frame(cards) if solo is None else solo
-    policies = list(dict.fromkeys(cards["policy"]))
+    policies = _policies(cards)
     order = difficulty.variant_order(cards["variant"], solo)
     fig, axes = _grid(len(policies), ncols=2, size=(6.0, 3.6))
     colors = sns.color_palette(_PALETTE, max(3, len(order)))
@@ -335,19 +480,20 @@ def task_card_plot(cards: pd.DataFrame, names: Sequence[str] = (),
                                             for c in ids])
         ax.set_xlabel("task card")
         ax.set_ylabel("win probability (95% CI)")
-        ax.set_title(f"policy {pol}")
-        _percent_axis(ax, _data_top(dp["high"]))  # per panel: a weak policy stays readable
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
+        ax.set_title(f"policy {_short(pol, 32)}")
+        _legend(ax, fontsize=7)
+    top = _data_top(cards["high"])  # one scale for every panel: side by side they compare
+    for ax in axes[:len(policies)]:
+        _percent_axis(ax, top)
+    return _fit_labels(fig)
 
 def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = "low",
                       high: str = "high", hue: str | None = None, reference: float | None = None,
                       xlabel: str | None = None, ylabel: str | None = None,
                       title: str | None = None, percent: bool = False,
                       band: tuple[float, float] | None = None, mark: str | None = None,
-                      order: Sequence | None = None) -> Figure:
+                      order: Sequence | None = None,
+                      ylim: tuple[float, float] | None = None) -> Figure:
     """A metric against a parameter with its 95% band (sweeps, rule-tweak curves).
 
     Parameters
@@ -367,6 +513,8 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
     order : sequence, optional
         The x values in display order; non-numeric x values (lists, choices) are always drawn
         at equally spaced positions in this order (default: order of appearance).
+    ylim : (float, float), optional
+        The y range, to give charts meant to be read side by side one scale.
     """
     fig = _figure((6.4, 3.8))
     with sns.axes_style("whitegrid"):
@@ -387,12 +535,19 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
             else:
                 ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     groups = [(None, d)] if hue is None else list(d.groupby(hue, sort=True))
-    colors = sns.color_palette(_PALETTE, max(3, len(groups)))
+    if hue == "policy":  # policies weakest first, each in its own colour (every chart)
+        keys = difficulty.skill_order([k for k, _ in groups],
+                                      difficulty.skill_ladder(_game_of(d)))
+        groups = sorted(groups, key=lambda kg: keys.index(str(kg[0])))
+        pc = policy_colors(keys)
+        colors = [pc[str(k)] for k, _ in groups]
+    else:
+        colors = sns.color_palette(_PALETTE, max(3, len(groups)))
     if band is not None:
         ax.axhspan(band[0], band[1], color="green", alpha=0.08, lw=0)
     for i, (key, g) in enumerate(groups):
         g = g.sort_values(xcol)
-        label = None if key is None else f"{hue} {key}"
+        label = None if key is None else _hue_label(hue, key)
         ax.plot(g[xcol], g[y], marker="osD^v"[i % 5], ls=("-", "--", "-.", ":")[i % 4],
                 color=colors[i], label=label, lw=1.5)
         ax.fill_between(g[xcol], g[low], g[high], color=colors[i], alpha=0.2, lw=0)
@@ -404,15 +559,19 @@ def metric_curve_plot(df: pd.DataFrame, x: str, y: str = "estimate", low: str = 
         ax.axhline(reference, color="gray", ls="--", lw=1)
     ax.set_xlabel(xlabel or x)
     ax.set_ylabel(ylabel or f"{y} (95% CI)")
+    if ylim is not None:
+        ax.set_ylim(*ylim)
     if percent:
-        ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=1))
+        ax.yaxis.set_major_formatter(PercentTicks())
     if title:
-        ax.set_title(title)
+        ax.set_title(title, fontsize=10)
     if hue is not None or mark is not None:  # outside the axes: never over the data
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    fig.tight_layout()
-    return fig
+        _legend(ax, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return _fit_labels(fig)
 
+
+def _game_of(df: pd.DataFrame) -> str | None:
+    return df["game"].iloc[0] if "game" in df.columns and len(df) else None
 
 def difference_plot(table: pd.DataFrame, title: str | None = None) -> Figure:
     """Paired differences (tweak − baseline) with 95% intervals, one row per metric.
@@ -446,11 +605,10 @@ def difference_plot(table: pd.DataFrame, title: str | None = None) -> Figure:
         ax.axvline(0, color="gray", ls="--", lw=1)
         ax.set_yticks(y, t["label"])
         ax.set_xlabel("difference, points of probability" if sc == "prop" else "difference")
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(fontsize=7, loc="best")
     if title:
         fig.suptitle(title)
-    fig.tight_layout()
-    return fig
+    return _fit_labels(fig)
 
 
 def estimate_plot(df: pd.DataFrame, xlabel: str, title: str, reference: float | None = None,
@@ -484,11 +642,10 @@ def estimate_plot(df: pd.DataFrame, xlabel: str, title: str, reference: float | 
     ax.set_yticks(y, df["label"].astype(str))
     ax.set_ylim(-0.7, len(df) - 0.3)
     if percent:
-        ax.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0, decimals=0))
+        ax.xaxis.set_major_formatter(PercentTicks())
     ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
+    return _fit_labels(fig)
 
 
 # ---- insights (analysis.insights): comebacks and hazards -------------------------------------
@@ -530,8 +687,7 @@ def comeback_heatmap_plot(table: pd.DataFrame, title: str | None = None) -> Figu
     ax.set_xlabel("points behind the leader after the round")
     ax.set_ylabel("after round")
     ax.set_title(title or "Comebacks: P(win | trailing by d after round r), 95% CI", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return _fit_labels(fig)
 
 
 def hazard_plot(hazard: pd.DataFrame, event: str = "ended", title: str | None = None) -> Figure:

@@ -36,6 +36,9 @@ class Verdict:
     cells: dict[str, str] = field(default_factory=dict)
     classes: dict[str, str] = field(default_factory=dict)
     signs: dict[str, int] = field(default_factory=dict)
+    # the direction that is a defect (-1: a solo ladder not monotone, a step the wrong way):
+    # when that verdict holds, its row says what holds and is red, never green
+    bad_sign: int = 0
 
     def add(self, policy: str, cell: str, words: str, sign: int) -> None:
         self.cells[policy], self.classes[policy], self.signs[policy] = cell, words, sign
@@ -54,12 +57,34 @@ class Verdict:
             return ONE, side[0]
         return NONE, ""
 
+    def held_sign(self) -> int:
+        """The direction the policies agree on (0 if none)."""
+        side = {s for s in self.signs.values() if s}
+        return side.pop() if len(side) == 1 else 0
+
     def row(self, policies: Sequence[str]) -> dict:
         st, who = self.status(policies)
-        return {"what": self.what, "status": st + (f" ({who})" if who else ""), "key": st,
+        defect = st == HOLDS and self.bad_sign and self.held_sign() == self.bad_sign
+        words = next((self.classes[p] for p in policies if self.signs.get(p) == self.bad_sign),
+                     "") if defect else ""
+        status = st + (f": {words}" if words else "") + (f" ({who})" if who else "")
+        return {"what": self.what, "status": status, "key": st,
                 "cells": [(f"{self.cells[p]}: {self.classes[p]}" if p in self.cells else "–")
                           for p in policies],
-                "cls": {HOLDS: "ok", CONTRADICTED: "bad", ONE: "warn"}.get(st, "")}
+                "cell_cls": [_word_class(self.signs.get(p, 0), self.bad_sign) if p in self.cells
+                             else "" for p in policies],
+                "cls": "bad" if defect else {HOLDS: "ok", CONTRADICTED: "bad",
+                                             ONE: "warn"}.get(st, "")}
+
+
+def _word_class(sign: int, bad_sign: int) -> str:
+    """The colour of one policy's verdict word: red for a defect (a ladder not monotone, a step
+    the wrong way), amber for no clear verdict, none otherwise (green is for "holds" only);
+    verdicts without a defect direction (above or below the fair share, higher or lower) stay
+    uncoloured."""
+    if not bad_sign:
+        return ""
+    return "bad" if sign == bad_sign else "warn" if sign == 0 else ""
 
 
 def uniform_policy(arm: dict) -> str | None:
@@ -112,6 +137,9 @@ def table(title: str, policies: Sequence[str], verdicts: Sequence[Verdict]) -> d
     parts = [f"{len(count[HOLDS])} of {count_words(len(rows), 'verdict')} "
              f"{plural(len(count[HOLDS]), 'holds', 'hold')} under at least two of "
              f"{pols} (none of them says the opposite)"]
+    # green only when every verdict holds; red when one is contradicted; else amber
+    cls = ("bad" if count[CONTRADICTED] else
+           "ok" if rows and len(count[HOLDS]) == len(rows) else "warn")
     if count[ONE]:
         parts.append(f"{len(count[ONE])} {plural(len(count[ONE]), 'rests', 'rest')} on one "
                      f"policy only")
@@ -121,7 +149,7 @@ def table(title: str, policies: Sequence[str], verdicts: Sequence[Verdict]) -> d
                      f"player: " + "; ".join(count[CONTRADICTED]) + " — such a verdict is a "
                      "statement about the bots as much as about the game")
     return {"title": title, "policies": list(policies), "rows": rows,
-            "summary": "; ".join(parts) + ".", "contradicted": count[CONTRADICTED]}
+            "summary": "; ".join(parts) + ".", "contradicted": count[CONTRADICTED], "cls": cls}
 
 
 def pts(x: float) -> str:
@@ -152,7 +180,7 @@ def step_verdicts(checks: Sequence[dict]) -> list[Verdict]:
         pol = c["policy"]
         key = f"difficulty order{' (' + c['reading'] + ')' if c['reading'] else ''}"
         v = out.setdefault(key, Verdict(key[0].upper() + key[1:] + " (win rates, easiest "
-                                        "first)"))
+                                        "first)", bad_sign=-1))
         rates = [c["steps"][0]["rates"].split(" → ")[0]] + [s["rates"].split(" → ")[-1]
                                                               for s in c["steps"]]
         v.add(pol, " → ".join(rates) if c["steps"] else "–", c["verdict"],
@@ -160,7 +188,8 @@ def step_verdicts(checks: Sequence[dict]) -> list[Verdict]:
         for s in c["steps"]:
             k = f"{s['easier']} → {s['harder']}{' (' + c['reading'] + ')' if c['reading'] else ''}"
             v = out.setdefault(k, Verdict(f"{s['harder']} harder than {s['easier']}"
-                                          + (f" ({c['reading']})" if c["reading"] else "")))
+                                          + (f" ({c['reading']})" if c["reading"] else ""),
+                                          bad_sign=-1))
             v.add(pol, f"{s['diff']} pts [{s['ci']}]", s["verdict"], step_sign(s["verdict"]))
     return list(out.values())
 
@@ -180,6 +209,13 @@ def effect_verdicts(sections: Sequence[dict], policy_of: dict[str, str]) -> list
             continue
         out: dict[str, Verdict] = {}
         for pol, s in secs.items():
+            b = s.get("balance_raw")
+            if b is not None:  # did balance improve? first: it is the question
+                v = out.setdefault("balance", Verdict(
+                    "distance to the fair share (largest gap; lower = closer to balance)"))
+                v.add(pol, f"{100 * b['before']:.1f} → {100 * b['after']:.1f} pts, change "
+                           f"{pts(b['change'])} [{pts(b['low'])}, {pts(b['high'])}]",
+                      b["verdict"], 1 if b["low"] > 0 else -1 if b["high"] < 0 else 0)
             for r in s["rows"]:
                 v = out.setdefault(r["label"], Verdict(f"effect on {r['label']}"))
                 v.add(pol, f"{r['diff']} [{r['ci']}]", r["verdict"],

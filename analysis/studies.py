@@ -54,7 +54,11 @@ __all__ = [
     "compare_frames",
     "verdict",
     "max_half_width",
+    "BALANCE_GRADES",
+    "balance_grade",
     "balance_status",
+    "balance_legend",
+    "balance_change",
     "plan_table",
 ]
 
@@ -315,29 +319,143 @@ def max_half_width(table: pd.DataFrame, scale: str = "prop") -> tuple[float, str
     return float(hw.iloc[i]), str(t["label"].iloc[i])
 
 
-def balance_status(seat_rows: pd.DataFrame, n_players: int, tolerance: float) -> str:
+def _factor_matrix(df: pd.DataFrame) -> tuple[np.ndarray, list[str]]:
+    """Per game, the win share of the holder of each value of the game's balance factor
+    (NaN where nobody held it): ``(games x values, labels)``."""
+    factor = _factor_of(df)
+    ms = [m for m in metrics(df) if m.key.startswith(factor_prefix(factor))]
+    return (np.column_stack([m.values for m in ms]) if ms else np.zeros((len(df), 0)),
+            [m.label.removeprefix("win rate, ") for m in ms])
+
+
+def _largest_gaps(sums: np.ndarray, held: np.ndarray, fair: float) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        gaps = np.abs(sums / held - fair)
+    return np.nanmax(np.where(held > 0, gaps, np.nan), axis=-1)
+
+
+def balance_change(tweak: pd.DataFrame, baseline: pd.DataFrame, level: float = 0.95,
+                   n_boot: int = 1000, seed: int = 0) -> dict | None:
+    """Did the tweak bring the game closer to balance? The distance to the fair share before
+    and after, with intervals: the **largest gap** ``max_v |win rate_v − 1/N|`` over the values
+    of the game's balance factor (seats, or e.g. initiative dice) in the baseline and in the
+    tweak, and its change (tweak − baseline; negative = closer to balance).
+
+    The intervals come from a paired bootstrap (``n_boot`` Poisson resamples of the games, the
+    same resample in both arms: they share their seeds), percentiles at ``level``. The largest
+    of several gaps is biased upward on few games; its interval says how far to trust it.
+
+    Returns None for solo arms; else ``before, before_low, before_high, after, after_low,
+    after_high, change, low, high, n`` (paired games), ``before_value`` / ``after_value`` (the
+    value furthest from 1/N, with ``before_gap`` / ``after_gap`` its signed gap),
+    ``overshoot`` (the value furthest before lies on the other side of 1/N after, further than
+    its interval) and ``verdict``: "closer to balance", "further from balance" (the change's
+    interval excludes 0) or "undecided".
+    """
+    keys = ["master_seed", "game_index"]
+    t = tweak.set_index(keys)
+    b = baseline.set_index(keys)
+    common = t.index.intersection(b.index)
+    t, b = t.loc[common].reset_index(), b.loc[common].reset_index()
+    n_players = len(_seats(b, "win_share_"))
+    if n_players < 2 or not len(common):
+        return None
+    fair = 1.0 / n_players
+    xb, labels = _factor_matrix(b)
+    xt, labels_t = _factor_matrix(t)
+    if xb.shape[1] == 0 or labels != labels_t:
+        return None
+    hb, ht = np.isfinite(xb), np.isfinite(xt)
+    vb, vt = np.where(hb, xb, 0.0), np.where(ht, xt, 0.0)
+    gap_b = vb.sum(0) / np.maximum(hb.sum(0), 1) - fair
+    gap_t = vt.sum(0) / np.maximum(ht.sum(0), 1) - fair
+    before, after = float(np.abs(gap_b).max()), float(np.abs(gap_t).max())
+    rng = np.random.default_rng(seed)
+    n = len(common)
+    db_, dt_ = [], []
+    stack = np.hstack([vb, hb, vt, ht]).astype(np.float64)
+    k = xb.shape[1]
+    for start in range(0, n_boot, 250):
+        w = rng.poisson(1.0, (min(250, n_boot - start), n)).astype(np.float64)
+        s_ = w @ stack
+        db_.append(_largest_gaps(s_[:, :k], s_[:, k:2 * k], fair))
+        dt_.append(_largest_gaps(s_[:, 2 * k:3 * k], s_[:, 3 * k:], fair))
+    bb, bt = np.concatenate(db_), np.concatenate(dt_)
+    q = [(1 - level) / 2 * 100, (1 + level) / 2 * 100]
+    ch = bt - bb
+    lo_b, hi_b = np.nanpercentile(bb, q)
+    lo_t, hi_t = np.nanpercentile(bt, q)
+    lo, hi = np.nanpercentile(ch, q)
+    ib, it = int(np.abs(gap_b).argmax()), int(np.abs(gap_t).argmax())
+    change = after - before
+    # the value furthest from fair before, on the other side after (and clearly so)
+    se_t = np.sqrt(max(fair * (1 - fair), 1e-12) / max(int(ht[:, ib].sum()), 1))
+    overshoot = bool(np.sign(gap_b[ib]) != np.sign(gap_t[ib])
+                     and abs(gap_t[ib]) > 1.96 * se_t)
+    verdict = ("closer to balance" if hi < 0 else "further from balance" if lo > 0
+               else UNDECIDED)
+    return {"before": before, "before_low": float(lo_b), "before_high": float(hi_b),
+            "after": after, "after_low": float(lo_t), "after_high": float(hi_t),
+            "change": change, "low": float(lo), "high": float(hi), "n": n,
+            "before_value": labels[ib], "before_gap": float(gap_b[ib]),
+            "after_value": labels[it], "after_gap": float(gap_t[it]),
+            "gap_after_of_before_value": float(gap_t[ib]),
+            "overshoot": overshoot, "verdict": verdict}
+
+
+#: The balance grades, in one vocabulary for every report, table and caption (sweeps,
+#: comparisons, the terminal): grade -> what it means. :func:`balance_grade` assigns them.
+BALANCED, PLAUSIBLY_BALANCED, UNDECIDED, UNBALANCED = (
+    "balanced", "plausibly balanced", "undecided", "unbalanced")
+BALANCE_GRADES = {
+    BALANCED: "every value's 95% interval lies inside the band 1/N ± the tolerance",
+    PLAUSIBLY_BALANCED: "every estimate lies inside the band, but some interval reaches "
+                        "outside it (more games would tell)",
+    UNDECIDED: "some estimate lies outside the band, but every interval reaches into it (more "
+               "games would tell)",
+    UNBALANCED: "some value's 95% interval lies entirely outside the band",
+}
+#: The report's colour of each grade: green settled and fair, red settled and unfair, amber
+#: for the two that more games would settle.
+BALANCE_CLASS = {BALANCED: "ok", PLAUSIBLY_BALANCED: "warn", UNDECIDED: "warn",
+                 UNBALANCED: "bad"}
+
+
+def balance_grade(seat_rows: pd.DataFrame, n_players: int, tolerance: float) -> str:
     """Are the values of the balance factor (seats, dice...) balanced within ``tolerance`` of 1/N?
 
     ``seat_rows``: the factor's rows (``win_rate_<factor><v>``, :func:`factor_prefix`) of a
-    :func:`level_table`. Returns
+    :func:`level_table` (``estimate, low, high``). Returns one of :data:`BALANCE_GRADES`
+    (the one vocabulary of balance grades; "n/a" for a solo arm or no rows):
 
     * ``"balanced"``: every value's 95% interval lies within 1/N ± tolerance;
     * ``"plausibly balanced"``: every point estimate is within the band, but some interval
       reaches outside it (more games would tell);
-    * ``"unbalanced"``: some seat's interval lies entirely outside the band;
-    * ``"unclear"``: otherwise.
+    * ``"undecided"``: some estimate lies outside the band, but every interval reaches into it
+      (more games would tell);
+    * ``"unbalanced"``: some value's interval lies entirely outside the band.
     """
     if n_players < 2 or seat_rows.empty:
         return "n/a"
     fair = 1.0 / n_players
     lo, hi = fair - tolerance, fair + tolerance
     if ((seat_rows["low"] >= lo) & (seat_rows["high"] <= hi)).all():
-        return "balanced"
+        return BALANCED
     if ((seat_rows["high"] < lo) | (seat_rows["low"] > hi)).any():
-        return "unbalanced"
+        return UNBALANCED
     if ((seat_rows["estimate"] - fair).abs() <= tolerance).all():
-        return "plausibly balanced"
-    return "unclear"
+        return PLAUSIBLY_BALANCED
+    return UNDECIDED
+
+
+#: The former name of :func:`balance_grade`.
+balance_status = balance_grade
+
+
+def balance_legend(tolerance: float, factor_name: str = "seat") -> str:
+    """The grades in words for a caption: the same words the tables and verdicts use."""
+    return (f"Balance grades (band: 1/N ± {100 * tolerance:g} points for every {factor_name}): "
+            + "; ".join(f"{k}: {v}" for k, v in BALANCE_GRADES.items()) + ".")
 
 
 def plan_table(baseline: pd.DataFrame, delta: float, tweak: pd.DataFrame | None = None,

@@ -353,12 +353,15 @@ class GameSpec:
     :mod:`sim.trace`); ``format_event(event, ctx) -> str`` renders one event for replay.
 
     What reports say that only the game knows (``analysis`` reads it from here, so the analysis
-    layer holds no game's knowledge; both default to nothing, so a game without solo variants
-    declares neither):
+    layer holds no game's knowledge; all default to nothing, so a game without solo variants
+    declares none of the solo ones):
 
     ``solo_difficulty`` (:class:`SoloDifficulty`): the solo variants easiest first, the rungs
     whose source sentence has several readings (:class:`Readings`), and the ``loss_day`` value
     of a game played to its end; the solo report orders, checks and labels its ladder by it.
+
+    ``end_reason_notes``: what each end reason means, one sentence each, printed beside the
+    end reasons of every report.
 
     ``component_notes(components) -> ComponentNotes``: the loaded component data
     (:class:`Components`) as the solo report describes it: where the data come from, each
@@ -421,6 +424,11 @@ class GameSpec:
     # What a traced game records (sim.tracing.TraceSpec: rounds, key resources, option kinds);
     # None = the game cannot be traced yet.
     trace: Any = None
+    # end reason -> one sentence saying what it means (the reports print it next to the end
+    # reasons table, e.g. {"solo_infeasible": "the end-of-day check found the remaining orders
+    # can no longer be completed: a loss, recorded with that day (FS-SOLO-C1)"}); reasons
+    # without a sentence are listed as undescribed. "truncated" is described for every game.
+    end_reason_notes: Mapping[str, str] = field(default_factory=dict)
 
     def comp(self, components: Components, player_counts: tuple[int, ...]) -> tuple:
         """The component arrays of kernels that play games of ``player_counts``."""

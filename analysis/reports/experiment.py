@@ -7,16 +7,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .. import db, plots, robust, stats, studies
+from .. import db, difficulty, plots, robust, stats, studies
 from . import formatting as fmt
-from . import render, summary
-from .solo import solo_section
+from . import headline, render, summary
+from .solo import check_targets, solo_section
 
 __all__ = ["build_context", "factor_rates", "factor_verdict"]
 
 
-def build_context(con, store, experiment: str) -> dict:
-    """Everything the template shows, as plain strings/lists (raises SpecError if unknown)."""
+def build_context(con, store, experiment: str, targets: dict | None = None) -> dict:
+    """Everything the template shows, as plain strings/lists (raises SpecError if unknown).
+
+    ``targets``: target solo win probabilities, ``{variant: p}`` or ``{variant: {policy: p}}``
+    (e.g. ``{"solo_hell": 0.05}``); they update the manifest's ``targets`` (or its spec's)."""
     ctx = summary.summary_context(con, store, experiment)
     manifest = ctx.pop("_manifest")
     arm_rows = ctx["arms"]
@@ -24,20 +27,25 @@ def build_context(con, store, experiment: str) -> dict:
              if isinstance(r["n_players"], int) and r["n_players"] >= 2 and r["games_stored"]]
     solo = [r["name"] for r in arm_rows if r["n_players"] == 1 and r["games_stored"]]
     solo_game = next((r["game"] for r in arm_rows if r["name"] in solo), None)
-    length_rows, n_truncated = _length_rows(con, experiment)
+    goals = {**_manifest_targets(manifest), **check_targets(targets)}
     ctx.update({
         "is_solo": bool(solo) and not multi,
         "multi": (_multiplayer_section(con, experiment, multi, summary.game_of(manifest))
                   if multi else None),
-        "solo": (solo_section(con, experiment, manifest, solo, solo_game) if solo else None),
+        "solo": (solo_section(con, experiment, manifest, solo, solo_game, goals)
+                 if solo else None),
         "scores": _score_rows(con, experiment) if multi else [],
-        "length": length_rows,
         "rounds_chart": None,
-        "n_truncated": n_truncated,
-        "ends": _end_rows(con, experiment),
         "precision": summary.precision_block(manifest),  # `run --precision`: met or NOT met
     })
-    ctx["robust"] = _robustness(manifest, ctx["multi"], ctx["solo"])
+    order = _arm_order(manifest, arm_rows, ctx["solo"], solo_game, ctx["is_solo"])
+    length_rows, n_truncated = _length_rows(con, experiment, order)
+    ctx.update({"length": length_rows, "n_truncated": n_truncated,
+                "ends": _end_rows(con, experiment, order),
+                "end_notes": _end_notes(con, experiment, summary.game_of(manifest))})
+    rates = ctx["multi"].pop("_rates") if ctx["multi"] else None
+    ctx["robust"] = _robustness(manifest, rates, ctx["solo"])
+    ctx["headline"] = _headline(manifest, rates, multi, ctx["solo"], summary.game_of(manifest))
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):
         ctx["rounds_chart"] = render.figure_to_data_uri(
@@ -45,14 +53,28 @@ def build_context(con, store, experiment: str) -> dict:
     return ctx
 
 
-def _robustness(manifest: dict, multi: dict | None, solo: dict | None) -> dict:
+def _headline(manifest: dict, rates, multi: list[str], solo: dict | None,
+              game: str) -> dict | None:
+    """The report's first sentence (:mod:`.headline`): the multiplayer verdict, else the solo
+    one."""
+    if rates is not None:
+        factor, frates, srates = rates
+        rows = (frates if not factor.is_seat and len(frates) else
+                srates.assign(value=srates["seat"],
+                              label=[f"seat {int(v)}" for v in srates["seat"]]))
+        games = srates.groupby("arm")["n_games"].max().astype(int).to_dict()
+        return headline.experiment(manifest, factor, rows, multi, game, games)
+    return solo.get("headline") if solo else None
+
+
+def _robustness(manifest: dict, rates, solo: dict | None) -> dict:
     """"Does the verdict hold under stronger play?": the verdicts of arms that differ only in
     the policy every seat plays, side by side (``analysis.robust``), from the rates the
-    multi-player section already queried."""
+    multi-player section already queried (``rates``: factor, its rates, the seat rates)."""
     arms = [a for a in manifest.get("arms") or [] if isinstance(a, dict)]
     tables = []
-    if multi:
-        factor, frates, rates = multi.pop("_rates")
+    if rates is not None:
+        factor, frates, rates = rates
         srates = rates.rename(columns={"seat": "value"})
         names = set(srates["arm"])
         for group in robust.same_but_policy(a for a in arms if a.get("name") in names):
@@ -66,9 +88,7 @@ def _robustness(manifest: dict, multi: dict | None, solo: dict | None) -> dict:
                                        f"{first.get('variant', fmt.UNKNOWN)}", list(group),
                                        verdicts))
     if solo and solo.get("checks"):
-        known = [robust.uniform_policy(a) for a in arms]  # the manifest's order of policies
-        pols = sorted(dict.fromkeys(c["policy"] for c in solo["checks"]),
-                      key=lambda p: known.index(p) if p in known else len(known))
+        pols = [p for p in solo["policies"] if p in {c["policy"] for c in solo["checks"]}]
         if len(pols) >= 2:
             tables.append(robust.table("Solo difficulty", pols,
                                        robust.step_verdicts(solo["checks"])))
@@ -204,19 +224,80 @@ def _score_rows(con, experiment: str) -> list[dict]:
     } for r in ss.itertuples()]
 
 
-def _length_rows(con, experiment: str) -> tuple[list[dict], int]:
+def _manifest_targets(manifest: dict) -> dict:
+    """Target win probabilities recorded with the experiment (``targets``, or its spec's)."""
+    spec = manifest.get("spec") if isinstance(manifest.get("spec"), dict) else {}
+    try:
+        return {**check_targets(spec.get("targets")), **check_targets(manifest.get("targets"))}
+    except ValueError:
+        return {}
+
+
+def _arm_order(manifest: dict, arm_rows: list[dict], solo: dict | None, game: str | None,
+               is_solo: bool) -> dict[str, tuple]:
+    """Sort key per arm for the length and end-reason tables: solo arms by difficulty
+    (easiest first) then skill (weakest first), with their variant and policy; other arms in
+    manifest order."""
+    arms = {str(a.get("name")): a for a in manifest.get("arms") or [] if isinstance(a, dict)}
+    order = {}
+    variants = difficulty.variant_order([r["variant"] for r in arm_rows],
+                                        difficulty.of_game(game))
+    policies = (solo or {}).get("policies") or []
+    for i, r in enumerate(arm_rows):
+        pol = robust.uniform_policy(arms.get(r["name"], {})) or "; ".join(r["policies"])
+        key = ((variants.index(r["variant"]) if r["variant"] in variants else len(variants),
+                policies.index(pol) if pol in policies else len(policies), i)
+               if is_solo else (i,))
+        order[r["name"]] = (key, r["variant"], pol)
+    return order
+
+
+def _length_rows(con, experiment: str, order: dict | None = None) -> tuple[list[dict], int]:
     gl = db.game_length(con, experiment)
+    order = order or {}
     rows = [{
-        "arm": r.arm, "n_players": int(r.n_players), "n_games": fmt.num(r.n_games),
+        "arm": r.arm, "variant": order.get(r.arm, ((), "", ""))[1],
+        "policy": order.get(r.arm, ((), "", ""))[2],
+        "n_players": int(r.n_players), "n_games": fmt.num(r.n_games),
         "mean": fmt.num(r.mean_rounds), "ci": f"{fmt.num(r.mean_low)}–{fmt.num(r.mean_high)}",
         "median": fmt.num(r.median_rounds),
         "range": f"{fmt.num(r.min_rounds)}–{fmt.num(r.max_rounds)}",
         "truncated": int(r.n_truncated), "tied": int(r.n_tied), "no_winner": int(r.n_no_winner),
     } for r in gl.itertuples()]
+    rows.sort(key=lambda r: order.get(r["arm"], ((len(order),),))[0])
     return rows, int(gl["n_truncated"].sum()) if len(gl) else 0
 
 
-def _end_rows(con, experiment: str) -> list[dict]:
+def _end_rows(con, experiment: str, order: dict | None = None) -> list[dict]:
     er = db.end_reasons(con, experiment)
-    return [{"arm": r.arm, "reason": r.end_reason, "n_games": fmt.num(r.n_games),
-             "share": fmt.pct(r.share), "ci": fmt.ci(r.low, r.high)} for r in er.itertuples()]
+    order = order or {}
+    rows = [{"arm": r.arm, "variant": order.get(r.arm, ((), "", ""))[1],
+             "policy": order.get(r.arm, ((), "", ""))[2], "reason": r.end_reason,
+             "n_games": fmt.num(r.n_games), "share": fmt.pct(r.share),
+             "ci": fmt.ci(r.low, r.high)} for r in er.itertuples()]
+    rows.sort(key=lambda r: order.get(r["arm"], ((len(order),),))[0])  # stable: by count within
+    return rows
+
+
+#: What the end reasons every game shares mean (a game describes its own in
+#: ``GameSpec.end_reason_notes``).
+_GENERIC_END_NOTES = {
+    "truncated": "the game hit the max-rounds safety cap before it ended by its rules; it "
+                 "counts in every table",
+}
+
+
+def _end_notes(con, experiment: str, game: str | None) -> list[dict]:
+    """Each end reason of the experiment with the sentence the game gives for it
+    (``GameSpec.end_reason_notes``), or says that it gives none."""
+    er = db.end_reasons(con, experiment)
+    reasons = list(dict.fromkeys(er["end_reason"])) if len(er) else []
+    try:
+        from sim.registry import make
+
+        notes = dict(make(str(game)).end_reason_notes)
+    except Exception:
+        notes = {}
+    return [{"reason": r, "text": notes.get(r) or _GENERIC_END_NOTES.get(r) or
+             "not described by the game (its GameSpec.end_reason_notes has no sentence for it)",
+             "known": bool(notes.get(r) or _GENERIC_END_NOTES.get(r))} for r in reasons]

@@ -18,18 +18,42 @@ from sim.spec import CardNote, ComponentNotes, SoloDifficulty
 
 from .. import db, difficulty, plots, stats
 from . import formatting as fmt
-from . import render
+from . import headline, render
 
 __all__ = ["solo_section"]
 
 
-def solo_section(con, experiment: str, manifest: dict, arms: list[str], game: str | None) -> dict:
+def solo_section(con, experiment: str, manifest: dict, arms: list[str], game: str | None,
+                 targets: dict | None = None) -> dict:
     """The solo section of ``arms`` (the experiment's solo arms, with games stored), played
     with ``game``'s ladder: arms on component data other than the first arm's are compared
-    with the main ones, not taken for extra rungs."""
+    with the main ones, not taken for extra rungs. ``targets``: target win probabilities,
+    ``{variant: p}`` or ``{variant: {policy: p}}`` (:func:`check_targets`)."""
     main, alts = _component_sets(manifest, arms)
-    return _solo_section(con, experiment, main, difficulty.of_game(game),
-                         _components_info(manifest), alts)
+    out = _solo_section(con, experiment, main, difficulty.of_game(game),
+                        _components_info(manifest), alts, game, targets or {})
+    out["headline"] = headline.solo(out.pop("_ladder"), out["checks"], out["policies"],
+                                    targets or {}, manifest, game)
+    return out
+
+
+def check_targets(targets) -> dict:
+    """Target win probabilities as given (a spec's ``[targets]`` table, the manifest's
+    ``targets``, a function argument): ``{variant: p}`` or ``{variant: {policy: p}}`` with
+    0 <= p <= 1. Raises ValueError naming a bad entry."""
+    if targets is None:
+        return {}
+    if not isinstance(targets, dict):
+        raise ValueError(f"targets: must be a table like {{ <variant> = 0.05 }}, got "
+                         f"{targets!r}")
+    for k, v in targets.items():
+        vals = v.items() if isinstance(v, dict) else [(None, v)]
+        for pol, x in vals:
+            where = f"targets.{k}" + (f".{pol}" if pol else "")
+            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 1:
+                raise ValueError(f"{where}: a target win probability between 0 and 1, "
+                                 f"got {x!r}")
+    return dict(targets)
 
 
 def _ladder_label(ladder: pd.DataFrame) -> pd.DataFrame:
@@ -83,8 +107,10 @@ def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: 
     blocks = []
     for name, arms in alts.items():
         alt = _ladder_label(full[full["arm"].isin(arms)])
-        alt = alt.assign(_o=alt["variant"].map(lambda v: _place(order, v))
-                         ).sort_values(["policy", "_o"])
+        skill = list(dict.fromkeys(main["policy"]))  # main is in skill order, weakest first
+        alt = alt.assign(_o=alt["variant"].map(lambda v: _place(order, v)),
+                         _p=alt["policy"].map(lambda p: _place(skill, p))
+                         ).sort_values(["_p", "_o"])
         rows = []
         for r in alt.itertuples():
             b = main[(main["variant"] == r.variant) & (main["policy"] == r.policy)]
@@ -165,15 +191,56 @@ def _readings_text(variants, solo: SoloDifficulty) -> list[str]:
     return out
 
 
+def _grid(ladder: pd.DataFrame, order: list[str], policies: list[str], solo: SoloDifficulty,
+          targets: dict) -> dict:
+    """The first screen: one row per variant (easiest first), one column per policy (weakest
+    first), the win probability with its 95% interval in each cell, graded against the
+    variant's target win rate when one is given."""
+    rows = []
+    labels = list(dict.fromkeys(ladder.sort_values("_o")["label"]))
+    for label in labels:
+        d = ladder[ladder["label"] == label].set_index("policy")
+        variant = d["variant"].iloc[0]
+        cells, goals = [], []
+        for pol in policies:
+            if pol not in d.index:
+                cells.append({"text": "–", "grade": "", "cls": ""})
+                continue
+            r = d.loc[pol]
+            cell = {"text": f"{fmt.pct(r['win_rate'])} ({fmt.ci(r['low'], r['high'])})",
+                    "n": fmt.num(r["n_games"]), "grade": "", "cls": ""}
+            t = headline._target_of(targets, variant, pol) if label == variant else None
+            if t is not None:
+                cell["grade"], cell["cls"] = headline.target_grade(r["win_rate"], r["low"],
+                                                                   r["high"], t)
+                goals.append((pol, t))
+            cells.append(cell)
+        if goals and len({t for _, t in goals}) == 1:
+            goal = fmt.pct(goals[0][1])
+        else:
+            goal = "; ".join(f"{p}: {fmt.pct(t)}" for p, t in goals)
+        rows.append({"variant": label, "tag": _tag(variant, solo) if label == variant else "",
+                     "cells": cells, "target": goal})
+    played = {v for v in ladder["variant"]}
+    unknown = sorted(set(targets) - played)
+    return {"policies": policies, "rows": rows, "has_targets": any(r["target"] for r in rows),
+            "unknown_targets": unknown,
+            "n_games": [f"{x:,}" for x in sorted({int(x) for x in ladder["n_games"]})]}
+
+
 def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficulty,
                   comp: ComponentNotes | None = None,
-                  alts: dict[str, list[str]] | None = None) -> dict:
+                  alts: dict[str, list[str]] | None = None, game: str | None = None,
+                  targets: dict | None = None) -> dict:
     comp = comp or ComponentNotes()
+    targets = targets or {}
     card_names = [c.name for c in comp.cards]
     ladder = db.solo_ladder(con, experiment)
     ladder = _ladder_label(ladder[ladder["arm"].isin(solo_arms)])
     order = difficulty.variant_order(ladder["variant"], solo)
-    ladder = ladder.assign(_o=ladder["variant"].map(order.index)).sort_values(["policy", "_o"])
+    policies = difficulty.skill_order(ladder["policy"], difficulty.skill_ladder(game))
+    ladder = ladder.assign(_o=ladder["variant"].map(order.index),
+                           _p=ladder["policy"].map(policies.index)).sort_values(["_p", "_o"])
     rows = [{"variant": r.label, "policy": r.policy, "n_games": fmt.num(r.n_games),
              "wins": fmt.num(r.wins), "rate": fmt.pct(r.win_rate), "ci": fmt.ci(r.low, r.high),
              "reading": (difficulty.reading_note(r.variant, solo) if r.label == r.variant
@@ -206,6 +273,8 @@ def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficul
                                             labels=list(use["label"]))
             checks.append({
                 "policy": pol, "reading": note, "verdict": res.verdict, "text": res.text,
+                "cls": {"monotone": "ok", "not monotone": "bad"}.get(res.verdict, "warn"),
+                "_raw": res.steps, "_n": dict(zip(use["label"], use["n_games"].astype(int))),
                 "assumption": assumption, "identical": same if k == 0 else [],
                 "steps": [{
                     "easier": s.easier, "harder": s.harder,
@@ -227,7 +296,8 @@ def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficul
             "ladders": [f"Ladder{' with ' + c['reading'] if c['reading'] else ''}: "
                         f"{c['verdict']}. {c['text']}" for c in checks if c["policy"] == pol]})
     out: dict[str, Any] = {
-        "rows": rows, "checks": checks, "verdicts": verdicts,
+        "rows": rows, "checks": checks, "verdicts": verdicts, "policies": policies,
+        "grid": _grid(ladder, order, policies, solo, targets), "_ladder": ladder,
         "readings": _readings_text(ladder["variant"], solo),
         "chart": (render.figure_to_data_uri(plots.solo_ladder_plot(ladder, solo))
                   if len(ladder) else None),
@@ -245,7 +315,7 @@ def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficul
                           "sort": variant, "n_games": fmt.num(d["n_games"].sum()),
                           "cells": [(fmt.pct(d.loc[x, "share"]) if x in d.index else "0.0%")
                                     for x in days]})
-        table.sort(key=lambda r: (r["policy"], _place(order, r["sort"])))
+        table.sort(key=lambda r: (_place(policies, r["policy"]), _place(order, r["sort"])))
         end = f"end ({solo.end_day})" if solo.end_day is not None else ""
         out["loss"] = {"days": [(end if x == solo.end_day else str(x)) for x in days],
                        "end": end, "rows": table,
@@ -255,7 +325,8 @@ def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficul
         cards = cards[cards["arm"].isin(solo_arms)]
         variants = [v for v in order if v in set(cards["variant"])]
         tables = []
-        for pol, dp in cards.groupby("policy", sort=False):
+        for pol, dp in sorted(cards.groupby("policy", sort=False),
+                              key=lambda x: _place(policies, x[0])):
             rows_c = []
             for card, dc in dp.groupby("card", sort=True):
                 dc = dc.set_index("variant")
@@ -272,13 +343,13 @@ def _solo_section(con, experiment: str, solo_arms: list[str], solo: SoloDifficul
                         "chart": render.figure_to_data_uri(
                             plots.task_card_plot(cards, card_names, solo))}
         out["assumed"] = _assumed_components(cards, checks, order, solo, comp, _alternative_blocks(
-            con, experiment, alts, ladder, checks, order, solo) if alts else [])
+            con, experiment, alts, ladder, checks, order, solo) if alts else [], policies)
     return out
 
 
 def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str],
                         solo: SoloDifficulty, comp: ComponentNotes,
-                        alternatives: list[dict]) -> dict:
+                        alternatives: list[dict], policies: list[str] = ()) -> dict:
     """"What the assumed components do": how far the win probability moves between task cards
     (per variant and policy), whether the ladder verdict holds on the games dealt only
     documented cards, the ``alternatives`` (:func:`_alternative_blocks`) and which assumed
@@ -302,7 +373,7 @@ def _assumed_components(cards: pd.DataFrame, checks: list[dict], order: list[str
             "differ": ("yes: the intervals do not overlap" if hi.low > lo.high
                        else "not clearly (the intervals overlap)"),
         })
-    spread.sort(key=lambda r: (r["policy"], r["_o"]))
+    spread.sort(key=lambda r: (_place(list(policies), r["policy"]), r["_o"]))
     doc_names = ", ".join(name(i) for i in documented)
     ladders = []
     for c in checks if documented else []:

@@ -15,7 +15,7 @@ from sim.spec import SpecError
 from .. import db, plots, robust, studies
 from .. import ladder as ladder_stats
 from . import formatting as fmt
-from . import render, summary
+from . import headline, render, summary
 from .experiment import factor_rates
 
 __all__ = ["study_kind", "study_pairs", "compare_context", "sweep_long", "sweep_table",
@@ -71,6 +71,52 @@ def _question(manifest: dict, pair: dict, arm_rows: list[dict]) -> str:
     return f"{pair['tweak']} instead of {pair['baseline']}"
 
 
+def _pairing_text(ratio: float) -> str:
+    """How much pairing the games narrowed the win-rate intervals, or nothing worth saying."""
+    if not np.isfinite(ratio) or ratio <= 0:
+        return ""
+    if ratio < 1.1:
+        return ("Pairing the games (same seeds in both arms) hardly narrowed the win-rate "
+                "intervals here: the tweak changes most games, so an unpaired design would "
+                "need about as many games.")
+    games = ratio ** 2
+    return (f"Pairing the games (same seeds in both arms) made the win-rate intervals about "
+            f"{ratio:.1f}× narrower than treating the arms as independent: an unpaired design "
+            f"would need about {games:.1f}× the games for the same precision."
+            if games < 10 else
+            f"Pairing the games (same seeds in both arms) made the win-rate intervals about "
+            f"{ratio:.0f}× narrower than treating the arms as independent: an unpaired design "
+            f"would need about {games:,.0f}× the games for the same precision.")
+
+
+def _balance_text(bal: dict | None, factor_name: str) -> dict | None:
+    """Did the tweak bring the game closer to balance? (:func:`analysis.studies.balance_change`)
+    as a sentence and its class."""
+    if bal is None:
+        return None
+    pct = lambda x: f"{100 * x:.1f}"  # noqa: E731
+    text = (f"Largest gap from the fair share (over every {factor_name}): "
+            f"{pct(bal['before'])} points in the baseline ({bal['before_value']} "
+            f"{fmt.pts(bal['before_gap'])}; 95% CI {pct(bal['before_low'])}–"
+            f"{pct(bal['before_high'])}), {pct(bal['after'])} points with the tweak "
+            f"({bal['after_value']} {fmt.pts(bal['after_gap'])}; 95% CI {pct(bal['after_low'])}–"
+            f"{pct(bal['after_high'])}); change {fmt.pts(bal['change'])} points (95% CI "
+            f"{fmt.pts(bal['low'])} to {fmt.pts(bal['high'])}, paired bootstrap over "
+            f"{bal['n']:,} games): ")
+    if bal["verdict"] == "closer to balance":
+        text += "balance improved."
+    elif bal["verdict"] == "further from balance":
+        text += "balance got worse."
+    else:
+        text += "whether balance improved is undecided (the change's interval includes 0)."
+    if bal["overshoot"]:
+        text += (f" The tweak overshoots: {bal['before_value']} goes from "
+                 f"{fmt.pts(bal['before_gap'])} to {fmt.pts(bal['gap_after_of_before_value'])} "
+                 f"points, past the fair share.")
+    return {"text": text, "cls": {"closer to balance": "ok", "further from balance": "bad"}
+            .get(bal["verdict"], "warn")}
+
+
 def compare_context(con, store, experiment: str, pairs: list[dict] | None = None) -> dict:
     """Context of the comparison report: per pair of arms, every metric's paired difference."""
     ctx = summary.summary_context(con, store, experiment)
@@ -78,8 +124,11 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
     pairs = pairs or study_pairs(manifest)
     if not pairs:
         raise SpecError(f"experiment '{experiment}' is not a comparison (no baseline/tweak pairs)")
-    factor = studies.balance_factor(summary.game_of(manifest))
+    game = summary.game_of(manifest)
+    factor = studies.balance_factor(game)
     rates = factor_rates(con, experiment, [a["name"] for a in ctx["arms"]], factor)
+    policy_of = {a["name"]: robust.uniform_policy(a) for a in manifest.get("arms") or []
+                 if isinstance(a, dict) and a.get("name")}
     sections = []
     for pair in pairs:
         t = studies.arm_games(con, experiment, pair["tweak"])
@@ -87,6 +136,7 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
         if t.empty or b.empty:
             continue
         tab = studies.compare_frames(t, b)
+        bal = studies.balance_change(t, b) if pair["n_players"] > 1 else None
         rows = []
         for r in tab.itertuples():
             base, base_ci = _est(r.scale, r.baseline, r.baseline_low, r.baseline_high)
@@ -107,6 +157,8 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
         chart_rates = (rates[rates["arm"].isin([pair["baseline"], pair["tweak"]])]
                        if len(rates) else rates)
         question = _question(manifest, pair, ctx["arms"])
+        pol = policy_of.get(pair["baseline"])
+        under = f"under {pol}" if pol else "under mixed policies"
         n_pair = int(tab["n"].max()) if len(tab) else 0
         if len(same) == len(rows) and rows:
             verdict = "the tweak changed no game: both arms are identical in every game."
@@ -115,28 +167,27 @@ def compare_context(con, store, experiment: str, pairs: list[dict] | None = None
                        + "; ".join(found) + ".")
         else:
             verdict = "no difference is distinguishable from zero at 95% confidence."
-        verdict = (f"{question}, {pair['n_players']} players ({n_pair:,} paired games): "
-                   + verdict)
+        verdict = (f"{question}, {pair['n_players']} players, {under} ({n_pair:,} paired "
+                   f"games): " + verdict)
         sections.append({
             "n_players": pair["n_players"], "baseline": pair["baseline"], "tweak": pair["tweak"],
-            "question": question, "verdict": verdict, "factor_name": factor.name,
+            "question": question, "policy": pol or "mixed policies", "under": under,
+            "verdict": verdict, "factor_name": factor.name,
+            "balance_raw": bal, "balance": _balance_text(bal, factor.name),
+            "_raw": {r.label: (r.diff, r.low, r.high) for r in tab.itertuples()},
             "n_games": int(tab["n"].max()) if len(tab) else 0, "rows": rows,
             "found": found, "none": none, "same": same,
             "all_same": bool(rows) and len(same) == len(rows),
-            "pairing": (f"Pairing the games (same seeds in both arms) made the win-rate intervals "
-                        f"about {ratio:.1f}× narrower than treating the arms as independent "
-                        f"(as many as {ratio ** 2:.0f}× the games unpaired)."
-                        if np.isfinite(ratio) and ratio > 0 else ""),
+            "pairing": _pairing_text(ratio),
             "chart": render.figure_to_data_uri(plots.difference_plot(tab)),
             "seat_chart": (render.figure_to_data_uri(
                                plots.factor_gap_plot(chart_rates, factor.name))
                            if len(chart_rates) and pair["n_players"] > 1 else None),
         })
-    policy_of = {a["name"]: robust.uniform_policy(a) for a in manifest.get("arms") or []
-                 if isinstance(a, dict) and a.get("name")}
     tables = robust.effect_verdicts(sections, {k: v for k, v in policy_of.items() if v})
     ctx["robust"] = {"tables": tables, "note": "" if tables else robust.one_policy_note(
         "the same `playtest compare` command")}
+    ctx["headline"] = headline.compare(sections, policy_of, manifest, game)
     ctx.update({"kind": "compare", "sections": sections,
                 "precision": summary.precision_block(manifest), "n_truncated": sum(
                     int(x) for x in db.query(con, "SELECT count(*) FROM stg_games WHERE "
@@ -272,24 +323,31 @@ def sweep_context(con, store, experiment: str) -> dict:
             if n > 1:
                 pts = long_all[long_all["n_players"] == n].drop_duplicates("arm")
                 label = lambda r: ", ".join(f"{k}={r[k]}" for k in names)  # noqa: E731
-                sure = [label(r) for _, r in pts.iterrows() if r["balance"] == "balanced"]
-                maybe = [label(r) for _, r in pts.iterrows()
-                         if r["balance"] == "plausibly balanced"]
+                by_grade = {g: [label(r) for _, r in pts.iterrows() if r["balance"] == g]
+                            for g in studies.BALANCE_GRADES}
+                sure = by_grade[studies.BALANCED]
                 if sure:
-                    text = (f"{n} players: every {factor.name} wins within ±{100 * tol:g} points "
-                            f"of 1/{n} (every 95% interval inside the band) at: "
-                            + "; ".join(sure) + ".")
+                    text = (f"{n} players: balanced — every {factor.name} wins within "
+                            f"±{100 * tol:g} points of 1/{n} (every 95% interval inside the band) "
+                            f"at: " + "; ".join(sure) + ".")
                     cls = "ok"
                 else:
-                    text = (f"{n} players: no point balances the {factor.name} win rates within "
-                            f"±{100 * tol:g} points with 95% confidence.")
+                    text = (f"{n} players: no point is balanced — none puts every {factor.name} "
+                            f"within ±{100 * tol:g} points of 1/{n} with 95% confidence.")
                     cls = "warn"
-                if maybe:
-                    text += (" Plausibly balanced (estimates inside the band, intervals reaching "
-                             "outside; more games would tell): " + "; ".join(maybe) + ".")
+                for g in (studies.PLAUSIBLY_BALANCED, studies.UNDECIDED, studies.UNBALANCED):
+                    if by_grade[g]:
+                        text += (f" {g[0].upper() + g[1:]} ({studies.BALANCE_GRADES[g]}): "
+                                 + "; ".join(by_grade[g]) + ".")
                 verdicts.append({"text": text, "cls": cls})
+    policy = source.get("policy") or next(
+        (p for p in (robust.uniform_policy(a) for a in manifest.get("arms") or []) if p),
+        "mixed policies")
+    ctx["headline"] = (headline.sweep(long, names, _balance_by_arm(long, tol, factor), factor,
+                                      tol, policy, manifest) if len(long) else None)
     ctx.update({
         "kind": "sweep", "factor_name": factor.name,
+        "grades": studies.balance_legend(tol, factor.name),
         "params": [{"name": p["name"], "value_list": ", ".join(
             fmt.show(v) for v in p["values"])} for p in params],
         "tolerance": f"±{100 * tol:g} points", "verdicts": verdicts, "charts": charts,
@@ -366,8 +424,23 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
                 "pilot_diff": ("" if r.pilot_diff is None or r.pilot_diff != r.pilot_diff
                                else fmt.pts(r.pilot_diff, 2)),
             })
+        most = {}
+        for col in ("vs_fair", "unpaired", "paired"):
+            v = pd.to_numeric(tab[col], errors="coerce").dropna() if col in tab else pd.Series()
+            most[col] = int(v.max()) if len(v) else None
+        solo = bool(len(tab)) and (tab["metric"] == "solo_win").all()
+        keys = [k for k in tab["metric"] if k in lv.index]
+        gap = None
+        if keys:  # the pilot's own effect: its largest gap from the fair share (or solo rate)
+            n_seats = len([c for c in b.columns if c.startswith("win_share_")]) or 1
+            fair = 0.0 if solo else 1.0 / n_seats
+            g = lv.loc[keys]
+            k = (g["estimate"] - fair).abs().idxmax()
+            gap = (str(g.loc[k, "label"]).removeprefix("win rate, "),
+                   *(float(g.loc[k, c]) - fair for c in ("estimate", "low", "high")))
         blocks.append({"title": title, "pilot_games": int(len(b)), "rows": rows,
-                       "verdict": _plan_verdict(title, tab, delta)})
+                       "verdict": _plan_verdict(title, tab, delta), "_most": most,
+                       "solo": solo, "_gap": gap})
     return blocks
 
 
@@ -387,6 +460,9 @@ def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) 
             dict(zip(("label", "est", "ci"), (x.label, *_est(x.scale, x.estimate, x.low, x.high))))
             for x in lv.itertuples()]})
     factor = studies.balance_factor(summary.game_of(manifest))
+    policy = next((p for p in (robust.uniform_policy(a) for a in manifest.get("arms") or [])
+                   if p), "mixed policies")
+    ctx["headline"] = headline.plan(blocks, delta, policy, factor.name)
     ctx.update({"kind": "plan", "factor_name": factor.name,
                 "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
                 "blocks": blocks, "pilots": pilots, "paired": bool(study_pairs(manifest))})
@@ -521,6 +597,7 @@ def ladder_context(con, store, experiment: str) -> dict:
                              label=[f"{r.a} vs {r.b}" for r in lad.pairs.itertuples()])
         charts.append({"title": "Head to head: win rate of the higher rung's seat",
                        "img": render.figure_to_data_uri(plots.factor_gap_plot(d, "pair"))})
+    ctx["headline"] = headline.ladder(lad, manifest)
     ctx.update({"kind": "ladder", "rungs": lad.rungs, "n_players": n, "verdict": lad.verdict,
                 "verdict_ok": lad.all_steps_hold, "charts": charts, **rows,
                 "games_per_arm": source.get("games"), "precision": None})

@@ -16,7 +16,7 @@ from .study import compare_context, ladder_context, plan_context, study_kind, sw
 __all__ = ["write_report", "write_study_report"]
 
 
-def write_report(store, experiment: str, out_dir) -> Path:
+def write_report(store, experiment: str, out_dir, targets: dict | None = None) -> Path:
     """Write ``<out_dir>/<experiment>.html``, one self-contained report; return its path.
 
     Experiments made by ``playtest compare`` / ``sweep`` (or a spec with a ``baseline`` arm)
@@ -30,6 +30,10 @@ def write_report(store, experiment: str, out_dir) -> Path:
         Experiment name (manifest ``name`` / ``experiment=`` partition).
     out_dir : str or path-like
         Created if missing.
+    targets : dict, optional
+        Target solo win probabilities the solo report grades each variant against,
+        ``{variant: p}`` or ``{variant: {policy: p}}`` (e.g. ``{"solo_hell": 0.05}``); they
+        update the ``targets`` the manifest records (top level, or its ``spec``).
 
     Raises
     ------
@@ -40,9 +44,9 @@ def write_report(store, experiment: str, out_dir) -> Path:
         one of its parts is missing, damaged or not its chunk's (naming the arm and chunk).
     """
     if study_kind(db.load_manifest(store, experiment)) is not None:
-        return write_study_report(store, experiment, out_dir)
+        return write_study_report(store, experiment, out_dir, targets=targets)
     with _reading(store, experiment) as con:
-        ctx = build_context(con, store, experiment)
+        ctx = build_context(con, store, experiment, targets)
     return write_html(out_dir, f"{safe_name(experiment)}.html", render_report(ctx))
 
 
@@ -62,7 +66,8 @@ def _reading(store, experiment: str):
         con.close()
 
 
-def write_study_report(store, experiment: str, out_dir, plan: dict | None = None) -> Path:
+def write_study_report(store, experiment: str, out_dir, plan: dict | None = None,
+                       targets: dict | None = None) -> Path:
     """Write the comparison, sweep, ladder, compensation or (with ``plan={"delta": d,
     "power": p}``) sample-size report of ``experiment`` to
     ``<out_dir>/<experiment>[-plan].html``; return its path."""
@@ -80,7 +85,7 @@ def write_study_report(store, experiment: str, out_dir, plan: dict | None = None
             elif kind == "compensate":
                 ctx = compensate_context(con, store, experiment)
             else:
-                ctx = build_context(con, store, experiment)
+                ctx = build_context(con, store, experiment, targets)
                 ctx["kind"] = "report"
     template = {"report": "report.html.j2", "compare": "compare.html.j2",
                 "sweep": "sweep.html.j2", "plan": "plan.html.j2",

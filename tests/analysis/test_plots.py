@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis import db, plots
+from analysis import db, figcheck, plots
 
 from analysis_synth import SOLO_VARIANTS, make_solo_store
 
@@ -43,7 +43,8 @@ def test_solo_plots(tmp_path):
 
 def test_task_card_axis_is_scaled_to_the_data(tmp_path):
     """Win probabilities under 25% get an axis just above the highest 95% bound, not 0-100%,
-    every interval stays inside it, and the cards are named."""
+    every interval stays inside it, the panels (one per policy, weakest first) share that
+    scale, and the cards are named."""
     probs = {(v, "greedy"): p for v, p in zip(SOLO_VARIANTS, [.1, .06, .04, .02, .01])}
     probs.update({(v, "novice"): p / 5 for (v, _), p in probs.items()})
     store = make_solo_store(tmp_path / "s", "low", probs, n_games=600,
@@ -51,11 +52,12 @@ def test_task_card_axis_is_scaled_to_the_data(tmp_path):
     cards = db.solo_task_cards(db.connect(store), "low")
     assert cards["high"].max() < 0.25
     fig = plots.task_card_plot(cards, ["T1", "T2", "T3", "T4", "T5", "T6"])
-    assert _empty_axes(fig) == []
-    for ax, pol in zip(fig.axes, ("greedy", "novice")):  # each panel scaled to its own data
-        high = cards.loc[cards["policy"] == pol, "high"].max()
+    assert _empty_axes(fig) == [] and figcheck.defects(fig) == []
+    high = cards["high"].max()
+    assert [ax.get_title() for ax in fig.axes] == ["policy novice", "policy greedy"]
+    for ax in fig.axes:  # one scale for both panels
         bottom, top = ax.get_ylim()
-        assert bottom == 0 and high < top < 1.3 * high + 0.02, pol
+        assert bottom == 0 and high < top < 1.3 * high + 0.02
         assert [t.get_text() for t in ax.get_xticklabels()] == [f"T{i}" for i in range(1, 7)]
 
 
@@ -160,3 +162,126 @@ def test_factor_gap_plot_fits_long_row_labels_without_a_layout_warning():
     ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert len(ticks) == 2 and all(len(t) <= 40 and "…" in t for t in ticks)
     assert ticks[0].endswith("vs random") and ticks[1].startswith("random vs")
+
+
+def _bad_figures():
+    """One figure per defect the chart check must catch."""
+    import warnings
+
+    import matplotlib.ticker as mt
+
+    figs = {}
+    f = Figure(figsize=(5, 3))
+    ax = f.subplots()
+    ax.plot([0.5, 1, 2], [0.001, 0.01, 0.018])
+    ax.yaxis.set_major_formatter(mt.PercentFormatter(1.0, decimals=0))  # "0%, 0%, 1%, 1%"
+    ax.set_ylim(0, 0.02)
+    figs["duplicate y tick labels"] = f
+    f = Figure()
+    ax = f.subplots()
+    ax.plot([0.5, 1.5], [1, 2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ax.legend()
+    figs["empty legend"] = f
+    f = Figure(figsize=(6.4, 3.8))
+    ax = f.subplots()
+    ax.plot([0.5, 1.5], [0.1, 0.2])
+    ax.set_ylabel("win rate − 1/N by initiative die (95% CI), every player count, every arm")
+    ax.set_title("The Little Flower Shop Dice Game: win rate minus fair share by initiative die")
+    f.tight_layout()
+    figs["overlapping text"] = f
+    f = Figure()
+    ax = f.subplots()
+    ax.plot([2, 3, 4], [0.1, 0.2, 0.3])  # players 2, 3, 4: ticks 2.25, 2.5...
+    figs["whole numbers"] = f
+    f = Figure()
+    ax = f.subplots()
+    ax.errorbar([0.5, 1.5], [1, 2], yerr=[0.1, 0.1], color="C0", fmt="o", label="greedy")
+    ax.errorbar([0.5, 1.5], [2, 3], yerr=[0.1, 0.1], color="C0", fmt="o", label="search")
+    ax.legend()
+    figs["look the same"] = f
+    return figs
+
+
+def test_the_chart_check_finds_each_defect():
+    for defect, fig in _bad_figures().items():
+        found = figcheck.defects(fig)
+        assert any(defect in d for d in found), (defect, found)
+        assert len(found) == 1, found  # and nothing else
+
+
+def test_percent_ticks_have_the_decimals_of_their_step():
+    fmt = plots.PercentTicks()
+    assert fmt.format_ticks([0, 0.0025, 0.005, 0.0075, 0.01]) == [
+        "0.00%", "0.25%", "0.50%", "0.75%", "1.00%"]
+    assert fmt.format_ticks([0, 0.005, 0.01, 0.015]) == ["0.0%", "0.5%", "1.0%", "1.5%"]
+    assert fmt.format_ticks([0, 0.1, 0.2]) == ["0%", "10%", "20%"]
+    assert fmt.format_ticks([-0.02, 0, 0.02]) == ["\u22122%", "0%", "2%"]
+    fig = Figure(figsize=(4, 3))
+    ax = fig.subplots()
+    ax.plot([0.5, 1.5, 2.5], [0.001, 0.004, 0.018])
+    plots._percent_axis(ax, 0.02)
+    assert figcheck.defects(fig) == []
+
+
+def test_one_colour_per_policy_in_every_chart():
+    a = plots.policy_colors(["novice", "greedy", "expert", "search:base=expert,rollouts=64"])
+    assert len(set(a.values())) == 4
+    assert a["greedy"] == plots.POLICY_COLORS["greedy"]
+    assert a["search:base=expert,rollouts=64"] == plots.POLICY_COLORS["search"]
+    b = plots.policy_colors(["search", "greedy:w_stars=2", "greedy", "thrifty"])
+    assert b["greedy"] == a["greedy"] and b["search"] == plots.POLICY_COLORS["search"]
+    assert len(set(b.values())) == 4  # greedy with options is not greedy's colour
+    assert plots.policy_colors(["thrifty", "random"])["thrifty"] == b["thrifty"]  # stable
+
+
+def test_solo_ladder_policies_weakest_first_in_distinct_colours(tmp_path):
+    probs = {(v, pol): p * k for v, p in zip(SOLO_VARIANTS, [.5, .4, .3, .2, .1])
+             for pol, k in (("greedy", 1.0), ("search", 1.2), ("expert", 1.1), ("novice", .5))}
+    store = make_solo_store(tmp_path / "s", "lad", probs, n_games=200,
+                            policies=("search", "greedy", "novice", "expert"))
+    fig = plots.solo_ladder_plot(db.solo_ladder(db.connect(store), "lad"))
+    leg = fig.axes[0].get_legend()
+    assert [t.get_text() for t in leg.get_texts()] == ["novice", "greedy", "expert", "search"]
+    assert figcheck.defects(fig) == []
+
+
+def test_curve_legend_names_the_seat_once_and_no_empty_legend():
+    import warnings
+
+    df = pd.DataFrame({"x": [1, 2] * 2, "estimate": [.5, .4, .5, .6], "low": [.4, .3, .4, .5],
+                       "high": [.6, .5, .6, .7], "seat": ["seat 0"] * 2 + ["seat 1"] * 2,
+                       "balanced": [False] * 4})
+    fig = plots.metric_curve_plot(df, "x", hue="seat", percent=True)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == ["seat 0", "seat 1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "No artists with labels found to put in legend"
+        fig = plots.metric_curve_plot(df[df["seat"] == "seat 0"], "x", mark="balanced")
+    assert fig.axes[0].get_legend() is None and figcheck.defects(fig) == []
+
+
+def test_a_long_y_label_is_wrapped_not_run_into_the_title():
+    df = pd.DataFrame({"n_players": [2, 3, 4], "gap": [.01, -.02, .0], "gap_low": [-.01] * 3,
+                       "gap_high": [.03] * 3})
+    fig = plots.metric_curve_plot(
+        df, "n_players", y="gap", low="gap_low", high="gap_high", reference=0.0, percent=True,
+        xlabel="players", ylabel="win rate − 1/N by initiative die (95% CI)",
+        title="The Little Flower Shop Dice Game: win rate minus fair share by initiative die")
+    assert figcheck.defects(fig) == []
+    assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["2", "3", "4"]
+
+
+def test_side_by_side_panels_share_their_scale():
+    rates = pd.DataFrame({"arm": ["greedy"] * 2 + ["expert"] * 2, "n_players": [2] * 4,
+                          "label": ["seat 0", "seat 1"] * 2,
+                          "win_rate": [.54, .46, .501, .499], "low": [.52, .44, .49, .49],
+                          "high": [.56, .48, .51, .51]})
+    fig = plots.factor_gap_plot(rates)
+    assert fig.axes[0].get_xlim() == fig.axes[1].get_xlim()
+    hist = pd.DataFrame({"arm": ["a"] * 3 + ["b"] * 2, "rounds": [5, 6, 7, 9, 10],
+                         "n": [10, 80, 10, 50, 50]})
+    fig = plots.rounds_distribution_plot(hist)
+    assert fig.axes[0].get_xlim() == fig.axes[1].get_xlim()
+    assert fig.axes[0].get_ylim() == fig.axes[1].get_ylim()
+    assert figcheck.defects(fig) == []

@@ -23,7 +23,7 @@ def test_compare_cli_report_and_paired_intervals(cli, tmp_path):
     reports_ = list(out.glob("*.html"))
     assert len(reports_) == 1
     text = html_text(reports_[0])
-    assert "reroll=false — 4 players (1,500 paired games)" in text
+    assert "reroll=false — 4 players, under greedy (1,500 paired games)" in text
     assert "not distinguishable from zero" in text or "Distinguishable from zero" in text
     assert "Δ (tweak − baseline)" in text and "Unpaired 95% CI" in text
     assert "seat 0: greedy" in text  # policies rendered readably
@@ -93,7 +93,8 @@ def test_compare_multiple_player_counts_and_seat_policy_tweak(tmp_path):
     runner.run(exp, tmp_path / "s", workers=1, quiet=True)
     path = reports.write_study_report(tmp_path / "s", exp.name, tmp_path / "rep")
     text = html_text(path)
-    assert "2 players (300 paired games)" in text and "3 players (300 paired games)" in text
+    assert ("2 players, under mixed policies (300 paired games)" in text
+            and "3 players, under mixed policies (300 paired games)" in text)
     assert "seat 0 plays random" in text
 
 
