@@ -39,6 +39,8 @@ SPEC = GameSpec(
     balance_factor=BalanceFactor("initiative_die", "initiative die", L.DIE_IDS),
     solo_difficulty=SOLO_DIFFICULTY,  # the solo ladder the reports check (report.py)
     component_notes=component_notes,  # task cards and assumptions, for the solo report
+    end_reason_notes={"solo_infeasible": "the end-of-day check (FS-SOLO-C1) found that the "
+                      "remaining orders can no longer be met: a loss, recorded with that day"},
     max_events=20000,
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
                 choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,

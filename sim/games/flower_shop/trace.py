@@ -22,6 +22,7 @@ from sim.tracing import TraceSpec
 
 from . import kernel as K
 from . import layout as L
+from . import options as O
 from . import rules as R
 
 
@@ -101,11 +102,12 @@ def kind_of(state, rules, comp, point, code):
             m >>= 1
         return LOCK0 + (1 if k <= int(rules[R.R_FREE_LOCKS_MAX]) else 2)
     if point == L.D_TILE:
-        t = state[L.S_ROW + code // L.TILE_MUL]
+        pos, _ = O.decode_tile(code)
+        t = state[L.S_ROW + pos]
         stars = comp[0][t, L.TL_STARS]
         return TILE0 + min(max(stars, 3), 7) - 3
     if point == L.D_STEP4:
-        a = code // L.A_MUL
+        a, _ = O.decode_step4(code)
         if a == L.A_FINISH:
             return STEP40 + 1
         if a == L.A_TAKE_TOKEN:

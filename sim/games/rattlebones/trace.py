@@ -18,6 +18,7 @@ from sim.tracing import TraceSpec
 
 from . import dice as D
 from . import layout as L
+from . import options as O
 
 # classes of faces (D04 target, D05 die, D08 offered face, D09 target slot)
 FACE_CLASSES = ("move face (pips, NINE, Ringmaster)", "points face", "rank / train / gamble",
@@ -131,8 +132,8 @@ def landing(state, seat, code):
     """D06 / D07 / D13: the class of the space move ``code`` lands on (-1: decline, 0)."""
     if code < 0:
         return 0
-    m = code % L.MOVE_CODE
-    to = (state[_base(seat) + L.F_MONKEY + m] + code // L.MOVE_CODE) % state[L.S_TRACK_LEN]
+    dist, m = O.decode_move(code)
+    to = (state[_base(seat) + L.F_MONKEY + m] + dist) % state[L.S_TRACK_LEN]
     kind = state[L.S_SPACE_KIND + to]
     if kind == L.SP_START:
         return 1
@@ -179,7 +180,7 @@ def kind_of(state, rules, comp, point, code):
     if point == L.D_PLUS1:
         if code < 0:
             return PLUS10
-        return PLUS10 + 1 + min(code // L.PLUS1_KIND, 1)
+        return PLUS10 + 1 + min(O.decode_plus1(code)[0], 1)
     if point == L.D_SHOP:
         return SHOP0 + min(code, 4)
     return THIEF0 + code   # D_THIEF: TK_GOLD, TK_STAR, TK_STOCK

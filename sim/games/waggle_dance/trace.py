@@ -19,6 +19,7 @@ from numba import njit
 from sim.tracing import TraceSpec
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 
 
@@ -146,7 +147,7 @@ def _place_kind(state, b, code):
         if q == L.Q_SHIFT_CHANGE or q == L.Q_FEINT:
             return 8
         return 9
-    dest = code % L.PLACE_CODE
+    dest = O.decode_place(code)[1]
     if dest < L.DEST_TILE:
         return dest                  # DEST_A, DEST_C, DEST_E, DEST_G, DEST_FLOWER
     return 5 if state[b + L.F_EGG + dest - L.DEST_TILE] else 6
@@ -197,8 +198,8 @@ def kind_of(state, rules, comp, point, code):
             return PAIR0
         if code >= L.PAIR_EXPERT:
             return PAIR0 + 3
-        xy = code // L.PAIR_CODE
-        return PAIR0 + (1 if xy // L.MAX_HIVE == xy % L.MAX_HIVE else 2)
+        x, y, _, _ = O.decode_pair(code)
+        return PAIR0 + (1 if x == y else 2)
     if point == L.D_MOVE:
         return MOVE0 + (0 if code == L.MV_NONE else 1)
     if point == L.D_FLIP:
