@@ -191,7 +191,8 @@ def _imported_from(tree, modules):
 def test_constants_are_read_through_their_module(game):
     """Layout and rule constants are declared without ``globals().update`` (``layout.py`` and
     ``rules.py`` end with ``__getattr__, __dir__ = exports(...)``), read elsewhere as ``L.S_*``
-    / ``R.R_*`` (never imported by name), and every such attribute exists: linters cannot see
+    / ``R.R_*`` (never imported by name; the option codes likewise as ``O.encode_*``), and
+    every such attribute exists: linters cannot see
     module attributes a hook provides, so a misspelt constant is caught here. The declaring
     module never names an exported constant bare, and ``kernel.py`` imports at most
     MAX_KERNEL_IMPORTS names from ``layout`` and ``rules`` (a module alias counts as one)."""
@@ -211,6 +212,8 @@ def test_constants_are_read_through_their_module(game):
             if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in homes:
                 problems += [f"{stem}.py imports {node.module}.{a.name} by name"
                              for a in node.names if _CONSTANT.fullmatch(a.name)]
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module == "options":
+                problems.append(f"{stem}.py imports from options by name (read O.encode_*)")
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                     and node.value.id in aliases and not hasattr(aliases[node.value.id], node.attr):

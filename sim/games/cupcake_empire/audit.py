@@ -26,7 +26,7 @@ from sim.batch import replay
 from sim.spec import S_SCORE
 
 from . import layout as L
-from .options import decode_house
+from . import options as O
 
 N_REPLAYED = 10
 
@@ -139,7 +139,7 @@ def audit_events(arm, ev: np.ndarray, rows: np.ndarray | None = None) -> list[st
             if houses[h] != t:
                 out.append(f"seat {s}: sold customer {t} at house {h} holding {houses[h]}")
             houses[h] = -1
-            region, d = decode_house(h)
+            region, d = O.decode_house(h)
             if value != regions[region, L.RD_VALUE + d]:
                 out.append(f"seat {s}: house {h} sold for {value}")
             seats[s].income += value

@@ -27,15 +27,11 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
 from sim.trace import emit
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 from .board import (column_of_colour, customers, dice_at, free_space, goal_met,
                     has_building, l_avail, menu_mask, room, seat_base, serves_house,
                     shops_on_board)
-from .options import (decode_activate, decode_disc_gain, decode_house, decode_init_menu, decode_l4,
-                      decode_menu, decode_move_die, decode_rest, decode_s1_disc, decode_shop,
-                      decode_special_disc, encode_activate, encode_disc_gain, encode_house,
-                      encode_init_menu, encode_l4, encode_menu, encode_move_die, encode_rest,
-                      encode_s1_disc, encode_shop, encode_special_disc)
 from .policies import greedy
 
 no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
@@ -318,7 +314,7 @@ def list_init_menu(state):
     n = 0
     for bk in range(2):
         for f in range(4):
-            code = encode_init_menu(bk, f)
+            code = O.encode_init_menu(bk, f)
             if (state[L.S_INIT_PAIRS] >> code) & 1 == 0 and state[L.S_SUP_BASE + bk] > 0 \
                     and state[L.S_SUP_FROST + f] > 0:
                 n = _opt(state, n, code)
@@ -331,7 +327,7 @@ def initial_menu(state, rules, seat, code, log):
     it counts for A goals if ``initial_menu_counts_for_goals``. Then the previous seat; after
     seat 0 the first turn."""
     b = seat_base(seat)
-    bk, f = decode_init_menu(code)
+    bk, f = O.decode_init_menu(code)
     state[L.S_INIT_PAIRS] |= 1 << code
     state[L.S_SUP_BASE + bk] -= 1
     state[L.S_SUP_FROST + f] -= 1
@@ -359,7 +355,7 @@ def list_menu(state, seat):
         if state[b + L.F_STOCK_BASE + bk] > 0:
             for fk in range(L.N_FROST):
                 if state[b + L.F_STOCK_FROST + fk] > 0:
-                    n = _opt(state, n, encode_menu(bk, fk))
+                    n = _opt(state, n, O.encode_menu(bk, fk))
     return n
 
 
@@ -382,7 +378,7 @@ def create_menu(state, rules, seat, code, log):
     """CE-F1: discard a base and a frosting from stock; production +2 / +3 / +4 (simple+simple,
     one mixed, mixed+mixed); the A-goal counters; the customer types served."""
     b = seat_base(seat)
-    bk, fk = decode_menu(code)
+    bk, fk = O.decode_menu(code)
     state[b + L.F_STOCK_BASE + bk] -= 1
     state[b + L.F_STOCK_FROST + fk] -= 1
     mixed = (1 if bk == 2 else 0) + (1 if fk >= L.FR_SIMPLE else 0)
@@ -418,7 +414,7 @@ def list_rest(state, rules, comp, seat, one=False):
         if (method == 0 and can_idea) or (method == 1 and can_income):
             for k in range(L.N_COLS):
                 if room(state, comp[0], b, k) > 0:
-                    n = _opt(state, n, encode_rest(method, k))
+                    n = _opt(state, n, O.encode_rest(method, k))
                     if one:
                         return n
     return n
@@ -429,7 +425,7 @@ def start_rest(state, rules, seat, code, log):
     """CE-F2: one rest use this turn; method 0 pays its ideas now (they return to the supply)."""
     b = seat_base(seat)
     state[L.S_REST_USED] += 1
-    method, column = decode_rest(code)
+    method, column = O.decode_rest(code)
     state[L.S_REST_METHOD] = method
     state[L.S_REST_COL] = column
     state[L.S_REST_MOVED] = 0
@@ -519,7 +515,7 @@ def list_special(state, rules, comp, seat, one=False):
             if state[L.S_SUP_DISCS + t] > 0:
                 for k in range(L.N_COLS):
                     if free_space(state, comp[0], b, k, t) >= 0:
-                        n = _opt(state, n, encode_special_disc(t, k))
+                        n = _opt(state, n, O.encode_special_disc(t, k))
                         if one:
                             return n
     sp3 = income >= int(rules[R.R_SP_IDEA_INCOME_COST]) and ideas < int(rules[R.R_IDEA_CAP]) \
@@ -549,7 +545,7 @@ def special_action(state, rules, comp, seat, code, log):
         cost = int(rules[R.R_SP_DISC_IDEA_COST])
         state[b + L.F_IDEAS] -= cost
         state[L.S_SUP_IDEAS] += cost
-        t, k = decode_special_disc(code)
+        t, k = O.decode_special_disc(code)
         place_disc(state, comp, seat, t, k, 2, log)
     elif code == L.SP_MOVE1:
         cost = int(rules[R.R_SP_MOVE_IDEA_COST])
@@ -582,7 +578,7 @@ def list_move_die(state, rules, comp, seat):
             if _can_leave(held, roomy, a):
                 for c in range(L.N_COLOURS):
                     if state[b + L.F_DICE + a * L.N_COLOURS + c] > 0:
-                        n = _opt(state, n, encode_move_die(a, c))
+                        n = _opt(state, n, O.encode_move_die(a, c))
     return n
 
 
@@ -590,7 +586,7 @@ def list_move_die(state, rules, comp, seat):
 def list_move_to(state, comp, seat):
     """SP2 / SP4 (D09): target columns with room, other than the die's column."""
     b = seat_base(seat)
-    a, _ = decode_move_die(state[L.S_MOVE_FROM])
+    a, _ = O.decode_move_die(state[L.S_MOVE_FROM])
     n = 0
     for k in range(L.N_COLS):
         if k != a and room(state, comp[0], b, k) > 0:
@@ -602,7 +598,7 @@ def list_move_to(state, comp, seat):
 def move_to(state, rules, seat, k, log):
     """SP2 / SP4: move the chosen die to column ``k`` (SP4 pays per die)."""
     b = seat_base(seat)
-    a, c = decode_move_die(state[L.S_MOVE_FROM])
+    a, c = O.decode_move_die(state[L.S_MOVE_FROM])
     if state[L.S_MOVE_KIND] == L.SP_MOVEN:
         pay_income(state, seat, int(rules[R.R_SP_MOVE_INCOME_PER_DIE]), 3, log)
     move_die(state, b, a, k, c)
@@ -684,7 +680,7 @@ def list_activate(state, rules, comp, seat):
     for k in range(L.N_COLS):
         la = l_avail(state, comp[0], b, k)
         for lv in range(L.MAX_LEVEL + 1):     # L_avail <= max_level <= MAX_LEVEL (columns.csv)
-            n = _opt_if(state, n, encode_activate(k, lv), (lv >= lo) & (lv <= la))
+            n = _opt_if(state, n, O.encode_activate(k, lv), (lv >= lo) & (lv <= la))
     return n
 
 
@@ -693,7 +689,7 @@ def activate(state, comp, seat, code, log):
     """CE-T1: activate column ``k``; L_avail is frozen now; CE-T1.2: the column's dice now are
     the used dice (marked to roll in S3)."""
     b = seat_base(seat)
-    k, lv = decode_activate(code)
+    k, lv = O.decode_activate(code)
     state[L.S_COL] = k
     state[L.S_L_AVAIL] = l_avail(state, comp[0], b, k)
     state[L.S_L_EXEC] = lv
@@ -725,7 +721,7 @@ def list_s1(state, rules, seat):
     row = b + L.F_DISC + state[L.S_COL] * L.MAX_SPACES
     done = state[L.S_DISC_DONE]
     for p in range(L.MAX_SPACES):
-        n = _opt_if(state, n, encode_s1_disc(p),
+        n = _opt_if(state, n, O.encode_s1_disc(p),
                     (p + 1 <= lim) & (state[row + p] >= 0) & ((done >> p) & 1 == 0))
     if menu:
         n = _opt(state, n, L.S1_MENU)
@@ -787,7 +783,7 @@ def s1_step(state, rules, seat, code, log):
         state[L.S_WINDOW] = 2
         state[L.S_PHASE] = L.PH_FREE
     else:
-        p = decode_s1_disc(code)
+        p = O.decode_s1_disc(code)
         t = state[b + L.F_DISC + state[L.S_COL] * L.MAX_SPACES + p]
         state[L.S_DISC_DONE] |= 1 << p
         state[b + L.F_DISCS_USED] += 1
@@ -837,11 +833,11 @@ def list_shop(state, comp, seat, kind):
                 if state[L.S_SHOP + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
                     empty = True
             if empty:
-                n = _opt(state, n, encode_shop(s, r, 0))
+                n = _opt(state, n, O.encode_shop(s, r, 0))
             else:
                 for q in range(state[L.S_N_PLAYERS]):
                     if q != seat and _own_shop(state, q, r):
-                        n = _opt(state, n, encode_shop(s, r, 1 + q))
+                        n = _opt(state, n, O.encode_shop(s, r, 1 + q))
     return n
 
 
@@ -869,7 +865,7 @@ def place_shop(state, rules, seat, code, log):
     +relocation_sales_gain), displacing an opponent's shop when the region is full (its owner
     gets it back and loses shop_displaced_sales_loss sales)."""
     b = seat_base(seat)
-    src, r, victim = decode_shop(code)
+    src, r, victim = O.decode_shop(code)
     if src == L.SRC_RESERVE:
         state[b + L.F_SHOPS_RESERVE] -= 1
         gain = int(rules[R.R_SHOP_SALES_GAIN])
@@ -905,7 +901,7 @@ def list_sell(state, comp, seat, reach):
         if not has_building(state, seat, r):
             continue
         for d in range(min(reach, 4)):
-            h = encode_house(r, d)
+            h = O.encode_house(r, d)
             if serves_house(served, state[L.S_HOUSE + h]):
                 n = _opt(state, n, h)
     return n
@@ -917,7 +913,7 @@ def sell(state, rules, comp, seat, h, log):
     sales += v, income += v; the house stays empty (CE-AMB-24)."""
     b = seat_base(seat)
     t = state[L.S_HOUSE + h]
-    r, d = decode_house(h)
+    r, d = O.decode_house(h)
     v = comp[1][r, L.RD_VALUE + d]
     state[L.S_HOUSE + h] = -1
     state[b + L.F_CUST + t] += 1
@@ -940,7 +936,7 @@ def list_bakery(state, comp, seat, kind, l4):
         if comp[1][r, L.RD_KIND] == kind:
             for i in range(L.MAX_SLOTS):
                 if state[L.S_BAKERY + r * L.MAX_SLOTS + i] == L.SLOT_EMPTY:
-                    n = _opt(state, n, encode_l4(0, r, 0) if l4 else r)
+                    n = _opt(state, n, O.encode_l4(0, r, 0) if l4 else r)
                     break
     return n
 
@@ -987,7 +983,7 @@ def list_disc_gain(state, comp, seat):
         if state[L.S_SUP_DISCS + t] > 0:
             for k in range(L.N_COLS):
                 if free_space(state, comp[0], b, k, t) >= 0:
-                    n = _opt(state, n, encode_disc_gain(t, k))
+                    n = _opt(state, n, O.encode_disc_gain(t, k))
     return n
 
 
@@ -1031,7 +1027,7 @@ def list_task(state, rules, comp, seat, task):
         n = list_bakery(state, comp, seat, L.KIND_BEIGE, True)
         for k in range(4):
             for lv in range(1, comp[0][k, L.CD_MAX_LEVEL] + 1):
-                n = _opt(state, n, encode_l4(1, k, lv))
+                n = _opt(state, n, O.encode_l4(1, k, lv))
         return n, L.D_L4
     state[L.S_OPTIONS] = 0
     return 1, L.D_BASE     # T_INCOME, T_IDEA_STEPS: nothing to choose
@@ -1059,12 +1055,12 @@ def do_task(state, rules, comp, seat, task, code, log):
     elif t == L.T_HIRE:
         hire(state, comp, seat, code, log)
     elif t == L.T_DISC_GAIN:
-        disc, k = decode_disc_gain(code)
+        disc, k = O.decode_disc_gain(code)
         place_disc(state, comp, seat, disc, k, 1, log)
     elif t == L.T_BAKERY_Y:
         place_bakery(state, rules, comp, seat, code, log)
     elif t == L.T_L4:
-        kind, x, lv = decode_l4(code)
+        kind, x, lv = O.decode_l4(code)
         if kind == 1:
             push_column_action(state, rules, x, lv)
         else:

@@ -18,12 +18,10 @@ from sim.decide import random_index
 from sim.rng import uniform_in
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 from .board import (customer_goal, dice_at, experts, free_space, has_building, is_expert,
                     l_avail, level_of, menu_mask, room, seat_base, serves_house)
-from .options import (decode_activate, decode_disc_gain, decode_house, decode_init_menu, decode_l4,
-                      decode_menu, decode_move_die, decode_rest, decode_s1_disc, decode_shop,
-                      decode_special_disc, encode_house)
 
 no_refcount_module(__name__)
 no_wraparound_module(__name__)
@@ -75,7 +73,7 @@ def reach_value(state, comp, seat, r, reach):
     served = state[seat_base(seat) + L.F_SERVED]
     v = 0.0
     for d in range(min(reach, 4)):
-        h = encode_house(r, d)
+        h = O.encode_house(r, d)
         v += comp[1][r, L.RD_VALUE + d] * serves_house(served, state[L.S_HOUSE + h])
     return v
 
@@ -107,7 +105,7 @@ def best_sale(state, comp, seat, built, reach):
     for r in range(L.N_REGIONS):
         mine = (built >> r) & 1
         for d in range(min(reach, 4)):
-            ok = mine & serves_house(served, state[L.S_HOUSE + encode_house(r, d)])
+            ok = mine & serves_house(served, state[L.S_HOUSE + O.encode_house(r, d)])
             best = max(best, comp[1][r, L.RD_VALUE + d] * ok)
     return best
 
@@ -197,7 +195,7 @@ def activation_value(state, rules, comp, pp, seat, code):
     """D10: the action at the level, its discs (spaces <= level), minus w_expert_keep per
     expert die rerolled."""
     b = seat_base(seat)
-    k, lv = decode_activate(code)
+    k, lv = O.decode_activate(code)
     look = outlook(state, rules, pp, seat)
     v = action_value(state, rules, comp, pp, seat, look, k, lv)
     for p in range(lv):
@@ -243,14 +241,14 @@ def _best_activation(state, rules, comp, pp, seat, n):
     dv = (0.0, 0.0, 0.0, 0.0)
     for i in range(n):
         code = state[L.S_OPTIONS + i]
-        k, lv = decode_activate(code)
+        k, lv = O.decode_activate(code)
         if k != col:
             col = k
             keep = pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
             top = lv
             j = i + 1
             while j < n:
-                kj, lvj = decode_activate(state[L.S_OPTIONS + j])
+                kj, lvj = O.decode_activate(state[L.S_OPTIONS + j])
                 if kj != k:
                     break
                 top = max(top, lvj)
@@ -306,7 +304,7 @@ def _best_rest(state, comp, pp, seat, n):
     bv = NEG - 1.0e17
     for i in range(n):
         code = state[L.S_OPTIONS + i]
-        method, k = decode_rest(code)
+        method, k = O.decode_rest(code)
         v = _rest_value((gains >> (8 * k)) & 255, method, use_idea)
         if v > bv:
             bv = v
@@ -323,7 +321,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
     if dp == L.D_START_DISC:
         return pp[R.P_W_DISC_COLUMN + 1 + code] + l_avail(state, cols, b, code)
     if dp == L.D_INIT_MENU:
-        base, flavour = decode_init_menu(code)
+        base, flavour = O.decode_init_menu(code)
         m = menu_mask(base, flavour)
         v = 0.0
         for h in range(24):
@@ -357,7 +355,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             return NEG
         return 0.0
     if dp == L.D_MENU:
-        bk, fk = decode_menu(code)
+        bk, fk = O.decode_menu(code)
         mixed = (1 if bk == 2 else 0) + (1 if fk >= L.FR_SIMPLE else 0)
         new = menu_mask(bk, fk) & ~state[b + L.F_SERVED]
         c = 0
@@ -367,7 +365,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         return mixed + 0.3 * c
     if dp == L.D_REST:
         use_idea = dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
-        method, k = decode_rest(code)
+        method, k = O.decode_rest(code)
         return _rest_value(recall_gain(state, comp, b, k), method, use_idea)
     if dp == L.D_REST_DIE:
         return 2.0 if is_expert(cols, state[L.S_REST_COL], code) else 1.0
@@ -377,7 +375,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         return 1.0 if (code == L.MORE) == more else 0.0
     if dp == L.D_SPECIAL:
         if code < L.SP_MOVE1:
-            t, k = decode_special_disc(code)
+            t, k = O.decode_special_disc(code)
             v = pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
             return v - pp[R.P_W_IDEA] * 0.5
         if code == L.SP_IDEA:
@@ -387,7 +385,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             return NEG
         return NEG + 1.0      # SP2 / SP4: only when nothing else is listed
     if dp == L.D_MOVE_DIE:
-        a, c = decode_move_die(code)
+        a, c = O.decode_move_die(code)
         return 0.5 if not is_expert(cols, a, c) else 0.0
     if dp == L.D_MOVE_TO:
         return 1.0 if is_expert(cols, code, 0) else 0.5
@@ -395,7 +393,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         return activation_value(state, rules, comp, pp, seat, code)
     if dp == L.D_S1:
         if code >= L.S1_DISC:
-            return 4.0 - 0.1 * decode_s1_disc(code)
+            return 4.0 - 0.1 * O.decode_s1_disc(code)
         if code == L.S1_MAIN:
             return 3.0
         if code == L.S1_MENU:
@@ -404,7 +402,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
     if dp == L.D_BASE or dp == L.D_FROST or dp == L.D_PAIR:
         return _flavour_value(_unserved(state, b), code, dp == L.D_BASE)
     if dp == L.D_SHOP:
-        src, r, victim = decode_shop(code)
+        src, r, victim = O.decode_shop(code)
         v = pp[R.P_REGION_W_CUSTOMERS] * pp[R.P_W_REACH] * reach_value(state, comp, seat, r, 4)
         if victim == 0:
             v += pp[R.P_REGION_W_EMPTY_SLOT]
@@ -414,7 +412,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             v -= pp[R.P_W_REACH] * reach_value(state, comp, seat, src, 4)
         return v
     if dp == L.D_SELL:
-        r, d = decode_house(code)
+        r, d = O.decode_house(code)
         v = comp[1][r, L.RD_VALUE + d]
         goal = 0.0
         for s in range(L.N_STACKS):
@@ -433,7 +431,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
                 k = j
         return 1.0 + pp[R.P_W_DISC_COLUMN + 1 + k] - 0.1 * l_avail(state, cols, b, k)
     if dp == L.D_DISC:
-        t, k = decode_disc_gain(code)
+        t, k = O.decode_disc_gain(code)
         v = pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
         p = free_space(state, cols, b, k, t)
         if k == state[L.S_COL] and p + 1 <= state[L.S_L_EXEC]:
@@ -442,7 +440,7 @@ def option_value(state, rules, comp, pp, seat, dp, code):
     if dp == L.D_BAKERY_Y:
         return pp[R.P_W_REACH] * reach_value(state, comp, seat, code, 4)
     if dp == L.D_L4:
-        kind, x, lv = decode_l4(code)
+        kind, x, lv = O.decode_l4(code)
         if kind == 1:
             return action_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), x,
                                 lv) - 0.01 * (3 - lv)

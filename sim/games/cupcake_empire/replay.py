@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from . import layout as L
+from . import options as O
 from . import rules as R
-from .options import decode_house
 
 _REGIONS = ("GREY", "YEL1", "YEL2", "BEI1", "BEI2", "BEI3")
 _INCOME = {L.IN_S2: "S2", L.IN_SALE: "sale", L.IN_DISC: "INCOME3 disc", L.IN_GOAL: "goal"}
@@ -22,7 +22,7 @@ def _cust(t: int) -> str:
 
 
 def _house(h: int, regions) -> str:
-    region, d = decode_house(h)
+    region, d = O.decode_house(h)
     return f"{_name(regions, region, 'region')}-d{d + 1}"
 
 

@@ -23,8 +23,8 @@ from sim.rng import SUB_DICE, SUB_POLICY, SUB_SETUP, draw, shuffle_in, start_in,
 from sim.trace import emit
 
 from . import layout as L
+from . import options as O
 from . import rules as R
-from .options import decode_step4, decode_tile, encode_step4, encode_tile
 from .policies import (greedy_lock, greedy_refresh, greedy_ribbon, greedy_step4, greedy_tile,
                        prepare_scratch)
 from .queries import (all_dice_mask, buy_token_legal, lock_cost, lock_legal, n_slots, popcount,
@@ -749,7 +749,7 @@ def apply_step4_action_with(state, rules, tiles, seat, action, log):
     -------
     int: 1 applied, 0 done (A_DONE), -1 illegal (nothing applied).
     """
-    code, arg = decode_step4(action)
+    code, arg = O.decode_step4(action)
     if code == L.A_DONE:
         return 0
     ok = False
@@ -1100,7 +1100,7 @@ def list_tiles(state, rules, seat):
     n = 0
     for pos in range(state[L.S_ROW_N]):
         for s in range(ns):  # written always, kept if the slot is empty
-            state[L.S_OPTIONS + n] = encode_tile(pos, s)
+            state[L.S_OPTIONS + n] = O.encode_tile(pos, s)
             n += np.int64(state[b + L.F_SHOP + s] < 0)
     return n
 
@@ -1128,25 +1128,25 @@ def list_step4(state, rules, tiles, seat):
             # the count form gives the tokens of the minimum-token assignment a finish uses
             tok, n_used = tokens_needed(tiles, t, hist, n_any, n_fl, vases)
             if tok <= tokens:
-                state[L.S_OPTIONS + n] = encode_step4(L.A_FINISH, s)
+                state[L.S_OPTIONS + n] = O.encode_step4(L.A_FINISH, s)
                 n += 1
     # written always, kept if legal (no unpredictable branches; n stays < MAX_OPTS)
     for i in range(L.MAX_DICE):
-        state[L.S_OPTIONS + n] = encode_step4(L.A_TAKE_MONEY, i)
+        state[L.S_OPTIONS + n] = O.encode_step4(L.A_TAKE_MONEY, i)
         n += (avail >> i) & 1
     dpw = np.int64(rules[R.R_DICE_PER_WILD])
     if token_room(state, rules, seat) and popcount(avail) >= dpw:
         sub = np.int64(0)
         while True:  # the subsets of avail with dpw dice, ascending
-            state[L.S_OPTIONS + n] = encode_step4(L.A_TAKE_TOKEN, sub)
+            state[L.S_OPTIONS + n] = O.encode_step4(L.A_TAKE_TOKEN, sub)
             n += np.int64(popcount(sub) == dpw)
             if sub == avail:
                 break
             sub = (sub - avail) & avail
     if buy_token_legal(state, rules, seat):
-        state[L.S_OPTIONS + n] = encode_step4(L.A_BUY_TOKEN, 0)
+        state[L.S_OPTIONS + n] = O.encode_step4(L.A_BUY_TOKEN, 0)
         n += 1
-    state[L.S_OPTIONS + n] = encode_step4(L.A_DONE, 0)
+    state[L.S_OPTIONS + n] = O.encode_step4(L.A_DONE, 0)
     return n + 1
 
 
@@ -1402,14 +1402,14 @@ def _apply(state, rules, tiles, code, log):
 def take_step4(state, rules, tiles, seat, code, log):
     """DP-3/5/6/8: carry out Step-4 action ``code`` of ``seat``; after a finish its ribbons
     (DP-4), after done the next player (FS-U8)."""
-    if code == encode_step4(L.A_DONE, 0):
+    if code == O.encode_step4(L.A_DONE, 0):
         end_step4(state, rules, seat, log)
         state[L.S_TURN] += 1
         state[L.S_PHASE] = L.PH_LOCK
     else:
         apply_step4_action_with(state, rules, tiles, seat, code, log)
         state[L.S_ACTIONS] += 1
-        action, arg = decode_step4(code)
+        action, arg = O.decode_step4(code)
         if action == L.A_FINISH:
             state[L.S_FIN_SLOT] = arg
             state[L.S_PHASE] = L.PH_RIBBON
@@ -1440,7 +1440,7 @@ def take_ribbon(state, rules, seat, yes, log):
 @njit(cache=True)
 def take_tile_choice(state, rules, seat, code, log):
     """DP-2: take the row tile and slot of ``code`` (``options.encode_tile``), then Step 4."""
-    pos, slot = decode_tile(code)
+    pos, slot = O.decode_tile(code)
     take_tile(state, rules, seat, pos, slot, log)
     state[L.S_ACTIONS] = 0
     state[L.S_PHASE] = L.PH_STEP4

@@ -29,8 +29,8 @@ from numba import njit
 from sim.borrow import no_refcount_module, no_wraparound_module
 
 from . import layout as L
+from . import options as O
 from . import rules as R
-from .options import decode_tile, encode_step4, encode_tile
 from .queries import (all_dice_mask, buy_token_legal, dice_mask, lock_cost, lock_legal, n_slots,
                       popcount, seat_base, solo_feasible, token_room, unused_dice)
 from .tasks import assign_icons, dice_counts, tokens_needed
@@ -549,7 +549,7 @@ def score_tile_options(state, rules, tiles, tasks, seat, pp, scr, fscr):
             sc = base
             if w_task > 0:
                 sc += w_task * fscr[gb + s]
-            scr[L.SCR_CAND + nc] = encode_tile(pos, s)
+            scr[L.SCR_CAND + nc] = O.encode_tile(pos, s)
             fscr[L.FSCR_CAND + nc] = sc
             nc += 1
     return nc
@@ -584,7 +584,7 @@ def greedy_tile(state, rules, comp, n_players, seat, pp, scr, fscr):
             break
         d = scr[L.SCR_CAND + best]
         fscr[L.FSCR_CAND + best] = NEG
-        pos, slot = decode_tile(d)
+        pos, slot = O.decode_tile(d)
         if placement_feasible(state, rules, comp, seat, state[L.S_ROW + pos], slot, scr):
             return d
     return first
@@ -663,8 +663,8 @@ def greedy_step4(state, rules, tiles, seat, pp):
         spare = avail & ~best_used
         if best_short > 0:
             if room and popcount(spare) >= dpw:
-                return encode_step4(L.A_TAKE_TOKEN, _first_dice(spare, dpw))
-            return encode_step4(L.A_BUY_TOKEN, 0)
+                return O.encode_step4(L.A_TAKE_TOKEN, _first_dice(spare, dpw))
+            return O.encode_step4(L.A_BUY_TOKEN, 0)
         if (pp[R.P_CONVERT_BEFORE_FINISH] != 0 and spare != 0
                 and np.int64(rules[R.R_MONEY_PER_DIE]) > 0):
             cost = np.int64(rules[R.R_RIBBON_COST])
@@ -681,22 +681,22 @@ def greedy_step4(state, rules, tiles, seat, pp):
                         other |= u1
                 free_spare = spare & ~other
                 if money + popcount(free_spare) * np.int64(rules[R.R_MONEY_PER_DIE]) >= want and free_spare:
-                    return encode_step4(L.A_TAKE_MONEY, _lowest_die(free_spare))
-        return encode_step4(L.A_FINISH, best)
+                    return O.encode_step4(L.A_TAKE_MONEY, _lowest_die(free_spare))
+        return O.encode_step4(L.A_FINISH, best)
     u = n_avail
     if u > 0:
         want_tok = room and u >= dpw and tokens < np.int64(pp[R.P_WILD_STOCK_TARGET])
         if want_tok and (pp[R.P_LEFTOVER_PREF] == R.PREF_WILD
                          or np.int64(rules[R.R_MONEY_PER_DIE]) == 0):
-            return encode_step4(L.A_TAKE_TOKEN, _first_dice(avail, dpw))
+            return O.encode_step4(L.A_TAKE_TOKEN, _first_dice(avail, dpw))
         if np.int64(rules[R.R_MONEY_PER_DIE]) > 0:
-            return encode_step4(L.A_TAKE_MONEY, _lowest_die(avail))
+            return O.encode_step4(L.A_TAKE_MONEY, _lowest_die(avail))
         if room and u >= dpw:
-            return encode_step4(L.A_TAKE_TOKEN, _first_dice(avail, dpw))
+            return O.encode_step4(L.A_TAKE_TOKEN, _first_dice(avail, dpw))
     if (tokens < np.int64(pp[R.P_WILD_STOCK_TARGET]) and buy_token_legal(state, rules, seat)
             and state[b + L.F_BUYS_TODAY] < np.int64(pp[R.P_MAX_BUYS_PER_DAY])
             and money - np.int64(rules[R.R_WILD_TOKEN_COST]) >= np.int64(pp[R.P_BUY_WILD_STOCK_MONEY_MIN])):
-        return encode_step4(L.A_BUY_TOKEN, 0)
+        return O.encode_step4(L.A_BUY_TOKEN, 0)
     return L.A_DONE
 
 
@@ -744,7 +744,7 @@ def greedy_refresh(state, rules, comp, pp, scr, fscr):
     if pp[R.P_REFRESH_IF_NO_FEASIBLE_TILE] != 0:
         for j in range(nc):
             d = scr[L.SCR_CAND + j]
-            pos, slot = decode_tile(d)
+            pos, slot = O.decode_tile(d)
             if placement_feasible(state, rules, comp, 0, state[L.S_ROW + pos], slot, scr):
                 return False
         return True

@@ -40,9 +40,9 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
 from sim.trace import emit
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
-from .options import decode_move, decode_plus1, encode_move, encode_plus1
 from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
                        greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
                        greedy_thief, shop_k)
@@ -568,7 +568,7 @@ def list_plus1(state, rules, seat, die):
     n += 1
     if state[L.S_FACE_SUPPLY + L.FC_POINTS_1] >= 1:
         for s in range(1, L.N_SLOTS):
-            state[L.S_OPTIONS + n] = encode_plus1(0, die, s)
+            state[L.S_OPTIONS + n] = O.encode_plus1(0, die, s)
             n += 1
     kmax = int(rules[R.R_POINT_FACE_MAX])
     anyd = rules[R.R_PLUS1_ANY_DIE] > 0.5
@@ -580,7 +580,7 @@ def list_plus1(state, rules, seat, die):
             if L.FC_POINTS_1 <= f <= L.FC_POINTS_5:
                 k = f - L.FC_POINTS_1 + 1
                 if k < kmax and state[L.S_FACE_SUPPLY + f + 1] >= 1:
-                    state[L.S_OPTIONS + n] = encode_plus1(1, d, s)
+                    state[L.S_OPTIONS + n] = O.encode_plus1(1, d, s)
                     n += 1
     return n
 
@@ -592,7 +592,7 @@ def list_moves(state, seat, dmin, dmax, optional):
     n = 0
     for dist in range(dmin, dmax + 1):
         for m in range(state[L.S_N_MONKEYS]):
-            state[L.S_OPTIONS + n] = encode_move(dist, m)
+            state[L.S_OPTIONS + n] = O.encode_move(dist, m)
             n += 1
     if optional:
         state[L.S_OPTIONS + n] = -1
@@ -696,7 +696,7 @@ def _move(state, rules, seat, a, log):
         if log.shape[0] > 1:
             emit(log, L.EV_DECLINE, seat, die, state[L.S_MOVE_POINT])
         return
-    dist, monkey = decode_move(a)
+    dist, monkey = O.decode_move(a)
     b = seat_base(seat)
     track_len = state[L.S_TRACK_LEN]
     st = state[L.S_START_INDEX]
@@ -760,7 +760,7 @@ def _plus1(state, seat, a, log):
         if log.shape[0] > 1:
             emit(log, L.EV_DECLINE, seat, state[L.S_CTX_DIE], L.D_PLUS1)
         return
-    kind, d, s = decode_plus1(a)
+    kind, d, s = O.decode_plus1(a)
     if kind == 0:
         install_face(state, seat, d, s, np.int64(L.FC_POINTS_1), np.int64(-1), log)
     else:

@@ -29,9 +29,9 @@ from sim.borrow import no_refcount_module, no_wraparound_module
 from sim.decide import index_of
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 from .dice import die_result, double_mult, seat_base
-from .options import decode_move, decode_plus1, encode_plus1
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -226,7 +226,7 @@ def plus1_gain(state, cfg, seat, die, a):
     is worth 0."""
     if a < 0:
         return 0.0
-    kind, d, s = decode_plus1(a)
+    kind, d, s = O.decode_plus1(a)
     if kind == 0:
         return install_gain(state, cfg, seat, d, s, L.FC_POINTS_1)
     f = state[seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s]
@@ -252,7 +252,7 @@ def best_plus1(state, cfg, seat, die):
             f = state[seat_base(seat) + L.F_FACE + d * L.N_SLOTS + s]
             if L.FC_POINTS_1 <= f <= L.FC_POINTS_5 and f - L.FC_POINTS_1 + 1 < kmax \
                     and state[L.S_FACE_SUPPLY + f + 1] >= 1:
-                best = max(best, plus1_gain(state, cfg, seat, die, encode_plus1(1, d, s)))
+                best = max(best, plus1_gain(state, cfg, seat, die, O.encode_plus1(1, d, s)))
     return best
 
 
@@ -452,7 +452,7 @@ def greedy_move(state, cfg, seat, n):
         if a < 0:
             decline = i
             continue
-        dist, m = decode_move(a)
+        dist, m = O.decode_move(a)
         frm = state[b + L.F_MONKEY + m]
         to = (frm + dist) % track_len
         kind = state[L.S_SPACE_KIND + to]

@@ -19,7 +19,7 @@ import numpy as np
 from sim import batch
 
 from . import layout as L
-from .options import decode_move
+from . import options as O
 
 AUDIT_GAMES = 12
 
@@ -119,7 +119,7 @@ def audit_events(arm, events, g_row, s_rows) -> list[str]:
     def gather(seat, tx, ty, move, what):
         """WD-F3 split "gather colour c on x" (kernel.apply_gather) re-done on the audit's tiles."""
         x, y = cubes(seat, tx), cubes(seat, ty)
-        c, side = decode_move(move)
+        c, side = O.decode_move(move)
         if side:
             x, y = y, x
         both = x + y

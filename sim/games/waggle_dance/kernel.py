@@ -36,16 +36,10 @@ from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint
 from sim.trace import emit
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
                    majority_owed, room, same_as_earlier, seat_base, tile_cubes)
-from .options import (decode_card, decode_command, decode_cube, decode_feint, decode_flip,
-                      decode_gift, decode_move, decode_overtime, decode_pair, decode_place,
-                      decode_relocation, decode_sick_day, decode_trade, decode_turn_card,
-                      decode_wrong_turn, encode_card, encode_command, encode_cube, encode_feint,
-                      encode_flip, encode_gift, encode_move, encode_overtime, encode_pair,
-                      encode_place, encode_relocation, encode_sick_day, encode_trade,
-                      encode_turn_card, encode_wrong_turn)
 from .policies import greedy
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
@@ -278,7 +272,7 @@ def list_placements(state, rules, seat, only, n):
     skip = open_tiles(state, rules, b, -1)
     for v in range(1, L.N_VAL + 1):
         if state[b + L.F_UNPLACED + v - 1] > 0 and (only == 0 or v == only):
-            n = list_destinations(state, seat, v, encode_place(v, 0), -1, skip, n)
+            n = list_destinations(state, seat, v, O.encode_place(v, 0), -1, skip, n)
     return n
 
 
@@ -318,7 +312,7 @@ def put_die(state, seat, v, dest):
 def place_die(state, seat, code, log):
     """WD-R4/R6: place one die of value v where ``code`` (``options.encode_place``) says; it
     is the turn's placement (``turn_used``)."""
-    v, dest = decode_place(code)
+    v, dest = O.decode_place(code)
     state[seat_base(seat) + L.F_UNPLACED + v - 1] -= 1
     put_die(state, seat, v, dest)
     turn_used(state, seat)
@@ -543,7 +537,7 @@ def list_cube_places(state, rules, seat):
             continue
         for t in range(state[b + L.F_N_TILES]):
             if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
-                state[L.S_OPTIONS + n] = encode_cube(c, t)
+                state[L.S_OPTIONS + n] = O.encode_cube(c, t)
                 n += 1
     return n
 
@@ -553,7 +547,7 @@ def place_cubes(state, rules, seat, code, log):
     """WD-D7: put the gained cubes of the colour of ``code`` (``options.encode_cube``) on its
     tile, as many as fit there; the rest of that colour waits for the next choice."""
     b = seat_base(seat)
-    c, t = decode_cube(code)
+    c, t = O.decode_cube(code)
     k = min(state[b + L.F_GAINED + c], room(state, rules, b, t))
     state[b + L.F_GAINED + c] -= k
     for _ in range(k):
@@ -582,7 +576,7 @@ def list_trades(state, rules, seat):
         for c2 in range(L.N_COL):
             if (c2 == c and diff) or state[L.S_CUBE_SUPPLY + c2] + (cost if c2 == c else 0) == 0:
                 continue
-            state[L.S_OPTIONS + n] = encode_trade(c, c2)
+            state[L.S_OPTIONS + n] = O.encode_trade(c, c2)
             n += 1
     eggs = 0
     for t in range(state[b + L.F_N_TILES]):
@@ -590,7 +584,7 @@ def list_trades(state, rules, seat):
     if eggs >= int(rules[R.R_TRADE_EGG_COST]):
         for c2 in range(L.N_COL):
             if state[L.S_CUBE_SUPPLY + c2] > 0:
-                state[L.S_OPTIONS + n] = encode_trade(-1, c2)
+                state[L.S_OPTIONS + n] = O.encode_trade(-1, c2)
                 n += 1
     return n if n > 1 else 0
 
@@ -603,7 +597,7 @@ def start_trade(state, rules, seat, code, log):
     if code == L.TR_SKIP:
         _end_trade(state)
         return
-    c, c2 = decode_trade(code)
+    c, c2 = O.decode_trade(code)
     state[L.S_CTX_COLOUR] = c
     state[L.S_CTX_GAIN] = c2
     if c < 0:
@@ -715,11 +709,11 @@ def list_pairs(state, seat):
             if dx == 0:
                 continue
             if dx >= 2:
-                state[L.S_OPTIONS + n] = encode_pair(x, x, v, -1)
+                state[L.S_OPTIONS + n] = O.encode_pair(x, x, v, -1)
                 n += 1
             for y in range(x + 1, nt):
                 if state[b + L.F_TDICE + y * L.N_VAL + v] > 0:
-                    state[L.S_OPTIONS + n] = encode_pair(x, y, v, -1)
+                    state[L.S_OPTIONS + n] = O.encode_pair(x, y, v, -1)
                     n += 1
     if state[b + L.F_HAND + L.Q_EXPERTISE] > 0:
         n = list_expert_pairs(state, b, n)
@@ -741,7 +735,7 @@ def list_expert_pairs(state, b, n):
                 for w in range(L.N_VAL):
                     if w == v or (x == y and w < v) or state[b + L.F_TDICE + y * L.N_VAL + w] == 0:
                         continue
-                    n = _opt(state, n, encode_pair(x, y, v, w))
+                    n = _opt(state, n, O.encode_pair(x, y, v, w))
     if plain == 0 and n > 0:
         n = _opt(state, n, L.PAIR_DONE)
     return n
@@ -757,7 +751,7 @@ def take_pair(state, seat, code, log):
         for t in range(state[b + L.F_N_TILES]):
             _clear_tile_dice(state, b, t)
         return
-    x, y, v, w = decode_pair(code)             # w >= 0: Expertise, dice v on x and w on y
+    x, y, v, w = O.decode_pair(code)             # w >= 0: Expertise, dice v on x and w on y
     state[b + L.F_TDICE + x * L.N_VAL + v] -= 1
     state[b + L.F_TDICE + y * L.N_VAL + (v if w < 0 else w)] -= 1
     if w >= 0:
@@ -789,7 +783,7 @@ def list_moves(state, rules, seat):
             tx = x if side == 0 else y
             ty = y if side == 0 else x
             if _gather_changes(state, rules, b, tx, ty, c):
-                state[L.S_OPTIONS + n] = encode_move(c, side)
+                state[L.S_OPTIONS + n] = O.encode_move(c, side)
                 n += 1
     return n
 
@@ -844,7 +838,7 @@ def move_pollen(state, rules, seat, code, log):
     """WD-F3/F5: carry out the chosen move of the pending pair; its flip follows."""
     if code != L.MV_NONE:
         b = seat_base(seat)
-        c, side = decode_move(code)
+        c, side = O.decode_move(code)
         x = state[L.S_CTX_X]
         y = state[L.S_CTX_Y]
         if side == 1:
@@ -867,10 +861,10 @@ def list_flips(state, rules, seat):
     y = state[L.S_CTX_Y]
     n = 0
     if honey_colour(state, rules, b, x) >= 0:
-        state[L.S_OPTIONS] = encode_flip(L.FLIP_PLAIN, x)
+        state[L.S_OPTIONS] = O.encode_flip(L.FLIP_PLAIN, x)
         n = 1
     if y != x and honey_colour(state, rules, b, y) >= 0:
-        state[L.S_OPTIONS + n] = encode_flip(L.FLIP_PLAIN, y)
+        state[L.S_OPTIONS + n] = O.encode_flip(L.FLIP_PLAIN, y)
         n += 1
     eff = state[b + L.F_HAND + L.Q_EFFICIENCY] > 0
     alc = state[b + L.F_HAND + L.Q_ALCHEMY] > 0
@@ -883,16 +877,16 @@ def list_flips(state, rules, seat):
             continue
         one = False
         if eff and card_flip_ok(state, rules, b, t, 1):
-            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_EFFICIENCY, t)
+            state[L.S_OPTIONS + n] = O.encode_flip(L.FLIP_EFFICIENCY, t)
             n += 1
             one = True
         if alc and card_flip_ok(state, rules, b, t, 2):
-            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_ALCHEMY, t)
+            state[L.S_OPTIONS + n] = O.encode_flip(L.FLIP_ALCHEMY, t)
             n += 1
             one = True
         if (not one and eff and alc and rules[R.R_ALLOW_EFFICIENCY_WITH_ALCHEMY] > 0.5
                 and card_flip_ok(state, rules, b, t, 3)):
-            state[L.S_OPTIONS + n] = encode_flip(L.FLIP_BOTH, t)
+            state[L.S_OPTIONS + n] = O.encode_flip(L.FLIP_BOTH, t)
             n += 1
     if plain == 0 and n > 0:
         state[L.S_OPTIONS + n] = L.FLIP_NONE
@@ -910,7 +904,7 @@ def flip_tile(state, rules, seat, code, log):
     if code == L.FLIP_NONE:
         return
     b = seat_base(seat)
-    kind, t = decode_flip(code)
+    kind, t = O.decode_flip(code)
     for q in range(2):
         if (kind >> q) & 1:
             card = L.Q_EFFICIENCY if q == 0 else L.Q_ALCHEMY
@@ -1058,7 +1052,7 @@ def list_sick_day(state, seat, n):
             continue
         for v in range(L.N_VAL):
             if state[seat_base(p) + L.F_UNPLACED + v] > 0:
-                n = _opt(state, n, encode_card(L.Q_SICK_DAY, encode_sick_day(p, v)))
+                n = _opt(state, n, O.encode_card(L.Q_SICK_DAY, O.encode_sick_day(p, v)))
     return n
 
 
@@ -1076,8 +1070,8 @@ def list_wrong_turn(state, seat, n, head):
                 continue
             for f2 in range(L.N_COL):
                 if f2 != f:
-                    n = _opt(state, n, head + encode_card(L.Q_WRONG_TURN,
-                                                          encode_wrong_turn(p, f, f2)))
+                    n = _opt(state, n, head + O.encode_card(L.Q_WRONG_TURN,
+                                                          O.encode_wrong_turn(p, f, f2)))
     return n
 
 
@@ -1089,11 +1083,11 @@ def list_queens_gift(state, seat, n):
     if state[b + L.F_HAND + L.Q_QUEENS_GIFT] == 0:
         return n
     if state[L.S_TILE_SUPPLY] > 0 and state[b + L.F_N_TILES] < L.MAX_HIVE:
-        n = _opt(state, n, encode_card(L.Q_QUEENS_GIFT, encode_gift(-1)))
+        n = _opt(state, n, O.encode_card(L.Q_QUEENS_GIFT, O.encode_gift(-1)))
     if state[L.S_EGG_SUPPLY] > 0:
         for t in range(state[b + L.F_N_TILES]):
             if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
-                n = _opt(state, n, encode_card(L.Q_QUEENS_GIFT, encode_gift(t)))
+                n = _opt(state, n, O.encode_card(L.Q_QUEENS_GIFT, O.encode_gift(t)))
     return n
 
 
@@ -1128,8 +1122,8 @@ def list_relocation(state, rules, seat, n):
                     ty = hi if side == 0 else lo
                     if (state[b + L.F_CUBES + lo * L.N_COL + c] + state[b + L.F_CUBES + hi * L.N_COL + c] > 0
                             and _gather_changes(state, rules, b, tx, ty, c)):
-                        n = _opt(state, n, encode_card(L.Q_RELOCATION, encode_relocation(
-                            lo, hi, encode_move(c, side))))
+                        n = _opt(state, n, O.encode_card(L.Q_RELOCATION, O.encode_relocation(
+                            lo, hi, O.encode_move(c, side))))
     return n
 
 
@@ -1138,7 +1132,7 @@ def list_scout(state, seat, n, head):
     """Scout (DP-03): while the deck holds a card (WD-Q5); codes after ``head``."""
     if (state[seat_base(seat) + L.F_HAND + L.Q_SCOUT] > 0
             and state[L.S_DECK_POS] < state[L.S_DECK_N]):
-        n = _opt(state, n, head + encode_card(L.Q_SCOUT, 0))
+        n = _opt(state, n, head + O.encode_card(L.Q_SCOUT, 0))
     return n
 
 
@@ -1147,7 +1141,7 @@ def list_volunteer(state, seat, n, head):
     """Volunteer (DP-02): only while the volunteer die is in the supply (WD-Q5); codes after
     ``head``."""
     if state[seat_base(seat) + L.F_HAND + L.Q_VOLUNTEER] > 0 and state[L.S_VOLUNTEER] == 0:
-        n = _opt(state, n, head + encode_card(L.Q_VOLUNTEER, 0))
+        n = _opt(state, n, head + O.encode_card(L.Q_VOLUNTEER, 0))
     return n
 
 
@@ -1188,9 +1182,9 @@ def list_turn(state, rules, seat):
     n = list_command(state, seat, n)
     n = list_shift_change(state, seat, n)
     n = list_feint(state, rules, seat, n)
-    n = list_wrong_turn(state, seat, n, encode_turn_card(0))
-    n = list_scout(state, seat, n, encode_turn_card(0))
-    return list_volunteer(state, seat, n, encode_turn_card(0))
+    n = list_wrong_turn(state, seat, n, O.encode_turn_card(0))
+    n = list_scout(state, seat, n, O.encode_turn_card(0))
+    return list_volunteer(state, seat, n, O.encode_turn_card(0))
 
 
 @njit(cache=True)
@@ -1204,8 +1198,8 @@ def list_overtime(state, seat, n):
         if state[b + L.F_UNPLACED + v] > 0:
             for w in range(L.N_VAL):
                 if w != v:
-                    n = _opt(state, n, encode_turn_card(encode_card(L.Q_OVERTIME,
-                                                                    encode_overtime(v, w))))
+                    n = _opt(state, n, O.encode_turn_card(O.encode_card(L.Q_OVERTIME,
+                                                                    O.encode_overtime(v, w))))
     return n
 
 
@@ -1221,7 +1215,8 @@ def list_command(state, seat, n):
             continue
         for f in range(L.N_COL):
             if f != v and state[L.S_FLOWER + f * L.MAX_PLAYERS + seat] > 0:
-                n = _opt(state, n, encode_turn_card(encode_card(L.Q_COMMAND, encode_command(v, f))))
+                n = _opt(state, n, O.encode_turn_card(O.encode_card(L.Q_COMMAND,
+                                                                    O.encode_command(v, f))))
     return n
 
 
@@ -1234,11 +1229,12 @@ def list_shift_change(state, seat, n):
     if state[b + L.F_HAND + L.Q_SHIFT_CHANGE] == 0:
         return n
     if unplaced_dice(state, b) > state[L.S_TURN_LEFT]:
-        n = _opt(state, n, encode_turn_card(encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_TWO)))
+        n = _opt(state, n, O.encode_turn_card(O.encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_TWO)))
     if state[L.S_TURN_PLACED] == 0 and state[L.S_TURN_LEFT] == 1:
         for p in range(state[L.S_N_PLAYERS]):
             if p != seat and unplaced_dice(state, seat_base(p)) > 0:
-                return _opt(state, n, encode_turn_card(encode_card(L.Q_SHIFT_CHANGE, L.SHIFT_PASS)))
+                return _opt(state, n, O.encode_turn_card(O.encode_card(L.Q_SHIFT_CHANGE,
+                                                                       L.SHIFT_PASS)))
     return n
 
 
@@ -1268,7 +1264,7 @@ def _feint_moves(state, rules, seat, v, src, n):
     """DP-08: the Feint options of the seat's die of value v at ``src`` (WD-R6 but ``src``)."""
     skip = open_tiles(state, rules, seat_base(seat),
                       src - L.FROM_TILE if src >= L.FROM_TILE else -1)
-    head = encode_turn_card(encode_card(L.Q_FEINT, encode_feint(v, src, 0)))
+    head = O.encode_turn_card(O.encode_card(L.Q_FEINT, O.encode_feint(v, src, 0)))
     return list_destinations(state, seat, v, head, src, skip, n)
 
 
@@ -1276,7 +1272,7 @@ def _feint_moves(state, rules, seat, v, src, n):
 def feint(state, seat, a):
     """Feint (DP-08): the die leaves its spot (a slot becomes free) for the new destination;
     no die is placed this turn (WD-R7 exception). Returns (v, src, dest)."""
-    v, src, dest = decode_feint(a)
+    v, src, dest = O.decode_feint(a)
     if src < L.FROM_FLOWER:
         state[L.S_SLOT_OWNER + src * L.N_VAL + v - 1] = 0
     elif src < L.FROM_TILE:
@@ -1304,14 +1300,14 @@ def play_card(state, rules, seat, code, log):
     cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which must
     be this turn's placement; Command puts a die on a flower of the seat's; Shift Change adds a
     placement or passes the turn; Feint moves a placed die instead of placing one."""
-    q, a = decode_card(code)
+    q, a = O.decode_card(code)
     window = L.W_TURN if state[L.S_PHASE] == L.PH_PLACE else state[L.S_WINDOW]
     discard_card(state, seat, q)
     r0 = 0
     r1 = 0
     r2 = 0
     if q == L.Q_SICK_DAY:
-        r0, v = decode_sick_day(a)
+        r0, v = O.decode_sick_day(a)
         r1 = v + 1
         bp = seat_base(r0)
         state[bp + L.F_UNPLACED + r1 - 1] -= 1
@@ -1323,12 +1319,12 @@ def play_card(state, rules, seat, code, log):
     elif q == L.Q_SCOUT:
         r0 = scout(state, rules, seat)
     elif q == L.Q_WRONG_TURN:
-        r0, r1, r2 = decode_wrong_turn(a)
+        r0, r1, r2 = O.decode_wrong_turn(a)
         put_on_flower(state, r0, r2, take_from_flower(state, r0, r1, 0))
         r1 += 1
         r2 += 1
     elif q == L.Q_OVERTIME:
-        v, w = decode_overtime(a)
+        v, w = O.decode_overtime(a)
         r0 = v + 1
         r1 = w + 1
         b = seat_base(seat)
@@ -1336,7 +1332,7 @@ def play_card(state, rules, seat, code, log):
         state[b + L.F_UNPLACED + r1 - 1] += 1
         state[L.S_TURN_VALUE] = r1
     elif q == L.Q_COMMAND:
-        v, f = decode_command(a)
+        v, f = O.decode_command(a)
         r0 = v + 1
         r1 = f + 1
         state[seat_base(seat) + L.F_UNPLACED + r0 - 1] -= 1
@@ -1353,7 +1349,7 @@ def play_card(state, rules, seat, code, log):
         turn_used(state, seat)
     elif q == L.Q_QUEENS_GIFT:
         b = seat_base(seat)
-        t = decode_gift(a)
+        t = O.decode_gift(a)
         if t < 0:
             r0 = state[b + L.F_N_TILES]
             state[b + L.F_N_TILES] = r0 + 1
@@ -1366,8 +1362,8 @@ def play_card(state, rules, seat, code, log):
             state[L.S_EGG_SUPPLY] -= 1
             r2 = state[L.S_EGG_SUPPLY]
     else:                                    # Q_RELOCATION
-        r0, r1, r2 = decode_relocation(a)
-        c, side = decode_move(r2)
+        r0, r1, r2 = O.decode_relocation(a)
+        c, side = O.decode_move(r2)
         if side == 0:
             apply_gather(state, rules, seat_base(seat), r0, r1, c)
         else:
@@ -1440,7 +1436,7 @@ def list_harvests(state, seat):
     n = 1
     for f in range(L.N_COL):
         if state[b + L.F_GAINED + f] > 0 and state[L.S_CUBE_SUPPLY + f] > 0:
-            state[L.S_OPTIONS + n] = encode_card(L.Q_HARVEST, f)
+            state[L.S_OPTIONS + n] = O.encode_card(L.Q_HARVEST, f)
             n += 1
     return n
 
@@ -1449,7 +1445,7 @@ def list_harvests(state, seat):
 def harvest(state, rules, seat, code, log):
     """WD-D6: one Harvest adds ``harvest_bonus`` cubes of flower f's colour (as far as the
     supply allows) to the cubes the seat gained this D; they are placed with them (WD-D7)."""
-    _, f = decode_card(code)
+    _, f = O.decode_card(code)
     b = seat_base(seat)
     discard_card(state, seat, L.Q_HARVEST)
     got = min(int(rules[R.R_HARVEST_BONUS]), state[L.S_CUBE_SUPPLY + f])
@@ -1480,14 +1476,14 @@ def list_expert_hatches(state, rules, seat):
             dice += state[b + L.F_TDICE + t * L.N_VAL + v]
             pair = pair or state[b + L.F_TDICE + t * L.N_VAL + v] >= 2
         if dice >= 2 and not pair:
-            n = _opt(state, n, encode_card(L.Q_EXPERTISE, t))
+            n = _opt(state, n, O.encode_card(L.Q_EXPERTISE, t))
     return n
 
 
 @njit(cache=True)
 def expert_hatch(state, seat, code, log):
     """DP-13: Expertise makes egg tile ``t``'s unequal dice count as a pair at B (WD-Q3)."""
-    _, t = decode_card(code)
+    _, t = O.decode_card(code)
     discard_card(state, seat, L.Q_EXPERTISE)
     state[seat_base(seat) + L.F_EXPERT + t] = 1
     if log.shape[0] > 1:
@@ -1648,7 +1644,7 @@ def _apply(state, rules, seat, code, log):
         if code < L.TURN_CARD:
             place_die(state, seat, code, log)
         else:
-            play_card(state, rules, seat, decode_turn_card(code), log)
+            play_card(state, rules, seat, O.decode_turn_card(code), log)
     elif ph == L.PH_WINDOW or ph == L.PH_HARVEST or ph == L.PH_B:
         if code == L.CARD_PASS:
             state[L.S_CURSOR] += 1

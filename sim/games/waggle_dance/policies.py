@@ -15,13 +15,10 @@ from numba import njit
 from sim.borrow import no_refcount_module, no_wraparound_module
 
 from . import layout as L
+from . import options as O
 from . import rules as R
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
                    honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
-from .options import (decode_card, decode_command, decode_cube, decode_feint, decode_flip,
-                      decode_gift, decode_move, decode_overtime, decode_pair, decode_place,
-                      decode_relocation, decode_sick_day, decode_trade, decode_turn_card,
-                      decode_wrong_turn, encode_place)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -187,7 +184,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     """DP-04: value of placing a die of value v at a destination (§9.3 weights). ``scr``: the
     decision's cache (``_empty_cache``)."""
     b = seat_base(seat)
-    v, dest = decode_place(code)
+    v, dest = O.decode_place(code)
     if dest < L.DEST_FLOWER:
         if scr[L.SCR_SLOT + dest] != scr[L.SCR_SLOT + dest]:
             scr[L.SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
@@ -316,7 +313,7 @@ def _trade_value(code, keen, completion, hive):
     colour; ``keen``: eggs are wanted (the pool is big enough, or no personal dice are left)."""
     if code == L.TR_SKIP:
         return 0.5
-    c, c2 = decode_trade(code)
+    c, c2 = O.decode_trade(code)
     if c < 0:
         return completion[c2] + (1.0 if keen else -2.0)
     return completion[c2] - 0.3 * hive[c]
@@ -349,7 +346,7 @@ def _pair_value(state, rules, b, code):
     """DP-18: a pair that makes honey at once, else one that links tiles for a useful move."""
     if code == L.PAIR_DONE:
         return -1.0
-    x, y, v, w = decode_pair(code)
+    x, y, v, w = O.decode_pair(code)
     if w >= 0:                     # Expertise: worth it when the pair makes honey (§9.3)
         return _pair_tiles_value(state, rules, b, x, y) - 3.0
     return _pair_tiles_value(state, rules, b, x, y)
@@ -396,7 +393,7 @@ def _wrong_turn_value(state, rules, seat, p, f, f2):
 def _relocation_value(state, rules, b, x, y, move):
     """DP-11: 10 when the split makes a honey tile that carries an equal pair of dice (it
     flips at F), else a quarter of the gain of ``_gather_value``."""
-    c, side = decode_move(move)
+    c, side = O.decode_move(move)
     tx = x if side == 0 else y
     ty = y if side == 0 else x
     xc, yc, oy, ox = gather_split(state, rules, b, tx, ty, c)
@@ -417,9 +414,9 @@ def card_value(state, rules, pp, seat, code):
     if code == L.CARD_PASS:
         return pp[R.P_CARD_MIN_VALUE]
     b = seat_base(seat)
-    q, a = decode_card(code)
+    q, a = O.decode_card(code)
     if q == L.Q_SICK_DAY:
-        p, v = decode_sick_day(a)
+        p, v = O.decode_sick_day(a)
         return (0.6 + 0.25 * state[seat_base(p) + L.F_HONEY]
                 + (0.5 if state[b + L.F_UNPLACED + v] > 0 else 0.0))
     if q == L.Q_VOLUNTEER:
@@ -427,14 +424,14 @@ def card_value(state, rules, pp, seat, code):
     if q == L.Q_SCOUT:
         return 1.0 if state[L.S_DECK_N] - state[L.S_DECK_POS] >= pp[R.P_SCOUT_MIN_DECK] else 0.0
     if q == L.Q_WRONG_TURN:
-        p, f, f2 = decode_wrong_turn(a)
+        p, f, f2 = O.decode_wrong_turn(a)
         return _wrong_turn_value(state, rules, seat, p, f, f2)
     if q == L.Q_QUEENS_GIFT:
-        if decode_gift(a) >= 0:
+        if O.decode_gift(a) >= 0:
             return 1.2 if _wants_eggs(state, pp, b) else 0.2
         return 1.0 if state[b + L.F_N_TILES] < pp[R.P_TARGET_HIVE_SIZE] else 0.3
     if q == L.Q_RELOCATION:
-        x, y, move = decode_relocation(a)
+        x, y, move = O.decode_relocation(a)
         return _relocation_value(state, rules, b, x, y, move)
     if q == L.Q_HARVEST:
         return 1.0 + 0.1 * colour_in_hive(state, b, a)
@@ -458,15 +455,15 @@ def _best_places(state, rules, pp, seat, scr):
 def _best_place(state, rules, pp, seat, v, scr):
     """DP-05: the best placement value of a die of value v (WD-R6 destinations)."""
     b = seat_base(seat)
-    best = _place_value(state, rules, pp, seat, encode_place(v, L.DEST_FLOWER), scr)
+    best = _place_value(state, rules, pp, seat, O.encode_place(v, L.DEST_FLOWER), scr)
     for card in range(L.DEST_FLOWER):
         i = card * L.N_VAL + v - 1
         if state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
-            best = max(best, _place_value(state, rules, pp, seat, encode_place(v, card), scr))
+            best = max(best, _place_value(state, rules, pp, seat, O.encode_place(v, card), scr))
     for t in range(state[b + L.F_N_TILES]):
         if state[b + L.F_TILE_HONEY + t] == 0:
             best = max(best, _place_value(state, rules, pp, seat,
-                                          encode_place(v, L.DEST_TILE + t), scr))
+                                          O.encode_place(v, L.DEST_TILE + t), scr))
     return best
 
 
@@ -476,7 +473,7 @@ def _feint_gain(state, rules, pp, seat, a, scr):
     destination less its value where it stands (a slot's use, the cubes its flower wins me,
     half a pair on a tile)."""
     b = seat_base(seat)
-    v, src, dest = decode_feint(a)
+    v, src, dest = O.decode_feint(a)
     if src < L.FROM_FLOWER:
         old = _slot_value(state, rules, pp, seat, src, scr)
     elif src < L.FROM_TILE:
@@ -485,7 +482,7 @@ def _feint_gain(state, rules, pp, seat, a, scr):
                                 - majority_owed(state, rules, f, seat, seat, -1)[0])
     else:
         old = 0.5 * pp[R.P_W_PAIR] if state[b + L.F_TDICE + (src - L.FROM_TILE) * L.N_VAL + v - 1] % 2 == 0 else 0.0
-    return _place_value(state, rules, pp, seat, encode_place(v, dest), scr) - old
+    return _place_value(state, rules, pp, seat, O.encode_place(v, dest), scr) - old
 
 
 @njit(cache=True)
@@ -497,7 +494,7 @@ def _two_contested(state, rules, pp, seat, plain, scr):
     c1 = -1
     for i in range(plain):
         code = state[L.S_OPTIONS + i]
-        v, dest = decode_place(code)
+        v, dest = O.decode_place(code)
         if dest < L.DEST_FLOWER and _rivals(state, seat, v) > 0:
             x = _place_value(state, rules, pp, seat, code, scr)
             if x > s1:
@@ -505,9 +502,9 @@ def _two_contested(state, rules, pp, seat, plain, scr):
     s2 = -1e18
     for i in range(plain):
         code = state[L.S_OPTIONS + i]
-        v, dest = decode_place(code)
+        v, dest = O.decode_place(code)
         if (code != c1 and dest < L.DEST_FLOWER and _rivals(state, seat, v) > 0
-                and (v != decode_place(c1)[0] or state[b + L.F_UNPLACED + v - 1] >= 2)):
+                and (v != O.decode_place(c1)[0] or state[b + L.F_UNPLACED + v - 1] >= 2)):
             s2 = max(s2, _place_value(state, rules, pp, seat, code, scr))
     return s1 + s2
 
@@ -521,15 +518,15 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
     placement kept for later; Shift Change: two contested slots, or a pass while my best
     placement is below ``shift_pass_below``; each less ``turn_card_margin``. Wrong Turn, Scout
     and Volunteer leave the turn's placement: worth ``top`` plus their gain over passing."""
-    q, a = decode_card(code)
+    q, a = O.decode_card(code)
     b = seat_base(seat)
     margin = pp[R.P_TURN_CARD_MARGIN]
     if q == L.Q_OVERTIME:
-        v, w = decode_overtime(a)
+        v, w = O.decode_overtime(a)
         return bests[w] - margin + 0.01 * state[b + L.F_UNPLACED + v]
     if q == L.Q_COMMAND:
-        v, f = decode_command(a)
-        return (_place_value(state, rules, pp, seat, encode_place(f + 1, L.DEST_FLOWER), scr)
+        v, f = O.decode_command(a)
+        return (_place_value(state, rules, pp, seat, O.encode_place(f + 1, L.DEST_FLOWER), scr)
                 - margin + 0.01 * state[b + L.F_UNPLACED + v])
     if q == L.Q_FEINT:
         return top + _feint_gain(state, rules, pp, seat, a, scr) - margin
@@ -572,7 +569,7 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
             return -1.0
         return 1.0 - 0.1 * state[b + L.F_TDICE + code * L.N_VAL]
     if point == L.D_CUBE:
-        c, t = decode_cube(code)
+        c, t = O.decode_cube(code)
         return _cube_value(state, rules, b, c, t)
     if point == L.D_GAIN:
         return _cube_value(state, rules, b, state[L.S_CTX_GAIN], code)
@@ -587,7 +584,7 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
     if point == L.D_FLIP:          # a plain flip, else a card flip (§9.3: when it creates one)
         if code == L.FLIP_NONE:
             return pp[R.P_CARD_MIN_VALUE]
-        return 3.0 if decode_flip(code)[0] == L.FLIP_PLAIN else 2.0
+        return 3.0 if O.decode_flip(code)[0] == L.FLIP_PLAIN else 2.0
     if point == L.D_CARD or point == L.D_HARVEST or point == L.D_HATCH:
         return card_value(state, rules, pp, seat, code)
     if point == L.D_KEEP:
@@ -595,7 +592,7 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
     if point == L.D_MOVE:
         if code == L.MV_NONE:
             return 0.0
-        c, side = decode_move(code)
+        c, side = O.decode_move(code)
         return _gather_value(state, rules, b, state[L.S_CTX_X], state[L.S_CTX_Y], c, side)
     return 0.0
 
@@ -622,12 +619,13 @@ def greedy(state, rules, pparams, seat, point, n, scr):
             bv = v
             best = i
     top = bv
-    if plain < n and decode_card(decode_turn_card(state[L.S_OPTIONS + plain]))[0] == L.Q_OVERTIME:
+    first_card = O.decode_card(O.decode_turn_card(state[L.S_OPTIONS + plain]))[0] if plain < n else -1
+    if first_card == L.Q_OVERTIME:
         bests = _best_places(state, rules, pp, seat, scr)   # Overtime plays come first
     else:
         bests = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for i in range(plain, n):
-        v = turn_card_value(state, rules, pp, seat, decode_turn_card(state[L.S_OPTIONS + i]),
+        v = turn_card_value(state, rules, pp, seat, O.decode_turn_card(state[L.S_OPTIONS + i]),
                             top, plain, bests, scr)
         if v > bv:
             bv = v

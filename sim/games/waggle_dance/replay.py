@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from . import layout as L
+from . import options as O
 from . import rules as R
-from .options import decode_move, decode_trade
 
 _COLOURS = ("colour_1", "colour_2", "colour_3", "colour_4", "colour_5", "colour_6")
 _DEST = ("A", "C", "E", "G", "flower")
@@ -21,7 +21,7 @@ def _names(ctx, key, default):
 def _trade(code: int, colours) -> str:
     if code == L.TR_SKIP:
         return "no trade"
-    c, c2 = decode_trade(code)
+    c, c2 = O.decode_trade(code)
     if c < 0:
         return f"an egg for 1 {colours[c2]}"
     return f"{colours[c]} cubes for {colours[c2]}"
@@ -74,7 +74,7 @@ def _play(a, queen, colour) -> str:
             return f"{head}: an egg on tile {a[2]} (egg supply {a[4]})"
         return f"{head}: a new tile {a[2]} (tile supply {a[4]})"
     if q == L.Q_RELOCATION:
-        c, side = decode_move(a[4])
+        c, side = O.decode_move(a[4])
         return f"{head}: gathers {colour(c)} on tile {(a[2], a[3])[side]} (from tiles {a[2]} and {a[3]})"
     if q == L.Q_HARVEST:
         return f"{head} on flower {a[2]}: +{a[3]} {colour(a[2] - 1)} ({a[4]} left)"
@@ -148,7 +148,7 @@ def format_event(event, ctx=None) -> str:
     if code == L.EV_MOVE:
         if a[3] == L.MV_NONE:
             return f"F: seat {a[0]} moves nothing between tiles {a[1]} and {a[2]}"
-        c, side = decode_move(a[3])
+        c, side = O.decode_move(a[3])
         return f"F: seat {a[0]} gathers {colour(c)} on tile {(a[1], a[2])[side]}"
     if code == L.EV_FLIP:
         return f"F: seat {a[0]} makes honey from {colour(a[2])} on tile {a[1]}: honey {a[3]}"
