@@ -200,7 +200,7 @@ def test_rule_functions_run_from_python_with_a_warm_cache(tmp_path):
     assert second.returncode == 0, second.stderr[-3000:]
     assert first.stdout == second.stdout
     cached = eval(first.stdout.splitlines()[1])
-    assert "kernel.play_many" in cached and "kernel.play_game" not in cached
+    assert "kernel.play_many" in cached and "kernel._play" not in cached
     assert "kernel.start_streams" not in cached and "kernel.new_state" not in cached
 
 
