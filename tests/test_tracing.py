@@ -16,6 +16,9 @@
 import numpy as np
 import pytest
 
+from sim.games.flower_shop import options as FO
+from sim.games.rattlebones import options as RO
+from sim.games.waggle_dance import options as WO
 from sim import batch, decide, registry, tracing
 from sim.spec import G_ROUNDS, G_TRUNCATED, S_SCORE
 
@@ -168,10 +171,10 @@ def test_rattlebones_hand_made():
     st[b1 + L.F_MONKEY + 2] = 3
     st[L.S_SPACE_KIND + 5] = L.SP_PLUS1
     st[L.S_SPACE_KIND + 4] = L.SP_START
-    assert _name(spec, L.D_MOVE, 2 * L.MOVE_CODE + 2, st, arm) == "land on a +1 space"
-    assert _name(spec, L.D_NINE, 1 * L.MOVE_CODE + 2, st, arm) == "land on START (shop)"
+    assert _name(spec, L.D_MOVE, RO.encode_move(2, 2), st, arm) == "land on a +1 space"
+    assert _name(spec, L.D_NINE, RO.encode_move(1, 2), st, arm) == "land on START (shop)"
     assert _name(spec, L.D_RM_MOVE, -1, st, arm) == "decline"
-    assert _name(spec, L.D_PLUS1, L.PLUS1_KIND + 1 * L.PLUS1_DIE + 3, st, arm) \
+    assert _name(spec, L.D_PLUS1, RO.encode_plus1(1, 1, 2), st, arm) \
         == "upgrade a points face"
     assert _name(spec, L.D_SHOP, 3, st, arm) == "cash 3 stars"
     assert _name(spec, L.D_THIEF, L.TK_STOCK, st, arm) == "steal a stock"
@@ -205,12 +208,12 @@ def test_flower_shop_hand_made():
     assert _name(spec, L.D_LOCK, 0b11, st, arm) == "free lock"
     assert _name(spec, L.D_LOCK, 0b10110, st, arm) == "paid lock (extra dice)"
     st[L.S_ROW + 1] = t7
-    assert _name(spec, L.D_TILE, 1 * L.TILE_MUL + 4, st, arm) == "tile of 7 stars or more"
+    assert _name(spec, L.D_TILE, FO.encode_tile(1, 4), st, arm) == "tile of 7 stars or more"
     st[L.S_ROW + 0] = t3
-    assert _name(spec, L.D_TILE, 0 * L.TILE_MUL + 4, st, arm) == "tile of 3 stars or fewer"
+    assert _name(spec, L.D_TILE, FO.encode_tile(0, 4), st, arm) == "tile of 3 stars or fewer"
     assert _name(spec, L.D_STEP4, L.A_DONE, st, arm) == "done (end Step 4)"
-    assert _name(spec, L.D_STEP4, L.A_FINISH * L.A_MUL + 2, st, arm) == "finish a tile"
-    assert _name(spec, L.D_STEP4, L.A_TAKE_TOKEN * L.A_MUL + 0b101, st, arm) \
+    assert _name(spec, L.D_STEP4, FO.encode_step4(L.A_FINISH, 2), st, arm) == "finish a tile"
+    assert _name(spec, L.D_STEP4, FO.encode_step4(L.A_TAKE_TOKEN, 0b101), st, arm) \
         == "take a token with dice"
     assert _name(spec, L.D_RIBBON, 1, st, arm) == "buy a ribbon"
     assert _name(spec, L.D_REFRESH, 0, st, arm) == "keep the row"
@@ -260,10 +263,10 @@ def test_waggle_dance_hand_made():
     st[b + L.F_N_TILES] = 3
     st[b + L.F_EGG + 0] = 1
     st[b + L.F_CUBES + 1 * L.N_COL + 2] = 1               # tile 1 holds one cube of colour 2
-    assert _name(spec, L.D_PLACE, 3 * L.PLACE_CODE + L.DEST_E, st, arm) == "E trade"
-    assert _name(spec, L.D_PLACE, 2 * L.PLACE_CODE + L.DEST_TILE + 0, st, arm) \
+    assert _name(spec, L.D_PLACE, WO.encode_place(3, L.DEST_E), st, arm) == "E trade"
+    assert _name(spec, L.D_PLACE, WO.encode_place(2, L.DEST_TILE + 0), st, arm) \
         == "own tile with an egg (B hatch)"
-    assert _name(spec, L.D_PLACE, 2 * L.PLACE_CODE + L.DEST_TILE + 1, st, arm) \
+    assert _name(spec, L.D_PLACE, WO.encode_place(2, L.DEST_TILE + 1), st, arm) \
         == "own tile without egg (F honey)"
     assert _name(spec, L.D_PLACE, L.TURN_CARD + L.Q_FEINT * L.CARD_PLAY + 77, st, arm) \
         == "card: Shift Change / Feint"
@@ -273,7 +276,7 @@ def test_waggle_dance_hand_made():
     assert _name(spec, L.D_CUBE, 3 * L.MAX_HIVE + 2, st, arm) == "onto an empty tile"
     assert _name(spec, L.D_TRADE, L.TR_EGG + 4, st, arm) == "pay eggs"
     assert _name(spec, L.D_PAIR, L.PAIR_DONE, st, arm) == "leave unpaired"
-    assert _name(spec, L.D_PAIR, (1 * L.MAX_HIVE + 1) * L.PAIR_CODE + 3, st, arm) \
+    assert _name(spec, L.D_PAIR, WO.encode_pair(1, 1, 2, -1), st, arm) \
         == "pair on one tile"
     assert _name(spec, L.D_FLIP, L.FLIP_ALCHEMY * L.MAX_HIVE + 1, st, arm) == "flip with Alchemy"
     assert _name(spec, L.D_CARD, L.Q_QUEENS_GIFT * L.CARD_PLAY + 1 + 2, st, arm) \
