@@ -421,3 +421,29 @@ def test_search_seats_are_not_traced():
     manifest, notes, _ = runner.build_manifest(exp, None, 10)
     assert manifest["arms"][0]["trace"] == 0
     assert any("search seats" in n for n in notes)
+
+
+# ---- the notebook's trace sections (no real game declares a trace here yet) -----------------
+
+def test_the_notebook_runs_its_trace_sections_with_a_traced_game(tmp_path, monkeypatch):
+    """notebooks/05 executed in this process (its code cells in order) with the traced
+    Rattlebones; tests/studies/test_notebooks.py runs it in a kernel, where the game declares
+    no trace yet."""
+    import matplotlib
+    import nbformat
+
+    matplotlib.use("Agg")
+    nb = nbformat.read(HERE.parents[1] / "notebooks" / "05_how_the_game_plays.ipynb",
+                       as_version=4)
+    monkeypatch.setenv("PLAYTEST_STORE", str(tmp_path / "store"))
+    monkeypatch.setenv("PLAYTEST_NOTEBOOK_GAMES", "60")
+    monkeypatch.setenv("PLAYTEST_NOTEBOOK_TRACE", "30")
+    ns: dict = {}
+    for i, cell in enumerate(c for c in nb.cells if c.cell_type == "code"):
+        src = "\n".join(x for x in cell.source.splitlines() if not x.startswith("%"))
+        exec(compile(src, f"notebook cell {i}", "exec"), ns)
+    assert ns["TRACED"]
+    for a in ns["arms"]:
+        assert ns["ins"][a]["lead_change_rate"]["n_games"] == 30
+        assert ns["ins"][a]["completion"]["n_games"] == 60
+    assert len(ns["per_game"]) == 30 * len(ns["arms"])
