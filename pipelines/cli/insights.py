@@ -70,18 +70,28 @@ def insights_cmd(
     if arm:
         names = [a for a in names if a in set(arm)]
     result, traced = experiment_insights(root, experiment, names, entries, stall_rounds,
-                                         examples)
+                                         examples, err.status)
     if format_ == "json":
         typer.echo(json.dumps(result, indent=2, allow_nan=False))
         return
     print_insights(experiment, result, entries, traced, store, stall_rounds)
 
 
+class _Quiet:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 def experiment_insights(root, experiment: str, arms: list[str], entries: dict,
-                        stall_rounds: int = 10, max_examples: int = 3
+                        stall_rounds: int = 10, max_examples: int = 3, status=None
                         ) -> tuple[dict[str, dict], dict[str, int]]:
     """``{arm: analysis.insights.insights(...)}`` of the arms of a stored experiment (read
-    through the checked DuckDB views, one arm at a time), and the traced games per arm."""
+    through the checked DuckDB views, one arm at a time), and the traced games per arm.
+    ``status(text)``: a context manager shown while an arm is computed (its bootstrap over
+    every game takes about half a minute per 100,000 games)."""
     from analysis import db
     from analysis.insights import insights
 
@@ -101,9 +111,12 @@ def experiment_insights(root, experiment: str, arms: list[str], entries: dict,
             actions = db.query(con, f"SELECT * FROM actions {where} {order}, seat", params)
             traced[name] = int(rounds[["master_seed", "game_index"]].drop_duplicates().shape[0]
                                if len(rounds) else 0)
-            result[name] = insights(games, seats, rounds, actions, stall_rounds=stall_rounds,
-                                    max_examples=max_examples,
-                                    replay_options=replay_options(entries.get(name, {})))
+            with (status or (lambda _: _Quiet()))(
+                    f"arm {name}: insights over {len(games):,} games "
+                    f"({traced[name]:,} traced)"):
+                result[name] = insights(games, seats, rounds, actions,
+                                        stall_rounds=stall_rounds, max_examples=max_examples,
+                                        replay_options=replay_options(entries.get(name, {})))
     finally:
         con.close()
     return result, traced
@@ -167,7 +180,7 @@ def _value(e: dict | None) -> str:
     return "—" if not e or e.get("estimate") is None else fmt(e["estimate"])
 
 
-def _kinds(rows: list[dict], limit: int = 4) -> str:
+def _kinds(rows: list[dict], limit: int = 3) -> str:
     if not rows:
         return "none"
     text = ", ".join(f"{r['point']}/{r['kind'] or '-'}" for r in rows[:limit])
@@ -218,10 +231,10 @@ def _rows(ins: dict) -> list[tuple[str, str]]:
         ("actions: strongest policy", a.get("strongest_policy") or "—"),
         ("actions: never picked", _kinds(a["never_picked"]) if a["n_games"] else "—"),
         ("actions: always picked", _kinds(a["always_picked"]) if a["n_games"] else "—"),
-        ("actions: forced share", _forced_share(ins) if a["n_games"] else "—"),
+        ("actions: forced share*", _forced_share(ins) if a["n_games"] else "—"),
         ("flag: truncated", _flag(fl["truncated"])),
         ("flag: stall", _flag(fl["stall"])),
-        ("flag: no legal option", _flag(fl["no_legal_option"])),
+        ("flag: no legal option*", _flag(fl["no_legal_option"])),
     ]
     return rows
 
@@ -292,6 +305,10 @@ def print_insights(experiment: str, result: dict, entries: dict, traced: dict, s
                   f"again with --trace N (e.g. --trace {settings.DEFAULT_TRACE}; a game must "
                   f"declare a trace): its games are kept, only the traces are added. Then "
                   f"`playtest insights {experiment}{where}`.", soft_wrap=True, markup=False)
+    if any(traced.values()):
+        out.print("* the trace loop sees the real choices only (two or more legal options): "
+                  "decisions with one or no legal option are taken by the game itself and "
+                  "count 0 here", soft_wrap=True, markup=False, style="dim")
     out.print("actions are associations, not causes; every interval is 95% "
               "(docs/metrics_play.md)", soft_wrap=True, markup=False, style="dim")
 
