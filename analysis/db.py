@@ -690,6 +690,8 @@ def arms_games(con, experiment: str, arms=None, seat_columns=("win_share", "scor
 
 
 def _arms_batch(con, experiment: str, arms: list[str], seat_columns):
+    import pandas as pd
+
     marks = ", ".join("?" * len(arms))
     g = query(con, f"""
         SELECT arm, game, master_seed, game_index, n_players, rounds, truncated, n_winners,
