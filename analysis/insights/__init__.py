@@ -203,9 +203,9 @@ def load_arm(store, experiment: str, arm: str) -> dict[str, pd.DataFrame]:
     """The ``games``, ``seats``, ``rounds`` and ``actions`` rows of one arm of a local store.
 
     With a manifest, only the parts of the chunks it lists as finished are read (a killed
-    run's unfinished chunks are left out; a trace part only when its chunk's record lists it);
-    without one, or with one ``playtest run`` did not
-    write (a hand-made store), every part of the arm. A table the arm lacks (no ``--trace``)
+    run's unfinished chunks are left out; with part records, a trace part only when its
+    chunk's record lists it); without one, or with one ``playtest run`` did not write (a
+    hand-made store), every part of the arm. A table the arm lacks (no ``--trace``)
     is an empty DataFrame. The hive columns ``game``, ``experiment`` and ``arm`` come from
     the paths.
     """
@@ -222,10 +222,13 @@ def load_arm(store, experiment: str, arm: str) -> dict[str, pd.DataFrame]:
     for table in ("games", "seats", "rounds", "actions"):
         if entry is not None:
             plan, done = read_arm(entry)
-            recs = part_records(entry)  # a trace part counts once its chunk records it
+            # a trace part counts once its chunk's record lists it (manifests that record
+            # parts, format 3: a killed run's trace parts are left out)
+            recs = part_records(entry) if "parts" in entry else None
             files = [reader.part_path(table, entry["game"], experiment, arm, c)
                      for c, _, _ in expand(plan) if c in done
-                     and (table not in TRACE_TABLES or table in recs.get(c, {}))]
+                     and (recs is None or table not in TRACE_TABLES
+                          or table in recs.get(c, {}))]
             files = [f for f in files if f.is_file()]
         else:
             files = sorted((root / "results" / table).glob(

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import tracegame
-from analysis import db
+from analysis import db, insights
 from analysis.insights import ACTIONS_COLUMNS, KEYS, ROUNDS_COLUMNS, trace_cube
 from analysis.storage import StoreError
 from pipe_helpers import HERE
@@ -253,6 +253,18 @@ def test_a_crash_between_the_trace_parts_leaves_no_half_trace(tmp_path, monkeypa
     run_rb(full, trace=30, games=100, players="2")
     for t in ("games", "seats", "rounds", "actions"):
         pd.testing.assert_frame_equal(table(store, t), table(full, t))
+    # more traces, killed between the two parts of the finished chunk 0: its new rounds part
+    # is on disk, unrecorded; no reader takes it, and the next run traces the chunk again
+    monkeypatch.setattr(store_mod.Store, "write_part", crash)
+    with pytest.raises(KeyboardInterrupt):
+        run_rb(store, trace=45, games=100, players="2")
+    assert "rounds" not in manifest(store)["arms"][0]["parts"]["0"]
+    assert table(store, "rounds").empty and len(table(store, "games")) == 100
+    assert insights.load_arm(store, "rb", "p2")["rounds"].empty
+    monkeypatch.setattr(store_mod.Store, "write_part", real)
+    exp, res = run_rb(store, trace=45, games=100, players="2")
+    assert res.simulated == 0 and res.traced == 45
+    assert sorted(table(store, "rounds")["game_index"].unique()) == list(range(45))
 
 
 def _trace_cli(store, *extra):
