@@ -67,6 +67,12 @@ class ExecutorError(SpecError):
     finished chunks are in the store and the same command resumes."""
 
 
+class TraceError(SpecError):
+    """A traced game ended otherwise than the same game of ``play_many`` (the game's step
+    machine and kernel disagree: a bug in the game). One message (exit code 2); the chunks
+    finished before are in the store, and ``--trace 0`` runs without traces."""
+
+
 @dataclass(frozen=True)
 class ChunkTask:
     """Everything needed to simulate one chunk (picklable, for remote executors)."""
@@ -121,8 +127,8 @@ def play_chunk(arm, task: ChunkTask) -> ChunkOutput:
 
     The traced games are played again by :func:`sim.tracing.play`; its result rows must equal
     ``play_many``'s (for a trace-only task, ``play_many`` plays the traced games again to
-    compare), else RuntimeError: the game's step machine and kernel disagree, and traces of
-    other games than the stored ones are never written.
+    compare), else :class:`TraceError`: the game's step machine and kernel disagree, and
+    traces of other games than the stored ones are never written.
     """
     from sim.batch import run_games
 
@@ -140,7 +146,7 @@ def play_chunk(arm, task: ChunkTask) -> ChunkOutput:
             rg, rs = run_games(arm, task.master_seed, task.start, k)
         if not (np.array_equal(tg, rg) and np.array_equal(ts, rs)):
             bad = int(np.flatnonzero((tg != rg).any(axis=1) | (ts != rs).any(axis=(1, 2)))[0])
-            raise RuntimeError(
+            raise TraceError(
                 f"{arm.spec.id}: the traced game {task.start + bad} (seed {task.master_seed}) "
                 f"ended otherwise than play_many's: the game's step machine and kernel "
                 f"disagree (a bug in the game); run with --trace 0 to simulate without traces")

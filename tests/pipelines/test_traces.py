@@ -459,3 +459,26 @@ def test_the_notebook_runs_its_trace_sections_with_a_traced_game(tmp_path, monke
         assert ns["ins"][a]["lead_change_rate"]["n_games"] == 30
         assert ns["ins"][a]["completion"]["n_games"] == 60
     assert len(ns["per_game"]) == 30 * len(ns["arms"])
+
+
+def test_a_trace_that_disagrees_with_play_many_stops_the_run_and_writes_no_trace(
+        tmp_path, monkeypatch, cli):
+    real = tracing.play
+
+    def wrong(arm, seed, first, n):
+        g, s, *rest = real(arm, seed, first, n)
+        if first == 50:  # chunk 1: its first game's score differs
+            s = s.copy()
+            s[0, 0, 0] += 1
+        return (g, s, *rest)
+
+    monkeypatch.setattr(tracing, "play", wrong)
+    store = tmp_path / "s"
+    with pytest.raises(runner.TraceError, match="traced game 50 .* --trace 0"):
+        run_rb(store, trace=80, games=100, players="2")
+    m = manifest(store)["arms"][0]
+    assert chunks.from_ranges(m["finished"]) == {0}
+    assert sorted(table(store, "rounds")["game_index"].unique()) == list(range(50))
+    r = cli("run", "rattlebones", "--players", "2", "--games", "100", "--chunk-size", "50",
+            "--seed", SEED, "--store", store, "--experiment", "rb", "--quiet", "--trace", "80")
+    assert r.exit_code == 2 and "step machine and kernel disagree" in r.stderr, r.output
