@@ -56,7 +56,7 @@ from sim.spec import SpecError
 from . import settings
 from . import chunks
 from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
-from .store import MANIFEST_FORMAT, Store, build_tables, build_trace_tables, now_iso
+from .store import MANIFEST_FORMAT, Store, TraceError, build_tables, build_trace_tables, now_iso
 
 EXECUTORS = ("local", "dask")
 
@@ -65,12 +65,6 @@ class ExecutorError(SpecError):
     """The executor failed while simulating (a lost Dask scheduler or worker...), not the
     store: one message (exit code 2, like a ``--scheduler`` that cannot be reached); the
     finished chunks are in the store and the same command resumes."""
-
-
-class TraceError(SpecError):
-    """A traced game ended otherwise than the same game of ``play_many`` (the game's step
-    machine and kernel disagree: a bug in the game). One message (exit code 2); the chunks
-    finished before are in the store, and ``--trace 0`` runs without traces."""
 
 
 @dataclass(frozen=True)

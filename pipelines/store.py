@@ -47,7 +47,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analysis.storage import TABLES, StoreError, StoreReader, file_digest
-from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON
+from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON, SpecError
 
 from . import arrow
 
@@ -65,6 +65,12 @@ ROUNDS_COLUMNS = GAME_KEYS + ("round", "seat", "score")
 ACTIONS_COLUMNS = GAME_KEYS + ("seat", "point", "kind", "legal", "chosen", "faced", "forced",
                                "no_legal", "n_options_sum")
 PARQUET_OPTIONS = dict(compression="zstd", compression_level=3)
+
+
+class TraceError(SpecError):
+    """A game's round trace is not what the trace tables hold (its results differ from
+    ``play_many``'s, or its rounds are not numbered 1..R): a bug in the game's step machine or
+    ``TraceSpec``. One message (exit code 2); ``--trace 0`` runs without traces."""
 
 
 def now_iso() -> str:
@@ -378,7 +384,8 @@ def build_trace_tables(experiment: str, arm_name: str, arm, master_seed: int, fi
 
     ``rounds``: per game, round and seat (in that order) the recorded round number, ``seat``,
     ``score`` and the game's declared resources (``TraceSpec.resources``); a game longer than
-    the trace buffer (``n_rounds = -1``) has no rows. ``actions``: per game, seat, decision
+    the trace buffer (``n_rounds = -1``) has no rows, and rounds not numbered 1..R raise
+    :class:`TraceError`. ``actions``: per game, seat, decision
     point (by code) and option kind (in ``TraceSpec.kinds`` order), the kinds of the point that
     were legal or chosen; a point the seat faced without any such kind gets one row with
     ``kind = ""``. The step machine takes decisions with fewer than two legal options itself,
@@ -397,6 +404,16 @@ def build_trace_tables(experiment: str, arm_name: str, arm, master_seed: int, fi
     # rounds
     mr = rounds.shape[1]
     gi, ri = np.nonzero(np.arange(mr)[None, :] < n_rounds[:, None])
+    bad = (rounds[gi, ri, :, RC_ROUND] != (ri + 1)[:, None]).any(axis=1)
+    if bad.any():
+        g = int(gi[np.argmax(bad)])
+        got = rounds[g, :n_rounds[g], 0, RC_ROUND].tolist()
+        raise TraceError(
+            f"{spec.id}: the trace of game {first_index + g} records rounds "
+            f"{got[:12]}{' ...' if len(got) > 12 else ''}, not 1..{n_rounds[g]}: the game's "
+            f"TraceSpec.round_of must count the rounds from 1 without gaps (a round in which "
+            f"nobody decides anything is never seen by the trace loop); run with --trace 0 to "
+            f"simulate without traces")
     rows = rounds[gi, ri].reshape(gi.size * p, rounds.shape[3])
     idx = np.repeat(first_index + gi, p).astype(np.int64)
     rc = _keys(experiment, arm_name, spec.id, p, master_seed, idx)

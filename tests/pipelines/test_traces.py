@@ -482,3 +482,15 @@ def test_a_trace_that_disagrees_with_play_many_stops_the_run_and_writes_no_trace
     r = cli("run", "rattlebones", "--players", "2", "--games", "100", "--chunk-size", "50",
             "--seed", SEED, "--store", store, "--experiment", "rb", "--quiet", "--trace", "80")
     assert r.exit_code == 2 and "step machine and kernel disagree" in r.stderr, r.output
+
+
+def test_rounds_not_numbered_from_1_without_gaps_are_refused():
+    exp = ex.from_cli("rattlebones", players="2", games=10, trace=5)
+    arm = exp.arms[0].arm
+    _, _, n_rounds, rounds, kinds, points = tracing.play(arm, SEED, 0, 2)
+    build_trace_tables = store_mod.build_trace_tables
+    build_trace_tables("e", "p2", arm, SEED, 0, n_rounds, rounds, kinds, points)  # fine
+    gap = rounds.copy()
+    gap[1, 3:, :, 0] += 1  # game 1: rounds 1, 2, 3, 5, ...
+    with pytest.raises(store_mod.TraceError, match=r"trace of game 1 records rounds \[1, 2, 3, 5"):
+        build_trace_tables("e", "p2", arm, SEED, 0, n_rounds, gap, kinds, points)
