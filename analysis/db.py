@@ -6,6 +6,9 @@ Layering (dbt style, ``shared/style.md`` §5 example 12):
 
    * ``games``: ``<store>/results/games/**/part-*.parquet``, one row per game;
    * ``seats``: ``<store>/results/seats/**/part-*.parquet``, one row per game x seat;
+   * ``rounds`` and ``actions``: ``<store>/results/{rounds,actions}/**/part-*.parquet``, the
+     round traces of the traced games (``run --trace N``; columns: :mod:`analysis.insights`),
+     scoped like ``games``: the recorded trace parts of finished chunks;
    * ``experiments``: ``<store>/experiments/*.json``, one row per manifest (``name``,
      ``master_seed``, ``n_games``, ``code_version``, ``created_at``, ``status``,
      ``finished_chunks``, ``arms``, the whole ``manifest`` as JSON, and its ``file``).
@@ -104,6 +107,17 @@ _SEATS_EMPTY = (
     "master_seed BIGINT, game_index BIGINT, seat BIGINT, policy VARCHAR, score BIGINT, rank BIGINT, won BOOLEAN, "
     "win_share DOUBLE"
 )
+_ROUNDS_EMPTY = (
+    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, master_seed BIGINT, "
+    "game_index BIGINT, round BIGINT, seat BIGINT, score BIGINT"
+)
+_ACTIONS_EMPTY = (
+    "experiment VARCHAR, arm VARCHAR, game VARCHAR, n_players BIGINT, master_seed BIGINT, "
+    "game_index BIGINT, seat BIGINT, point VARCHAR, kind VARCHAR, legal BIGINT, chosen BIGINT, "
+    "faced BIGINT, forced BIGINT, no_legal BIGINT, n_options_sum BIGINT"
+)
+_EMPTY = {"games": _GAMES_EMPTY, "seats": _SEATS_EMPTY, "rounds": _ROUNDS_EMPTY,
+          "actions": _ACTIONS_EMPTY}
 _EXPERIMENTS_EMPTY = (
     "name VARCHAR, master_seed BIGINT, n_games BIGINT, code_version VARCHAR, created_at VARCHAR, "
     "status VARCHAR, finished_chunks JSON, arms JSON, manifest JSON, file VARCHAR"
@@ -248,7 +262,8 @@ def _lock_down(con, paths: list[str]) -> None:
 
 def connect(store, database: str = ":memory:", read_only: bool = False,
             experiments=None) -> duckdb.DuckDBPyConnection:
-    """Open DuckDB with the store's views (``games``, ``seats``, ``experiments``) and marts.
+    """Open DuckDB with the store's views (``games``, ``seats``, ``rounds``, ``actions``,
+    ``experiments``) and marts.
 
     Parameters
     ----------
@@ -292,7 +307,7 @@ def _connect(root: str, scan: StoreScan | None, database: str, read_only: bool
         warnings.warn(w, StoreWarning, stacklevel=3)
     manifests = StoreReader(root).manifest_files() if read_only else manifests_glob(root)
     con = duckdb.connect(database)
-    for t, empty in (("games", _GAMES_EMPTY), ("seats", _SEATS_EMPTY)):
+    for t, empty in ((t, _EMPTY[t]) for t in TABLES):
         by_glob = scan is None or (scan.hand_made and not read_only)  # parts written later too
         _parquet_view(con, t, parts_glob(root, t) if by_glob else scan, empty)
     _experiments_view(con, manifests)
@@ -317,7 +332,7 @@ def _connect(root: str, scan: StoreScan | None, database: str, read_only: bool
             con.execute("INSERT INTO skipped_views VALUES (?, ?)", [name, str(exc).splitlines()[0]])
             warnings.warn(f"analysis view {name} not created: {exc}", stacklevel=2)
     if read_only:
-        _lock_down(con, scan.files["games"] + scan.files["seats"] + manifests)
+        _lock_down(con, [f for t in TABLES for f in scan.files[t]] + manifests)
     return con
 
 
@@ -338,7 +353,7 @@ def read_error(store, exc: Exception, experiments=None) -> Exception | None:
         files = reader.scan(experiments, digests=False).files
     except StoreError as e:
         return e
-    found = reader.explain(files["games"] + files["seats"])
+    found = reader.explain([f for t in TABLES for f in files[t]])
     return StoreError(found) if found else None
 
 
@@ -360,6 +375,9 @@ class StoreTables:
     con: duckdb.DuckDBPyConnection
     #: experiments left out (their manifest cannot be read), one line each
     warnings: list[str] = field(default_factory=list)
+    #: the round traces (``run --trace N``), empty when the store has none
+    rounds: "pl.LazyFrame | None" = None
+    actions: "pl.LazyFrame | None" = None
 
     def close(self) -> None:
         self.con.close()
@@ -385,7 +403,7 @@ def _lazy_table(files: list[str], empty: str) -> "pl.LazyFrame":
 
 
 def open_store(store, experiments=None) -> StoreTables:
-    """The store's ``games`` and ``seats`` as Polars LazyFrames, plus :func:`connect`'s DuckDB
+    """The store's ``games`` and ``seats`` (and ``rounds``, ``actions``) as Polars LazyFrames, plus :func:`connect`'s DuckDB
     connection with every view: one line to start one's own analysis in Python::
 
         st = analysis.open_store("data")
@@ -405,7 +423,9 @@ def open_store(store, experiments=None) -> StoreTables:
     return StoreTables(_lazy_table(files["games"], _GAMES_EMPTY),
                        _lazy_table(files["seats"], _SEATS_EMPTY),
                        _connect(root, scan, ":memory:", False),
-                       list(scan.warnings) if scan is not None else [])
+                       list(scan.warnings) if scan is not None else [],
+                       _lazy_table(files["rounds"], _ROUNDS_EMPTY),
+                       _lazy_table(files["actions"], _ACTIONS_EMPTY))
 
 
 def has_view(con: duckdb.DuckDBPyConnection, name: str) -> bool:

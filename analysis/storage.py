@@ -6,6 +6,8 @@ Layout (fixed)::
     <store>/experiments/<experiment>.json
     <store>/results/games/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
     <store>/results/seats/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
+    <store>/results/rounds/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet   (traced)
+    <store>/results/actions/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet  (traced)
 
 :mod:`analysis.db` reads through this module (its views hold exactly the finished parts);
 :mod:`pipelines.store` writes through it (:class:`pipelines.store.Store` extends
@@ -23,6 +25,16 @@ one-chunk segment.
 Manifests of format 3 also record each finished part, per arm: ``"parts": {"<chunk>": {"games":
 [rows, sha256], "seats": [rows, sha256]}}``, the row count and the SHA-256 of the file's bytes,
 computed when the part was written.
+
+Round traces (``run --trace N``, :data:`TRACE_TABLES`): an arm entry's ``"trace": N`` says that
+the first N games of the arm are traced (absent = 0). A finished chunk ``[start, stop)`` with
+``start < N`` has a ``rounds`` and an ``actions`` part holding the games ``start ..
+min(stop, N) - 1`` (:func:`trace_stop`), and they are part of the chunk only once its record
+lists both (``"rounds": [rows, sha256], "actions": [rows, sha256]``); a chunk's trace parts on
+disk that its record does not list (a killed run) are never read. Their row counts are the
+recorded ones (a game has as many rounds as it lasts; a game longer than the trace buffer
+records no rounds), and the check of their game indices is that they lie within the traced
+range.
 
 Trust is checked, not assumed, and reading is scoped per experiment (:meth:`StoreReader.scan`):
 
@@ -53,11 +65,15 @@ import pyarrow.parquet as pq
 
 from sim.spec import SpecError
 
-__all__ = ["TABLES", "StoreError", "ManifestError", "StoreWarning", "StoreReader", "StoreScan",
+__all__ = ["TABLES", "GAME_TABLES", "TRACE_TABLES", "trace_stop", "StoreError", "ManifestError", "StoreWarning", "StoreReader", "StoreScan",
            "manifest_problem", "manifests_glob", "parts_glob", "segment_chunks", "expand",
            "from_ranges", "read_arm", "part_records", "file_digest"]
 
-TABLES = ("games", "seats")
+#: Every game of an arm (design §4): one part per finished chunk, always.
+GAME_TABLES = ("games", "seats")
+#: Round traces of the first N games of an arm (``run --trace N``): parts of the traced chunks.
+TRACE_TABLES = ("rounds", "actions")
+TABLES = GAME_TABLES + TRACE_TABLES
 DIGEST = "sha256"  # of a part's file bytes, recorded in the manifest (format 3)
 
 
@@ -126,6 +142,14 @@ def part_records(entry: dict) -> dict[int, dict[str, tuple[int, str]]]:
             for c, rec in (entry.get("parts") or {}).items()}
 
 
+def trace_stop(entry: dict, start: int, stop: int) -> int:
+    """End of the traced games of the chunk ``[start, stop)`` of an arm entry: ``start`` when
+    none of them is traced (the entry's ``trace`` N is the number of traced leading games)."""
+    n = entry.get("trace", 0)
+    n = n if _is_int(n) else 0
+    return max(start, min(stop, n))
+
+
 def file_digest(path: str | os.PathLike) -> str:
     """SHA-256 of a file's bytes (hex), as recorded for each part."""
     with open(path, "rb") as f:
@@ -159,6 +183,8 @@ def manifest_problem(m: Any) -> str | None:
             ok = isinstance(fin, list) and all(_is_int(x) for x in fin)
         if not ok:
             return f"arms[{i}] has no valid list of finished chunks"
+        if "trace" in a and not (_is_int(a["trace"]) and a["trace"] >= 0):
+            return f"arms[{i}].trace is not a number of games"
         if "parts" in a and not _parts_ok(a["parts"]):
             return f"arms[{i}].parts is not a record of parts ({{chunk: {{table: [rows, sha256]}}}})"
     return None
@@ -288,13 +314,19 @@ class StoreReader:
         ``stop - 1``) of this experiment and arm (the Parquet statistics, or the column when a
         writer left none).
 
+        A trace part (:data:`TRACE_TABLES`; ``stop`` = :func:`trace_stop`) must be recorded; it
+        has the recorded rows, and its game indices lie within ``start .. stop - 1``.
+
         Returns
         -------
         (problem, schema): why the part is not the right one (None when it is), and its Arrow
         schema (None when it has a problem).
         """
         path = self.part_path(table, game, experiment, arm, chunk)
-        rows = (stop - start) * (1 if table == "games" else n_players)
+        traced = table in TRACE_TABLES
+        if traced and record is None:
+            return f"{table} part {path} is not recorded in the manifest", None
+        rows = record[0] if traced else (stop - start) * (1 if table == "games" else n_players)
         if not path.is_file():
             return f"{table} part {path} is missing", None
         if record is not None:
@@ -321,9 +353,10 @@ class StoreReader:
         except (OSError, pa.ArrowException, ValueError) as e:
             return f"{table} part {path} is damaged ({str(e).splitlines()[0]})", None
         lo, hi = held.get("game_index", (None, None))
-        if rows and (lo, hi) != (start, stop - 1):
+        if rows and ((lo, hi) != (start, stop - 1) if not traced
+                     else not (start <= lo and hi <= stop - 1)):
             return (f"{table} part {path} holds games {lo}-{hi}, not the chunk's "
-                    f"{start}-{stop - 1}"), None
+                    f"{'traced games ' if traced else ''}{start}-{stop - 1}"), None
         for col, want in (("experiment", experiment), ("arm", arm)):
             got = held.get(col)
             if rows and got is not None and got != (want, want):
@@ -334,8 +367,21 @@ class StoreReader:
     def check_chunk(self, game: str, experiment: str, arm: str, chunk: int, start: int,
                     stop: int, n_players: int, records: dict | None = None,
                     digests: bool = True) -> str | None:
-        """Why a finished chunk's parts are not the right ones (:meth:`check_part`), or None."""
-        for table in TABLES:
+        """Why a finished chunk's ``games``/``seats`` parts are not the right ones
+        (:meth:`check_part`), or None."""
+        for table in GAME_TABLES:
+            problem, _ = self.check_part(table, game, experiment, arm, chunk, start, stop,
+                                         n_players, (records or {}).get(table), digests)
+            if problem:
+                return problem
+        return None
+
+    def check_traces(self, game: str, experiment: str, arm: str, chunk: int, start: int,
+                     stop: int, n_players: int, records: dict | None = None,
+                     digests: bool = True) -> str | None:
+        """Why a traced chunk's ``rounds``/``actions`` parts (games ``start .. stop - 1``,
+        :func:`trace_stop`) are not the recorded ones (:meth:`check_part`), or None."""
+        for table in TRACE_TABLES:
             problem, _ = self.check_part(table, game, experiment, arm, chunk, start, stop,
                                          n_players, (records or {}).get(table), digests)
             if problem:
@@ -345,11 +391,16 @@ class StoreReader:
     def finished_parts(self, manifest: dict) -> list[tuple[str, str, int, int, int, int, dict]]:
         """``(arm, game, chunk, start, stop, n_players, records)`` of every finished chunk of an
         experiment (``records``: ``{table: (rows, sha256)}``, empty before format 3)."""
+        return [p[:7] for p in self._finished_parts(manifest)]
+
+    def _finished_parts(self, manifest: dict) -> list[tuple]:
+        """:meth:`finished_parts` with each chunk's :func:`trace_stop` as an eighth item."""
         out = []
         for a in manifest["arms"]:
             plan, done = read_arm(a)
             recs = part_records(a)
-            out += [(a["name"], a["game"], c, start, stop, a["n_players"], recs.get(c, {}))
+            out += [(a["name"], a["game"], c, start, stop, a["n_players"], recs.get(c, {}),
+                     trace_stop(a, start, stop))
                     for c, start, stop in expand(plan) if c in done]
         return out
 
@@ -395,9 +446,12 @@ class StoreReader:
                 as_is.add(name)
                 continue
             out.checked.append(name)
-            for arm, game, c, start, stop, p, recs in self.finished_parts(m):
+            for arm, game, c, start, stop, p, recs, tstop in self._finished_parts(m):
                 for t in TABLES:
-                    problem, schema = self.check_part(t, game, name, arm, c, start, stop, p,
+                    if t in TRACE_TABLES and not all(x in recs for x in TRACE_TABLES):
+                        continue  # not traced (or not yet: a killed run's parts are not read)
+                    problem, schema = self.check_part(t, game, name, arm, c, start,
+                                                      tstop if t in TRACE_TABLES else stop, p,
                                                       recs.get(t), digests)
                     if problem:
                         raise StoreError(f"experiment '{name}' arm '{arm}' chunk {c}: {problem}. "

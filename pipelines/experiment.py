@@ -12,6 +12,7 @@ Experiments come from command-line arguments (:func:`from_cli`) or a TOML spec f
     seed = 1
     games = 200000              # per arm, unless an arm says otherwise
     chunk_size = 50000          # optional
+    trace = 1000                # optional: round traces of the first N games of every arm
     game = "flower_shop"        # optional defaults for every arm: game, players, variant,
     policy = "greedy"           #   policy, components
 
@@ -27,6 +28,11 @@ Experiments come from command-line arguments (:func:`from_cli`) or a TOML spec f
 With ``baseline = "<arm name>"`` in ``[experiment]``, every other arm is compared with the
 baseline arm of the same player count (paired differences with 95% intervals) in the report and
 by ``--precision`` (see ``pipelines/specs/*.toml``).
+
+``trace`` (``run --trace N``) is what the run records besides the results, not part of the
+experiment's identity: it is left out of the derived name and the content hash, so running the
+same experiment with another ``--trace`` adds the traces it lacks (see
+:func:`pipelines.runner.build_manifest`) and never changes its games.
 
 Everything is validated here, before the store is touched: a problem raises
 :class:`sim.spec.SpecError` naming the key (``arms[2].set.extra_lock_cost: ...``) and the valid
@@ -49,7 +55,7 @@ NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
 # Names a hive-partition reader could take for something other than a string.
 _RESERVED = {"true", "false", "null", "none", "nan", "inf", "infinity"}
 
-EXPERIMENT_KEYS = ("name", "seed", "games", "chunk_size", "description",
+EXPERIMENT_KEYS = ("name", "seed", "games", "chunk_size", "trace", "description",
                    "game", "players", "variant", "policy", "components", "baseline")
 ARM_KEYS = ("name", "game", "players", "variant", "set", "policy", "seat_policy", "games",
             "components")
@@ -269,6 +275,17 @@ def check_games(n: Any, where: str = "--games") -> int:
     return n
 
 
+def check_trace(n: Any, where: str = "--trace") -> int:
+    """Number of leading games to trace per arm (0 = none)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise SpecError(f"{where}: number of traced games must be an integer >= 0 (0 = no "
+                        f"traces), got {n!r}")
+    if n > settings.MAX_GAMES:
+        raise SpecError(f"{where}: {n:,} traced games is above the limit of "
+                        f"{settings.MAX_GAMES:,} games per arm")
+    return n
+
+
 def check_seed(seed: Any, where: str = "--seed") -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= settings.MAX_SEED:
         raise SpecError(f"{where}: seed {seed!r} is out of range (valid: 0..{settings.MAX_SEED})")
@@ -305,6 +322,11 @@ class Experiment:
     arms: list[ResolvedArm]
     source: dict = field(default_factory=dict)  # how it was defined (CLI args or spec text)
     name_derived: bool = True
+    # Round traces of the first ``trace`` games of every arm (not part of the identity: see the
+    # module docstring); ``trace_given``: asked for explicitly (--trace, TOML ``trace``), so a
+    # game that cannot be traced gets a note.
+    trace: int = 0
+    trace_given: bool = False
 
     def content_hash(self) -> str:
         return content_hash(self.seed, self.arms)
@@ -444,12 +466,15 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
              seat_policies: Iterable[str] = (), games: int = settings.DEFAULT_GAMES,
              seed: int = settings.DEFAULT_SEED, experiment: str | None = None,
              chunk_size: int | None = None, components: str | None = None,
-             also_policies: Iterable[str] = ()) -> Experiment:
+             also_policies: Iterable[str] = (), trace: int | None = None,
+             default_trace: int = 0) -> Experiment:
     """One arm per player count (``p<N>``), and per ``--also-policy`` P one more
-    (``p<N>-<P>``); the name is derived from the content unless given."""
+    (``p<N>-<P>``); the name is derived from the content unless given. ``trace``: round
+    traces of the first N games per arm (``default_trace`` when None)."""
     spec = registry().make(game)
     counts = parse_players(players, spec)
     check_run_options(games, seed, chunk_size)
+    n_trace = check_trace(default_trace if trace is None else trace)
     tw = parse_set(tweaks)
     sp = parse_seat_policies(seat_policies)
     policy = policy or settings.DEFAULT_POLICY
@@ -485,12 +510,16 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
               "components": components}
     if also:
         source["also_policy"] = also
-    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
+    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived,
+                      n_trace, trace is not None)
 
 
 def from_toml(path: str | Path, games: int | None = None, seed: int | None = None,
-              experiment: str | None = None, chunk_size: int | None = None) -> Experiment:
-    """Read and validate a TOML experiment spec; command-line values override the file's."""
+              experiment: str | None = None, chunk_size: int | None = None,
+              trace: int | None = None, default_trace: int = 0) -> Experiment:
+    """Read and validate a TOML experiment spec; command-line values override the file's
+    (``trace``: round traces of the first N games per arm; else the file's ``trace``, else
+    ``default_trace``)."""
     path = Path(path)
     if not path.is_file():
         raise SpecError(f"spec file '{path}' does not exist")
@@ -526,6 +555,13 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
         chunk_size = check_chunk_size(exp["chunk_size"], "experiment.chunk_size")
     elif chunk_size is not None:
         check_chunk_size(chunk_size)
+    trace_given = trace is not None or "trace" in exp
+    if trace is not None:
+        n_trace = check_trace(trace)
+    elif "trace" in exp:
+        n_trace = check_trace(exp["trace"], "experiment.trace")
+    else:
+        n_trace = check_trace(default_trace)
 
     configs: list[ArmConfig] = []
     games_in_spec = {a.get("game", exp.get("game")) for a in arms_doc}
@@ -613,7 +649,8 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
     source = {"kind": "spec", "file": str(path), "text": text}
     if pairs:
         source["pairs"] = pairs
-    return Experiment(name, seed, n_games, chunk_size, arms, source, name_derived)
+    return Experiment(name, seed, n_games, chunk_size, arms, source, name_derived, n_trace,
+                      trace_given)
 
 
 def _baseline_pairs(baseline: Any, arms_doc: list[dict], configs: list[ArmConfig]) -> list[dict]:

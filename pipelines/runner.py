@@ -17,6 +17,19 @@ Order of work (so that bad input writes nothing and a killed run resumes):
    game's kernel under a status line.
 3. ``status = "complete"`` when every planned chunk is finished.
 
+Round traces (``run --trace N``, :data:`analysis.storage.TRACE_TABLES`): the first N games of
+every arm are also played through :func:`sim.tracing.play`, and a chunk holding some of them
+writes a ``rounds`` and an ``actions`` part beside its ``games`` and ``seats`` parts. The result
+rows still come from ``play_many`` (the trace loop's rows must be equal, or the run stops: see
+:func:`play_chunk`); the trace parts are recorded with the chunk, so a killed run never has a
+chunk with half its traces. N is recorded per arm (``"trace"``), not part of the experiment's
+identity (:mod:`pipelines.experiment`): it only grows. A run asking for more traced games than
+recorded traces the finished chunks that lack them (without playing their results again); one
+asking for fewer (``--trace 0`` too) keeps the traces there are. A game that declares no trace
+(``GameSpec.trace``) and an arm with search seats (the trace loop plays the seats' own
+policies, not a search) record none; asked for explicitly, the run says so in a note. Chunks
+past N do no extra work.
+
 A failing executor (a lost Dask scheduler or worker) is an :class:`ExecutorError`, a failing
 store write a :class:`~analysis.storage.StoreError` saying what to free or fix; either way the
 finished chunks are in the store and the same command resumes.
@@ -37,14 +50,14 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from analysis.storage import TABLES, StoreError, part_records
+from analysis.storage import GAME_TABLES, TRACE_TABLES, StoreError, part_records, trace_stop
 from analysis.words import count
 from sim.spec import SpecError
 
 from . import settings
 from . import chunks
 from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
-from .store import MANIFEST_FORMAT, Store, build_tables, now_iso
+from .store import MANIFEST_FORMAT, Store, TraceError, build_tables, build_trace_tables, now_iso
 
 EXECUTORS = ("local", "dask")
 
@@ -71,17 +84,77 @@ class ChunkTask:
     policies: tuple
     components: Any  # sim.spec.Components (data travels with the task)
     kernel_counts: tuple = ()  # sim.batch.Arm.kernel_counts
+    # games start .. trace_stop - 1 are traced too (none when trace_stop <= start)
+    trace_stop: int = 0
+    # False: a finished chunk that only lacks its traces (its games/seats parts are kept)
+    results: bool = True
 
     @property
     def n(self) -> int:
         return self.stop - self.start
 
+    @property
+    def n_traced(self) -> int:
+        return max(0, min(self.trace_stop, self.stop) - self.start)
 
-def simulate_chunk(task: ChunkTask, threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Pure function of (arm, game-index range): the kernel output arrays of one chunk."""
+    @property
+    def work(self) -> int:
+        """Games this task plays (for the progress bar)."""
+        return self.n if self.results else self.n_traced
+
+
+#: What a chunk task gives: (games, seats) result arrays (None for a trace-only task) and the
+#: trace arrays ``(n_rounds, rounds, kinds, points)`` of its traced games (None: none traced).
+ChunkOutput = tuple
+
+
+def can_trace(arm) -> bool:
+    """Whether the games of ``arm`` (:class:`sim.batch.Arm`) can be traced: its game declares a
+    trace and no seat plays a search (the trace loop plays the seats' own policies)."""
+    from sim.search import uses_search
+
+    return arm.spec.trace is not None and arm.spec.steps is not None and not uses_search(arm)
+
+
+def play_chunk(arm, task: ChunkTask) -> ChunkOutput:
+    """Pure function of (arm, game-index range): the kernel output arrays of one chunk, and
+    the traces of its games below ``task.trace_stop``.
+
+    The traced games are played again by :func:`sim.tracing.play`; its result rows must equal
+    ``play_many``'s (for a trace-only task, ``play_many`` plays the traced games again to
+    compare), else :class:`TraceError`: the game's step machine and kernel disagree, and
+    traces of other games than the stored ones are never written.
+    """
+    from sim.batch import run_games
+
+    g = s = tr = None
+    if task.results:
+        g, s = run_games(arm, task.master_seed, task.start, task.n)
+    k = task.n_traced
+    if k:
+        from sim import tracing
+
+        tg, ts, *tr = tracing.play(arm, task.master_seed, task.start, k)
+        if g is not None:
+            rg, rs = g[:k], s[:k]
+        else:
+            rg, rs = run_games(arm, task.master_seed, task.start, k)
+        if not (np.array_equal(tg, rg) and np.array_equal(ts, rs)):
+            bad = int(np.flatnonzero((tg != rg).any(axis=1) | (ts != rs).any(axis=(1, 2)))[0])
+            raise TraceError(
+                f"{arm.spec.id}: the traced game {task.start + bad} (seed {task.master_seed}) "
+                f"ended otherwise than play_many's: the game's step machine and kernel "
+                f"disagree (a bug in the game); run with --trace 0 to simulate without traces")
+        tr = tuple(tr)
+    return g, s, tr
+
+
+def simulate_chunk(task: ChunkTask, threads: int | None = None) -> ChunkOutput:
+    """Pure function of (arm, game-index range): :func:`play_chunk` of a task (remote
+    executors: the arm is rebuilt from the task)."""
     import importlib
 
-    from sim.batch import Arm, run_games
+    from sim.batch import Arm
 
     if threads is not None:
         import numba
@@ -90,13 +163,15 @@ def simulate_chunk(task: ChunkTask, threads: int | None = None) -> tuple[np.ndar
     spec = importlib.import_module("sim.registry").make(task.game)
     arm = Arm(spec, task.n_players, task.variant, dict(task.rule_values), task.components,
               tuple(task.policies), tuple(task.kernel_counts))
-    return run_games(arm, task.master_seed, task.start, task.n)
+    return play_chunk(arm, task)
 
 
-def make_task(ra: ResolvedArm, chunk: int, start: int, stop: int, seed: int) -> ChunkTask:
+def make_task(ra: ResolvedArm, chunk: int, start: int, stop: int, seed: int,
+              trace_stop: int = 0, results: bool = True) -> ChunkTask:
     a = ra.arm
     return ChunkTask(ra.name, chunk, start, stop, seed, a.spec.id, a.n_players, a.variant,
-                     dict(a.rule_values), tuple(a.policies), a.components, a.kernel_counts)
+                     dict(a.rule_values), tuple(a.policies), a.components, a.kernel_counts,
+                     trace_stop, results)
 
 
 def share_kernels(arms: Iterable[ResolvedArm]) -> dict[str, ResolvedArm]:
@@ -198,6 +273,7 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         manifest = {"name": exp.name, "created_at": now_iso()}
         arms = []
     by_name = {a["name"]: a for a in arms}
+    untraceable: dict[str, list[str]] = {}
     for ra in exp.arms:
         entry = by_name.get(ra.name)
         if entry is None:
@@ -226,6 +302,10 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         entry["parts"] = {c: dict(r) for c, r in (entry.get("parts") or {}).items()
                           if int(c) in finished}
         entry["n_games"] = chunks.planned_games(plan)
+        _plan_traces(exp, ra, entry, notes, untraceable)
+    for game, names in untraceable.items():
+        notes.append(f"{game} declares no round trace yet (GameSpec.trace): --trace records "
+                     f"no rounds/actions for arm(s) {', '.join(names)}")
     code = settings.code_version()
     manifest.update({
         "format": MANIFEST_FORMAT,
@@ -242,6 +322,38 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
     })
     manifest["finished_chunks"] = _finished(manifest)
     return manifest, notes, drop
+
+
+def _plan_traces(exp: Experiment, ra: ResolvedArm, entry: dict, notes: list[str],
+                 untraceable: dict[str, list[str]]) -> None:
+    """Set the arm's traced games (``entry["trace"]``): the recorded N, grown to the asked one
+    when the arm can be traced, never shrunk. A finished chunk whose traced range grows loses
+    its trace records here (its parts are traced again, whole, by this run), so a recorded
+    trace part always holds the chunk's games below the arm's N."""
+    old = entry.get("trace", 0)
+    old = old if isinstance(old, int) and not isinstance(old, bool) and old >= 0 else 0
+    asked = exp.trace
+    if asked and not can_trace(ra.arm):
+        if exp.trace_given:
+            if ra.arm.spec.trace is None or ra.arm.spec.steps is None:
+                untraceable.setdefault(ra.game, []).append(ra.name)
+            else:
+                notes.append(f"arm {ra.name}: plays search seats, which the trace loop cannot "
+                             f"play; --trace records no rounds/actions for it")
+        asked = 0
+    new = max(old, asked)
+    if exp.trace_given and exp.trace < old:
+        notes.append(f"arm {ra.name}: already has round traces of the first {old:,} games "
+                     f"(more than the {exp.trace:,} asked); nothing removed")
+    if new != old:
+        parts = entry.get("parts") or {}
+        for c, start, stop in chunks.expand(entry["chunks"]):
+            rec = parts.get(str(c))
+            if rec and trace_stop({"trace": old}, start, stop) != trace_stop({"trace": new},
+                                                                             start, stop):
+                for t in TRACE_TABLES:
+                    rec.pop(t, None)
+    entry["trace"] = new
 
 
 def arm_chunk_size(ra: ResolvedArm, chunk_size: int, given: bool) -> int:
@@ -272,12 +384,9 @@ class LocalExecutor:
         numba.set_num_threads(self.workers)
 
     def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]
-            ) -> Iterator[tuple[ChunkTask, np.ndarray, np.ndarray]]:
-        from sim.batch import run_games
-
+            ) -> Iterator[tuple[ChunkTask, ChunkOutput]]:
         for t in tasks:
-            g, s = run_games(arms[t.arm_name].arm, t.master_seed, t.start, t.n)
-            yield t, g, s
+            yield t, play_chunk(arms[t.arm_name].arm, t)
 
     def close(self):
         pass
@@ -323,11 +432,11 @@ class DaskExecutor:
         for _ in range(min(self.window, len(pending))):
             submit()
         for f in futures:
-            g, s = f.result()
+            res = f.result()
             t = by_key.pop(f.key)
             if pending:
                 submit()
-            yield t, g, s
+            yield t, res
 
     def close(self):
         self.client.close()
@@ -374,9 +483,10 @@ class GameProgress:
 COMPILE_NOTE_S = 5.0
 
 
-def load_kernels(arms: Iterable, quiet: bool) -> float:
+def load_kernels(arms: Iterable, quiet: bool, traced: Iterable = ()) -> float:
     """Compile or load the kernel of each game of ``arms`` (:class:`sim.batch.Arm`) with a
-    one-game warm-up, before the progress bar.
+    one-game warm-up, before the progress bar; and the trace loop (:mod:`sim.tracing`) of each
+    game of ``traced``.
 
     Numba compiles a kernel on its first use on a machine (15-30 s) and caches it: later
     processes load it in about a second. Doing it here, under a status line, tells a first run
@@ -406,6 +516,21 @@ def load_kernels(arms: Iterable, quiet: bool) -> float:
         if took > COMPILE_NOTE_S:
             console.print(f"{game}: kernel compiled in {took:.0f} s "
                           "(cached: later runs load it in about a second)")
+    one_traced = {}
+    for arm in traced:
+        one_traced.setdefault(arm.spec.id, arm)
+    for game, arm in one_traced.items():
+        from sim import tracing
+
+        t0 = time.perf_counter()
+        with console.status(f"Loading the {game} trace loop (a first run on this machine "
+                            "compiles it, then it is cached)"):
+            first_call(tracing.play, arm, 0, 0, 1)
+        took = time.perf_counter() - t0
+        total += took
+        if took > COMPILE_NOTE_S:
+            console.print(f"{game}: trace loop compiled in {took:.0f} s "
+                          "(cached: later runs load it in about a second)")
     return total
 
 
@@ -426,6 +551,8 @@ class RunResult:
     workers: int
     notes: list[str] = field(default_factory=list)
     kernel_load_s: float = 0.0  # compiling or loading the kernels (part of elapsed)
+    traced: int = 0  # games traced by this run (rounds/actions written)
+    trace: dict = field(default_factory=dict)  # arm -> its traced leading games (manifest)
 
     @property
     def games_per_s(self) -> float:
@@ -501,26 +628,38 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
     tasks, skipped = _tasks(exp, manifest, store, arms, notes)
     mpath = store.write_manifest(manifest)
     entries = {a["name"]: a for a in manifest["arms"]}
+    traced = 0
     if tasks:
         if executor == "local":
-            load_s = load_kernels((arms[t.arm_name].arm for t in tasks), quiet)
+            load_s = load_kernels((arms[t.arm_name].arm for t in tasks if t.results), quiet,
+                                  (arms[t.arm_name].arm for t in tasks if t.n_traced))
         ex = (LocalExecutor(workers) if executor == "local"
               else DaskExecutor(workers, scheduler, processes=dask_processes))
-        total = sum(t.n for t in tasks)
+        total = sum(t.work for t in tasks)
         bar = GameProgress(total, quiet, exp.label())
         saver = _ManifestSaver(store, manifest)
         try:
-            for t, g, s in _executed(ex, tasks, arms):
+            for t, (g, s, tr) in _executed(ex, tasks, arms):
                 ra = arms[t.arm_name]
-                gt, st = build_tables(exp.name, ra.name, ra.arm, exp.seed, t.start, g, s)
-                rec = {"games": store.write_part("games", ra.game, exp.name, ra.name, t.chunk, gt),
-                       "seats": store.write_part("seats", ra.game, exp.name, ra.name, t.chunk, st)}
                 e = entries[t.arm_name]
-                e.setdefault("parts", {})[str(t.chunk)] = rec
+                # a trace-only task adds to the chunk's record; a simulated chunk starts anew
+                rec = dict(e.get("parts", {}).get(str(t.chunk), {})) if not t.results else {}
+                if g is not None:
+                    gt, st = build_tables(exp.name, ra.name, ra.arm, exp.seed, t.start, g, s)
+                    for name, tbl in (("games", gt), ("seats", st)):
+                        rec[name] = store.write_part(name, ra.game, exp.name, ra.name, t.chunk,
+                                                     tbl)
+                if tr is not None:
+                    for name, tbl in zip(TRACE_TABLES, build_trace_tables(
+                            exp.name, ra.name, ra.arm, exp.seed, t.start, *tr)):
+                        rec[name] = store.write_part(name, ra.game, exp.name, ra.name, t.chunk,
+                                                     tbl)
+                    traced += t.n_traced
+                e.setdefault("parts", {})[str(t.chunk)] = rec  # the chunk's parts, all at once
                 e["finished"] = chunks.to_ranges(chunks.from_ranges(e["finished"]) | {t.chunk})
                 saver.chunk_done()
-                simulated += t.n
-                bar.advance(t.n)
+                simulated += t.n if t.results else 0
+                bar.advance(t.work)
                 if after_chunk is not None:
                     after_chunk(t.arm_name, t.chunk)
         finally:
@@ -535,8 +674,9 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
     store.write_manifest(manifest)
     total_games = sum(a["n_games"] for a in manifest["arms"] if a["name"] in arms)
     return RunResult(exp.name, store.root, mpath, list(arms), total_games, simulated,
-                     len(tasks), skipped, time.perf_counter() - t0, executor, workers, notes,
-                     load_s)
+                     sum(t.results for t in tasks), skipped, time.perf_counter() - t0, executor,
+                     workers, notes, load_s, traced,
+                     {a["name"]: a.get("trace", 0) for a in manifest["arms"] if a["name"] in arms})
 
 
 class _ManifestSaver:
@@ -609,6 +749,7 @@ def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, Resolv
     (rows, SHA-256). Returns (tasks, chunks skipped)."""
     tasks: list[ChunkTask] = []
     skipped = 0
+    added = 0  # finished chunks that get their traces now
     for entry in manifest["arms"]:
         ra = arms.get(entry["name"])
         if ra is None:
@@ -616,25 +757,43 @@ def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, Resolv
         done = chunks.from_ranges(entry["finished"])
         records = part_records(entry)
         parts = entry.setdefault("parts", {})
+        traceable = can_trace(ra.arm)
         for c, start, stop in chunks.expand(entry["chunks"]):
+            tstop = trace_stop(entry, start, stop) if traceable else start
             if c in done:
                 problem = store.check_chunk(ra.game, exp.name, ra.name, c, start, stop,
                                             ra.arm.n_players, records.get(c))
-                old = set(records.get(c, ())) != set(TABLES)  # recorded before format 3
+                old = not set(GAME_TABLES) <= set(records.get(c, ()))  # before format 3
                 if problem is None and old:  # its digest is recorded once it reads in full
                     problem = next(filter(None, (store.read_problem(store.part_path(
-                        t, ra.game, exp.name, ra.name, c)) for t in TABLES)), None)
+                        t, ra.game, exp.name, ra.name, c)) for t in GAME_TABLES)), None)
                 if problem is None:
                     skipped += 1
                     if old:
                         parts[str(c)] = {t: store.part_record(t, ra.game, exp.name, ra.name, c)
-                                         for t in TABLES}
+                                         for t in GAME_TABLES}
+                    if tstop > start:
+                        rec = records.get(c, {})
+                        bad = None
+                        if all(t in rec for t in TRACE_TABLES):
+                            bad = store.check_traces(ra.game, exp.name, ra.name, c, start,
+                                                     tstop, ra.arm.n_players, rec)
+                            if bad is None:
+                                continue
+                            notes.append(f"arm {ra.name} chunk {c}: {bad}; tracing it again")
+                        else:
+                            added += 1
+                        for t in TRACE_TABLES:  # recorded again once both are written
+                            parts.get(str(c), {}).pop(t, None)
+                        tasks.append(make_task(ra, c, start, stop, exp.seed, tstop, False))
                     continue
                 done.discard(c)
                 parts.pop(str(c), None)
                 notes.append(f"arm {ra.name} chunk {c}: {problem}; simulating it again")
-            tasks.append(make_task(ra, c, start, stop, exp.seed))
+            tasks.append(make_task(ra, c, start, stop, exp.seed, tstop))
         entry["finished"] = chunks.to_ranges(done)
+    if added:
+        notes.append(f"adding round traces to {added} finished chunk(s) (their games are kept)")
     manifest["finished_chunks"] = _finished(manifest)
     # Interleave arms chunk by chunk so a partial run has comparable arms.
     order = list(arms)

@@ -28,6 +28,10 @@ MAX_CHUNK_SIZE = 1_000_000
 MAX_CHUNKS = 100_000
 #: Default number of games per arm for ``playtest run``.
 DEFAULT_GAMES = 100_000
+#: Default of ``playtest run --trace N`` (and the TOML key ``trace``): round traces (the
+#: ``rounds`` and ``actions`` tables) of the first N games of every arm; 0 turns them off. Other
+#: commands that run experiments (compare, sweep, ladder, demo...) trace nothing.
+DEFAULT_TRACE = 1_000
 #: Default master seed.
 DEFAULT_SEED = 1
 #: Largest accepted master seed (seeds are 0 <= s < 2**63).

@@ -7,6 +7,8 @@ writes and locks. Layout (fixed)::
     <store>/experiments/<experiment>.json
     <store>/results/games/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
     <store>/results/seats/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet
+    <store>/results/rounds/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet   (traced)
+    <store>/results/actions/game=<g>/experiment=<e>/arm=<a>/part-<chunk:05d>.parquet  (traced)
 
 The partition columns (``game``, ``experiment``, ``arm``) are also stored in every file, as
 plain strings, so a part is self-describing; names are restricted to strings a hive reader cannot
@@ -45,17 +47,30 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analysis.storage import TABLES, StoreError, StoreReader, file_digest
-from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON
+from sim.spec import G_END_REASON, G_N_WINNERS, G_TRUNCATED, S_WON, SpecError
 
 from . import arrow
 
 # 2: chunk plan as segments, finished chunks as ranges (pipelines.chunks);
 # 3: and each finished part's rows and SHA-256 per arm: "parts": {"<chunk>": {"games": [rows,
-#    sha256], "seats": [rows, sha256]}} (analysis.storage.part_records); format 2 reads as before
+#    sha256], "seats": [rows, sha256]}} (analysis.storage.part_records); format 2 reads as before.
+#    Traced chunks (run --trace N, the arm's "trace": N) add "rounds" and "actions" records.
 MANIFEST_FORMAT = 3
 GAME_KEYS = ("experiment", "arm", "game", "n_players", "master_seed", "game_index")
 SEAT_KEYS = GAME_KEYS + ("seat",)
+# The traced tables' contract columns (analysis.insights.ROUNDS_COLUMNS / ACTIONS_COLUMNS; not
+# imported from there: ``playtest run`` does not load the statistics stack). ``rounds`` adds
+# the game's declared resources after these.
+ROUNDS_COLUMNS = GAME_KEYS + ("round", "seat", "score")
+ACTIONS_COLUMNS = GAME_KEYS + ("seat", "point", "kind", "legal", "chosen", "faced", "forced",
+                               "no_legal", "n_options_sum")
 PARQUET_OPTIONS = dict(compression="zstd", compression_level=3)
+
+
+class TraceError(SpecError):
+    """A game's round trace is not what the trace tables hold (its results differ from
+    ``play_many``'s, or its rounds are not numbered 1..R): a bug in the game's step machine or
+    ``TraceSpec``. One message (exit code 2); ``--trace 0`` runs without traces."""
 
 
 def now_iso() -> str:
@@ -365,3 +380,111 @@ def build_tables(experiment: str, arm_name: str, arm, master_seed: int, first_in
             scols[name] = arrow.column(col, pa.int64())
     # win_share goes right after won (design column order), game-specific stats after it.
     return games_tbl, pa.table(scols)
+
+
+# ---- round traces (sim.tracing.play) -> Arrow tables --------------------------------------
+
+def _keys(experiment: str, arm_name: str, spec_id: str, n_players: int, master_seed: int,
+          game_index: np.ndarray) -> dict:
+    m = game_index.size
+    return {
+        "experiment": arrow.repeat(experiment, m, pa.string()),
+        "arm": arrow.repeat(arm_name, m, pa.string()),
+        "game": arrow.repeat(spec_id, m, pa.string()),
+        "n_players": arrow.repeat(n_players, m, pa.int64()),
+        "master_seed": arrow.repeat(master_seed, m, pa.int64()),
+        "game_index": arrow.column(game_index, pa.int64()),
+    }
+
+
+def build_trace_tables(experiment: str, arm_name: str, arm, master_seed: int, first_index: int,
+                       n_rounds: np.ndarray, rounds: np.ndarray, kinds: np.ndarray,
+                       points: np.ndarray) -> tuple[pa.Table, pa.Table]:
+    """:func:`sim.tracing.play`'s arrays of games ``first_index ..`` -> the ``rounds`` and
+    ``actions`` tables (``analysis.insights``' contract, design §4).
+
+    ``rounds``: per game, round and seat (in that order) the recorded round number, ``seat``,
+    ``score`` and the game's declared resources (``TraceSpec.resources``); a game longer than
+    the trace buffer (``n_rounds = -1``) has no rows, and rounds not numbered 1..R raise
+    :class:`TraceError`. ``actions``: per game, seat, decision
+    point (by code) and option kind (in ``TraceSpec.kinds`` order), the kinds of the point that
+    were legal or chosen; a point the seat faced without any such kind gets one row with
+    ``kind = ""``. The step machine takes decisions with fewer than two legal options itself,
+    so ``faced`` counts the real choices, and ``forced`` and ``no_legal`` are 0.
+    """
+    from sim.tracing import AC_CHOSEN, AC_LEGAL, PC_FACED, PC_OPTIONS, RC_LEN, RC_ROUND, \
+        RC_SCORE, RC_SEAT
+
+    spec = arm.spec
+    t = spec.trace
+    p = arm.n_players
+    clash = set(t.resources) & set(ROUNDS_COLUMNS)
+    if clash:
+        raise RuntimeError(f"{spec.id}: trace resources {sorted(clash)} clash with the rounds "
+                           f"columns")
+    # rounds
+    mr = rounds.shape[1]
+    gi, ri = np.nonzero(np.arange(mr)[None, :] < n_rounds[:, None])
+    bad = (rounds[gi, ri, :, RC_ROUND] != (ri + 1)[:, None]).any(axis=1)
+    if bad.any():
+        g = int(gi[np.argmax(bad)])
+        got = rounds[g, :n_rounds[g], 0, RC_ROUND].tolist()
+        raise TraceError(
+            f"{spec.id}: the trace of game {first_index + g} records rounds "
+            f"{got[:12]}{' ...' if len(got) > 12 else ''}, not 1..{n_rounds[g]}: the game's "
+            f"TraceSpec.round_of must count the rounds from 1 without gaps (a round in which "
+            f"nobody decides anything is never seen by the trace loop); run with --trace 0 to "
+            f"simulate without traces")
+    rows = rounds[gi, ri].reshape(gi.size * p, rounds.shape[3])
+    idx = np.repeat(first_index + gi, p).astype(np.int64)
+    rc = _keys(experiment, arm_name, spec.id, p, master_seed, idx)
+    for name, j in (("round", RC_ROUND), ("seat", RC_SEAT), ("score", RC_SCORE)):
+        rc[name] = arrow.column(rows[:, j], pa.int64())
+    for j, name in enumerate(t.resources):
+        rc[name] = arrow.column(rows[:, RC_LEN + j], pa.int64())
+    rounds_tbl = pa.table(rc)
+
+    # actions: slots = (point, kind index) in point order, each point's kinds then its "" slot
+    names = dict(spec.steps.points)
+    kind_point = np.array([k[0] for k in t.kinds], dtype=np.int64)
+    n_points = points.shape[2]
+    if kind_point.size and (kind_point.min() < 0 or kind_point.max() >= n_points):
+        raise RuntimeError(f"{spec.id}: TraceSpec.kinds names a decision point outside "
+                           f"0..{n_points - 1}")
+    slot_point, slot_kind = [], []
+    for pt in range(n_points):
+        for k in np.flatnonzero(kind_point == pt):
+            slot_point.append(pt)
+            slot_kind.append(int(k))
+        slot_point.append(pt)
+        slot_kind.append(-1)
+    slot_point = np.array(slot_point, dtype=np.int64)
+    slot_kind = np.array(slot_kind, dtype=np.int64)
+    is_kind = slot_kind >= 0
+    kk = np.where(is_kind, slot_kind, 0)
+    if kinds.shape[2] == 0:  # no kinds declared: every faced point gets its "" row
+        kinds = np.zeros(kinds.shape[:2] + (1, 2), dtype=np.int64)
+    legal = np.where(is_kind, kinds[:, :, kk, AC_LEGAL], 0)         # (games, seats, slots)
+    chosen = np.where(is_kind, kinds[:, :, kk, AC_CHOSEN], 0)
+    faced = points[:, :, slot_point, PC_FACED]
+    shown = is_kind & (faced > 0) & ((legal > 0) | (chosen > 0))
+    any_kind = np.zeros(points.shape[:3], dtype=bool)                # (games, seats, points)
+    for j in np.flatnonzero(is_kind):
+        any_kind[:, :, slot_point[j]] |= shown[:, :, j]
+    shown |= ~is_kind & (faced > 0) & ~any_kind[:, :, slot_point]
+    g, s, sl = np.nonzero(shown)
+    ac = _keys(experiment, arm_name, spec.id, p, master_seed,
+               (first_index + g).astype(np.int64))
+    ac["seat"] = arrow.column(s, pa.int64())
+    point_names = [names.get(pt, f"point {pt}") for pt in range(n_points)]
+    ac["point"] = arrow.strings(point_names, slot_point[sl])
+    ac["kind"] = arrow.strings([k[1] for k in t.kinds] + [""],
+                               np.where(slot_kind[sl] >= 0, slot_kind[sl], len(t.kinds)))
+    ac["legal"] = arrow.column(legal[g, s, sl], pa.int64())
+    ac["chosen"] = arrow.column(chosen[g, s, sl], pa.int64())
+    ac["faced"] = arrow.column(faced[g, s, sl], pa.int64())
+    zero = np.zeros(g.size, dtype=np.int64)
+    ac["forced"] = arrow.column(zero, pa.int64())
+    ac["no_legal"] = arrow.column(zero, pa.int64())
+    ac["n_options_sum"] = arrow.column(points[g, s, slot_point[sl], PC_OPTIONS], pa.int64())
+    return rounds_tbl, pa.table(ac)

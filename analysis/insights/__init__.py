@@ -203,12 +203,13 @@ def load_arm(store, experiment: str, arm: str) -> dict[str, pd.DataFrame]:
     """The ``games``, ``seats``, ``rounds`` and ``actions`` rows of one arm of a local store.
 
     With a manifest, only the parts of the chunks it lists as finished are read (a killed
-    run's unfinished chunks are left out); without one, or with one ``playtest run`` did not
-    write (a hand-made store), every part of the arm. A table the arm lacks (no ``--trace``)
+    run's unfinished chunks are left out; with part records, a trace part only when its
+    chunk's record lists it); without one, or with one ``playtest run`` did not write (a
+    hand-made store), every part of the arm. A table the arm lacks (no ``--trace``)
     is an empty DataFrame. The hive columns ``game``, ``experiment`` and ``arm`` come from
     the paths.
     """
-    from ..storage import ManifestError, StoreReader, expand, read_arm
+    from ..storage import TRACE_TABLES, ManifestError, StoreReader, expand, part_records, read_arm
 
     root = Path(os.fspath(store))
     reader = StoreReader(root)
@@ -221,8 +222,13 @@ def load_arm(store, experiment: str, arm: str) -> dict[str, pd.DataFrame]:
     for table in ("games", "seats", "rounds", "actions"):
         if entry is not None:
             plan, done = read_arm(entry)
+            # a trace part counts once its chunk's record lists it (manifests that record
+            # parts, format 3: a killed run's trace parts are left out)
+            recs = part_records(entry) if "parts" in entry else None
             files = [reader.part_path(table, entry["game"], experiment, arm, c)
-                     for c, _, _ in expand(plan) if c in done]
+                     for c, _, _ in expand(plan) if c in done
+                     and (recs is None or table not in TRACE_TABLES
+                          or table in recs.get(c, {}))]
             files = [f for f in files if f.is_file()]
         else:
             files = sorted((root / "results" / table).glob(

@@ -3,7 +3,7 @@ import gc
 
 import typer
 
-from . import compensate, info, run, store, studies
+from . import compensate, info, insights, run, store, studies
 
 app = typer.Typer(
     name="playtest",
@@ -27,6 +27,7 @@ COMMANDS = (
     ("replay", run.replay_cmd),
     ("sql", store.sql_cmd),
     ("report", store.report_cmd),
+    ("insights", insights.insights_cmd),
     ("list", store.list_cmd),
     ("show", store.show_cmd),
     ("demo", store.demo_cmd),

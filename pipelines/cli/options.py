@@ -95,6 +95,12 @@ Precision = Annotated[Optional[float], typer.Option(
 MaxGames = Annotated[Optional[int], typer.Option(
     "--max-games", help="Cap on games per arm for --precision (default 1,000,000).")]
 
+Trace = Annotated[Optional[int], typer.Option(
+    "--trace", help=f"Record round traces (the rounds and actions tables, for `playtest "
+                    f"insights`) of the first N games of every arm (default "
+                    f"{settings.DEFAULT_TRACE:,}; 0 = none). Not part of the experiment: a "
+                    f"rerun with a larger N adds traces, a smaller one keeps them.")]
+
 # ---- where and how it runs ------------------------------------------------------------------
 
 Store = Annotated[Optional[str], typer.Option(

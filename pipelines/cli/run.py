@@ -38,6 +38,7 @@ def run_cmd(
     max_games: opts.MaxGames = None,
     quiet: opts.Quiet = False,
     replan: opts.Replan = False,
+    trace: opts.Trace = None,
 ):
     """Simulate games into the store (resumes/grows an existing experiment)."""
     from sim.spec import SpecError
@@ -55,7 +56,8 @@ def run_cmd(
             raise SpecError(f"--spec defines the arms; remove {', '.join(given)} "
                             f"(--games, --seed, --experiment, --chunk-size may override the spec)")
         exp = ex.from_toml(spec, games=games, seed=seed, experiment=experiment,
-                           chunk_size=chunk_size)
+                           chunk_size=chunk_size, trace=trace,
+                           default_trace=settings.DEFAULT_TRACE)
     else:
         if not game:
             raise SpecError("give a GAME or --spec FILE.toml; games: "
@@ -63,12 +65,18 @@ def run_cmd(
         exp = ex.from_cli(game, players, variant, set_ or (), policy, seat_policy or (),
                           settings.DEFAULT_GAMES if games is None else games,
                           settings.DEFAULT_SEED if seed is None else seed,
-                          experiment, chunk_size, components, also_policy or ())
+                          experiment, chunk_size, components, also_policy or (),
+                          trace=trace, default_trace=settings.DEFAULT_TRACE)
     how = RunSettings(store, workers, executor, scheduler, quiet, replan)
     res = how.simulate(exp, precision, max_games, start_small=games is None and spec is None)
     print_items(result_items(res.store, exp.name, exp.source, [a.game for a in exp.arms]))
     out.print(f"report: playtest report {exp.name}" + (f" --store {store}" if store else ""),
               soft_wrap=True, markup=False)
+    if any(res.trace.values()):
+        out.print(f"how it plays: playtest insights {exp.name}"
+                  + (f" --store {store}" if store else "")
+                  + (f" (traced {res.traced:,} games now)" if res.traced else ""),
+                  soft_wrap=True, markup=False)
 
 
 #: Most games one ``replay`` call plays (``--game-index 0-9999``).

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.slow
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 NAMES = ["01_win_rates.ipynb", "02_first_player_advantage.ipynb", "03_solo_difficulty.ipynb",
-         "04_rule_tweaks.ipynb"]
+         "04_rule_tweaks.ipynb", "05_how_the_game_plays.ipynb"]
 
 
 def test_all_notebooks_present():
