@@ -24,6 +24,7 @@ functions bound, cached by Numba, optimised as one program.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from types import FunctionType
 from typing import Any, Callable
@@ -191,7 +192,14 @@ _LOOP = (record, trace_game, trace_many)
 def _build(game_id: str, steps, trace: TraceSpec) -> _Kernel:
     """Compile the tracing loop for one game (as ``sim.search._build``: a copy of each
     ``_LOOP`` function per game, its globals bound to the game's jitted functions, named
-    ``<name>__<game>`` so that Numba's cache keeps one per game)."""
+    ``<name>__<game>_<digest of the trace hooks' names>`` so that Numba's cache keeps one per
+    game and trace declaration)."""
+    hooks = (trace.round_of, trace.score_of, trace.resources_of, trace.kind_of)
+    # The hooks are part of the name: Numba's cache tells functions apart by name and source
+    # file, not by the functions their globals bind, so a trace declared elsewhere for the same
+    # game (a test's) must not load this one's compiled loop, nor the other way round.
+    tag = hashlib.sha1(" ".join(f"{h.__module__}.{h.__qualname__}" for h in hooks)
+                       .encode()).hexdigest()[:8]
     ns = dict(globals())
     ns.update(_new=steps.new, _advance=steps.advance, _apply=steps.apply, _choose=steps.choose,
               _finish=steps.finish, _round_of=trace.round_of, _score_of=trace.score_of,
@@ -199,11 +207,11 @@ def _build(game_id: str, steps, trace: TraceSpec) -> _Kernel:
               DECIDER=steps.decider, N_OPTIONS=steps.n_options, OPTIONS=steps.options)
     fns = {}
     for f in _LOOP:
-        name = f"{f.__name__}__{game_id}"
+        name = f"{f.__name__}__{game_id}_{tag}"
         code = f.__code__.replace(co_name=name, co_qualname=name)
         g = FunctionType(code, ns, name, f.__defaults__)
         g.__qualname__ = name
         g.__doc__ = f.__doc__
         ns[f.__name__] = fns[f.__name__] = njit(cache=True)(g)
-    whole_program(__name__, f"trace_game__{game_id}", generated=True)  # one program
+    whole_program(__name__, f"trace_game__{game_id}_{tag}", generated=True)  # one program
     return _Kernel(**fns)
