@@ -5,6 +5,8 @@ from sim.spec import G_N_WINNERS, G_WINNER_SEAT, S_RANK, SEAT_COMMON
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import layout as L
 
+from tests.end_bonus import check_bonus_0_3
+
 from .helpers import BL, DECLINE, G, MG, MW, W, Game, mv
 
 
@@ -113,3 +115,80 @@ def test_rb_e5_truncation_and_termination():
     assert (games[:, cols.index("end_reason")] == SPEC.end_reasons.index("truncated")).all()
     assert (games[:, cols.index("turns")] == 100).all()
     assert (games[:, cols.index("n_winners")] >= 1).all()
+
+
+# ---- end_bonus_points: added to the final score before RB-E3's ranking ---------------------
+SCOLS = {c: i for i, c in enumerate(SPEC.seat_column_names)}
+
+
+def _final(points, tokens, bonus=None):
+    """Result rows of a game whose seats hold ``points`` and ``tokens`` (gold) as it stands
+    (``kernel.finish``), with ``end_bonus_points = bonus``."""
+    g = Game(n=len(points), tweaks=None if bonus is None else {"end_bonus_points": bonus})
+    for s, (p, t) in enumerate(zip(points, tokens)):
+        g.set_seat(s, L.F_SCORE, p)
+        g.set_seat(s, L.F_GOLD, t)
+    return g.results()
+
+
+def test_rb_e3_end_bonus_points_lifts_second_to_first():
+    """(0, 3): seat 1's 38 + 3 = 41 passes seat 0's 40; the score column includes the bonus."""
+    games, seats = _final((40, 38), (0, 0))
+    assert games[G_WINNER_SEAT] == 0
+    games, seats = _final((40, 38), (0, 0), bonus=(0, 3))
+    assert list(seats[:, SCOLS["score"]]) == [40, 41] and list(seats[:, S_RANK]) == [2, 1]
+    assert games[G_WINNER_SEAT] == 1 and games[G_N_WINNERS] == 1
+
+
+def test_rb_e3_end_bonus_points_tie_goes_to_tokens_then_shared():
+    """(0, 2) ties 40 and 38 at 40: the most tokens win (RB-E3), equal tokens share the win."""
+    games, seats = _final((40, 38), (1, 3), bonus=(0, 2))
+    assert list(seats[:, SCOLS["score"]]) == [40, 40] and list(seats[:, S_RANK]) == [2, 1]
+    assert games[G_WINNER_SEAT] == 1
+    games, seats = _final((40, 38), (3, 1), bonus=(0, 2))
+    assert games[G_WINNER_SEAT] == 0
+    games, seats = _final((40, 38, 10), (2, 2, 9), bonus=(0, 2, 0))
+    assert list(seats[:, S_RANK]) == [1, 1, 3]
+    assert games[G_WINNER_SEAT] == -1 and games[G_N_WINNERS] == 2
+
+
+def test_rb_e3_end_bonus_points_negative_and_repeated_for_later_seats():
+    """A negative bonus costs the lead (and may take a score below 0); a short list repeats
+    its last value (3 players, (0, -5): seats 1 and 2 lose 5)."""
+    games, seats = _final((40, 38), (0, 0), bonus=(-3, 0))
+    assert list(seats[:, SCOLS["score"]]) == [37, 38] and games[G_WINNER_SEAT] == 1
+    games, seats = _final((2, 38, 41), (0, 0, 0), bonus=(-50, -5))
+    assert list(seats[:, SCOLS["score"]]) == [-48, 33, 36] and list(seats[:, S_RANK]) == [3, 2, 1]
+
+
+def test_rb_e3_end_bonus_points_default_zeros_change_nothing():
+    """The default and an explicit (0, 0, 0, 0) give the same rows, the score column = the
+    points."""
+    a = _final((40, 40, 30), (2, 1, 0))
+    b = _final((40, 40, 30), (2, 1, 0), bonus=(0, 0, 0, 0))
+    assert all((x == y).all() for x, y in zip(a, b))
+    assert list(a[1][:, SCOLS["score"]]) == [40, 40, 30] and list(a[1][:, S_RANK]) == [1, 2, 3]
+
+
+def test_rb_e2_e3_end_bonus_points_never_triggers_the_end_but_decides_it():
+    """TS-08 with a bonus: the end check (RB-E2) ignores it (41 > R = 40 only with the bonus:
+    the game goes on); at the end it decides RB-E3 (B's +1 beats A's token tiebreak), in the
+    result rows and the replay's end event alike."""
+    g = _ts08(41, end_bonus_points=(5, 5, 5))
+    g.script(MG, DECLINE)
+    g.turn(2)
+    assert not g.ended and g.R == 40
+    g = _ts08(40, end_bonus_points=(0, 1, 0))
+    g.script(MG)
+    g.turn(2)
+    assert g.ended
+    games, seats = _results(g)
+    assert games[G_WINNER_SEAT] == 1 and list(seats[:, SCOLS["score"]]) == [40, 41, 30]
+    end = [e for e in g.events() if e[0] == L.EV_END]
+    assert len(end) == 1 and end[0][4] == 1 and end[0][5] == 1  # winner seat 1, 1 winner
+
+
+def test_rb_e3_end_bonus_points_run_0_3_favours_seat_1():
+    """--set end_bonus_points=0,3, 2 players, 300 greedy games (fixed seed): the same games,
+    seat 1's scores 3 higher, its win share up and seat 0's down (tests/end_bonus.py)."""
+    check_bonus_0_3(SPEC)

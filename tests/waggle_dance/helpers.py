@@ -122,7 +122,7 @@ class Table:
         while True:
             n = K._step(self.state, self.rules, self.log)
             if n < 0:
-                K._game_over(self.state, self.log)
+                K._game_over(self.state, self.rules, self.log)
                 return used
             if n >= 1:
                 opts = [int(x) for x in self.state[L.S_OPTIONS:L.S_OPTIONS + n]]

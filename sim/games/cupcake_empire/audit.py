@@ -1,9 +1,9 @@
 """Invariants of finished Cupcake Empire games, checked by the registry-wide conformance tests.
 
 ``audit(arm, master_seed, first_index, games, seats)`` checks a batch's output columns (bounds,
-score = income) and replays the first games with their event logs, re-deriving every seat's
-dice, income, production and sales from the events with a plain-Python reading of the rules
-that shares no code with the kernel:
+score = income + the seat's ``end_bonus_points``) and replays the first games with their event
+logs, re-deriving every seat's dice, income, production and sales from the events with a
+plain-Python reading of the rules that shares no code with the kernel:
 
 - every die is somewhere: the coloured dice start on their columns (CE-S7), the grey dice where
   they were rolled (CE-S8); hires, rest recalls, moves and S3 rolls move them one by one, a
@@ -37,8 +37,10 @@ def audit(arm, master_seed: int, first_index: int, games: np.ndarray,
     v = arm.rule_values
     cols = {c: i for i, c in enumerate(arm.spec.seat_column_names)}
     problems = []
-    if not np.array_equal(seats[:, :, cols["income"]], seats[:, :, S_SCORE]):
-        problems.append("score != income")
+    bonus = v["end_bonus_points"]
+    bonus = np.array([bonus[min(k, len(bonus) - 1)] for k in range(arm.n_players)], dtype=np.int64)
+    if not np.array_equal(seats[:, :, cols["income"]] + bonus, seats[:, :, S_SCORE]):
+        problems.append("score != income + end bonus")
     for name, top in (("production", v["production_max"]), ("sales", v["sales_max"])):
         x = seats[:, :, cols[name]]
         if (x < 0).any() or (x > top).any():

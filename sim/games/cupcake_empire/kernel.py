@@ -1385,7 +1385,7 @@ def _steps(state, rules, comp, log, turn_stop):
     while True:
         if state[L.S_OVER] == 1:
             if state[L.S_PHASE] != L.PH_OVER:
-                _game_over(state, log)
+                _game_over(state, rules, log)
             return 0
         ph = state[L.S_PHASE]
         seat = _decider(state, ph)
@@ -1479,12 +1479,20 @@ def choose(state, rules, comp, kinds, pparams, work):
 
 # ==== the end (CE-E3, CE-E4) and entry points ================================================
 @njit(cache=True)
-def beats(state, p, q):
-    """CE-E3: True if seat ``p`` ranks above ``q``: income, then customers, then own shops on
-    the board."""
+def final_score(state, rules, p):
+    """The final score of seat ``p``: its income plus its ``end_bonus_points`` (added once the
+    game is over, so the bonus never triggers the end, CE-E1)."""
+    return state[seat_base(p) + L.F_INCOME] + np.int64(rules[R.R_END_BONUS_POINTS + 1 + p])
+
+
+@njit(cache=True)
+def beats(state, rules, p, q):
+    """CE-E3: True if seat ``p`` ranks above ``q``: final score (income + end bonus), then
+    customers, then own shops on the board."""
     bp, bq = seat_base(p), seat_base(q)
-    if state[bp + L.F_INCOME] != state[bq + L.F_INCOME]:
-        return state[bp + L.F_INCOME] > state[bq + L.F_INCOME]
+    sp, sq = final_score(state, rules, p), final_score(state, rules, q)
+    if sp != sq:
+        return sp > sq
     cp, cq = customers(state, bp), customers(state, bq)
     if cp != cq:
         return cp > cq
@@ -1492,35 +1500,35 @@ def beats(state, p, q):
 
 
 @njit(cache=True)
-def final_rank(state, p):
+def final_rank(state, rules, p):
     """CE-E3: 1 + the seats ranking above ``p`` (ties share the rank)."""
     r = 1
     for q in range(state[L.S_N_PLAYERS]):
-        if q != p and beats(state, q, p):
+        if q != p and beats(state, rules, q, p):
             r += 1
     return r
 
 
 @njit(cache=True)
-def winners(state):
+def winners(state, rules):
     """(n_winners, winner_seat) of CE-E3; winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
     for p in range(state[L.S_N_PLAYERS]):
-        if final_rank(state, p) == 1:
+        if final_rank(state, rules, p) == 1:
             nw += 1
             ws = p
     return nw, (ws if nw == 1 else -1)
 
 
 @njit(cache=True)
-def _game_over(state, log):
+def _game_over(state, rules, log):
     """The game is over (CE-E2 or CE-E4): no decision is pending any more."""
     state[L.S_PHASE] = L.PH_OVER
     state[L.S_POINT] = 0
     state[L.S_N_OPTIONS] = 0
     if log.shape[0] > 1:
-        nw, ws = winners(state)
+        nw, ws = winners(state, rules)
         emit(log, L.EV_END, state[L.S_TRIGGER_SEAT], state[L.S_ACTIVE], ws, nw,
              state[L.S_TRUNCATED])
 
@@ -1529,7 +1537,7 @@ def _game_over(state, log):
 def finish(state, rules, comp, games_row, seats_rows):
     """Fill the result rows of a finished game (``GO_*``, ``SO_*``)."""
     n = state[L.S_N_PLAYERS]
-    nw, ws = winners(state)
+    nw, ws = winners(state, rules)
     games_row[L.GO_ROUNDS] = (state[L.S_TURNS] + n - 1) // n
     games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
     games_row[L.GO_N_WINNERS] = nw
@@ -1549,8 +1557,8 @@ def finish(state, rules, comp, games_row, seats_rows):
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
-        rank = final_rank(state, p)
-        row[L.SO_SCORE] = state[b + L.F_INCOME]
+        rank = final_rank(state, rules, p)
+        row[L.SO_SCORE] = final_score(state, rules, p)
         row[L.SO_RANK] = rank
         row[L.SO_WON] = 1 if rank == 1 else 0
         row[L.SO_INCOME] = state[b + L.F_INCOME]

@@ -83,12 +83,14 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("allow_level0_activation", "bool", True, "Activating a column at level 0 (pure reroll) is legal (CE-T1.1, CE-AMB-13)", source="[A]"),
     ParamSpec("disc_trigger_on_available", "bool", False, "Discs trigger on L_avail instead of L_exec (CE-T3, CE-AMB-07)", source="[A]"),
     ParamSpec("max_rounds", "int", 200, "Safety horizon in rounds; reaching it flags the game truncated (CE-E4; the spec suggests 100, which 2 in 1,000,000 2-player random games reach: they end by round 110)", 20, 500, source="[A]"),
+    ParamSpec("end_bonus_points", "list", (0,) * L.MAX_PLAYERS, "Points added to the final score (income) of seat k (0 = start player; the last value repeats for the seats after it) once the game is over, before ranking and tie-breaks (CE-E3): the score column includes it, the income column does not; it never triggers the end (CE-E1)", -50, 50, length=L.MAX_PLAYERS, source="[T]"),
 )
 
 PROVENANCE = {
     "[R]": "stated in the rules summary ([SRC] in the spec): the primary source",
     "[P]": "public component lists and reviews of the published game ([PUB])",
     "[A]": "assumption ([ASM]): a documented default, data or a parameter you can change",
+    "[T]": "tweak hook: a designer's tool, not a rule of the game; its default leaves the game as the rules have it",
 }
 
 VARIANTS: dict[str, Variant] = {

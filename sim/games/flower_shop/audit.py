@@ -8,7 +8,8 @@ re-scoring it with a plain-Python reading of the rules that shares no code with 
   ``max_ribbons_per_tile`` per tile (FS-L5, FS-U4, FS-U5, FS-U7, AMB-06, AMB-09);
 - each die used at most once per day, and only locked dice (FS-U1, FS-U5, FS-U6);
 - every finish covered by the dice faces it used plus the tokens it spent (FS-U1..U3);
-- score = stars + ribbons + task points, recomputed from the final shop (FS-E1..E3, §2.8).
+- score = stars + ribbons + task points (+ the seat's ``end_bonus_points`` in multiplayer),
+  recomputed from the final shop (FS-E1..E3, §2.8).
 """
 from __future__ import annotations
 
@@ -39,13 +40,20 @@ def audit(arm, master_seed: int, first_index: int, games: np.ndarray,
     if (ribbons.sum(axis=1) > v["ribbon_supply"]).any():
         problems.append("more ribbons than the supply")
     recomputed = (seats[:, :, cols["stars"]] + v["ribbon_points"] * ribbons
-                  + seats[:, :, cols["task_points"]])
+                  + seats[:, :, cols["task_points"]] + end_bonus(v, arm.n_players))
     if not np.array_equal(recomputed, seats[:, :, S_SCORE]):
-        problems.append("score != stars + ribbons + task points")
+        problems.append("score != stars + ribbons + task points + end bonus")
     for i in range(min(N_REPLAYED, len(games))):
         ev, _, _ = replay(arm, master_seed, first_index + i)
         problems += [f"game {i}: {p}" for p in audit_events(arm, ev)]
     return problems
+
+
+def end_bonus(values: dict, n_players: int) -> np.ndarray:
+    """Each seat's ``end_bonus_points`` (the list's last value repeats; 0 in solo)."""
+    b = values["end_bonus_points"]
+    return np.array([b[min(k, len(b) - 1)] if n_players > 1 else 0 for k in range(n_players)],
+                    dtype=np.int64)
 
 
 def audit_events(arm, ev: np.ndarray) -> list[str]:
@@ -64,6 +72,7 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
     cards: list[int] = []
     out = []
     n_flower = v["flower_dice_per_player"]
+    bonus = end_bonus(v, n)
     for e in ev:
         code, a = int(e[0]), [int(x) for x in e[1:]]
         if code == L.EV_SETUP:
@@ -128,7 +137,7 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
             exp_stars = sum(tiles[t]["stars"] for t, f in zip(shop[s], finished[s]) if t >= 0 and f)
             exp_rib = sum(r for t, r in zip(shop[s], rib[s]) if t >= 0)
             exp_task = _task_points(shop[s], finished[s], rows, cols, cards, tables, v)
-            expected = exp_stars + v["ribbon_points"] * exp_rib + exp_task
+            expected = exp_stars + v["ribbon_points"] * exp_rib + exp_task + int(bonus[s])
             if (stars, ribbons, task_pts, score) != (exp_stars, exp_rib, exp_task, expected):
                 out.append(f"seat {s} score {score} (stars {stars}, ribbons {ribbons}, tasks "
                            f"{task_pts}) != recomputed {expected} ({exp_stars}, {exp_rib}, "

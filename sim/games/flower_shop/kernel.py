@@ -960,8 +960,9 @@ def _tb_value(state, seat, item):
 
 @njit(cache=True)
 def rank_players(state, rules, n_players):
-    """Rank 1 = best: most points, then the ``tiebreak_order`` items (default money, then
-    wild tokens); players equal on all share the position (FS-E4, AMB-11)."""
+    """Rank 1 = best: most points (``F_SCORE``, the end bonus included), then the
+    ``tiebreak_order`` items (default money, then wild tokens); players equal on all share the
+    position (FS-E4, AMB-11)."""
     tb = np.int64(rules[R.R_TIEBREAK_ORDER])
     for s in range(n_players):
         better = 0
@@ -1006,7 +1007,9 @@ def solo_won(state, rules, comp):
 @njit(cache=True)
 def final_scoring(state, rules, comp, n_players, log):
     """Game end: remove unfinished tiles, score and rank every player (FS-E1..E4; solo
-    FS-SOLO-E1, FS-SOLO-E2: the score is recorded too).
+    FS-SOLO-E1, FS-SOLO-E2: the score is recorded too). In multiplayer each seat's
+    ``end_bonus_points`` is added to its score before the ranking and its tie-breaks (solo
+    refuses a non-zero bonus: ``rules.validate``).
 
     Returns
     -------
@@ -1015,6 +1018,8 @@ def final_scoring(state, rules, comp, n_players, log):
     remove_unfinished(state, rules, n_players, log)
     for seat in range(n_players):
         score_seat(state, rules, comp, seat)
+        if n_players > 1:
+            state[seat_base(seat) + L.F_SCORE] += np.int64(rules[R.R_END_BONUS_POINTS + 1 + seat])
     rank_players(state, rules, n_players)
     for seat in range(n_players):
         b = seat_base(seat)

@@ -98,6 +98,12 @@ PARAMS: tuple[ParamSpec, ...] = (
     P("solo_check_capacity", "bool", True, "Solo capacity check (FS-SOLO-C5)", source="[A]"),
     P("reshuffle_discards_when_empty", "bool", False,
       "Reshuffle discarded tiles into the stack when it is empty (FS-SOLO-N4, AMB-21)", source="[A]"),
+    P("end_bonus_points", "list", (0,) * L.MAX_PLAYERS,
+      "Points added to the final score of seat k (the seat column; the last value repeats for the "
+      "seats after it) at the game end, before ranking and tie-breaks (FS-E2, FS-E4): the score "
+      "column includes it, stars, ribbons and task points do not. Multiplayer only: solo has a "
+      "win condition, not a ranking (FS-SOLO-E1), and refuses a non-zero bonus",
+      -50, 50, length=L.MAX_PLAYERS, source="[T]"),
 )
 
 # What the provenance tags of the parameters and component data mean (spec, head of the file).
@@ -107,6 +113,7 @@ PROVENANCE = {
     "[P]": "stated in public previews of a prototype: weaker than [R] and [RV]",
     "[D]": "derived from [R], [RV] or [P] by arithmetic or consistency",
     "[A]": "assumption: a documented default, not a fact; data or a parameter you can change",
+    "[T]": "tweak hook: a designer's tool, not a rule of the game; its default leaves the game as the rules have it",
 }
 
 VARIANTS: dict[str, Variant] = {
@@ -468,6 +475,10 @@ def validate(values: dict, n_players: int) -> None:
     else:
         if v["solo_player_die"] == v["solo_opponent_die"]:
             raise SpecError("solo_opponent_die must differ from solo_player_die")
+        if any(x != 0 for x in v["end_bonus_points"]):
+            raise SpecError(f"parameter 'end_bonus_points' = {list(v['end_bonus_points'])} must be "
+                            f"all 0 in solo: a solo game is won by its task cards (FS-SOLO-E1), "
+                            f"not by a ranking the bonus could change")
     if v["shop_rows"] * v["shop_cols"] > L.MAX_SLOTS:
         raise SpecError(f"shop_rows*shop_cols must be <= {L.MAX_SLOTS}")
 

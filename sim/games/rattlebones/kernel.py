@@ -1090,7 +1090,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_OVER:
             return 0
         if state[L.S_ENDED]:
-            _game_over(state, log)
+            _game_over(state, rules, log)
             return 0
         seat = state[L.S_ACTIVE]
         greedy_seat = self_play and kinds[seat] == L.K_GREEDY
@@ -1129,7 +1129,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 state[L.S_TRUNCATED] = 1
                 if log.shape[0] > 1:
                     emit(log, L.EV_TRUNCATED, state[L.S_TURN])
-                _game_over(state, log)
+                _game_over(state, rules, log)
                 return 0
             begin_turn(state, seat, log)
             n = list_extra(state, rules, seat)
@@ -1289,26 +1289,34 @@ def tokens_held(state, seat):
 
 
 @njit(cache=True)
-def final_rank(state, p):
-    """RB-E3: rank of seat ``p`` by score, then tokens; ties on both share the rank
-    (1 = best)."""
-    sp = state[seat_base(p) + L.F_SCORE]
+def final_score(state, rules, p):
+    """The final score of seat ``p``: its points plus its ``end_bonus_points`` (added once the
+    game is over, so the bonus never triggers the end, RB-E2). ``rules`` may be ``cfg``, whose
+    first R_LEN slots are the rules."""
+    return state[seat_base(p) + L.F_SCORE] + np.int64(rules[R.R_END_BONUS_POINTS + 1 + p])
+
+
+@njit(cache=True)
+def final_rank(state, rules, p):
+    """RB-E3: rank of seat ``p`` by final score (``final_score``), then tokens; ties on both
+    share the rank (1 = best)."""
+    sp = final_score(state, rules, p)
     tp = tokens_held(state, p)
     r = 1
     for q in range(state[L.S_N_PLAYERS]):
-        sq = state[seat_base(q) + L.F_SCORE]
+        sq = final_score(state, rules, q)
         if sq > sp or (sq == sp and tokens_held(state, q) > tp):
             r += 1
     return r
 
 
 @njit(cache=True)
-def winners(state):
+def winners(state, rules):
     """(n_winners, winner_seat) of RB-E3: winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
     for p in range(state[L.S_N_PLAYERS]):
-        if final_rank(state, p) == 1:
+        if final_rank(state, rules, p) == 1:
             nw += 1
             ws = p
     if nw != 1:
@@ -1317,13 +1325,13 @@ def winners(state):
 
 
 @njit(cache=True)
-def _game_over(state, log):
+def _game_over(state, rules, log):
     """The game is over (ended, RB-E2, or truncated, RB-E5): no decision is pending any more."""
     state[L.S_PHASE] = L.PH_OVER
     state[L.S_POINT] = 0
     state[L.S_N_OPTIONS] = 0
     if log.shape[0] > 1:
-        nw, ws = winners(state)
+        nw, ws = winners(state, rules)
         emit(log, L.EV_END, state[L.S_END_TRIGGER], state[L.S_END_SEAT], state[L.S_R], ws, nw)
 
 
@@ -1332,7 +1340,7 @@ def finish(state, rules, comp, games_row, seats_rows):
     """Fill the output row and the seat rows of a finished game through their declared
     indices (``GO_*``, ``SO_*`` of ``layout.GAME_OUT`` / ``layout.SEAT_OUT``)."""
     n = state[L.S_N_PLAYERS]
-    nw, ws = winners(state)
+    nw, ws = winners(state, rules)
     turns = state[L.S_TURN]
     games_row[L.GO_ROUNDS] = (turns + n - 1) // n
     games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
@@ -1351,8 +1359,8 @@ def finish(state, rules, comp, games_row, seats_rows):
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
-        rank = final_rank(state, p)
-        row[L.SO_SCORE] = state[b + L.F_SCORE]
+        rank = final_rank(state, rules, p)
+        row[L.SO_SCORE] = final_score(state, rules, p)
         row[L.SO_RANK] = rank
         row[L.SO_WON] = 1 if rank == 1 else 0
         row[L.SO_GOLD] = state[b + L.F_GOLD]

@@ -99,6 +99,7 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("arrow_number_mode", "choice", "resolve", "Arrow -> number/Ringmaster is resolved, or has no effect (RB-F3, AMB-06)", choices=("resolve", "none"), source="[A]"),
     ParamSpec("plus1_any_die", "bool", False, "The +1 upgrade may target any own die (RB-P3, AMB-14)", source="[A]"),
     ParamSpec("max_turns", "int", 1000, "Safety cap in player turns; reaching it flags the game truncated (RB-E5)", 100, 10000, source="[A]"),
+    ParamSpec("end_bonus_points", "list", (0,) * L.MAX_PLAYERS, "Points added to the final score of seat k (0 = start player; the last value repeats for the seats after it) once the game is over, before ranking and tie-breaks (RB-E3): the score column includes it; it never triggers the end (RB-E2)", -50, 50, length=L.MAX_PLAYERS, source="[T]"),
 )
 
 # What the provenance tags of the parameters and component data mean (spec, head of the file).
@@ -107,6 +108,7 @@ PROVENANCE = {
     "[P]": "public information on the English edition (rulebook component list, reviews)",
     "[D]": "derived from the rules summary by logic",
     "[A]": "assumption: a documented default, not a fact; data or a parameter you can change",
+    "[T]": "tweak hook: a designer's tool, not a rule of the game; its default leaves the game as the rules have it",
 }
 
 VARIANTS: dict[str, Variant] = {

@@ -972,40 +972,48 @@ def end_of_round(state, rules, log):
 
 
 @njit(cache=True)
-def final_rank(state, p):
-    """WD-V3/V4: rank of seat ``p`` by honey, then cubes in the hive; ties share the rank."""
+def final_score(state, rules, p):
+    """The final score of seat ``p``: its honey plus its ``end_bonus_points`` (added once the
+    game is over, so the bonus never ends the game, WD-V2)."""
+    return state[seat_base(p) + L.F_HONEY] + np.int64(rules[R.R_END_BONUS_POINTS + 1 + p])
+
+
+@njit(cache=True)
+def final_rank(state, rules, p):
+    """WD-V3/V4: rank of seat ``p`` by final score (honey + end bonus), then cubes in the
+    hive; ties share the rank."""
     bp = seat_base(p)
-    hp = state[bp + L.F_HONEY]
+    hp = final_score(state, rules, p)
     cp = hive_cubes(state, bp)
     r = 1
     for q in range(state[L.S_N_PLAYERS]):
         bq = seat_base(q)
-        hq = state[bq + L.F_HONEY]
+        hq = final_score(state, rules, q)
         if hq > hp or (hq == hp and hive_cubes(state, bq) > cp):
             r += 1
     return r
 
 
 @njit(cache=True)
-def winners(state):
+def winners(state, rules):
     """(n_winners, winner_seat) of WD-V3/V4: winner_seat = -1 when the win is shared."""
     nw = 0
     ws = -1
     for p in range(state[L.S_N_PLAYERS]):
-        if final_rank(state, p) == 1:
+        if final_rank(state, rules, p) == 1:
             nw += 1
             ws = p
     return nw, ws if nw == 1 else -1
 
 
 @njit(cache=True)
-def _game_over(state, log):
+def _game_over(state, rules, log):
     """The game is over (WD-V2, or truncated WD-V6): no decision is pending any more."""
     state[L.S_PHASE] = L.PH_OVER
     state[L.S_POINT] = 0
     state[L.S_N_OPTIONS] = 0
     if log.shape[0] > 1:
-        nw, ws = winners(state)
+        nw, ws = winners(state, rules)
         emit(log, L.EV_END, state[L.S_END_TRIGGER], state[L.S_ROUND], ws, nw)
 
 
@@ -1725,7 +1733,7 @@ def _steps(state, rules, log):
             return 0
         n = _step(state, rules, log)
         if n < 0:
-            _game_over(state, log)
+            _game_over(state, rules, log)
             return 0
         if n >= 2:
             return _post(state, state[L.S_DECIDER], decision_point(state[L.S_PHASE]), n)
@@ -1775,7 +1783,7 @@ def finish(state, rules, comp, games_row, seats_rows):
     """Fill the output row and the seat rows of a finished game through their declared
     indices (``GO_*``, ``SO_*``)."""
     n = state[L.S_N_PLAYERS]
-    nw, ws = winners(state)
+    nw, ws = winners(state, rules)
     games_row[L.GO_ROUNDS] = state[L.S_ROUND]
     games_row[L.GO_TRUNCATED] = state[L.S_TRUNCATED]
     games_row[L.GO_N_WINNERS] = nw
@@ -1794,11 +1802,11 @@ def finish(state, rules, comp, games_row, seats_rows):
     for p in range(n):
         b = seat_base(p)
         row = seats_rows[p]
-        rank = final_rank(state, p)
+        rank = final_rank(state, rules, p)
         held = 0
         for q in range(L.N_QUEEN):
             held += state[b + L.F_HAND + q]
-        row[L.SO_SCORE] = state[b + L.F_HONEY]
+        row[L.SO_SCORE] = final_score(state, rules, p)
         row[L.SO_RANK] = rank
         row[L.SO_WON] = 1 if rank == 1 else 0
         row[L.SO_HONEY] = state[b + L.F_HONEY]

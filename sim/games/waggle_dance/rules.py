@@ -81,6 +81,7 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("efficiency_cubes", "int", 3, "Efficiency: cubes of one colour a honey conversion needs (WD-I18), <= pollen_per_honey", 1, 8, source="[S]"),
     ParamSpec("alchemy_max_colours", "int", 2, "Alchemy: colours allowed on a converted tile (WD-I18)", 2, 4, source="[S]"),
     ParamSpec("allow_efficiency_with_alchemy", "bool", False, "Efficiency and Alchemy may apply to the same honey conversion (WD-Q7)", source="[A]"),
+    ParamSpec("end_bonus_points", "list", (0,) * L.MAX_PLAYERS, "Points added to the final score (honey) of seat k (0 = the first start player; the last value repeats for the seats after it) once the game is over, before ranking and tie-breaks (WD-V3, WD-V4): the score column includes it, the honey column does not; it never ends the game (WD-V2)", -50, 50, length=L.MAX_PLAYERS, source="[T]"),
 )
 
 PROVENANCE = {
@@ -88,6 +89,7 @@ PROVENANCE = {
     "[D]": "derived from the rules summary by arithmetic or direct implication",
     "[A]": "assumption or interpretation chosen by the spec: a documented default you can change",
     "[V]": "optional variant not in v1.7.5, off by default",
+    "[T]": "tweak hook: a designer's tool, not a rule of the game; its default leaves the game as the rules have it",
 }
 
 VARIANTS: dict[str, Variant] = {
