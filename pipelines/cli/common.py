@@ -13,11 +13,25 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 # Tables stay readable when piped to a file or a CI log (rich would assume 80 columns).
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True, highlight=False)
+# No markup and no emoji codes: strings print as they are (SQL cells, names, policies, paths and
+# error messages hold brackets and colons: '[/x]', 'root:x:0'); styling is explicit (Text).
+out = Console(highlight=False, markup=False, emoji=False,
+              width=None if sys.stdout.isatty() else 160)
+err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters other than newline and tab shown as ``\\xNN`` (a
+    DuckDB message may quote a damaged file's bytes)."""
+    return "".join(c if c.isprintable() or c in "\n\t" else f"\\x{ord(c):02x}" for c in text)
+
+
+def error(message: str) -> None:
+    """``error: message`` on stderr, the message as it is (no markup, no emoji)."""
+    err.print(Text.assemble(("error:", "bold red"), " ", printable(message)), soft_wrap=True)
 
 
 class CLIError(Exception):
@@ -43,15 +57,14 @@ def guarded(fn):
             raise typer.Exit(130)
         except Exception as e:
             if _is_spec_error(e):
-                err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
+                error(str(e))
                 raise typer.Exit(2)
             if isinstance(e, CLIError):
-                err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, soft_wrap=True)
+                error(str(e))
                 raise typer.Exit(1)
             if isinstance(e, OSError):  # a file the user named (or the disk) failed
                 where = f"{e.filename}: " if e.filename else ""
-                err.print(f"[bold red]error:[/] {escape(where + (e.strerror or str(e)))}",
-                          markup=True, soft_wrap=True)
+                error(where + (e.strerror or str(e)))
                 raise typer.Exit(2)
             raise
 
@@ -88,9 +101,6 @@ def did_you_mean(name: str, valid) -> str:
 
 
 def print_items(items: list) -> None:
-    """Print rich tables and plain sentences (no markup: policy options hold brackets)."""
+    """Print rich tables and plain sentences (as they are: policy options hold brackets)."""
     for item in items:
-        if isinstance(item, str):
-            out.print(item, soft_wrap=True, markup=False)
-        else:
-            out.print(item)
+        out.print(item, soft_wrap=isinstance(item, str))
