@@ -1,8 +1,9 @@
 """Read-only SQL over the store (``playtest sql``): one query statement on a locked connection
 (:func:`analysis.db.connect` with ``read_only=True``), its result written by Python.
 
-The connection itself can write no file, so ``--out`` goes through :func:`write_result`, and
-:func:`check_out_file` keeps it out of the store. Every refusal is a
+The connection itself can write no file, so ``--out`` goes through :func:`write_result`
+(:func:`pipelines.store.check_out_file` keeps it out of the store and off existing files).
+Every refusal is a
 :class:`~sim.spec.SpecError` (bad input: exit code 2).
 """
 from __future__ import annotations
@@ -11,8 +12,7 @@ from pathlib import Path
 
 from sim.spec import SpecError
 
-__all__ = ["READ_ONLY_STATEMENTS", "check_read_only_query", "check_out_file", "arrow_table",
-           "write_result"]
+__all__ = ["READ_ONLY_STATEMENTS", "check_read_only_query", "arrow_table", "write_result"]
 
 #: Statements ``playtest sql`` runs: queries only (DESCRIBE, SHOW, SUMMARIZE parse as SELECT).
 READ_ONLY_STATEMENTS = ("SELECT", "EXPLAIN")
@@ -26,17 +26,6 @@ def check_read_only_query(con, query: str) -> None:
     if kinds[0] not in READ_ONLY_STATEMENTS:
         raise SpecError(f"SQL: {kinds[0]} statements are not allowed; `playtest sql` is "
                         f"read-only (valid: a SELECT query; write results with --out FILE)")
-
-
-def check_out_file(out_file: Path, root: Path) -> None:
-    """--out must be a new or regular file outside the store."""
-    target = out_file.expanduser().resolve()
-    if target.is_relative_to(root.expanduser().resolve()):
-        raise SpecError(f"--out {out_file}: inside the store {root}; write results elsewhere")
-    if target.is_dir():
-        raise SpecError(f"--out {out_file}: is a directory; give a file name")
-    if not target.parent.is_dir():
-        raise SpecError(f"--out {out_file}: directory {target.parent} does not exist")
 
 
 def arrow_table(result):

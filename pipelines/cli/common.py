@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -69,6 +71,48 @@ def guarded(fn):
             raise
 
     return wrapper
+
+
+def reading_store(store) -> Path:
+    """The store a reading command (``sql``, ``report``, ``list``, ``show``) reads:
+    :func:`pipelines.settings.store_root`, checked (nothing is created).
+
+    The rule: a store is a directory holding ``experiments/`` or ``results/``. An existing empty
+    directory, or the default store before the first run, is an empty store (nothing to read
+    yet). Refused (SpecError: one message, exit 2): a file; a directory the user named
+    (``--store``, ``$PLAYTEST_STORE``) that does not exist; a directory that holds other things
+    but neither ``experiments/`` nor ``results/`` (the folder above a store: the message names
+    the stores below it).
+    """
+    from sim.spec import SpecError
+
+    from .. import settings
+
+    root = settings.store_root(store)
+    named = "--store" if store is not None else (
+        f"${settings.STORE_ENV}" if os.environ.get(settings.STORE_ENV) else "store")
+    if root.exists() and not root.is_dir():
+        raise SpecError(f"{named} {root}: is a file, not a store directory; give the directory "
+                        f"that holds experiments/ and results/")
+    if not root.exists():
+        if named == "store":
+            return root  # the default store before the first run
+        raise SpecError(f"{named} {root}: does not exist; give a store directory (the one "
+                        f"`playtest run --store DIR` wrote)")
+
+    def is_store(d: Path) -> bool:
+        return (d / "experiments").is_dir() or (d / "results").is_dir()
+
+    if not is_store(root):
+        held = [p for p in root.iterdir() if not p.name.startswith(".")]
+        if held:
+            below = sorted(str(p) for p in held if p.is_dir() and is_store(p))
+            hint = (f"; did you mean --store {below[0]}?" if len(below) == 1 else
+                    f"; the stores in it: {', '.join(below[:5])}" + (", ..." if below[5:] else "")
+                    if below else "")
+            raise SpecError(f"{named} {root}: not a store (it holds neither experiments/ nor "
+                            f"results/){hint}")
+    return root
 
 
 def registry():
