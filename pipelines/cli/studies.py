@@ -288,8 +288,10 @@ def tune_cmd(
                        "(smaller: a finer search near the start).")
     ] = settings.DEFAULT_TUNE_STEP,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Preset file to write (default tuned-GAME-Np-POLICY.toml).")
+        "--out", "-o", help="Preset file to write (default tuned-GAME-Np-POLICY.toml); never "
+                            "an existing one without --force.")
     ] = None,
+    force: opts.Force = False,
     quiet: opts.Quiet = False,
 ):
     """Tune a policy's parameters (Optuna CMA-ES) for its seat's win rate; write a preset."""
@@ -308,6 +310,9 @@ def tune_cmd(
     out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
     if out_file.is_dir() or not out_file.parent.is_dir():
         raise SpecError(f"--out {out_file}: give a file in an existing directory")
+    if out_file.exists() and not force:
+        raise SpecError(f"--out {out_file}: the file exists; give another name, or --force to "
+                        f"overwrite it")
     load_kernels(seat_arms(setup, setup.start), quiet)
     total = n * (trials * setup.games_per_seat + 2 * setup.validation_per_seat)
     bar = GameProgress(total, quiet, f"tune {spec.id} {n}p")
