@@ -16,6 +16,12 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperGroup
+
+try:  # typer >= 0.22 carries its own click
+    from typer._click.exceptions import BadParameter, UsageError
+except ImportError:  # pragma: no cover - typer on click
+    from click.exceptions import BadParameter, UsageError
 
 # Tables stay readable when piped to a file or a CI log (rich would assume 80 columns).
 # No markup and no emoji codes: strings print as they are (SQL cells, names, policies, paths and
@@ -71,6 +77,55 @@ def guarded(fn):
             raise
 
     return wrapper
+
+
+def usage_message(e: UsageError) -> str:
+    """A usage error in one line: ``--games: expected a whole number, got 'x'`` for a value of
+    the wrong type, else click's message and where to read the usage."""
+    param = getattr(e, "param", None)
+    ctx = getattr(e, "ctx", None)
+    where = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+    if isinstance(e, BadParameter) and param is not None \
+            and type(e).__name__ != "MissingParameter":
+        opts = list(getattr(param, "opts", None) or ())
+        name = next((o for o in opts if o.startswith("--")), None) or \
+            (opts[0] if opts and getattr(param, "param_type_name", "") == "option"
+             else str(param.name or "").upper())
+        cause = e.__cause__
+        problems = cause.errors() if callable(getattr(cause, "errors", None)) else []
+        if problems:  # pydantic's reading of the value
+            kind, value = str(problems[0].get("type", "")), problems[0].get("input")
+            if kind.startswith("int_"):
+                return f"{name}: expected a whole number, got {value!r}"
+            if kind.startswith("float_"):
+                return f"{name}: expected a number, got {value!r}"
+        return f"{name}: {' '.join(e.message.split())}"
+    return " ".join(e.format_message().split()) + where
+
+
+class Group(TyperGroup):
+    """The app's command group: a usage error (unknown option or command, missing argument, a
+    value of the wrong type) is one line and exit code 2 like any bad input (design §4), not
+    Typer's usage box. ``playtest`` alone still prints the help."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _one_line_usage_errors():
+            return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx):
+        with _one_line_usage_errors():
+            return super().invoke(ctx)
+
+
+class _one_line_usage_errors:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        if e is None or not isinstance(e, UsageError) or type(e).__name__ == "NoArgsIsHelpError":
+            return False
+        error(usage_message(e))
+        raise typer.Exit(2)
 
 
 def reading_store(store) -> Path:

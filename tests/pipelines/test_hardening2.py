@@ -156,7 +156,7 @@ def test_replay_out_refuses_existing_files(tmp_path, cli):
     assert len(first) == 3
     first[1].write_text("mine\n")
     r = cli("replay", "fakedice", "--game-index", "0-3", "--out", out)
-    assert r.exit_code == 2 and first[1].name in r.stderr and "--force" in r.stderr, r.output
+    assert r.exit_code == 2 and first[0].name in r.stderr and "--force" in r.stderr, r.output
     assert first[1].read_text() == "mine\n" and len(list(out.iterdir())) == 3  # nothing written
     r = cli("replay", "fakedice", "--game-index", "0-3", "--out", out, "--force")
     assert r.exit_code == 0, r.output
@@ -291,7 +291,7 @@ def test_option_type_errors_are_one_line(tmp_path, cli, args, line):
 
 @pytest.mark.parametrize("args, needle", [
     (["run", "fakedice", "--gmaes", "3"], "--gmaes"),
-    (["sql"], "QUERY"),
+    (["sql"], "query"),
     (["nosuchcommand"], "nosuchcommand"),
 ])
 def test_usage_errors_are_one_line(cli, args, needle):
