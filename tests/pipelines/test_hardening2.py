@@ -310,6 +310,8 @@ def test_usage_errors_are_one_line(cli, args, needle):
     "WITH t AS (PIVOT seats ON seat USING count(*) GROUP BY arm) SELECT * FROM t",
     "PIVOT seats ON seat USING count(*) GROUP BY arm; -- a comment",
     "UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v",
+    "/* seats */ PIVOT seats ON seat USING count(*) -- by seat",
+    "EXPLAIN PIVOT seats ON seat USING count(*)",
 ])
 def test_pivot_works(store, cli, query):
     r = cli("sql", query, "--store", store, "--format", "csv")
@@ -324,6 +326,7 @@ def test_pivot_works(store, cli, query):
     "PIVOT seats ON seat USING count(*); COPY (SELECT 1) TO '{out}'",
     "PIVOT seats ON seat USING count(*); SELECT 1",
     "INSERT INTO seats SELECT * FROM (PIVOT seats ON seat USING count(*))",
+    "EXPLAIN ANALYZE CREATE TABLE t AS PIVOT seats ON seat USING count(*)",
     "SELECT * FROM (PIVOT read_csv('{other}') ON a USING count(*))",
 ])
 def test_pivot_still_cannot_write_or_read_files(store, cli, tmp_path, query):
