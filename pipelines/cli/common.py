@@ -128,6 +128,20 @@ class _one_line_usage_errors:
         raise typer.Exit(2)
 
 
+def check_report_dir(out_dir: Path, store) -> None:
+    """``--out DIR`` of a command that writes an HTML report, checked before anything runs:
+    not a file, not inside the store (SpecError, exit 2)."""
+    from sim.spec import SpecError
+
+    from .. import settings
+
+    if out_dir.exists() and not out_dir.is_dir():
+        raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
+    root = settings.store_root(store).expanduser().resolve()
+    if out_dir.expanduser().resolve().is_relative_to(root):
+        raise SpecError(f"--out {out_dir}: inside the store {root}; write reports elsewhere")
+
+
 def reading_store(store) -> Path:
     """The store a reading command (``sql``, ``report``, ``list``, ``show``) reads:
     :func:`pipelines.settings.store_root`, checked (nothing is created).

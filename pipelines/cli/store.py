@@ -14,7 +14,8 @@ from analysis.words import count
 from .. import settings
 from . import handles
 from . import options as opts
-from .common import CLIError, err, fmt, guarded, out, print_items, reading_store
+from .common import (CLIError, check_report_dir, err, fmt, guarded, out, print_items,
+                     reading_store)
 from .running import RunSettings
 from .tables import result_items, win_rate_tables
 
@@ -123,6 +124,8 @@ def sql_cmd(
         raise SpecError(f"--format: unknown format '{format}'; valid: table, csv, parquet")
     if format == "parquet" and out_file is None:
         raise SpecError("--format parquet needs --out FILE")
+    if max_rows < 1:
+        raise SpecError(f"--max-rows: give at least 1, got {max_rows}")
     root = reading_store(store)
     if out_file is not None:
         check_out_file(out_file, root, force)
@@ -205,13 +208,10 @@ def report_cmd(
                        ] = opts.REPORTS_DIR,
 ):
     """Write a self-contained HTML report of one experiment."""
-    from sim.spec import SpecError
-
     from ..store import Store
 
     root = reading_store(store)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
+    check_report_dir(out_dir, store)
     name = handles.resolve(Store(root), experiment)
     path = _write_report(root, name, out_dir)
     out.print(f"report: {path}", markup=False, soft_wrap=True)
@@ -371,6 +371,7 @@ def demo_cmd(
     """The demo: Flower Shop, 2-4 players, greedy, seed 1; seat win rates and a report."""
     from .. import experiment as ex
 
+    check_report_dir(out_dir, store)
     players = f"{min(settings.DEMO_PLAYERS)}-{max(settings.DEMO_PLAYERS)}"
     exp = ex.from_cli(settings.DEMO_GAME, players=players, policy=settings.DEMO_POLICY,
                       games=games, seed=settings.DEMO_SEED)

@@ -13,7 +13,7 @@ from analysis.words import count, plural
 
 from .. import settings
 from . import options as opts
-from .common import fmt, guarded, out, print_items, registry
+from .common import check_report_dir, fmt, guarded, out, print_items, registry
 from .running import RunSettings, check_precision_options
 from .tables import compare_items, ladder_tables, sweep_items
 
@@ -56,6 +56,7 @@ def compare_cmd(
     """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
     from ..studies import compare_experiment
 
+    check_report_dir(out_dir, store)
     check_precision_options(precision, max_games)
     exp = compare_experiment(game, set_ or (), players, variant, policy, seat_policy or (),
                              tweak_seat_policy or (),
@@ -99,6 +100,7 @@ def sweep_cmd(
     """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
     from ..studies import sweep_experiment
 
+    check_report_dir(out_dir, store)
     check_precision_options(precision, max_games)
     exp = sweep_experiment(game, param or (), players, variant, set_ or (), policy,
                            seat_policy or (), settings.DEFAULT_GAMES if games is None else games,
@@ -140,6 +142,7 @@ def plan_cmd(
     from .. import experiment as ex
     from ..studies import check_delta, compare_experiment
 
+    check_report_dir(out_dir, store)
     delta = check_delta(detect)
     if not 0.5 <= power < 1:
         raise SpecError(f"--power: must be in [0.5, 1), got {power}")
@@ -198,6 +201,7 @@ def ladder_cmd(
     """Policies head to head: win rates against the fair share, ratings, HTML report."""
     from ..studies import ladder_experiment
 
+    check_report_dir(out_dir, store)
     exp = ladder_experiment(game, players, variant, policies, set_ or (),
                             settings.DEFAULT_GAMES if games is None else games,
                             settings.DEFAULT_SEED if seed is None else seed, experiment,

@@ -172,6 +172,31 @@ def test_tune_out_refuses_an_existing_file(tmp_path, cli):
     assert target.read_text() == "# my preset\n"
 
 
+def test_report_out_inside_the_store_is_refused(store, cli):
+    r = cli("report", "x", "--store", store, "--out", store / "results")
+    assert r.exit_code == 2 and "inside the store" in r.stderr, r.output
+    assert not list(store.rglob("*.html"))
+
+
+@pytest.mark.parametrize("cmd", [
+    ["compare", "fakedice", "--set", "dice=3", "--games", "10"],
+    ["sweep", "fakedice", "--param", "dice=2,3", "--games", "10"],
+    ["plan", "fakedice", "--detect", "0.05", "--pilot-games", "10"],
+    ["ladder", "fakedice", "--players", "2", "--games", "10"],
+    ["compensate", "fakedice", "--players", "2", "--games", "10"],
+    ["demo", "--games", "10"]], ids=lambda c: c[0])
+def test_report_out_onto_a_file_is_refused_before_anything_runs(tmp_path, cli, cmd):
+    (tmp_path / "afile").write_text("x")
+    r = cli(*cmd, "--store", tmp_path / "s", "--out", tmp_path / "afile", "--quiet")
+    assert r.exit_code == 2 and "is a file" in r.stderr, r.output
+    assert not (tmp_path / "s").exists()
+
+
+def test_sql_max_rows_below_one(store, cli):
+    r = cli("sql", "SELECT 1", "--store", store, "--max-rows", "-1")
+    assert r.exit_code == 2 and "--max-rows" in r.stderr, r.output
+
+
 # ---- 4. --store that is not a store ----------------------------------------------------------
 
 READERS = [("sql", "SELECT 1"), ("report", "x"), ("show", "x"), ("list",)]
