@@ -252,6 +252,15 @@ def _scan(root: str, experiments=None) -> StoreScan | None:
     return scan
 
 
+def _is_text(path: str) -> bool:
+    """Whether the file reads as UTF-8 text (what DuckDB's ``read_text`` needs)."""
+    try:
+        Path(path).read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return True
+
+
 def _lock_down(con, paths: list[str]) -> None:
     """No file access from now on except reading ``paths`` (no COPY TO, ATTACH, INSTALL, other
     files), and no setting can be changed back (``lock_configuration``)."""
@@ -305,7 +314,10 @@ def _connect(root: str, scan: StoreScan | None, database: str, read_only: bool
              ) -> duckdb.DuckDBPyConnection:
     for w in scan.warnings if scan is not None else ():
         warnings.warn(w, StoreWarning, stacklevel=3)
-    manifests = StoreReader(root).manifest_files() if read_only else manifests_glob(root)
+    if scan is None or (scan.hand_made and not read_only):
+        manifests = manifests_glob(root)  # manifests written later show up too
+    else:  # a manifest that is not UTF-8 text would fail every query of the experiments view
+        manifests = [f for f in StoreReader(root).manifest_files() if _is_text(f)]
     con = duckdb.connect(database)
     for t, empty in ((t, _EMPTY[t]) for t in TABLES):
         by_glob = scan is None or (scan.hand_made and not read_only)  # parts written later too
@@ -342,8 +354,9 @@ def read_error(store, exc: Exception, experiments=None) -> Exception | None:
     first part (of ``experiments``) that does not read in full; None when ``exc`` is not about a
     file or no part fails (then ``exc`` stands as it is). Reads every part: for error paths."""
     text = str(exc)
-    if not (isinstance(exc, duckdb.IOException) or "parquet" in text.lower()
-            or "corrupt" in text.lower()):
+    if not (isinstance(exc, (duckdb.IOException, duckdb.InternalException))
+            or type(exc) is duckdb.Error  # e.g. "don't know what type" on a damaged page
+            or "parquet" in text.lower() or "corrupt" in text.lower()):
         return None
     root = _store_str(store)
     if "://" in root:

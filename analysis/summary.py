@@ -10,9 +10,11 @@ the store, call the analysis functions that the HTML reports use, and close it a
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any
 
+import duckdb
 import numpy as np
 
 from . import db, stats
@@ -64,17 +66,34 @@ class SoloRow:
     high: float
 
 
+@contextlib.contextmanager
+def _reading(store, experiment: str):
+    """A connection whose views read ``experiment`` only (another experiment's broken manifest
+    changes nothing); its manifest unreadable raises :class:`analysis.storage.ManifestError`, a
+    DuckDB failure on a part's data a StoreError naming the part's chunk
+    (:func:`analysis.db.read_error`)."""
+    con = None
+    try:
+        con = db.connect(store, experiments=[experiment])
+        yield con
+    except duckdb.Error as e:
+        named = db.read_error(store, e, [experiment])
+        if named is None:
+            raise
+        raise named from None
+    finally:
+        if con is not None:
+            con.close()
+
+
 def win_rate_tables(store, experiment: str, factor, factor_only: bool = False
                     ) -> list[WinRateTable]:
     """Win rate by seat and player count, and by the game's balance factor
     (``GameSpec.balance_factor``, e.g. Flower Shop's initiative dice) when that is not the seat;
     ``factor_only``: by the balance factor alone (the table ending ``playtest run``). A table
     with no multiplayer rows is left out. Rows in (players, arm, value) order."""
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         return _win_rate_tables(con, experiment, None, factor, factor_only)
-    finally:
-        con.close()
 
 
 def result_tables(store, experiment: str, factors: dict, factor_only: bool = False
@@ -82,14 +101,11 @@ def result_tables(store, experiment: str, factors: dict, factor_only: bool = Fal
     """The results of a run on one connection: :func:`win_rate_tables` of every game of
     ``factors`` (game id -> its balance factor) and the solo arms' win probabilities
     (``solo_ladder``, Wilson 95%; rows in arm, policy order)."""
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         tables = [t for game, factor in factors.items()
                   for t in _win_rate_tables(con, experiment, game if len(factors) > 1 else None,
                                             factor, factor_only)]
         return tables, _solo_rows(con, experiment)
-    finally:
-        con.close()
 
 
 def _win_rate_tables(con, experiment: str, game: str | None, factor, factor_only: bool
@@ -172,11 +188,8 @@ def ladder_rows(store, experiment: str, source: dict) -> tuple[Any, dict]:
     them (``reports.ladder_rows``: solo rates and steps, or pairs and ratings)."""
     from . import ladder, reports
 
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         lad = ladder.summarize(con, experiment, source)
-    finally:
-        con.close()
     return lad, reports.ladder_rows(lad)
 
 
@@ -185,25 +198,19 @@ def compare_tables(store, experiment: str, pairs: list[dict]) -> list[tuple[dict
     (:func:`analysis.studies.compare_frames`: one row per metric with a verdict)."""
     from . import studies
 
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         return [(pair, studies.compare_frames(studies.arm_games(con, experiment, pair["tweak"]),
                                               studies.arm_games(con, experiment,
                                                                 pair["baseline"])))
                 for pair in pairs]
-    finally:
-        con.close()
 
 
 def sweep_table(store, experiment: str, source: dict):
     """The sweep's compact table: estimate ± 95% half-width per point (``reports.sweep_table``)."""
     from . import reports
 
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         return reports.sweep_table(con, experiment, source, compact=True)
-    finally:
-        con.close()
 
 
 def plan_blocks(store, experiment: str, source: dict, delta: float, power: float) -> list[dict]:
@@ -211,8 +218,5 @@ def plan_blocks(store, experiment: str, source: dict, delta: float, power: float
     one block of rows per arm or pair)."""
     from . import reports
 
-    con = db.connect(store)
-    try:
+    with _reading(store, experiment) as con:
         return reports.plan_rows(con, experiment, source, delta, power)
-    finally:
-        con.close()

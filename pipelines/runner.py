@@ -463,7 +463,8 @@ class GameProgress:
                 s = task.finished_speed or task.speed
                 return Text(f"{s:,.0f} games/s" if s else "… games/s", style="cyan")
 
-        self.p = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+        self.p = Progress(TextColumn("{task.description}", style="bold", markup=False),
+                          BarColumn(),
                           MofNCompleteColumn(), Speed(), TimeElapsedColumn(), TextColumn("ETA"),
                           TimeRemainingColumn(), console=Console(stderr=True),
                           transient=False)

@@ -550,8 +550,17 @@ def run_to_precision(exp: Experiment, store, target: float, max_games: int | Non
 
 # ---- plan --------------------------------------------------------------------------------------
 
+#: Smallest ``plan --detect``: below it, the games needed (up to about 4e8 per arm at 0.0001
+#: for a 50% win rate, growing as 1/delta²) exceed what a run may simulate
+#: (:data:`pipelines.settings.MAX_GAMES` per arm), and the power solver stops converging.
+MIN_DETECT = 0.0001
+
+
 def check_delta(delta: Any) -> float:
-    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 < delta < 0.5:
-        raise SpecError(f"--detect: difference in win rate must be between 0 and 0.5 "
-                        f"(e.g. 0.01 = 1 point), got {delta!r}")
+    """``plan --detect``, checked before the pilot runs (nothing is written when it is out of
+    range)."""
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) \
+            or not MIN_DETECT <= delta < 0.5:
+        raise SpecError(f"--detect: difference in win rate must be from {MIN_DETECT:g} to below "
+                        f"0.5 (e.g. 0.01 = 1 point), got {delta!r}")
     return float(delta)

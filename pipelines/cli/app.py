@@ -4,8 +4,10 @@ import gc
 import typer
 
 from . import compensate, info, insights, run, store, studies
+from .common import Group
 
 app = typer.Typer(
+    cls=Group,  # usage errors in one line, exit 2
     name="playtest",
     help="Game-balance analytics for tabletop dice games: simulate, store, query, report.",
     add_completion=False,

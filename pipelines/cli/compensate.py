@@ -13,7 +13,7 @@ from rich.table import Table
 
 from .. import settings
 from . import options as opts
-from .common import err, guarded, out, print_items
+from .common import check_report_dir, err, guarded, out, print_items
 
 FORMATS = ("table", "json")
 
@@ -93,8 +93,7 @@ def compensate_cmd(
 
     if format_ not in FORMATS:
         raise SpecError(f"--format: unknown format '{format_}'; valid: {', '.join(FORMATS)}")
-    if out_dir.exists() and not out_dir.is_dir():
-        raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
+    check_report_dir(out_dir, store)
     check_run_options(workers, "local", None)
     c = compensation(game, players, variant, set_ or (), policy, also_policy or (),
                      settings.DEFAULT_GAMES if games is None else games,

@@ -1,6 +1,7 @@
 """``playtest games``, ``rules`` and ``layout``: what the registry knows about the games."""
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from analysis.words import plural, span
 
@@ -28,8 +29,8 @@ def rules_cmd(game: opts.Game):
     """Every rule parameter (name, default, range, meaning), variants, policies, rule status."""
     spec = registry().make(game)
     n = span((spec.min_players, spec.max_players))
-    out.print(f"[bold]{spec.title}[/] ({spec.id}, version {spec.version}), {n} "
-              f"{plural(spec.max_players, 'player')}")
+    out.print(Text.assemble((spec.title, "bold"), f" ({spec.id}, version {spec.version}), {n} "
+                            f"{plural(spec.max_players, 'player')}"))
 
     t = Table(title="Rule parameters (--set NAME=VALUE)")
     for c in ("name", "kind", "default", "range", "meaning", "source"):

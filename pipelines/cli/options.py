@@ -140,3 +140,4 @@ Replan = Annotated[bool, typer.Option(
                      "(finished chunks within it are kept).")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 Out = Annotated[Path, typer.Option("--out", "-o", help="Report directory.")]
+Force = Annotated[bool, typer.Option("--force", help="Overwrite output files that exist.")]

@@ -159,8 +159,10 @@ def replay_cmd(
                                    "(e.g. 0-99: one game after another, or one file each "
                                    "with --out).")] = "0",
     out_dir: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Directory: write one text file per game instead of printing.")
+        "--out", "-o", help="Directory: write one text file per game instead of printing "
+                            "(never over an existing file without --force).")
     ] = None,
+    force: opts.Force = False,
     players: opts.ReplayPlayers = None,
     variant: opts.Variant = None,
     set_: opts.Set = None,
@@ -194,12 +196,16 @@ def replay_cmd(
             out.print(replay_text(arm, seed, i, *replay(arm, seed, i)), end="", markup=False,
                       highlight=False, emoji=False, soft_wrap=True)
         return
-    out_dir.mkdir(parents=True, exist_ok=True)
     width = len(str(max(indices)))
-    paths = []
-    for i in indices:
-        path = out_dir / f"{spec.id}-{arm.n_players}p-{arm.variant}-seed{seed}-game{i:0{width}d}.txt"
+    paths = [out_dir / f"{spec.id}-{arm.n_players}p-{arm.variant}-seed{seed}-game{i:0{width}d}.txt"
+             for i in indices]
+    there = [p for p in paths if p.exists()]
+    if there and not force:
+        raise SpecError(f"--out {out_dir}: {there[0].name}"
+                        + (f" and {count(len(there) - 1, 'other replay')}" if there[1:] else "")
+                        + " exist; give another directory, or --force to overwrite them")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for i, path in zip(indices, paths):
         path.write_text(replay_text(arm, seed, i, *replay(arm, seed, i)), encoding="utf-8")
-        paths.append(path)
     out.print(f"wrote {count(len(paths), 'replay')} to {out_dir}: {paths[0].name}"
               + (f" … {paths[-1].name}" if len(paths) > 1 else ""), markup=False, soft_wrap=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from rich.markup import escape
+from rich.text import Text
 
 from analysis.words import count
 
@@ -37,18 +37,19 @@ class RunSettings:
         arms = ", ".join(f"{a.name} ({a.game} {a.arm.n_players}p {a.arm.variant})"
                          for a in exp.arms)
         if res.simulated == 0:
-            out.print(f"experiment [bold]{res.experiment}[/] is complete "
-                      f"({count(res.total_games, 'game')} in {count(len(res.arms), 'arm')}); "
-                      f"nothing to simulate", soft_wrap=True)
+            out.print(Text.assemble("experiment ", (res.experiment, "bold"),
+                                    f" is complete ({count(res.total_games, 'game')} in "
+                                    f"{count(len(res.arms), 'arm')}); nothing to simulate"),
+                      soft_wrap=True)
         else:
-            out.print(f"experiment [bold]{res.experiment}[/]: simulated "
+            out.print(Text.assemble("experiment ", (res.experiment, "bold"), ": simulated "
                       f"{count(res.simulated, 'game')} ({count(res.chunks_done, 'chunk')}"
                       + (f", {res.chunks_skipped} already done" if res.chunks_skipped else "")
                       + f") in {res.elapsed:.1f} s"
                       + (f" ({res.kernel_load_s:.0f} s compiling the kernel)"
                          if res.kernel_load_s > COMPILE_NOTE_S else "")
                       + f", {res.games_per_s:,.0f} games/s "
-                      f"({res.executor}, {count(res.workers, 'worker')})", soft_wrap=True)
+                      f"({res.executor}, {count(res.workers, 'worker')})"), soft_wrap=True)
         out.print(f"arms: {arms}", soft_wrap=True, markup=False)
         out.print(f"store: {res.store}  manifest: {res.manifest_path}", soft_wrap=True,
                   markup=False)
@@ -74,9 +75,10 @@ class RunSettings:
             exp, self.store, precision, max_games, run_fn=one_round,
             echo=lambda m: err.print(m, markup=False, soft_wrap=True))
         style = "green" if outcome.met else "yellow"
-        out.print(f"[{style}]{escape(outcome.describe())}[/]; "
-                  f"{count(sum(outcome.games_per_arm.values()), 'game')} in "
-                  f"{count(len(exp.arms), 'arm')}, {outcome.elapsed:.1f} s", soft_wrap=True)
+        out.print(Text.assemble((outcome.describe(), style), "; "
+                                f"{count(sum(outcome.games_per_arm.values()), 'game')} in "
+                                f"{count(len(exp.arms), 'arm')}, {outcome.elapsed:.1f} s"),
+                  soft_wrap=True)
         return res, outcome
 
 

@@ -14,7 +14,8 @@ from analysis.words import count
 from .. import settings
 from . import handles
 from . import options as opts
-from .common import CLIError, err, fmt, guarded, out, print_items
+from .common import (CLIError, check_report_dir, err, fmt, guarded, out, print_items,
+                     reading_store)
 from .running import RunSettings
 from .tables import result_items, win_rate_tables
 
@@ -78,6 +79,22 @@ def _cell(v, json_like: bool = False) -> str:
     return fmt(v)
 
 
+def _sql_error(root: Path, e: Exception) -> Exception:
+    """A DuckDB failure as one line: the damaged part it met (experiment, arm, chunk:
+    :func:`analysis.db.read_error`), else ``SQL: <DuckDB's message> (LINE n: <the query
+    there>)`` without the caret line."""
+    from analysis import db
+    from sim.spec import SpecError
+
+    named = db.read_error(root, e)
+    if named is not None:
+        return named
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip() and set(ln.strip()) != {"^"}]
+    where = [ln for ln in lines if ln.startswith("LINE ")]
+    text = " ".join(ln for ln in lines if not ln.startswith("LINE "))
+    return SpecError(f"SQL: {text}" + (f" ({where[0]})" if where else ""))
+
+
 @guarded
 def sql_cmd(
     query: Annotated[str, typer.Argument(
@@ -86,32 +103,48 @@ def sql_cmd(
     format: Annotated[str, typer.Option("--format", "-f", help="table | csv | parquet")
                       ] = "table",
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Output file (needed for parquet).")] = None,
+        "--out", "-o", help="Output file (needed for parquet); never an existing one "
+                            "without --force.")] = None,
+    force: opts.Force = False,
     max_rows: Annotated[int, typer.Option(
         "--max-rows", help="Rows shown by --format table.")] = 200,
 ):
+    import warnings
+
     import duckdb
 
     from analysis import db
-    from analysis.query import arrow_table, check_out_file, check_read_only_query, write_result
+    from analysis.query import arrow_table, check_read_only_query, write_result
+    from analysis.storage import StoreWarning
     from sim.spec import SpecError
+
+    from ..store import check_out_file
 
     if format not in ("table", "csv", "parquet"):
         raise SpecError(f"--format: unknown format '{format}'; valid: table, csv, parquet")
     if format == "parquet" and out_file is None:
         raise SpecError("--format parquet needs --out FILE")
-    root = settings.store_root(store)
+    if max_rows < 1:
+        raise SpecError(f"--max-rows: give at least 1, got {max_rows}")
+    root = reading_store(store)
     if out_file is not None:
-        check_out_file(out_file, root)
-    con = db.connect(root, read_only=True)
+        check_out_file(out_file, root, force)
+    try:
+        with warnings.catch_warnings():  # said below, as lines of their own
+            warnings.simplefilter("ignore", StoreWarning)
+            con = db.connect(root, read_only=True)
+    except duckdb.Error as e:
+        raise _sql_error(root, e) from None
     n_exp = len(list((Path(root) / "experiments").glob("*.json")))
     err.print(f"store: {root} ({count(n_exp, 'experiment')})"
               + ("" if n_exp else "; nothing to query yet: run `playtest run GAME` or give "
-                 "--store DIR"), markup=False, soft_wrap=True)
+                 "--store DIR"), soft_wrap=True)
+    for w in db.store_warnings(con):
+        err.print(f"warning: {w}", soft_wrap=True)
 
     def write(result, kind):
         write_result(result, kind, out_file)
-        err.print(f"wrote {out_file}")
+        err.print(f"wrote {out_file}", soft_wrap=True)
 
     try:
         check_read_only_query(con, query)
@@ -132,7 +165,7 @@ def sql_cmd(
         if out_file is not None:
             write(rel.arrow(), "csv")
     except duckdb.Error as e:
-        raise SpecError(f"SQL: {e}") from None
+        raise _sql_error(root, e) from None
     t = Table()
     for c in cols:
         t.add_column(c, overflow="fold")
@@ -175,13 +208,10 @@ def report_cmd(
                        ] = opts.REPORTS_DIR,
 ):
     """Write a self-contained HTML report of one experiment."""
-    from sim.spec import SpecError
-
     from ..store import Store
 
-    root = settings.store_root(store)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise SpecError(f"--out {out_dir}: is a file; give a directory for the report")
+    root = reading_store(store)
+    check_report_dir(out_dir, store)
     name = handles.resolve(Store(root), experiment)
     path = _write_report(root, name, out_dir)
     out.print(f"report: {path}", markup=False, soft_wrap=True)
@@ -254,7 +284,7 @@ def list_cmd(store: opts.Store = None):
 
     from ..store import Store
 
-    root = settings.store_root(store)
+    root = reading_store(store)
     st = Store(root)
     es = handles.entries(st)
     out.print(f"store: {root}", markup=False, soft_wrap=True)
@@ -298,7 +328,7 @@ def show_cmd(
 
     from ..store import Store
 
-    root = settings.store_root(store)
+    root = reading_store(store)
     st = Store(root)
     name = handles.resolve(st, experiment)
     e = handles.entry(st, name)
@@ -341,6 +371,7 @@ def demo_cmd(
     """The demo: Flower Shop, 2-4 players, greedy, seed 1; seat win rates and a report."""
     from .. import experiment as ex
 
+    check_report_dir(out_dir, store)
     players = f"{min(settings.DEMO_PLAYERS)}-{max(settings.DEMO_PLAYERS)}"
     exp = ex.from_cli(settings.DEMO_GAME, players=players, policy=settings.DEMO_POLICY,
                       games=games, seed=settings.DEMO_SEED)

@@ -13,7 +13,7 @@ from analysis.words import count, plural
 
 from .. import settings
 from . import options as opts
-from .common import fmt, guarded, out, print_items, registry
+from .common import check_report_dir, fmt, guarded, out, print_items, registry
 from .running import RunSettings, check_precision_options
 from .tables import compare_items, ladder_tables, sweep_items
 
@@ -56,6 +56,7 @@ def compare_cmd(
     """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
     from ..studies import compare_experiment
 
+    check_report_dir(out_dir, store)
     check_precision_options(precision, max_games)
     exp = compare_experiment(game, set_ or (), players, variant, policy, seat_policy or (),
                              tweak_seat_policy or (),
@@ -99,6 +100,7 @@ def sweep_cmd(
     """Metrics over a parameter (or a 2-parameter grid): curves with 95% bands, balanced points."""
     from ..studies import sweep_experiment
 
+    check_report_dir(out_dir, store)
     check_precision_options(precision, max_games)
     exp = sweep_experiment(game, param or (), players, variant, set_ or (), policy,
                            seat_policy or (), settings.DEFAULT_GAMES if games is None else games,
@@ -140,6 +142,7 @@ def plan_cmd(
     from .. import experiment as ex
     from ..studies import check_delta, compare_experiment
 
+    check_report_dir(out_dir, store)
     delta = check_delta(detect)
     if not 0.5 <= power < 1:
         raise SpecError(f"--power: must be in [0.5, 1), got {power}")
@@ -198,6 +201,7 @@ def ladder_cmd(
     """Policies head to head: win rates against the fair share, ratings, HTML report."""
     from ..studies import ladder_experiment
 
+    check_report_dir(out_dir, store)
     exp = ladder_experiment(game, players, variant, policies, set_ or (),
                             settings.DEFAULT_GAMES if games is None else games,
                             settings.DEFAULT_SEED if seed is None else seed, experiment,
@@ -288,8 +292,10 @@ def tune_cmd(
                        "(smaller: a finer search near the start).")
     ] = settings.DEFAULT_TUNE_STEP,
     out_file: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Preset file to write (default tuned-GAME-Np-POLICY.toml).")
+        "--out", "-o", help="Preset file to write (default tuned-GAME-Np-POLICY.toml); never "
+                            "an existing one without --force.")
     ] = None,
+    force: opts.Force = False,
     quiet: opts.Quiet = False,
 ):
     """Tune a policy's parameters (Optuna CMA-ES) for its seat's win rate; write a preset."""
@@ -308,6 +314,9 @@ def tune_cmd(
     out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
     if out_file.is_dir() or not out_file.parent.is_dir():
         raise SpecError(f"--out {out_file}: give a file in an existing directory")
+    if out_file.exists() and not force:
+        raise SpecError(f"--out {out_file}: the file exists; give another name, or --force to "
+                        f"overwrite it")
     load_kernels(seat_arms(setup, setup.start), quiet)
     total = n * (trials * setup.games_per_seat + 2 * setup.validation_per_seat)
     bar = GameProgress(total, quiet, f"tune {spec.id} {n}p")

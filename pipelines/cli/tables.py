@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
 from rich.table import Table
 
 from analysis.words import count, pct, pct_ci, points
@@ -48,7 +47,7 @@ def solo_table(rows) -> Table:
                  ("win prob.", "right"), ("95% CI", "right")):
         t.add_column(c, justify=j, overflow="fold")
     for r in rows:
-        t.add_row(escape(r.arm), escape(r.variant), escape(r.policy), f"{r.n_games:,}",
+        t.add_row(r.arm, r.variant, r.policy, f"{r.n_games:,}",
                   pct(r.win_rate), pct_ci(r.low, r.high))
     return t
 
@@ -114,7 +113,7 @@ def sweep_items(store_root, experiment: str, source: dict) -> list:
     for c in cols:
         t.add_column(c.replace("first-player adv.", "1st adv."), overflow="fold")
     for _, r in table.iterrows():
-        t.add_row(*(escape(str(r[c])) for c in cols))
+        t.add_row(*(str(r[c]) for c in cols))
     return [t]
 
 
@@ -148,7 +147,7 @@ def ladder_tables(store_root, experiment: str, source: dict) -> list:
         for c in cols:
             t.add_column(c, overflow="fold")
         for r in data:
-            t.add_row(*(escape(str(r[k])) for k in keys))
+            t.add_row(*(str(r[k]) for k in keys))
         items.append(t)
 
     if lad.n_players == 1:

@@ -540,6 +540,7 @@ def test_sql_formats(tmp_path, cli):
 def test_sql_says_which_store_it_read(tmp_path, cli):
     """The store read is named on stderr (so CSV on stdout stays clean); an empty one is said."""
     store = tmp_path / "store"
+    store.mkdir()  # an existing empty folder (a missing one is refused)
     r = cli("sql", "SELECT count(*) AS n FROM games", "--store", store)
     assert r.exit_code == 0 and f"store: {store} (0 experiments); nothing to query yet" in \
         " ".join(r.stderr.split())

@@ -46,8 +46,11 @@ def test_run_list_show(cli, tmp_path):
 
 
 def test_list_empty_store_says_so(cli, tmp_path):
+    (tmp_path / "empty").mkdir()  # an existing empty folder; a missing one is refused
     r = cli("list", "--store", tmp_path / "empty")
     assert r.exit_code == 0 and "holds no experiments" in r.stderr
+    r = cli("list", "--store", tmp_path / "missing")
+    assert r.exit_code == 2 and "does not exist" in r.stderr
 
 
 def _run(store, name, players="2", games=200, **kw):
@@ -85,6 +88,7 @@ def test_latest_prefix_and_short_id_resolve_for_show_and_report(cli, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == before
     r = cli("show", "gamma", "--store", store)
     assert r.exit_code == 2 and "unknown experiment 'gamma'" in r.stderr
+    (tmp_path / "empty").mkdir()
     r = cli("show", "latest", "--store", tmp_path / "empty")
     assert r.exit_code == 2 and "holds no experiments" in r.stderr
 
