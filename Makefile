@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: demo test check goldens bench lab install clean
+.PHONY: demo test check lint goldens bench lab install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -19,13 +19,16 @@ demo: $(STAMP)
 	$(BIN)/playtest demo
 
 # the whole suite (what CI runs): every tier, the slow one included
-test: $(STAMP)
+test: $(STAMP) lint
 	$(BIN)/python -m pytest -q
 
-# the fast tier, after every change: every rule scenario, unit and conformance tests
+# the fast tier, after every change: lint, every rule scenario, unit and conformance tests
 # on small counts, the goldens; no subprocess compiles, no background builds, no long runs
-check: $(STAMP)
+check: $(STAMP) lint
 	$(BIN)/python -m pytest -q -m "not slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 # record an intended change of a game's results: make goldens GAME=rattlebones VERSION=1.2.1
 # (without VERSION: only when no stored result changes, e.g. a policy was added)

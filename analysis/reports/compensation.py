@@ -79,7 +79,7 @@ def _then(rates: dict | None) -> tuple[str, Any]:
     lo, hi, r = rates["low"], rates["high"], rates["win_rate"]
     off = [s for s in range(len(r)) if not lo[s] <= fair <= hi[s]]
     if not off:
-        return "fair", max((h - l) / 2 for l, h in zip(lo, hi))
+        return "fair", max((high - low) / 2 for low, high in zip(lo, hi))
     parts = [f"seat {s} wins {_pct(r[s])} (95% CI {_pct(lo[s])} to {_pct(hi[s])})" for s in off]
     text = _join(parts) + f" against a fair share of {_fair(fair)}"
     changed = rates.get("played_differently")

@@ -109,7 +109,7 @@ def _alternative_blocks(con, experiment: str, alts: dict[str, list[str]], main: 
         alt = _ladder_label(full[full["arm"].isin(arms)])
         skill = list(dict.fromkeys(main["policy"]))  # main is in skill order, weakest first
         alt = alt.assign(_o=alt["variant"].map(lambda v: _place(order, v)),
-                         _p=alt["policy"].map(lambda p: _place(skill, p))
+                         _p=alt["policy"].map(lambda p, skill=skill: _place(skill, p))
                          ).sort_values(["_p", "_o"])
         rows = []
         for r in alt.itertuples():

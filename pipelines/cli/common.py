@@ -62,18 +62,18 @@ def guarded(fn):
             return fn(*args, **kwargs)
         except KeyboardInterrupt:
             err.print("interrupted; run the same command again to resume")
-            raise typer.Exit(130)
+            raise typer.Exit(130) from None
         except Exception as e:
             if _is_spec_error(e):
                 error(str(e))
-                raise typer.Exit(2)
+                raise typer.Exit(2) from None
             if isinstance(e, CLIError):
                 error(str(e))
-                raise typer.Exit(1)
+                raise typer.Exit(1) from None
             if isinstance(e, OSError):  # a file the user named (or the disk) failed
                 where = f"{e.filename}: " if e.filename else ""
                 error(where + (e.strerror or str(e)))
-                raise typer.Exit(2)
+                raise typer.Exit(2) from None
             raise
 
     return wrapper

@@ -37,7 +37,7 @@ def test_smoothed_win_rates_are_the_integral_of_the_rounded_scores():
     got = compensate.smoothed_win_rates([[0, 0, 0, 0]], adj)
     cdf = lambda x, c: np.clip(x - c + 0.5, 0.0, 1.0)  # noqa: E731
     for j in range(4):
-        want = integrate.quad(lambda x: np.prod([cdf(x, adj[k]) for k in range(4) if k != j]),
+        want = integrate.quad(lambda x, j=j: np.prod([cdf(x, adj[k]) for k in range(4) if k != j]),
                               adj[j] - 0.5, adj[j] + 0.5, points=sorted(adj + 0.5) + sorted(
                                   adj - 0.5), limit=200)[0]
         assert got[j] == pytest.approx(want, abs=1e-10)

@@ -15,8 +15,8 @@ def test_seat_win_rate_plot_has_reference_lines(tiny_store):
     assert isinstance(fig, Figure)
     axes = [a for a in fig.axes if a.get_visible()]
     assert len(axes) == 2
-    refs = sorted(round(l.get_ydata()[0], 4) for a in axes for l in a.lines
-                  if l.get_linestyle() == "--")
+    refs = sorted(round(ln.get_ydata()[0], 4) for a in axes for ln in a.lines
+                  if ln.get_linestyle() == "--")
     assert refs == [round(1 / 3, 4), 0.5]
 
 
@@ -68,7 +68,7 @@ def test_metric_curve_plot():
     fig = plots.metric_curve_plot(df, "x", hue="seat", reference=0.5, percent=True)
     ax = fig.axes[0]
     assert len(ax.collections) == 2  # one band per seat
-    assert any(l.get_linestyle() == "--" for l in ax.lines)
+    assert any(ln.get_linestyle() == "--" for ln in ax.lines)
 
 
 def _empty_axes(fig) -> list[str]:

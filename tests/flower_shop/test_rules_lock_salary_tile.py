@@ -8,7 +8,7 @@ from .kernel_helpers import (K, L, NOLOG, Q, at_turn, blank, events, faces, mask
 
 F0, F1, F2, F3 = 0, 1, 2, 3
 V = L.DIE_VASE0
-I = L.DIE_INIT
+I = L.DIE_INIT  # noqa: E741 (the initiative die, as the rulebook names it)
 
 
 def _lock(st, rules, m, s=0):

@@ -76,7 +76,6 @@ def test_FS_E4_TS20_tiebreak_money_then_tokens_then_shared():
     r2 = rules_for(3, tiebreak_order="money+ribbons")
     K.rank_players(st, r2, 3)
     assert [seat(st, s, L.F_RANK) for s in range(3)] == [2, 1, 3]
-    row = np.zeros(8 + 3, dtype=np.int64)
     seats = np.zeros((3, 21), dtype=np.int64)
     st[Q.seat_base(1) + L.F_TOKENS] = 1
     K.rank_players(st, rules, 3)

@@ -741,9 +741,10 @@ def test_FS_SOLO_C4_full_and_lines_differ_somewhere_on_random_shops():
     stricter = 0
     for _ in range(300):
         x = random_instance(rng)
-        args = lambda mode: (x["shop"], x["fin"], x["rows"], x["cols"], x["pool"],
-                             len(x["pool"]), x["cards"], len(x["cards"]), x["win_any"], mode,
-                             False, x["days_left"], 5, 0, 0, 3, 3, x["tasks"], x["tiles"])
+        def args(mode, x=x):
+            return (x["shop"], x["fin"], x["rows"], x["cols"], x["pool"], len(x["pool"]),
+                    x["cards"], len(x["cards"]), x["win_any"], mode, False, x["days_left"], 5,
+                    0, 0, 3, 3, x["tasks"], x["tiles"])
         lines, full = solo.feasible(*args(LINES)), solo.feasible(*args(FULL))
         assert not (full and not lines)
         stricter += bool(lines and not full)
@@ -805,7 +806,7 @@ def test_FS_SOLO_C6_two_conditions_on_one_line_match_brute_force():
         want = any(o_meets(c1, p1, placed + list(c), tiles) and o_meets(c2, p2, placed + list(c), tiles)
                    for c in itertools.combinations([int(t) for t in pool], k))
         outcomes.add(want)
-        for (ca, pa), (cb, pb) in (((c1, p1), (c2, p2)), ((c2, p2), (c1, p1))):
+        for (ca, _pa), (cb, pb) in (((c1, p1), (c2, p2)), ((c2, p2), (c1, p1))):
             if solo._is_partition(ca):
                 r = solo._line_partition(ca, cb, pb, tiles, ids.copy(), n_p, k, pool, len(pool),
                                          buf, fpool)

@@ -512,7 +512,7 @@ def test_replay_matches_the_stored_game(tmp_path, cli):
     run_fake(store, games=20, chunk=10, players="3", seed=4)
     seats = content(store, "seats").filter(pl.col("game_index") == 13).sort("seat")
     r = cli("replay", "fakedice", "--seed", 4, "--players", 3, "--game-index", 13)
-    for seat, score in enumerate(seats["score"]):
+    for seat, _score in enumerate(seats["score"]):
         assert f"seat {seat} rolls" in r.stdout
     from sim.batch import make_arm, replay
     import fakegame

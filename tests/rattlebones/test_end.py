@@ -1,13 +1,13 @@
 """Game end (RB-E*): TS-07, TS-08, Ringmaster sources, truncation."""
 
 from sim import batch
-from sim.spec import G_N_WINNERS, G_WINNER_SEAT, S_RANK, SEAT_COMMON
+from sim.spec import G_N_WINNERS, G_WINNER_SEAT, S_RANK
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import layout as L
 
 from tests.end_bonus import check_bonus_0_3
 
-from .helpers import BL, DECLINE, G, MG, MW, W, Game, mv
+from .helpers import BL, DECLINE, G, MG, W, Game
 
 
 def _results(g):

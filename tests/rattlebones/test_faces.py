@@ -4,7 +4,7 @@ import pytest
 from sim.games.rattlebones import layout as L
 from sim.games.rattlebones import options as O
 
-from .helpers import BL, DECLINE, G, Game, MB, MG, MW, W, arrow_target_options, move_options, mv
+from .helpers import BL, DECLINE, G, Game, MG, MW, W, arrow_target_options, move_options, mv
 
 
 def test_rb_f1_points():

@@ -11,7 +11,7 @@ from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import layout as L
 from sim.spec import SpecError
 
-from .helpers import BL, DECLINE, MB, MG, MW, W, Game, mv, place_p1
+from .helpers import DECLINE, MB, MG, MW, W, Game, mv, place_p1
 
 NEW, OLD = "greedy", "novice"
 

@@ -7,7 +7,6 @@ stops when the next day would begin.
 """
 from __future__ import annotations
 
-import numpy as np
 
 from sim import batch, decide
 from sim.trace import events, new_log

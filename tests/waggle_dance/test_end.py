@@ -1,5 +1,4 @@
 """Victory (WD-V1 .. WD-V6, T-23, T-24)."""
-import numpy as np
 
 from sim import batch
 from sim.games.waggle_dance import SPEC

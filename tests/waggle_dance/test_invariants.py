@@ -1,5 +1,4 @@
 """T-32: the invariants of spec §1.3 after every step of random play, at every seat count."""
-import numpy as np
 import pytest
 
 from sim import batch

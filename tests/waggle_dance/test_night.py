@@ -4,7 +4,7 @@ import pytest
 from sim.games.waggle_dance import layout as L
 from sim.spec import SpecError
 
-from .helpers import A, C, E, G, Table, pair, place
+from .helpers import A, C, E, G, Table
 
 
 def test_t12_build_wd_a1():

@@ -9,7 +9,7 @@ from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import policies as P
 from sim.games.waggle_dance import rules as R
 
-from .helpers import Table, gather, pair, place
+from .helpers import Table, gather, place
 
 
 def _greedy_code(t, seat):

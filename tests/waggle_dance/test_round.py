@@ -1,5 +1,4 @@
 """The round and the day phase (WD-R1 .. WD-R16 of the day, WD-X3)."""
-import numpy as np
 
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O

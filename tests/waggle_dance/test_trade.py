@@ -2,7 +2,7 @@
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O
 
-from .helpers import E, Table, pair
+from .helpers import E, Table
 
 BLUE, PINK, ORANGE = 1, 3, 4
 

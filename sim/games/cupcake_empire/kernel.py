@@ -992,7 +992,6 @@ def list_task(state, rules, comp, seat, task):
     """The options of S1 task ``task`` and its decision point: (n, point); n = 0 when the task
     cannot be done (an empty supply, no legal slot: that part is skipped, §5)."""
     code, arg = task // L.TASK_CODE, task % L.TASK_CODE
-    b = seat_base(seat)
     if code == L.T_BASE_SIMPLE:
         n = 0
         for f in range(2):

@@ -17,7 +17,6 @@ import numpy as np
 
 from sim.batch import replay
 from sim.spec import S_SCORE
-from sim.trace import events
 
 # Event codes and layout constants, read from the declarations (the audit checks the kernel's
 # behaviour, not its arithmetic).
@@ -87,7 +86,7 @@ def audit_events(arm, ev: np.ndarray) -> list[str]:
             for d in range(v["vase_dice_per_player"]):
                 faces[s][L.DIE_VASE0 + d] = ((a[2] >> (4 * d)) & 15) - 1
         elif code == L.EV_LOCK:
-            s, cost, money_after = a[0], a[3], a[4]
+            s, money_after = a[0], a[4]
             if money_after < 0:
                 out.append(f"seat {s} money {money_after} after locking")
             locked[s] = a[5]
