@@ -51,7 +51,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from analysis.storage import GAME_TABLES, TRACE_TABLES, StoreError, part_records, trace_stop
-from analysis.words import count
+from analysis.words import count, plural
 from sim.spec import SpecError
 
 from . import settings
@@ -305,7 +305,7 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         _plan_traces(exp, ra, entry, notes, untraceable)
     for game, names in untraceable.items():
         notes.append(f"{game} declares no round trace yet (GameSpec.trace): --trace records "
-                     f"no rounds/actions for arm(s) {', '.join(names)}")
+                     f"no rounds/actions for {plural(len(names), 'arm')} {', '.join(names)}")
     code = settings.code_version()
     manifest.update({
         "format": MANIFEST_FORMAT,
@@ -794,7 +794,8 @@ def _tasks(exp: Experiment, manifest: dict, store: Store, arms: dict[str, Resolv
             tasks.append(make_task(ra, c, start, stop, exp.seed, tstop))
         entry["finished"] = chunks.to_ranges(done)
     if added:
-        notes.append(f"adding round traces to {added} finished chunk(s) (their games are kept)")
+        notes.append(f"adding round traces to {count(added, 'finished chunk')} (their games are "
+                     f"kept)")
     manifest["finished_chunks"] = _finished(manifest)
     # Interleave arms chunk by chunk so a partial run has comparable arms.
     order = list(arms)

@@ -74,11 +74,22 @@ class _Kernel:
         self.__dict__.update(fns)
 
 
+def _tag(trace: TraceSpec) -> str:
+    """A digest of the trace hooks' names. It is part of the compiled loop's name and of its
+    key here: Numba's cache tells functions apart by name and source file, not by the
+    functions their globals bind, so a trace declared elsewhere for the same game (a test's)
+    must never load or reuse this one's loop, nor the other way round (its buffers differ)."""
+    hooks = (trace.round_of, trace.score_of, trace.resources_of, trace.kind_of)
+    return hashlib.sha1(" ".join(f"{h.__module__}.{h.__qualname__}" for h in hooks)
+                        .encode()).hexdigest()[:8]
+
+
 def kernel_for(spec):
-    """The compiled tracing loop of ``spec``'s game (built once per process)."""
-    if spec.id not in _KERNELS:
-        _KERNELS[spec.id] = _build(spec.id, spec.steps, spec.trace)
-    return _KERNELS[spec.id]
+    """The compiled tracing loop of ``spec``'s game and trace (built once per process)."""
+    key = (spec.id, _tag(spec.trace))
+    if key not in _KERNELS:
+        _KERNELS[key] = _build(spec.id, spec.steps, spec.trace)
+    return _KERNELS[key]
 
 
 def sizes(spec, n_players: int) -> tuple[int, int, int, int]:
@@ -194,12 +205,7 @@ def _build(game_id: str, steps, trace: TraceSpec) -> _Kernel:
     ``_LOOP`` function per game, its globals bound to the game's jitted functions, named
     ``<name>__<game>_<digest of the trace hooks' names>`` so that Numba's cache keeps one per
     game and trace declaration)."""
-    hooks = (trace.round_of, trace.score_of, trace.resources_of, trace.kind_of)
-    # The hooks are part of the name: Numba's cache tells functions apart by name and source
-    # file, not by the functions their globals bind, so a trace declared elsewhere for the same
-    # game (a test's) must not load this one's compiled loop, nor the other way round.
-    tag = hashlib.sha1(" ".join(f"{h.__module__}.{h.__qualname__}" for h in hooks)
-                       .encode()).hexdigest()[:8]
+    tag = _tag(trace)
     ns = dict(globals())
     ns.update(_new=steps.new, _advance=steps.advance, _apply=steps.apply, _choose=steps.choose,
               _finish=steps.finish, _round_of=trace.round_of, _score_of=trace.score_of,
