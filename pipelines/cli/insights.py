@@ -15,6 +15,7 @@ from typing import Annotated, List, Optional
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from .. import settings
 from . import options as opts
@@ -284,10 +285,11 @@ def print_insights(experiment: str, result: dict, entries: dict, traced: dict, s
         tweaks = ", ".join(f"{k}={fmt(v)}" for k, v in (e0.get("tweaks") or {}).items())
         head = (f"{e0.get('game')} {e0.get('n_players')} players, variant {e0.get('variant')}"
                 + (f", {tweaks}" if tweaks else ""))
-        out.print(f"[bold]{head}[/]", soft_wrap=True)
+        out.print(Text(head, style="bold"), soft_wrap=True)
         for name in group:
-            out.print(f"  [bold]{name}[/] ({_policy_label(entries.get(name, {}))}): "
-                      f"{result[name]['verdict']}", soft_wrap=True, highlight=False)
+            out.print(Text.assemble("  ", (name, "bold"),
+                                    f" ({_policy_label(entries.get(name, {}))}): "
+                                    f"{result[name]['verdict']}"), soft_wrap=True)
         t = Table(title=f"How it plays ({experiment})")
         t.add_column("", overflow="fold")
         for name in group:
