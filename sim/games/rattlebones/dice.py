@@ -1,8 +1,8 @@
 """Rattlebones: what a rolled die shows, read from the state (RB-F3, RB-F5).
 
-The rules (``kernel.py``) and the greedy heuristics (``policies.py``) both need a seat's block
-and the result of a die, so these small read-only queries live here, below both of them
-(imports: ``layout``, ``rules``). They never mutate the state.
+The rules (``kernel.py``) and the greedy heuristics (``policies.py``) both need a seat's block,
+the result of a die and where a move ends, so these small read-only queries live here, below
+both of them (imports: ``layout``, ``rules``). They never mutate the state.
 """
 from numba import njit
 
@@ -88,3 +88,16 @@ def die_result(state, rules, seat, die):
     if via and is_number_face(f) and int(rules[R.R_ARROW_NUMBER_MODE]) == R.ARROWNUM_NONE:
         return L.FC_EMPTY
     return f
+
+
+@njit(cache=True)
+def space_after(frm, dist, track_len):
+    """RB-T6: the space ``dist`` (>= 0) spaces clockwise from space ``frm`` of the loop,
+    ``(frm + dist) % track_len``; a move of up to one lap needs no division, which the game
+    loop would otherwise pay for every move and every move a policy weighs."""
+    to = frm + dist
+    if to >= track_len:
+        to -= track_len
+        if to >= track_len:
+            to %= track_len
+    return to

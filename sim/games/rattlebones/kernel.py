@@ -35,21 +35,22 @@ from numba import njit
 
 from sim.borrow import borrowed, no_refcount_module, no_wraparound_module, whole_program
 from sim.decide import random_index
-from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, make_stream, randint, shuffle, start_in,
-                     substream_in)
+from sim.rng import (SUB_DICE, SUB_POLICY, SUB_SETUP, draw, randint, shuffle, start_in,
+                     stream_start, substream_in)
 from sim.trace import emit
 
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .dice import die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base
+from .dice import (die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base,
+                   space_after)
 from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
                        greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
                        greedy_thief, shop_k)
 
-# The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
-# a callee allocated: the batch entry points, the set-up of a new game and its setup stream.
-no_refcount_module(__name__, exclude=("_begin", "new_game", "play_one", "play_many"))
+# The game loop only sees arrays its callers own (sim.borrow). These allocate: the batch entry
+# points and the set-up of a new game.
+no_refcount_module(__name__, exclude=("new_game", "play_one", "play_many"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 # a run's and a replay's calls are private to them (sim.borrow)
 whole_program(__name__, "play_many")
@@ -69,11 +70,12 @@ def state_size(n_players):
 
 @njit(cache=True)
 def _popcount(x):
-    """Number of set bits of a small non-negative int."""
+    """Number of set bits of a small non-negative int (each step clears the lowest one: LLVM
+    compiles the loop to one popcount instruction)."""
     c = 0
     while x:
-        c += x & 1
-        x >>= 1
+        x &= x - 1
+        c += 1
     return c
 
 
@@ -350,8 +352,10 @@ def list_extra(state, rules, seat):
     """RB-T1 (D01): e extra dice, 0 <= e <= min(max_dice_per_turn - 1, gold / cost)."""
     cost = int(rules[R.R_GOLD_PER_EXTRA_DIE])
     emax = min(int(rules[R.R_MAX_DICE_PER_TURN]), state[L.S_N_DICE]) - 1
-    if cost > 0:
-        emax = min(emax, state[seat_base(seat) + L.F_GOLD] // cost)
+    if cost > 0:   # e extra dice cost e x cost gold: the largest e the gold pays for
+        gold = state[seat_base(seat) + L.F_GOLD]
+        while emax > 0 and emax * cost > gold:
+            emax -= 1
     if emax <= 0:
         state[L.S_OPTIONS] = 0
         return 1
@@ -701,11 +705,13 @@ def _move(state, rules, seat, a, log):
     track_len = state[L.S_TRACK_LEN]
     st = state[L.S_START_INDEX]
     frm = state[b + L.F_MONKEY + monkey]
-    passed = 0
-    for i in range(1, dist):
-        if (frm + i) % track_len == st:
-            passed = 1
-    to = (frm + dist) % track_len
+    # AMB-02: START is passed when a step before the last reaches it; the first step that
+    # does is its distance ahead (a whole lap when the move starts there)
+    ahead = st - frm
+    if ahead <= 0:
+        ahead += track_len
+    passed = 1 if ahead < dist else 0
+    to = space_after(frm, dist, track_len)
     state[b + L.F_MONKEY + monkey] = to
     state[b + L.F_MOVES] += 1
     if log.shape[0] > 1:
@@ -1084,7 +1090,14 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
     call to the end of the game; each decision point then calls its own heuristic and effect
     (the same functions as ``choose`` / ``apply_option``), which the compiler inlines there.
     K_RANDOM: ``sim.decide.random_index``; K_GREEDY: the ``policies.greedy_*`` heuristic of
-    the point with ``work = (cfg,)``."""
+    the point with ``work = (cfg,)``.
+
+    The steps follow one another in the order of a turn (RB-T1 .. RB-T7, then the effects a
+    resolution starts), and the position a step leaves is carried in the local ``ph`` to the
+    next one: a step goes on with the steps after it at once and comes back to the top of the
+    loop (which re-reads S_PHASE) only for an earlier one, the next die (RB-T5b) or the next
+    turn. Only a resolution (RB-T5b) and a shop exchange (RB-P2) can end the game (RB-E2); after
+    them the top of the loop checks it first."""
     while True:
         ph = state[L.S_PHASE]
         if ph == L.PH_OVER:
@@ -1094,36 +1107,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             return 0
         seat = state[L.S_ACTIVE]
         greedy_seat = self_play and kinds[seat] == L.K_GREEDY
-        i = 0
-        if ph == L.PH_ORDER:
-            n = list_order(state)
-            if n == 0:
-                # RB-T12: every rolled die is resolved: the turn passes clockwise
-                state[L.S_ACTIVE] = (seat + 1) % state[L.S_N_PLAYERS]
-                state[L.S_PHASE] = L.PH_TURN
-                if turn_stop:
-                    return 2
-                continue
-            if n >= 2:
-                if not self_play:
-                    return _post(state, seat, L.D_ORDER, n)
-                if greedy_seat:
-                    i = greedy_order(state, work[0], seat, n)
-                else:
-                    i = random_index(state, L.S_RNG_P, n)
-            _resolve(state, rules, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_MOVE:
-            n = list_pending_move(state, rules, seat)
-            if n >= 2:
-                if not self_play:
-                    return _post(state, seat, state[L.S_MOVE_POINT], n)
-                if greedy_seat:
-                    i = greedy_move(state, work[0], seat, n)
-                else:
-                    i = random_index(state, L.S_RNG_P, n)
-            if n > 0:
-                _move(state, rules, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_TURN:
+        if ph == L.PH_TURN:
             # RB-E5: a game is cut at max_turns player turns (flagged truncated)
             if state[L.S_TURN] >= int(rules[R.R_MAX_TURNS]):
                 state[L.S_TRUNCATED] = 1
@@ -1133,6 +1117,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 return 0
             begin_turn(state, seat, log)
             n = list_extra(state, rules, seat)
+            i = 0
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_EXTRA, n)
@@ -1141,8 +1126,10 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 else:
                     i = random_index(state, L.S_RNG_P, n)
             _pay_extra(state, rules, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_DICE:
+            ph = L.PH_DICE   # RB-T2 follows RB-T1
+        if ph == L.PH_DICE:
             n = list_dice(state)
+            i = 0
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_DICE, n)
@@ -1151,13 +1138,91 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 else:
                     i = random_index(state, L.S_RNG_P, n)
             _roll_chosen(state, rules, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_LAND:
+            ph = state[L.S_PHASE]
+        if ph == L.PH_REROLL:
+            n = list_reroll(state, rules, seat)
+            i = 0
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, L.D_REROLL, n)
+                if greedy_seat:
+                    i = greedy_reroll(state, work[0], seat, n)
+                else:
+                    i = random_index(state, L.S_RNG_P, n)
+            if n > 0:
+                _reroll(state, rules, seat, state[L.S_OPTIONS + i], log)
+            ph = state[L.S_PHASE]
+        if ph == L.PH_DOUBLES:
+            n = list_double(state, rules, seat, log)
+            i = 0
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, L.D_DOUBLE, n)
+                if greedy_seat:
+                    i = greedy_double(state, work[0], seat, n)
+                else:
+                    i = random_index(state, L.S_RNG_P, n)
+            if n > 0:
+                _declare_double(state, seat, state[L.S_OPTIONS + i], log)
+            ph = state[L.S_PHASE]
+        if ph == L.PH_ORDER:
+            n = list_order(state)
+            if n == 0:
+                # RB-T12: every rolled die is resolved: the turn passes clockwise, to seat
+                # (seat + 1) mod n
+                state[L.S_ACTIVE] = seat + 1 if seat + 1 < state[L.S_N_PLAYERS] else 0
+                state[L.S_PHASE] = L.PH_TURN
+                if turn_stop:
+                    return 2
+                continue
+            i = 0
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, L.D_ORDER, n)
+                if greedy_seat:
+                    i = greedy_order(state, work[0], seat, n)
+                else:
+                    i = random_index(state, L.S_RNG_P, n)
+            _resolve(state, rules, seat, state[L.S_OPTIONS + i], log)
+            if state[L.S_ENDED]:
+                continue
+            ph = state[L.S_PHASE]
+        if ph == L.PH_MOVE:
+            n = list_pending_move(state, rules, seat)
+            i = 0
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, state[L.S_MOVE_POINT], n)
+                if greedy_seat:
+                    i = greedy_move(state, work[0], seat, n)
+                else:
+                    i = random_index(state, L.S_RNG_P, n)
+            if n > 0:
+                _move(state, rules, seat, state[L.S_OPTIONS + i], log)
+            ph = state[L.S_PHASE]
+        if ph == L.PH_SHOP:
+            n = list_shop(state, rules, seat)
+            i = 0
+            if n >= 2:
+                if not self_play:
+                    return _post(state, seat, L.D_SHOP, n)
+                if greedy_seat:   # options k = 0..kmax: k is the index
+                    i = shop_k(state, work[0], seat, state[L.S_OPTIONS + n - 1])
+                else:
+                    i = random_index(state, L.S_RNG_P, n)
+            if n > 0:
+                _exchange(state, rules, seat, state[L.S_OPTIONS + i], log)
+                if state[L.S_ENDED]:
+                    continue
+            ph = state[L.S_PHASE]
+        if ph == L.PH_LAND:
             # RB-T7 / RB-P3: the FACE or +1 effect of the space reached
             to = state[L.S_LAND]
             state[L.S_LAND] = -1
             kind = state[L.S_SPACE_KIND + to]
             if kind == L.SP_FACE:
                 n = list_face(state, to)
+                i = 0
                 if n >= 2:
                     if not self_play:
                         return _post(state, seat, L.D_INSTALL, n)
@@ -1169,6 +1234,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     _install(state, seat, state[L.S_OPTIONS + i], log)
             elif kind == L.SP_PLUS1:
                 n = list_plus1(state, rules, seat, state[L.S_CTX_DIE])
+                i = 0
                 if n >= 2:
                     if not self_play:
                         return _post(state, seat, L.D_PLUS1, n)
@@ -1179,19 +1245,10 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 _plus1(state, seat, state[L.S_OPTIONS + i], log)
             else:
                 state[L.S_PHASE] = L.PH_ORDER
-        elif ph == L.PH_SHOP:
-            n = list_shop(state, rules, seat)
-            if n >= 2:
-                if not self_play:
-                    return _post(state, seat, L.D_SHOP, n)
-                if greedy_seat:   # options k = 0..kmax: k is the index
-                    i = shop_k(state, work[0], seat, state[L.S_OPTIONS + n - 1])
-                else:
-                    i = random_index(state, L.S_RNG_P, n)
-            if n > 0:
-                _exchange(state, rules, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_ARROW:
+            ph = state[L.S_PHASE]
+        if ph == L.PH_ARROW:
             n = list_arrow_targets(state, rules, state[L.S_CTX_SLOT])
+            i = 0
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_ARROW, n)
@@ -1200,8 +1257,10 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 else:
                     i = random_index(state, L.S_RNG_P, n)
             _arrow(state, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_THIEF:
+            ph = state[L.S_PHASE]
+        if ph == L.PH_THIEF:
             n = list_thief(state, seat, log)
+            i = 0
             if n >= 2:
                 if not self_play:
                     return _post(state, seat, L.D_THIEF, n)
@@ -1211,28 +1270,6 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     i = random_index(state, L.S_RNG_P, n)
             if n > 0:
                 _steal(state, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_REROLL:
-            n = list_reroll(state, rules, seat)
-            if n >= 2:
-                if not self_play:
-                    return _post(state, seat, L.D_REROLL, n)
-                if greedy_seat:
-                    i = greedy_reroll(state, work[0], seat, n)
-                else:
-                    i = random_index(state, L.S_RNG_P, n)
-            if n > 0:
-                _reroll(state, rules, seat, state[L.S_OPTIONS + i], log)
-        elif ph == L.PH_DOUBLES:
-            n = list_double(state, rules, seat, log)
-            if n >= 2:
-                if not self_play:
-                    return _post(state, seat, L.D_DOUBLE, n)
-                if greedy_seat:
-                    i = greedy_double(state, work[0], seat, n)
-                else:
-                    i = random_index(state, L.S_RNG_P, n)
-            if n > 0:
-                _declare_double(state, seat, state[L.S_OPTIONS + i], log)
 
 
 @njit(cache=True)
@@ -1391,10 +1428,12 @@ def finish(state, rules, comp, games_row, seats_rows):
 
 @njit(cache=True)
 def _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
-           scratch, log):
+           scratch, rng_s, log):
     """Set game ``game_index`` of the run ``master_seed`` up in the caller's ``state`` (its
-    streams included) and fill its ``cfg`` (``policies.fill_cfg``); nothing decided yet."""
-    rng_s = make_stream(master_seed, game_index, np.int64(SUB_SETUP))
+    streams included) and fill its ``cfg`` (``policies.fill_cfg``); nothing decided yet.
+    ``rng_s`` (uint64[1], the caller's) holds the setup stream (RB-S11) while the set-up
+    draws from it: a game allocates no array of its own."""
+    rng_s[0] = stream_start(master_seed, game_index, np.int64(SUB_SETUP))
     setup_game(state, rules, comp, n_players, rng_s, scratch, log)
     start_in(state, L.S_RNG_D, master_seed, game_index, np.int64(SUB_DICE))
     start_in(state, L.S_RNG_P, master_seed, game_index, np.int64(SUB_POLICY))
@@ -1408,32 +1447,34 @@ def new_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, lo
     state = np.zeros(state_size(n_players), dtype=np.int64)
     cfg = np.zeros(R.C_LEN, dtype=np.float64)
     scratch = np.zeros(L.MAX_OPTS, dtype=np.int64)
+    rng_s = np.zeros(1, dtype=np.uint64)
     _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
-           scratch, log)
+           scratch, rng_s, log)
     return state, (cfg,)
 
 
 @njit(cache=True)
 def _play(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
-          scratch, games_row, seats_rows, log):
-    """Set up and play one game in the caller's arrays (``state``, ``cfg``, ``scratch``),
-    with its own streams, and write its result rows.
+          scratch, rng_s, games_row, seats_rows, log):
+    """Set up and play one game in the caller's arrays (``state``, ``cfg``, ``scratch``,
+    ``rng_s``), with its own streams, and write its result rows.
 
     The rules run on borrowed views of the arguments (``sim.borrow``: no reference counting in
     the thousands of calls a game makes); the caller keeps the arrays alive during the call."""
     _play_game(borrowed(rules), borrowed(comp), n_players, borrowed(kinds), borrowed(pparams),
                master_seed, game_index, borrowed(state), borrowed(cfg), borrowed(scratch),
-               borrowed(games_row), borrowed(seats_rows), borrowed(log))
+               borrowed(rng_s), borrowed(games_row), borrowed(seats_rows), borrowed(log))
 
 
 @njit(cache=True)
 def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
-               scratch, games_row, seats_rows, log):
+               scratch, rng_s, games_row, seats_rows, log):
     """The body of ``_play``: the loop of ``sim.decide``, ``while advance: apply_option(choose)``,
-    run by ``_steps`` in one call (``self_play``)."""
+    run by ``_steps`` in one call (``self_play``). The rules are read from ``cfg``, which holds
+    them at the same offsets: the loop works on two arrays, ``state`` and ``cfg``."""
     _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
-           scratch, log)
-    _steps(state, rules, kinds, (cfg,), log, False, True)
+           scratch, rng_s, log)
+    _steps(state, cfg, kinds, (cfg,), log, False, True)
     finish(state, rules, comp, games_row, seats_rows)
 
 
@@ -1458,8 +1499,9 @@ def play_one(rules, comp, n_players, policy_kind, policy_params, master_seed, ga
     state = np.zeros(state_size(n_players), dtype=np.int64)
     cfg = np.zeros(R.C_LEN, dtype=np.float64)
     scratch = np.zeros(L.MAX_OPTS, dtype=np.int64)
+    rng_s = np.zeros(1, dtype=np.uint64)
     _play(rules, comp, n_players, policy_kind, policy_params, master_seed, game_index, state,
-          cfg, scratch, games_row, seats_rows, log)
+          cfg, scratch, rng_s, games_row, seats_rows, log)
 
 
 @njit(cache=True, nogil=True)
@@ -1468,8 +1510,8 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
     """Play games ``first_index + i`` for i < games_out.shape[0]; each writes only its row.
 
     Serial and ``nogil`` (``sim.threads`` plays slices of the rows on threads). Games run in
-    blocks of BLOCK_GAMES; each block reuses its
-    scratch. The shared read-only inputs are only read through borrowed views (``_play``), so
+    blocks of BLOCK_GAMES; each block reuses its work arrays (state, cfg, scratch, setup
+    stream). The shared read-only inputs are only read through borrowed views (``_play``), so
     the threads never contend for their reference counts. A game is a pure function of
     (seed, index): results do not depend on the blocks or the threads. Returns nothing; fills
     ``games_out[i]``, ``seats_out[i]``.
@@ -1480,6 +1522,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
         state = np.zeros(state_size(n_players), dtype=np.int64)
         cfg = np.zeros(R.C_LEN, dtype=np.float64)
         scratch = np.zeros(L.MAX_OPTS, dtype=np.int64)
+        rng_s = np.zeros(1, dtype=np.uint64)
         grow = np.zeros(games_out.shape[1], dtype=np.int64)
         srows = np.zeros((n_players, seats_out.shape[2]), dtype=np.int64)
         log = np.zeros((1, 8), dtype=np.int64)
@@ -1487,7 +1530,7 @@ def play_many(rules, comp, n_players, policy_kind, policy_params, master_seed, f
         hi = min(lo + BLOCK_GAMES, n_games)
         for i in range(lo, hi):
             _play(rules, comp, n_players, policy_kind, policy_params, master_seed,
-                  first_index + i, state, cfg, scratch, grow, srows, log)
+                  first_index + i, state, cfg, scratch, rng_s, grow, srows, log)
             for j in range(grow.shape[0]):
                 games_out[i, j] = grow[j]
             for p in range(n_players):

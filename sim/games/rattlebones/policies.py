@@ -31,7 +31,7 @@ from sim.decide import index_of
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .dice import die_result, double_mult, seat_base
+from .dice import die_result, double_mult, seat_base, space_after
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -289,10 +289,12 @@ def greedy_extra_dice(state, cfg, seat, n):
     if mode == R.MODE_NEVER:
         return 0
     cost = int(cfg[R.R_GOLD_PER_EXTRA_DIE])
-    afford = emax
-    if cost > 0:
-        afford = max(0, (state[seat_base(seat) + L.F_GOLD] - int(cfg[R.C_PP + seat * R.P_LEN + R.P_GOLD_RESERVE])) // cost)
-    cap = min(emax, afford)
+    cap = emax
+    if cost > 0:   # the most dice the gold above the reserve pays for (cap x cost <= spare)
+        spare = (state[seat_base(seat) + L.F_GOLD]
+                 - int(cfg[R.C_PP + seat * R.P_LEN + R.P_GOLD_RESERVE]))
+        while cap > 0 and cap * cost > spare:
+            cap -= 1
     if mode == R.MODE_MAX or cap <= 0:
         return cap
     # threshold: count dice (besides the best, which is free) worth at least the minimum
@@ -454,7 +456,7 @@ def greedy_move(state, cfg, seat, n):
             continue
         dist, m = O.decode_move(a)
         frm = state[b + L.F_MONKEY + m]
-        to = (frm + dist) % track_len
+        to = space_after(frm, dist, track_len)
         kind = state[L.S_SPACE_KIND + to]
         if kind == L.SP_START:
             v = w_shop * shop
@@ -473,7 +475,10 @@ def greedy_move(state, cfg, seat, n):
                     plus1 = best_plus1(state, cfg, seat, die)
                     have_plus1 = True
                 v += w_install * plus1
-        v += sign * 1.0e-4 * ((frm - st) % track_len) + 1.0e-6 * dist
+        past = frm - st   # spaces past START, (frm - st) mod track_len
+        if past < 0:
+            past += track_len
+        v += sign * 1.0e-4 * past + 1.0e-6 * dist
         if v > best:
             best = v
             ba = i
