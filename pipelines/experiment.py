@@ -534,9 +534,10 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
     for key in ("experiment", "arms"):
         if key in doc:
             _check_finite(doc[key], key)
-    unknown = set(doc) - {"experiment", "arms"}
+    unknown = set(doc) - {"experiment", "arms", "targets"}
     if unknown:
-        raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}'; valid: experiment, arms")
+        raise SpecError(f"{path}: unknown table '{sorted(unknown)[0]}'; valid: experiment, "
+                        "arms, targets")
     exp = doc.get("experiment", {})
     if not isinstance(exp, dict):
         raise SpecError(f"{path}: 'experiment' must be a table")
@@ -649,8 +650,22 @@ def from_toml(path: str | Path, games: int | None = None, seed: int | None = Non
     source = {"kind": "spec", "file": str(path), "text": text}
     if pairs:
         source["pairs"] = pairs
+    if "targets" in doc:   # target solo win probabilities, for the report (analysis.targets)
+        source["targets"] = _targets(doc["targets"], configs)
     return Experiment(name, seed, n_games, chunk_size, arms, source, name_derived, n_trace,
                       trace_given)
+
+
+def _targets(targets: Any, configs: list[ArmConfig]) -> dict:
+    """The spec's ``[targets]`` table, checked: every variant one of its games has, every
+    value a win probability."""
+    from analysis.targets import check_targets
+
+    variants = {v for c in configs for v in registry().make(c.game).variants}
+    try:
+        return check_targets(targets, sorted(variants))
+    except ValueError as e:
+        raise SpecError(str(e)) from None
 
 
 def _baseline_pairs(baseline: Any, arms_doc: list[dict], configs: list[ArmConfig]) -> list[dict]:

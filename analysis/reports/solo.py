@@ -17,10 +17,11 @@ import pandas as pd
 from sim.spec import CardNote, ComponentNotes, SoloDifficulty
 
 from .. import db, difficulty, plots, stats
+from ..targets import check_targets
 from . import formatting as fmt
 from . import headline, render
 
-__all__ = ["solo_section"]
+__all__ = ["check_targets", "solo_section"]
 
 
 def solo_section(con, experiment: str, manifest: dict, arms: list[str], game: str | None,
@@ -35,25 +36,6 @@ def solo_section(con, experiment: str, manifest: dict, arms: list[str], game: st
     out["headline"] = headline.solo(out.pop("_ladder"), out["checks"], out["policies"],
                                     targets or {}, manifest, game)
     return out
-
-
-def check_targets(targets) -> dict:
-    """Target win probabilities as given (a spec's ``[targets]`` table, the manifest's
-    ``targets``, a function argument): ``{variant: p}`` or ``{variant: {policy: p}}`` with
-    0 <= p <= 1. Raises ValueError naming a bad entry."""
-    if targets is None:
-        return {}
-    if not isinstance(targets, dict):
-        raise ValueError(f"targets: must be a table like {{ <variant> = 0.05 }}, got "
-                         f"{targets!r}")
-    for k, v in targets.items():
-        vals = v.items() if isinstance(v, dict) else [(None, v)]
-        for pol, x in vals:
-            where = f"targets.{k}" + (f".{pol}" if pol else "")
-            if isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 1:
-                raise ValueError(f"{where}: a target win probability between 0 and 1, "
-                                 f"got {x!r}")
-    return dict(targets)
 
 
 def _ladder_label(ladder: pd.DataFrame) -> pd.DataFrame:

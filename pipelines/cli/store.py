@@ -1,7 +1,6 @@
 """The commands that read the store: ``playtest sql``, ``report``, ``list``, ``show``; and
 ``playtest demo``, which fills one and reports on it."""
 import importlib
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -188,11 +187,40 @@ sql_cmd.__doc__ = _SQL_HELP
 
 # ---- report ------------------------------------------------------------------------------------
 
-def _write_report(store_root: Path, experiment: str, out_dir: Path) -> Path:
-    if importlib.util.find_spec("analysis.reports") is None:
-        raise CLIError("analysis.reports is not available yet (the report writer is in progress)")
+def _write_report(store_root: Path, experiment: str, out_dir: Path,
+                  targets: dict | None = None) -> Path:
     reports = importlib.import_module("analysis.reports")
-    return Path(reports.write_report(store_root, experiment, out_dir))
+    return Path(reports.write_report(store_root, experiment, out_dir, targets=targets))
+
+
+def parse_targets(items: list[str] | None, game: str | None) -> dict:
+    """``--target VARIANT=P`` / ``VARIANT:POLICY=P`` (repeatable) -> the report's targets,
+    ``{variant: p}`` or ``{variant: {policy: p}}``; a variant the game does not have, or a
+    value outside 0..1, is bad input (SpecError: exit 2)."""
+    from analysis.targets import check_targets
+    from sim import registry
+    from sim.spec import SpecError
+
+    targets: dict = {}
+    for item in items or ():
+        key, eq, value = item.partition("=")
+        variant, _, policy = key.strip().partition(":")
+        if not eq or not variant:
+            raise SpecError(f"--target: expected VARIANT=P or VARIANT:POLICY=P "
+                            f"(e.g. solo_hell=0.05), got {item!r}")
+        try:
+            p = float(value)
+        except ValueError:
+            p = value
+        if policy:
+            prev = targets.get(variant)
+            targets[variant] = {**(prev if isinstance(prev, dict) else {}), policy: p}
+        else:
+            targets[variant] = p
+    try:
+        return check_targets(targets, registry.make(game).variants if game else None)
+    except ValueError as e:
+        raise SpecError("--" + str(e).replace("targets.", "target ", 1)) from None
 
 
 Handle = Annotated[str, typer.Argument(
@@ -206,14 +234,27 @@ def report_cmd(
     store: opts.Store = None,
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Output directory.")
                        ] = opts.REPORTS_DIR,
+    target: Annotated[Optional[list[str]], typer.Option(
+        "--target", metavar="VARIANT[:POLICY]=P",
+        help="Target solo win probability of a variant (repeatable; e.g. solo_hell=0.05, or "
+             "solo_hell:expert=0.1 for one policy): the solo report grades each variant "
+             "against it. Adds to the experiment's own [targets].")] = None,
 ):
     """Write a self-contained HTML report of one experiment."""
+    from analysis import db
+
     from ..store import Store
 
     root = reading_store(store)
     check_report_dir(out_dir, store)
     name = handles.resolve(Store(root), experiment)
-    path = _write_report(root, name, out_dir)
+    targets = None
+    if target:
+        manifest = db.load_manifest(root, name)
+        games = {a.get("game") for a in manifest.get("arms") or [] if isinstance(a, dict)}
+        game = games.pop() if len(games) == 1 else None
+        targets = parse_targets(target, game)
+    path = _write_report(root, name, out_dir, targets)
     out.print(f"report: {path}", markup=False, soft_wrap=True)
 
 

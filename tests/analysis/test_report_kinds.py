@@ -301,3 +301,71 @@ def test_a_gap_the_expert_does_not_reproduce_is_called_the_bot_s(tmp_path):
     assert cls == "headline verdict" and "one policy only" in text
     assert re.search(r"expert does not reproduce it \(its interval excludes greedy's -\d\.\d\): "
                      r"at least part of it is greedy's play, not the rules", text), text
+
+
+def test_report_target_option_grades_the_solo_variants_and_refuses_bad_targets(tmp_path):
+    """`playtest report EXP --target VARIANT[:POLICY]=P`: the solo table gets its Target column
+    and grades from the command line; an unknown variant lists the valid ones and a value
+    outside 0..1 says the range (exit 2, no report written)."""
+    from typer.testing import CliRunner
+
+    from pipelines.cli import app
+
+    store, exp = rk.solo_store(tmp_path)
+    out = tmp_path / "out"
+
+    def report(*targets):
+        args = ["report", exp, "--store", str(store), "--out", str(out)]
+        for t in targets:
+            args += ["--target", t]
+        return CliRunner().invoke(app, args, catch_exceptions=False)
+
+    r = report()
+    assert r.exit_code == 0, r.output
+    assert "Target" not in re.findall(r"<th>(.*?)</th>", (out / f"{exp}.html").read_text())
+    r = report("solo_hell=0.05", "solo_easy:expert=0.9")
+    assert r.exit_code == 0, r.output
+    page = (out / f"{exp}.html").read_text()
+    body = page[page.index("<body>"):]
+    grid = body[body.index('<table class="grid"'):]
+    grid = grid[:grid.index("</table>")]
+    assert "Target" in re.findall(r"<th>(.*?)</th>", grid)
+    rows = {m.group(1): _text(m.group(0)) for m in re.finditer(r"<tr><td>(\w+)</td>.*?</tr>",
+                                                              grid, re.S)}
+    assert "5.0%" in rows["solo_hell"] and "90.0%" in rows["solo_easy"]
+    assert "%" not in rows["solo_base"].split()[-1]  # no target given for solo_base
+    (out / f"{exp}.html").unlink()
+    for bad, words in [("solo_nope=0.1", ["unknown variant 'solo_nope'", "solo_hell"]),
+                       ("solo_hell=1.5", ["range 0..1", "got 1.5"]),
+                       ("solo_hell=lots", ["range 0..1", "got 'lots'"]),
+                       ("solo_hell", ["VARIANT=P"])]:
+        r = report(bad)
+        assert r.exit_code == 2, (bad, r.output)
+        assert all(w in r.output for w in words), (bad, r.output)
+        assert not (out / f"{exp}.html").exists()
+
+
+def test_a_run_spec_targets_table_is_checked_and_recorded_for_the_report(tmp_path):
+    """A run spec's ``[targets]`` table: kept with the experiment's source (the manifest's
+    ``spec``, which the solo report grades against); an unknown variant or a value outside
+    0..1 is refused when the spec is read, naming it."""
+    from pipelines.experiment import from_toml
+    from sim.spec import SpecError
+
+    body = ('[experiment]\ngame = "flower_shop"\ngames = 10\n[[arms]]\nplayers = 1\n'
+            'variant = "solo_hell"\n')
+    ok = tmp_path / "ok.toml"
+    ok.write_text(body + '[targets]\nsolo_hell = 0.05\nsolo_easy = { expert = 0.9 }\n')
+    exp = from_toml(ok)
+    assert exp.source["targets"] == {"solo_hell": 0.05, "solo_easy": {"expert": 0.9}}
+    assert "targets" not in from_toml(_write(tmp_path / "none.toml", body)).source
+    for bad, words in [('[targets]\nsolo_nope = 0.1\n', ["solo_nope", "solo_hell, "]),
+                       ('[targets]\nsolo_hell = 2\n', ["targets.solo_hell", "0..1"])]:
+        with pytest.raises(SpecError) as e:
+            from_toml(_write(tmp_path / "bad.toml", body + bad))
+        assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def _write(path, text):
+    path.write_text(text)
+    return path
