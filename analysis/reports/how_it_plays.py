@@ -18,7 +18,7 @@ from .. import plots
 from ..insights import CAVEAT
 from ..insights.arms import (arm_groups, experiment_insights, policy_label, survive,
                              traced_games)
-from ..words import option_value
+from ..words import count, option_value
 from . import formatting as fmt
 from . import render
 
@@ -110,7 +110,9 @@ def _rows(ins: dict, traced: int) -> list[tuple[str, str]]:
 def _group(group: list[str], result: dict, entries: dict, n_traced: dict) -> dict:
     e0 = entries.get(group[0], {})
     tweaks = ", ".join(f"{k}={option_value(v)}" for k, v in (e0.get("tweaks") or {}).items())
-    title = (f"{e0.get('game', fmt.UNKNOWN)}, {e0.get('n_players', '?')} players, variant "
+    n = e0.get("n_players")
+    players = count(n, "player") if isinstance(n, int) else "? players"
+    title = (f"{e0.get('game', fmt.UNKNOWN)}, {players}, variant "
              f"{e0.get('variant') or fmt.UNKNOWN}" + (f", {tweaks}" if tweaks else ""))
     rows = {a: _rows(result[a], n_traced.get(a, 0)) for a in group}
     labels = [label for label, _ in rows[group[0]]]
