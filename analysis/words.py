@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["plural", "count", "are", "pct", "pct_ci", "points", "half_width", "span"]
+__all__ = ["plural", "count", "are", "pct", "pct_ci", "points", "half_width", "span",
+           "option_value"]
 
 #: Irregular plurals of the words the messages count.
 _IRREGULAR = {"policy": "policies", "is": "are", "was": "were", "has": "have", "this": "these",
@@ -88,3 +89,15 @@ def span(values) -> str:
     if vs == list(range(vs[0], vs[-1] + 1)):
         return f"{vs[0]}-{vs[-1]}"
     return ",".join(map(str, vs))
+
+
+def option_value(v) -> str:
+    """A parameter value as the user writes it on the command line: ``true``, ``3`` (not
+    ``3.0``), ``[1, 2]``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(option_value(x) for x in v) + "]"
+    if isinstance(v, float) and v == int(v):
+        return str(int(v)) if abs(v) < 1e15 else str(v)
+    return str(v)

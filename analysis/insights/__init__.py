@@ -65,7 +65,8 @@ Public functions
 :func:`trace_cube` + :func:`game_trace_table` -> :func:`lead_change_rate`, :func:`drama`,
 :func:`decisiveness`, :func:`comeback` (:func:`comeback_table`), :func:`actions_summary`
 (:func:`point_table`, :func:`kind_table`), :func:`flags`, :func:`verdict`. Figures:
-:func:`analysis.plots.comeback_heatmap_plot`, :func:`analysis.plots.hazard_plot`.
+:func:`analysis.plots.comeback_heatmap_plot`, :func:`analysis.plots.hazard_plot`. A stored
+experiment's arms (read through the DuckDB views, side by side): :mod:`.arms`.
 """
 from __future__ import annotations
 

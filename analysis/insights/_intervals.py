@@ -10,6 +10,20 @@ a ratio of sums, a difference of two ratios, 1/sqrt of a mean), so a resample is
 multinomial weights over the games and its sums are one matrix product: ``W @ X``, for all
 the cells of a table at once. The weights depend only on ``(n_games, seed, n_resamples)``, so
 results are reproducible; the interval is the percentile interval.
+
+Drawing one weight per game and resample costs ``n_resamples x n`` (minutes for a million
+games), so above :data:`FAST_N` games :meth:`Bootstrap.sums` draws the resampled sums
+another way (``docs/metrics_play.md``, "The bootstrap over many games"):
+
+* **grouped** (exact): games whose rows of ``X`` are identical are interchangeable, and the
+  multinomial counts of a group of games are together Multinomial(n, group size / n); so the
+  sums are drawn over the distinct rows (rounds, score margins: a few hundred) in the same
+  distribution as over the games. Used while there are at most :data:`MAX_DISTINCT`
+  distinct rows.
+* **normal** (CLT): otherwise, the resampled sums are a sum of ``n`` independent draws from
+  the games, so they are close to Normal(n * mean(X), n * Cov(X)) (population covariance);
+  they are drawn from it. Not when a column varies in fewer than :data:`MIN_SPREAD` games
+  (a rare event's sum is not normal): then the multinomial draw, exact but slow.
 """
 from __future__ import annotations
 
@@ -26,6 +40,13 @@ LEVEL = 0.95
 N_RESAMPLES = 2000
 SEED = 0
 _BLOCK = 2_000_000  # weights held at once (resamples x games), about 16 MB
+#: Up to this many games, :meth:`Bootstrap.sums` draws one multinomial weight per game.
+FAST_N = 20_000
+#: Above :data:`FAST_N`, the exact grouped draw while the rows take at most this many values.
+MAX_DISTINCT = 5_000
+#: The normal draw only when every varying column varies in at least this many games.
+MIN_SPREAD = 1_000
+METHODS = ("auto", "multinomial", "grouped", "normal")
 
 
 def est(estimate, low, high, n, method: str) -> dict:
@@ -93,33 +114,56 @@ def quantile(values, q: float, level: float = LEVEL) -> dict:
 
 
 class Bootstrap:
-    """Multinomial bootstrap weights over ``n`` games, fixed by ``seed``.
+    """Multinomial bootstrap over ``n`` games, fixed by ``seed``.
 
     :meth:`sums` returns the resampled column sums of a per-game matrix (``n`` rows), the
-    input of every bootstrapped statistic here. The same instance gives the same resamples to
-    every call, so statistics of one arm are resampled jointly (same games in each resample).
+    input of every bootstrapped statistic here; the columns of one call are resampled jointly
+    (same games in each resample). Up to :data:`FAST_N` games the weights depend only on
+    ``(n, n_resamples, seed)``, so every call of an instance sees the same resamples; above it
+    ``method="auto"`` draws the sums by the exact grouped draw or the normal approximation
+    (module docstring). ``method`` forces one (``"multinomial"``, ``"grouped"``,
+    ``"normal"``); :attr:`last_method` says which one the last call used.
     """
 
-    def __init__(self, n: int, n_resamples: int = N_RESAMPLES, seed: int = SEED):
+    def __init__(self, n: int, n_resamples: int = N_RESAMPLES, seed: int = SEED,
+                 method: str = "auto"):
+        if method not in METHODS:
+            raise ValueError(f"method: unknown '{method}'; valid: {', '.join(METHODS)}")
         self.n = int(n)
         self.n_resamples = int(n_resamples)
         self.seed = int(seed)
+        self.method = method
+        self.last_method: str | None = None
 
     def sums(self, X: np.ndarray) -> np.ndarray:
         """``(n_resamples, k)`` resampled sums of the columns of ``X`` (``n`` x ``k``)."""
         X = np.asarray(X, dtype=float).reshape(self.n, -1)
-        out = np.empty((self.n_resamples, X.shape[1]))
         if self.n == 0:
-            out[:] = 0.0
-            return out
+            self.last_method = "multinomial"
+            return np.zeros((self.n_resamples, X.shape[1]))
         rng = np.random.default_rng(self.seed)
-        block = max(1, _BLOCK // self.n)
-        p = np.full(self.n, 1.0 / self.n)
-        for start in range(0, self.n_resamples, block):
-            stop = min(self.n_resamples, start + block)
-            W = rng.multinomial(self.n, p, size=stop - start).astype(float)
-            out[start:stop] = W @ X
-        return out
+        method, rows, counts = self._choose(X)
+        self.last_method = method
+        if method == "normal":
+            return _normal_sums(X, self.n_resamples, rng)
+        if method == "grouped":
+            return _multinomial_sums(rows, counts / self.n, self.n, self.n_resamples, rng)
+        return _multinomial_sums(X, np.full(self.n, 1.0 / self.n), self.n, self.n_resamples,
+                                 rng)
+
+    def _choose(self, X: np.ndarray) -> tuple[str, np.ndarray | None, np.ndarray | None]:
+        """The draw for ``X`` (and, for the grouped one, the distinct rows and their
+        counts)."""
+        method = self.method
+        if method == "multinomial" or (method == "auto" and self.n <= FAST_N):
+            return "multinomial", None, None
+        if method in ("auto", "grouped"):
+            rows, counts = np.unique(X, axis=0, return_counts=True)
+            if method == "grouped" or len(rows) <= MAX_DISTINCT:
+                return "grouped", rows, counts.astype(float)
+        if method == "auto" and not _spread(X):
+            return "multinomial", None, None
+        return "normal", None, None
 
     def interval(self, X: np.ndarray, statistic: Callable[[np.ndarray], np.ndarray],
                  level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,6 +187,43 @@ class Bootstrap:
             lo[ok], hi[ok] = np.nanpercentile(boot[:, ok], [a, 100 - a], axis=0)
         # a statistic that never varies gets the degenerate interval (point, point)
         return point, lo, hi
+
+
+def _multinomial_sums(rows: np.ndarray, p: np.ndarray, n: int, n_resamples: int,
+                      rng: np.random.Generator) -> np.ndarray:
+    """Sums ``W @ rows`` for ``n_resamples`` draws of ``W ~ Multinomial(n, p)`` (in blocks of
+    :data:`_BLOCK` weights)."""
+    out = np.empty((n_resamples, rows.shape[1]))
+    block = max(1, _BLOCK // len(p))
+    for start in range(0, n_resamples, block):
+        stop = min(n_resamples, start + block)
+        W = rng.multinomial(n, p, size=stop - start).astype(float)
+        out[start:stop] = W @ rows
+    return out
+
+
+def _normal_sums(X: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Sums drawn from Normal(n * mean, n * Cov) of the rows of ``X``: the limit of the
+    multinomial resample sums (their exact mean and covariance, with ``Cov`` the population
+    covariance). A constant column stays exactly at its total, as it does under resampling."""
+    n = X.shape[0]
+    mean = X.mean(axis=0)
+    Xc = X - mean
+    cov = Xc.T @ Xc                                   # n * Cov(X), positive semi-definite
+    vals, vecs = np.linalg.eigh(cov)
+    root = vecs * np.sqrt(np.clip(vals, 0.0, None))   # root @ root.T == cov
+    return n * mean + rng.standard_normal((n_resamples, X.shape[1])) @ root.T
+
+
+def _spread(X: np.ndarray) -> bool:
+    """Whether every column of ``X`` that varies differs from its most common value in at
+    least :data:`MIN_SPREAD` rows (so that its resampled sum is close to normal)."""
+    for col in X.T:
+        _, counts = np.unique(col, return_counts=True)
+        off = len(col) - counts.max()
+        if 0 < off < MIN_SPREAD:
+            return False
+    return True
 
 
 def ratio_table(boot: Bootstrap, num: np.ndarray, den: np.ndarray, level: float = LEVEL

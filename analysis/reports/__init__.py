@@ -25,6 +25,7 @@ Modules, one job each:
   settings from the manifest);
 * :mod:`.experiment`: the experiment report's sections (:func:`build_context`);
 * :mod:`.solo`: its solo difficulty section;
+* :mod:`.how_it_plays`: its "How the game plays" section (the insights of traced arms);
 * :mod:`.study`: the compare, sweep, plan and ladder contexts;
 * :mod:`.compensation`: the compensation study (``playtest compensate``) in words, tables and
   its report's context;

@@ -1,7 +1,7 @@
 """The report of one experiment (``playtest report``): the multiplayer section (win rate by
 seat and by the game's balance factor, first-player advantage, balance test, score
-distributions), game length, end reasons, the solo section (:mod:`.solo`) and whether the
-verdicts hold under stronger play."""
+distributions), game length, end reasons, the solo section (:mod:`.solo`), whether the
+verdicts hold under stronger play and how the game plays (:mod:`.how_it_plays`, traced arms)."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,6 +10,7 @@ import pandas as pd
 from .. import db, difficulty, plots, robust, stats, studies
 from . import formatting as fmt
 from . import headline, render, summary
+from .how_it_plays import how_it_plays
 from .solo import check_targets, solo_section
 
 __all__ = ["build_context", "factor_rates", "factor_verdict"]
@@ -46,6 +47,8 @@ def build_context(con, store, experiment: str, targets: dict | None = None) -> d
     rates = ctx["multi"].pop("_rates") if ctx["multi"] else None
     ctx["robust"] = _robustness(manifest, rates, ctx["solo"])
     ctx["headline"] = _headline(manifest, rates, multi, ctx["solo"], summary.game_of(manifest))
+    ctx["how_it_plays"] = how_it_plays(con, experiment, manifest,
+                                       [r["name"] for r in arm_rows if r["games_stored"]])
     rh = db.rounds_histogram(con, experiment)
     if multi and len(rh):
         ctx["rounds_chart"] = render.figure_to_data_uri(

@@ -193,14 +193,11 @@ def registry():
 
 
 def fmt(v: Any) -> str:
-    """A parameter value as the user writes it: ``true``, ``3`` (not ``3.0``), ``[1, 2]``."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (tuple, list)):
-        return "[" + ", ".join(fmt(x) for x in v) + "]"
-    if isinstance(v, float) and v == int(v):
-        return str(int(v)) if abs(v) < 1e15 else str(v)
-    return str(v)
+    """A parameter value as the user writes it: ``true``, ``3`` (not ``3.0``), ``[1, 2]``
+    (:func:`analysis.words.option_value`)."""
+    from analysis.words import option_value
+
+    return option_value(v)
 
 
 def did_you_mean(name: str, valid) -> str:

@@ -22,12 +22,6 @@ from . import options as opts
 from .common import did_you_mean, err, fmt, guarded, out
 
 FORMATS = ("table", "json")
-# The columns of games/seats the insights read (all of them: a million-game arm stays small).
-_GAMES_COLS = ("experiment, arm, game, n_players, master_seed, game_index, rounds, truncated, "
-               "n_winners, winner_seat, end_reason")
-_SEATS_COLS = ("experiment, arm, game, n_players, master_seed, game_index, seat, policy, "
-               "score, win_share")
-
 
 @guarded
 def insights_cmd(
@@ -78,81 +72,22 @@ def insights_cmd(
     print_insights(experiment, result, entries, traced, store, stall_rounds)
 
 
-class _Quiet:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 def experiment_insights(root, experiment: str, arms: list[str], entries: dict,
                         stall_rounds: int = 10, max_examples: int = 3, status=None
                         ) -> tuple[dict[str, dict], dict[str, int]]:
-    """``{arm: analysis.insights.insights(...)}`` of the arms of a stored experiment (read
-    through the checked DuckDB views, one arm at a time), and the traced games per arm.
-    ``status(text)``: a context manager shown while an arm is computed (its bootstrap over
-    every game takes about half a minute per 100,000 games)."""
+    """``{arm: analysis.insights.insights(...)}`` of the arms of a stored experiment and the
+    traced games per arm (:func:`analysis.insights.arms.experiment_insights`, through the
+    checked DuckDB views). ``status(text)``: a context manager shown while an arm is
+    computed."""
     from analysis import db
-    from analysis.insights import insights
+    from analysis.insights.arms import experiment_insights as arm_insights
 
     con = db.connect(root, experiments=[experiment])
-    result, traced = {}, {}
     try:
-        for name in arms:
-            params = [experiment, name]
-            where = "WHERE experiment = ? AND arm = ?"
-            order = "ORDER BY master_seed, game_index"
-            games = db.query(con, f"SELECT {_GAMES_COLS} FROM games {where} {order}", params)
-            if games.empty:
-                continue
-            seats = db.query(con, f"SELECT {_SEATS_COLS} FROM seats {where} {order}, seat",
-                             params)
-            rounds = db.query(con, f"SELECT * FROM rounds {where} {order}, round, seat", params)
-            actions = db.query(con, f"SELECT * FROM actions {where} {order}, seat", params)
-            traced[name] = int(rounds[["master_seed", "game_index"]].drop_duplicates().shape[0]
-                               if len(rounds) else 0)
-            with (status or (lambda _: _Quiet()))(
-                    f"arm {name}: insights over {len(games):,} games "
-                    f"({traced[name]:,} traced)"):
-                result[name] = insights(games, seats, rounds, actions,
-                                        stall_rounds=stall_rounds, max_examples=max_examples,
-                                        replay_options=replay_options(entries.get(name, {})))
+        return arm_insights(con, experiment, arms, entries, stall_rounds, max_examples,
+                            status, default_policy=settings.DEFAULT_POLICY)
     finally:
         con.close()
-    return result, traced
-
-
-def replay_options(entry: dict) -> str:
-    """The rule and policy options of a manifest arm for ``playtest replay`` (after the game,
-    ``--players`` and ``--seed``)."""
-    parts = []
-    if entry.get("variant"):
-        parts.append(f"--variant {entry['variant']}")
-    for k, v in (entry.get("tweaks") or {}).items():
-        parts.append(f"--set {k}={fmt(v)}")
-    pols = [p.get("spec") or p.get("policy") for p in entry.get("policies") or []
-            if isinstance(p, dict)]
-    if pols and len(set(pols)) == 1:
-        if pols[0] != settings.DEFAULT_POLICY:
-            parts.append(f"--policy {pols[0]}")
-    else:
-        parts += [f"--seat-policy {i}={p}" for i, p in enumerate(pols)]
-    comp = entry.get("components") or {}
-    if comp.get("dir") and not str(comp["dir"]).startswith("<") and _custom_components(entry):
-        parts.append(f"--components {comp['dir']}")
-    return " ".join(parts)
-
-
-def _custom_components(entry: dict) -> bool:
-    """Whether an arm was played with other component data than its game's bundled data."""
-    from .common import registry
-
-    try:
-        spec = registry().make(entry["game"])
-        return spec.load_components(None).digest != (entry.get("components") or {}).get("digest")
-    except Exception:  # a game no longer registered: name the directory anyway
-        return True
 
 
 # ---- the terminal tables ------------------------------------------------------------------
@@ -240,47 +175,16 @@ def _rows(ins: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _labels(ins: dict) -> dict[str, str]:
-    """The verdict's readings of an arm as labels (``analysis.insights.verdict`` thresholds)."""
-    from analysis.insights.verdict import CLOSE, EARLY, SWINGY
-
-    out_ = {}
-    lc = ins["lead_change_rate"]["mean"]["estimate"]
-    dec = ins["decisiveness"]["mean"]["estimate"]
-    if lc is not None:
-        out_["lead"] = "swingy" if lc >= SWINGY else "stable"
-    if dec is not None:
-        out_["decided"] = ("close" if dec >= CLOSE else "decided early" if dec < EARLY
-                           else "settled mid-game")
-    return out_
-
-
-def _groups(result: dict, entries: dict) -> list[list[str]]:
-    """Arms that differ only in their policies, together (in manifest order)."""
-    groups: dict[str, list[str]] = {}
-    for name in result:
-        e = entries.get(name, {})
-        key = json.dumps([e.get("game"), e.get("n_players"), e.get("variant"),
-                          e.get("rule_values"), (e.get("components") or {}).get("digest")],
-                         sort_keys=True, default=str)
-        groups.setdefault(key, []).append(name)
-    return list(groups.values())
-
-
-def _policy_label(entry: dict) -> str:
-    pols = [p.get("spec") or p.get("policy") for p in entry.get("policies") or []
-            if isinstance(p, dict)]
-    return ", ".join(dict.fromkeys(map(str, pols))) or "?"
-
-
 def print_insights(experiment: str, result: dict, entries: dict, traced: dict, store,
                    stall_rounds: int) -> None:
     """The terminal form of :func:`experiment_insights`."""
+    from analysis.insights.arms import arm_groups, policy_label, survive
+
     where = f" --store {store}" if store else ""
     if not result:
         err.print(f"note: experiment '{experiment}' has no finished games yet", markup=False)
         return
-    for group in _groups(result, entries):
+    for group in arm_groups(result, entries):
         e0 = entries.get(group[0], {})
         tweaks = ", ".join(f"{k}={fmt(v)}" for k, v in (e0.get("tweaks") or {}).items())
         head = (f"{e0.get('game')} {e0.get('n_players')} players, variant {e0.get('variant')}"
@@ -288,18 +192,18 @@ def print_insights(experiment: str, result: dict, entries: dict, traced: dict, s
         out.print(Text(head, style="bold"), soft_wrap=True)
         for name in group:
             out.print(Text.assemble("  ", (name, "bold"),
-                                    f" ({_policy_label(entries.get(name, {}))}): "
+                                    f" ({policy_label(entries.get(name, {}))}): "
                                     f"{result[name]['verdict']}"), soft_wrap=True)
         t = Table(title=f"How it plays ({experiment})")
         t.add_column("", overflow="fold")
         for name in group:
-            t.add_column(f"{name}\n{_policy_label(entries.get(name, {}))}", overflow="fold")
+            t.add_column(f"{name}\n{policy_label(entries.get(name, {}))}", overflow="fold")
         rows = {name: dict(_rows(result[name])) for name in group}
         for label in rows[group[0]]:
             t.add_row(label, *(rows[name].get(label, "—") for name in group))
         out.print(t)
         if len(group) > 1:
-            out.print(_survive(group, result, entries), soft_wrap=True, markup=False)
+            out.print(survive(group, result, entries), soft_wrap=True, markup=False)
         _print_flags(group, result)
     if not any(traced.values()):
         out.print(f"no round traces in experiment {experiment}: the lead, drama, comeback "
@@ -313,22 +217,6 @@ def print_insights(experiment: str, result: dict, entries: dict, traced: dict, s
                   "count 0 here", soft_wrap=True, markup=False, style="dim")
     out.print("actions are associations, not causes; every interval is 95% "
               "(docs/metrics_play.md)", soft_wrap=True, markup=False, style="dim")
-
-
-def _survive(group: list[str], result: dict, entries: dict) -> str:
-    """Which verdict readings hold under every policy of a group."""
-    labels = {name: _labels(result[name]) for name in group}
-    parts = []
-    for key, what in (("decided", "when it is decided"), ("lead", "lead changes")):
-        vals = {name: lab.get(key) for name, lab in labels.items()}
-        if any(v is None for v in vals.values()):
-            parts.append(f"{what}: not traced under every policy")
-        elif len(set(vals.values())) == 1:
-            parts.append(f"{what}: '{next(iter(vals.values()))}' holds under every policy")
-        else:
-            parts.append(f"{what}: differs (" + "; ".join(
-                f"{_policy_label(entries.get(n, {}))}: {v}" for n, v in vals.items()) + ")")
-    return "which readings survive stronger play: " + "; ".join(parts)
 
 
 def _print_flags(group: list[str], result: dict) -> None:
