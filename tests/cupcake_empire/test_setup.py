@@ -3,12 +3,13 @@ from collections import Counter
 
 import pytest
 
-from sim import decide
+from sim import batch, decide
 from sim.spec import SpecError
 from sim.trace import new_log
 from sim.games.cupcake_empire import SPEC
 from sim.games.cupcake_empire import layout as L
 from sim.games.cupcake_empire import options as O
+from sim.games.cupcake_empire.audit import audit
 from sim.games.cupcake_empire.board import has_building
 from sim.games.cupcake_empire.rules import load_components
 
@@ -182,6 +183,24 @@ def test_ce_s5_start_income_and_grey_bakery():
         assert g.seat(s, L.F_INCOME) == 9 and g.seat(s, L.F_BAKERIES_RESERVE) == 2
         assert (g.seat(s, L.F_PRODUCTION), g.seat(s, L.F_SALES)) == (2, 1)
         assert [has_building(g.state, s, r) for r in range(L.N_REGIONS)] == [True] + [False] * 5
+
+
+def test_ce_s5_seat_bonus_income():
+    """CE-S5 with the tweak hook seat_bonus_income (0, 2, 5), 4 players: seat k (seat 0 = the
+    start player) starts with start_income plus its bonus, the last value repeating for seat 3;
+    the other tracks as without it. The audit starts each seat's income there too."""
+    g = Game(4, {"seat_bonus_income": (0, 2, 5)})
+    assert [g.seat(s, L.F_INCOME) for s in range(4)] == [5, 7, 10, 10]
+    for s in range(4):
+        assert (g.seat(s, L.F_PRODUCTION), g.seat(s, L.F_SALES), g.seat(s, L.F_IDEAS)) == (2, 1, 0)
+    g = Game(2, {"start_income": 9, "seat_bonus_income": (3, 0, 0, 0)})
+    assert [g.seat(s, L.F_INCOME) for s in range(2)] == [12, 9]
+    assert [Game(3).seat(s, L.F_INCOME) for s in range(3)] == [5, 5, 5]
+    arm = arm_for(3, {"seat_bonus_income": (0, 4, 1)})
+    games, seats = batch.run_games(arm, 5, 0, 12)
+    assert audit(arm, 5, 0, games, seats) == []
+    with pytest.raises(SpecError, match="seat_bonus_income"):
+        arm_for(2, {"seat_bonus_income": (0, 21)})
 
 
 def test_ce_s6_start_tracks_from_parameters():

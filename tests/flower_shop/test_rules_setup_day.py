@@ -1,5 +1,8 @@
 """Scenario tests: setup (FS-S*), day loop (FS-D*) and end of day (FS-N*) of the Flower Shop."""
 import numpy as np
+import pytest
+
+from sim.spec import SpecError
 
 from .kernel_helpers import (ARR, COMP, K, L, NOLOG, Q, blank, draw_faces, faces, replay_events,
                              rules_for, seat, set_row, set_stack, tid)
@@ -32,6 +35,24 @@ def test_FS_S2_starting_resources():
         assert seat(st, s, L.F_TOKENS) == 0 and seat(st, s, L.F_RIBBONS) == 0
         b = Q.seat_base(s)
         assert all(st[b + L.F_SHOP + i] == -1 for i in range(6))
+
+
+def test_FS_S2_seat_bonus_money():
+    """FS-S2 with the tweak hook seat_bonus_money: seat k (the seat column) starts with
+    starting_money plus its bonus, the last value repeating for the seats after it; tokens and
+    ribbons as without it. Solo refuses a non-zero bonus, naming the parameter."""
+    st, _ = _setup(4, seat_bonus_money=(0, 1, 3))
+    assert [seat(st, s, L.F_MONEY) for s in range(4)] == [5, 6, 8, 8]
+    assert all(seat(st, s, L.F_TOKENS) == 0 and seat(st, s, L.F_RIBBONS) == 0 for s in range(4))
+    st, _ = _setup(3, starting_money=2, seat_bonus_money=(4, 0, 20, 0))
+    assert [seat(st, s, L.F_MONEY) for s in range(3)] == [6, 2, 22]
+    st, _ = _setup(2)
+    assert [seat(st, s, L.F_MONEY) for s in range(2)] == [5, 5]
+    with pytest.raises(SpecError, match="seat_bonus_money.*solo"):
+        rules_for(1, seat_bonus_money=(2,))
+    rules_for(1, seat_bonus_money=(0, 0))
+    with pytest.raises(SpecError, match="seat_bonus_money"):
+        rules_for(2, seat_bonus_money=(0, 21))
 
 
 def test_FS_S3_initiative_dice_dealt_at_random():

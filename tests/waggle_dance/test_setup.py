@@ -12,7 +12,7 @@ from sim.games.waggle_dance.hive import is_empty_tile
 from sim.games.waggle_dance.rules import COMPONENTS_DIR, load_components
 from sim.trace import no_log
 
-from .helpers import Table
+from .helpers import Table, arm_for
 
 
 def _blocked(state):
@@ -158,6 +158,27 @@ def test_wd_s4_pool_and_personal_supply():
             assert t.seat(p, L.F_POOL) == pool and t.seat(p, L.F_PERSONAL) == 18 - pool
         t.game.advance()
         assert t.events(L.EV_ROLL)[:, 2].tolist() == [pool] * 3
+
+
+def test_wd_s4_seat_bonus_pool_dice():
+    """WD-S4 with the tweak hook seat_bonus_pool_dice (0, 1, 3), 4 players: seat k (seat 0 =
+    the first start player) has start_pool_dice plus its bonus in the pool, taken from its
+    personal supply, the last value repeating for seat 3; round 1 rolls those pools. The pool
+    never exceeds the dice owned (WD-X2): refused with an explicit dice_per_player."""
+    t = Table(4, {"seat_bonus_pool_dice": (0, 1, 3)})
+    assert [t.seat(p, L.F_POOL) for p in range(4)] == [6, 7, 9, 9]
+    assert [t.seat(p, L.F_PERSONAL) for p in range(4)] == [12, 11, 9, 9]
+    t.game.advance()
+    rolled = {int(e[1]): int(e[2]) for e in t.events(L.EV_ROLL)}
+    assert rolled == {0: 6, 1: 7, 2: 9, 3: 9}
+    t = Table(2, {"start_pool_dice": 12, "seat_bonus_pool_dice": (6, 0, 0, 0)})
+    assert [(t.seat(p, L.F_POOL), t.seat(p, L.F_PERSONAL)) for p in range(2)] == [(18, 0), (12, 6)]
+    assert [Table(3).seat(p, L.F_POOL) for p in range(3)] == [6, 6, 6]
+    with pytest.raises(SpecError, match="seat_bonus_pool_dice.*dice_per_player = 8"):
+        arm_for(2, {"dice_per_player": 8, "seat_bonus_pool_dice": (0, 3)})
+    arm_for(2, {"dice_per_player": 8, "seat_bonus_pool_dice": (0, 2)})
+    with pytest.raises(SpecError, match="seat_bonus_pool_dice"):
+        arm_for(2, {"seat_bonus_pool_dice": (0, 7)})
 
 
 def test_wd_s6_nothing_else_at_start():

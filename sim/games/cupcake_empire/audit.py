@@ -54,8 +54,9 @@ def audit(arm, master_seed: int, first_index: int, games: np.ndarray,
 
 
 class _Seat:
-    def __init__(self, v):
-        self.income = v["start_income"]
+    def __init__(self, v, seat: int):
+        bonus = v["seat_bonus_income"]
+        self.income = v["start_income"] + bonus[min(seat, len(bonus) - 1)]
         self.production = v["start_production"]
         self.sales = v["start_sales"]
         self.ideas = v["start_ideas"]
@@ -69,7 +70,7 @@ def audit_events(arm, ev: np.ndarray, rows: np.ndarray | None = None) -> list[st
     cap = [int(columns[k, L.CD_CAPACITY]) for k in range(5)]
     colour_col = {int(columns[k, L.CD_COLOUR]): k for k in range(5)}
     n = arm.n_players
-    seats = [_Seat(v) for _ in range(n)]
+    seats = [_Seat(v, s) for s in range(n)]
     for s in seats:
         for c, k in colour_col.items():
             s.dice[k][c] = v["start_colour_dice"]

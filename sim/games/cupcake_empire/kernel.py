@@ -204,7 +204,8 @@ def setup_goals(state, rules, rng):
 @njit(cache=True)
 def setup_players(state, rules, comp, n, rng, log):
     """CE-S4 .. CE-S8: tracks, reserves, start bakery in the grey region, coloured dice on their
-    columns, grey dice rolled (6s rerolled) and placed by face (rest area if full)."""
+    columns, grey dice rolled (6s rerolled) and placed by face (rest area if full). Seat k's
+    income starts at ``start_income`` plus its ``seat_bonus_income`` (CE-S5)."""
     cols, regions = comp[0], comp[1]
     grey = 0
     for r in range(L.N_REGIONS):
@@ -213,7 +214,7 @@ def setup_players(state, rules, comp, n, rng, log):
             break
     for seat in range(n):
         b = seat_base(seat)
-        state[b + L.F_INCOME] = int(rules[R.R_START_INCOME])
+        state[b + L.F_INCOME] = int(rules[R.R_START_INCOME]) + int(rules[R.R_SEAT_BONUS_INCOME + 1 + seat])
         state[b + L.F_PRODUCTION] = int(rules[R.R_START_PRODUCTION])
         state[b + L.F_SALES] = int(rules[R.R_START_SALES])
         state[b + L.F_IDEA_POS] = int(rules[R.R_START_IDEA_POS])

@@ -127,10 +127,14 @@ def reset_salary(state, rules, n_players):
 
 @njit(cache=True)
 def setup_players(state, rules, n_players):
-    """Money, tokens, ribbons, empty shops (FS-S1, FS-S2, FS-S6; solo FS-SOLO-S5)."""
+    """Money, tokens, ribbons, empty shops (FS-S1, FS-S2, FS-S6; solo FS-SOLO-S5). In
+    multiplayer seat k also gets its ``seat_bonus_money`` (solo refuses a non-zero value:
+    ``rules.validate``)."""
     for seat in range(n_players):
         b = seat_base(seat)
         state[b + L.F_MONEY] = np.int64(rules[R.R_STARTING_MONEY])
+        if n_players > 1:
+            state[b + L.F_MONEY] += np.int64(rules[R.R_SEAT_BONUS_MONEY + 1 + seat])
         state[b + L.F_TOKENS] = 0
         state[b + L.F_RIBBONS] = 0
         for s in range(L.MAX_SLOTS):

@@ -38,6 +38,10 @@ PARAMS: tuple[ParamSpec, ...] = (
     P("flower_dice_per_player", "int", 4, "Flower dice per player (FS-S2)", 1, L.MAX_FLOWER_DICE, source="[R]"),
     P("vase_dice_per_player", "int", 1, "Vase dice per player (FS-S2)", 1, L.MAX_VASE_DICE, source="[R]"),
     P("starting_money", "int", 5, "Money at setup (FS-S2)", 0, 20, source="[R]"),
+    P("seat_bonus_money", "list", (0,) * L.MAX_PLAYERS,
+      "Extra money at setup for seat k (the seat column; the last value repeats for the seats "
+      "after it), on top of starting_money (FS-S2). Multiplayer only: solo refuses a non-zero "
+      "value", 0, 20, length=L.MAX_PLAYERS, source="[T]"),
     P("row_size_offset", "int", 1, "Multiplayer row = n_players + offset (FS-S4, FS-N4)", 0, 3, source="[R]"),
     P("free_locks_max", "int", 2, "Dice lockable for free in one Step 1 (FS-L2)", 1, 6, source="[R]"),
     P("min_locks", "int", 1, "Minimum dice to lock unless paying the skip cost (FS-L1, FS-L4)", 0, 6, source="[R]"),
@@ -249,7 +253,7 @@ POLICIES: dict[str, PolicySpec] = {
 _RS = RuleStatus
 RULES: tuple[RuleStatus, ...] = (
     _RS("FS-S1", "Seats 0..n-1; seat index only for ties"),
-    _RS("FS-S2", "Each player: empty shop, dice, $5, 0 tokens, 0 ribbons"),
+    _RS("FS-S2", "Each player: empty shop, dice, $5 (+ seat_bonus_money of the seat), 0 tokens, 0 ribbons"),
     _RS("FS-S3", "Initiative dice dealt at random (or fixed)"),
     _RS("FS-S4", "Shuffled public stack; row of n + offset tiles"),
     _RS("FS-S5", "Random task card(s)"),
@@ -479,6 +483,10 @@ def validate(values: dict, n_players: int) -> None:
             raise SpecError(f"parameter 'end_bonus_points' = {list(v['end_bonus_points'])} must be "
                             f"all 0 in solo: a solo game is won by its task cards (FS-SOLO-E1), "
                             f"not by a ranking the bonus could change")
+        if any(x != 0 for x in v["seat_bonus_money"]):
+            raise SpecError(f"parameter 'seat_bonus_money' = {list(v['seat_bonus_money'])} must be "
+                            f"all 0 in solo: a solo game has no seats to balance; set "
+                            f"starting_money instead")
     if v["shop_rows"] * v["shop_cols"] > L.MAX_SLOTS:
         raise SpecError(f"shop_rows*shop_cols must be <= {L.MAX_SLOTS}")
 

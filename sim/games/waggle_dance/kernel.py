@@ -153,7 +153,9 @@ def build_queen_deck(state, rules, queen, rng):
 @njit(cache=True)
 def setup_game(state, rules, comp, n_players, rng, log):
     """Set a game up (WD-S1 .. WD-S11), drawing from the setup stream: the start chair
-    (WD-S5), the blocking markers (WD-S8/S9), then the queen deck shuffle (WD-S2)."""
+    (WD-S5), the blocking markers (WD-S8/S9), then the queen deck shuffle (WD-S2). Seat k's
+    pool is ``start_pool_dice`` plus its ``seat_bonus_pool_dice``, at most its dice (WD-S4,
+    WD-X2)."""
     queen, cubes, meta = comp
     state[:] = 0
     state[L.S_N_PLAYERS] = n_players
@@ -171,7 +173,8 @@ def setup_game(state, rules, comp, n_players, rng, log):
     start_tiles = int(rules[R.R_START_HIVE_TILES])
     for p in range(n_players):
         b = seat_base(p)
-        state[b + L.F_POOL] = min(int(rules[R.R_START_POOL_DICE]), dice)
+        state[b + L.F_POOL] = min(int(rules[R.R_START_POOL_DICE])
+                                  + int(rules[R.R_SEAT_BONUS_POOL_DICE + 1 + p]), dice)
         state[b + L.F_PERSONAL] = dice - state[b + L.F_POOL]
         state[b + L.F_N_TILES] = start_tiles
     state[L.S_TILE_SUPPLY] = tiles - n_players * start_tiles

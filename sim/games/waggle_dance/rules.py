@@ -39,6 +39,7 @@ PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("start_player_fixed_seat", "int", 0, "Chair that starts when start_player_mode = fixed (WD-S5)", 0, L.MAX_PLAYERS - 1, source="[A]"),
     ParamSpec("dice_per_player", "int", -1, "Dice owned (pool + personal supply); -1 = components.toml [dice] per_player (18) (WD-S4, WD-X2)", -1, 30, source="[D]"),
     ParamSpec("start_pool_dice", "int", 6, "Worker pool at start (WD-S4)", 1, 30, source="[S]"),
+    ParamSpec("seat_bonus_pool_dice", "list", (0,) * L.MAX_PLAYERS, "Extra worker dice in the pool of seat k at setup (0 = the first start player; the last value repeats for the seats after it), taken from its personal supply on top of start_pool_dice; the pool never exceeds the dice the player owns (WD-S4, WD-X2)", 0, 6, length=L.MAX_PLAYERS, source="[T]"),
     ParamSpec("dice_per_hatch", "int", 1, "Dice moved to the pool per hatch (WD-B1)", 0, 3, source="[S]"),
     ParamSpec("hatch_pair_size", "int", 2, "Dice needed on an egg tile (structural) (WD-B1)", 2, 2, source="[S]"),
     ParamSpec("hatch_without_supply", "choice", "no_hatch", "Empty personal supply: the egg stays (no_hatch) or goes back without a die (return_egg) (WD-B3, WD-I11)", choices=("no_hatch", "return_egg"), source="[A]"),
@@ -182,7 +183,7 @@ RULES: tuple[RuleStatus, ...] = (
     _r("WD-S1", "cards A, B, C, D1-D6, E, F, G (action_cards.csv checked)", "test_setup.py::test_wd_s1_action_cards_file"),
     _r("WD-S2", "general supply: tiles, eggs, cubes per colour, shuffled queen deck", "test_setup.py::test_wd_s2_s3_s4_s6_supplies"),
     _r("WD-S3", "3 EMPTY tiles per player", "test_setup.py::test_wd_s3_three_empty_tiles"),
-    _r("WD-S4", "6 dice in the pool, 12 in the personal supply", "test_setup.py::test_wd_s4_pool_and_personal_supply"),
+    _r("WD-S4", "6 dice in the pool (+ seat_bonus_pool_dice of the seat), the rest in the personal supply", "test_setup.py::test_wd_s4_pool_and_personal_supply"),
     _r("WD-S5", "random (or fixed) start chair; seat 0 starts", "test_setup.py::test_wd_s5_start_chair"),
     _r("WD-S6", "no cubes, eggs or cards at start", "test_setup.py::test_wd_s6_nothing_else_at_start"),
     _r("WD-S7", "no blocking with 4 players", "test_setup.py::test_wd_s7_no_blocking_4p"),
@@ -318,6 +319,12 @@ def validate(values: dict, n_players: int) -> None:
     if dice != -1 and dice < values["start_pool_dice"]:
         raise SpecError(f"parameter 'start_pool_dice' = {values['start_pool_dice']} must be <= "
                         f"dice_per_player = {dice}")
+    bonus = values["seat_bonus_pool_dice"]
+    most = max(bonus[min(k, len(bonus) - 1)] for k in range(n_players))
+    if dice != -1 and values["start_pool_dice"] + most > dice:
+        raise SpecError(f"parameter 'seat_bonus_pool_dice' = {list(bonus)}: start_pool_dice + "
+                        f"the bonus = {values['start_pool_dice'] + most} must be <= "
+                        f"dice_per_player = {dice} (WD-X2)")
     if dice == 0:
         raise SpecError("parameter 'dice_per_player' = 0 is out of range (valid: -1 = data file, or 1..30)")
     if values["pollen_per_honey"] > values["tile_pollen_capacity"]:
