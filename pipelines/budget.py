@@ -175,7 +175,7 @@ def plan_also_counts(exp, old_manifest: dict | None, budget_s: float | None,
         n = affordable(gps, share, exp.n_games)
         if n < 10:
             raise SpecError(
-                f"--budget {duration(budget_s)}: arm {ra.name} plays about {gps:,.2g} "
+                f"--budget {duration(budget_s)}: arm {ra.name} plays about {rate(gps)} "
                 f"games/s, so its share ({duration(share)}) affords {n} games; give a larger "
                 f"--budget or --also-games {_policy_of(ra)}=N")
         ra.n_games = n
@@ -188,6 +188,11 @@ def plan_also_counts(exp, old_manifest: dict | None, budget_s: float | None,
         if ra.name not in budgeted and todo and is_slow(ra):
             estimates.append(Estimate(ra.name, float(speed(ra)), ra.n_games, todo, False))
     return estimates, notes
+
+
+def rate(games_per_s: float) -> str:
+    """``2512345.6`` -> ``2,512,346``; ``3.456`` -> ``3.46``."""
+    return f"{games_per_s:,.0f}" if games_per_s >= 100 else f"{games_per_s:.3g}"
 
 
 def _policy_of(ra) -> str:
@@ -213,7 +218,7 @@ def describe(estimates: Iterable[Estimate], exp, budget_given: bool) -> list[str
     also = {ra.name for ra in exp.also_arms()}
     for e in estimates:
         ra = exp.arm(e.arm)
-        speed = f"{e.games_per_s:,.3g} games/s in a pilot"
+        speed = f"{rate(e.games_per_s)} games/s in a pilot"
         if e.chosen:
             lines.append(f"arm {e.arm}: {e.games:,} games fit the budget ({speed}; about "
                          f"{duration(e.seconds)} to play)")

@@ -509,7 +509,7 @@ def parse_also_games(items: Iterable[str], also: list[str], games: int) -> dict[
             why = ("names several --also-policy values" if hits else
                    "is not one of the --also-policy values")
             raise SpecError(f"--also-games {item}: '{name}' {why}; valid: {valid}")
-        pol = hits.pop()
+        pol = next(iter(hits))
         try:
             n = int(n_text.strip().replace("_", "").replace(",", ""))
         except ValueError:

@@ -746,6 +746,8 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
                 if after_chunk is not None:
                     after_chunk(t.arm_name, t.chunk)
         finally:
+            if local:
+                bar.describe(exp.label())  # what the finished bar stands for: every arm
             bar.close()
             ex.close()
             saver.flush()  # chunks finished before a failure stay recorded
