@@ -266,3 +266,22 @@ def test_bad_also_games_and_budget_exit_2_and_write_nothing(cli, tmp_path, args,
     assert words in r.output, r.output
     assert "Traceback" not in r.output
     assert listing(store) == [] and not fake_speed.calls
+
+
+def test_run_announces_a_search_arm_that_would_take_long(tmp_path, capsys):
+    """A real search arm (search seats: sim.search.uses_search) is piloted and announced; the
+    pilot's speed is injected (no kernel is compiled here), nothing is written."""
+    from pipelines.cli.run import plan_counts
+    from pipelines.cli.running import RunSettings
+
+    exp = ex.from_cli("flower_shop", players="1", games=100_000, seed=1,
+                      also_policies=["search:rollouts=8"])
+    seen = []
+    est = plan_counts(exp, RunSettings(str(tmp_path / "s")), None,
+                      speed=lambda ra: seen.append(ra.name) or 20.0)
+    assert seen == ["p1-search_rollouts_8"] and est[0].todo == 100_000
+    err = capsys.readouterr().err
+    assert "p1-search_rollouts_8 (flower_shop 1p search): 100,000 games take about 1 h 23 min" \
+        in " ".join(err.split())
+    assert "--also-games search=12000 or --budget 10m" in " ".join(err.split())
+    assert not (tmp_path / "s").exists()
