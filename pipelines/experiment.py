@@ -116,6 +116,9 @@ class ResolvedArm:
     config: ArmConfig
     arm: Any  # sim.batch.Arm
     n_games: int
+    # how an --also-policy arm's count was chosen (``{"how": "--budget", ...}``), recorded in
+    # the manifest so that a resume keeps the count (pipelines.budget); None: --games
+    games_from: dict | None = None
 
     @property
     def name(self) -> str:
@@ -124,6 +127,13 @@ class ResolvedArm:
     @property
     def game(self) -> str:
         return self.arm.spec.id
+
+    def label(self, width: int = 32) -> str:
+        """A short label for the progress bar while this arm plays: game, players and the
+        seats' policy names (``rattlebones 2p search``), without policy options."""
+        pols = list(dict.fromkeys(p.partition(":")[0] for p in self.arm.policy_names))
+        text = f"{self.game} {self.arm.n_players}p {'+'.join(pols)}"
+        return text if len(text) <= width else text[:width - 1] + "…"
 
     def definition(self) -> dict:
         """Everything that determines this arm's results (compared on resume)."""
@@ -327,12 +337,22 @@ class Experiment:
     # game that cannot be traced gets a note.
     trace: int = 0
     trace_given: bool = False
+    # the name the same command derived before the also-policies left the derived name
+    # (``...-greedy-and-search-s1-<hash>``; None when there is no such older name)
+    legacy_name: str | None = None
 
     def content_hash(self) -> str:
         return content_hash(self.seed, self.arms)
 
     def arm(self, name: str) -> ResolvedArm:
         return next(a for a in self.arms if a.name == name)
+
+    def also_arms(self) -> list[ResolvedArm]:
+        """The ``--also-policy`` arms of a ``playtest run`` experiment (:func:`from_cli`:
+        ``p<N>-<policy>``, the others are ``p<N>``); none for other experiments."""
+        if not isinstance(self.source, dict) or self.source.get("kind") != "cli":
+            return []
+        return [a for a in self.arms if a.name != f"p{a.arm.n_players}"]
 
     def label(self, width: int = 32) -> str:
         """A short label for the progress bar: the study kind, game, player counts and
@@ -461,16 +481,65 @@ def parse_also_policies(spec, policy: str, also: Iterable[str],
     return also
 
 
+def parse_also_games(items: Iterable[str], also: list[str], games: int) -> dict[str, int]:
+    """``--also-games NAME=N`` (repeatable) -> ``{--also-policy text: N}``.
+
+    NAME is an ``--also-policy`` as given (``search:rollouts=8``), its slug
+    (``search_rollouts_8``) or its bare policy name (``search``) when only one also-policy has
+    it; N is 1..``games`` (an also-arm plays the first N game indices of the arms, so its
+    games stay paired with theirs). SpecError naming the valid NAMEs or the range."""
+    items = [str(i) for i in items or ()]
+    if items and not also:
+        raise SpecError("--also-games gives an --also-policy arm its own game count; add the "
+                        "--also-policy it is for")
+    names: dict[str, set[str]] = {}
+    for p in also:
+        for key in (p, policy_slug(p), p.partition(":")[0].strip()):
+            names.setdefault(key, set()).add(p)
+    valid = ", ".join(dict.fromkeys(k for p in also for k in (p, policy_slug(p))))
+    out: dict[str, int] = {}
+    for item in items:
+        name, eq, n_text = item.rpartition("=")
+        name = name.strip()
+        if not eq or not name:
+            raise SpecError(f"--also-games '{item}' must look like NAME=N (NAME: an "
+                            f"--also-policy; valid: {valid})")
+        hits = names.get(name, set())
+        if len(hits) != 1:
+            why = ("names several --also-policy values" if hits else
+                   "is not one of the --also-policy values")
+            raise SpecError(f"--also-games {item}: '{name}' {why}; valid: {valid}")
+        pol = next(iter(hits))
+        try:
+            n = int(n_text.strip().replace("_", "").replace(",", ""))
+        except ValueError:
+            n = None
+        if n is None or not 1 <= n <= games:
+            raise SpecError(f"--also-games {item}: the number of games must be a whole number "
+                            f"from 1 to {games:,} (--games), got {n_text.strip()!r}")
+        if pol in out:
+            raise SpecError(f"--also-games: '{pol}' is given twice; give each policy one count")
+        out[pol] = n
+    return out
+
+
 def from_cli(game: str, players: str | None = None, variant: str | None = None,
              tweaks: Iterable[str] = (), policy: str | None = None,
              seat_policies: Iterable[str] = (), games: int = settings.DEFAULT_GAMES,
              seed: int = settings.DEFAULT_SEED, experiment: str | None = None,
              chunk_size: int | None = None, components: str | None = None,
              also_policies: Iterable[str] = (), trace: int | None = None,
-             default_trace: int = 0) -> Experiment:
+             default_trace: int = 0, also_games: Iterable[str] = ()) -> Experiment:
     """One arm per player count (``p<N>``), and per ``--also-policy`` P one more
-    (``p<N>-<P>``); the name is derived from the content unless given. ``trace``: round
-    traces of the first N games per arm (``default_trace`` when None)."""
+    (``p<N>-<P>``, with ``--also-games P=N`` games, else ``games``); the name is derived from
+    the content unless given. ``trace``: round traces of the first N games per arm
+    (``default_trace`` when None).
+
+    The derived name (and its content hash) leaves the also-policies out: adding an
+    ``--also-policy`` to a finished experiment adds its arms to the same experiment (only
+    they are simulated), and dropping it leaves them in the store. ``legacy_name`` is the
+    name the same command derived before (with ``-and-<policy>``), so that an experiment
+    stored under it is resumed, not played again (see ``playtest run``)."""
     spec = registry().make(game)
     counts = parse_players(players, spec)
     check_run_options(games, seed, chunk_size)
@@ -479,11 +548,15 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
     sp = parse_seat_policies(seat_policies)
     policy = policy or settings.DEFAULT_POLICY
     also = parse_also_policies(spec, policy, also_policies, sp)
+    also_n = parse_also_games(also_games, also, games)
     arms = [resolve_arm(ArmConfig(f"p{n}", spec.id, n, variant, tw, policy, sp, components),
                         games) for n in counts]
+    base_arms = list(arms)
     arms += [resolve_arm(ArmConfig(f"p{n}-{policy_slug(p)}", spec.id, n, variant, tw, p, (),
-                                   components), games) for p in also for n in counts]
+                                   components, also_n.get(p)), games)
+             for p in also for n in counts]
     name_derived = experiment is None
+    legacy_name = None
     if experiment is None:
         ps = f"{counts[0]}p" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}p"
         if len(counts) > 1 and counts != list(range(counts[0], counts[-1] + 1)):
@@ -495,14 +568,19 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
             else slug(policy)  # policy options that change the policy, readable in the name
         if sp:
             pol += "-mixed"
-        pol += "".join(f"-and-{policy_slug(p)}" for p in also)
         untweaked = [(a.arm.rule_values, spec.rule_values(a.arm.n_players, a.arm.variant))
                      for a in arms]
         changes = "-".join(slug(f"{k}={v}") for k, v in tw  # tweaks that change a rule
                            if any(vals[k] != base[k] for vals, base in untweaked))
-        head = "-".join(x for x in (spec.id, ps, slug(vname), changes, slug(pol)) if x)
-        tail = f"-s{seed}-{content_hash(seed, arms)}"
-        experiment = head[:120 - len(tail)].rstrip("-_.") + tail
+
+        def derived(pol: str, named_arms: list[ResolvedArm]) -> str:
+            head = "-".join(x for x in (spec.id, ps, slug(vname), changes, slug(pol)) if x)
+            tail = f"-s{seed}-{content_hash(seed, named_arms)}"
+            return head[:120 - len(tail)].rstrip("-_.") + tail
+
+        experiment = derived(pol, base_arms)
+        if also:
+            legacy_name = derived(pol + "".join(f"-and-{policy_slug(p)}" for p in also), arms)
     check_name(experiment, "experiment")
     source = {"kind": "cli", "game": spec.id, "players": players, "variant": variant,
               "set": [f"{k}={v}" for k, v in tw], "policy": policy,
@@ -510,8 +588,10 @@ def from_cli(game: str, players: str | None = None, variant: str | None = None,
               "components": components}
     if also:
         source["also_policy"] = also
+    if also_n:
+        source["also_games"] = dict(also_n)
     return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived,
-                      n_trace, trace is not None)
+                      n_trace, trace is not None, legacy_name)
 
 
 def from_toml(path: str | Path, games: int | None = None, seed: int | None = None,

@@ -116,9 +116,53 @@ def can_trace(arm) -> bool:
     return arm.spec.trace is not None and arm.spec.steps is not None and not uses_search(arm)
 
 
-def play_chunk(arm, task: ChunkTask) -> ChunkOutput:
+#: A local chunk is played in sub-batches of about this many seconds each (the progress bar
+#: moves after each, so a slow arm's bar and ETA move every second or two, not once per chunk).
+SUB_BATCH_S = 1.0
+
+
+def play_results(arm, task: ChunkTask, played: Callable[[int], None] | None = None,
+                 batch: int | None = None, clock: Callable[[], float] = time.perf_counter):
+    """``run_games`` over the task's games, in sub-batches when ``played`` is given (called
+    with each sub-batch's game count): ``batch`` games each, or (``batch`` None) a size
+    grown from one game per thread so that a sub-batch takes about :data:`SUB_BATCH_S`.
+    Every game is a pure function of (seed, index): the rows are the same however the
+    chunk is cut (``batch=0``: in one piece)."""
+    from sim.batch import run_games
+
+    if played is None or batch == 0 or task.n <= 1:
+        out = run_games(arm, task.master_seed, task.start, task.n)
+        if played is not None:
+            played(task.n)
+        return out
+    import numba
+
+    threads = max(1, numba.get_num_threads())
+    size = batch or threads
+    gs, ss = [], []
+    pos = task.start
+    while pos < task.stop:
+        k = min(size, task.stop - pos)
+        t0 = clock()
+        g, s = run_games(arm, task.master_seed, pos, k)
+        took = clock() - t0
+        gs.append(g)
+        ss.append(s)
+        pos += k
+        played(k)
+        if not batch:  # grow at most 8-fold a step, towards SUB_BATCH_S a sub-batch
+            fit = int(k * SUB_BATCH_S / took) if took > 0 else 8 * k
+            size = max(threads, min(8 * k, fit))
+    if len(gs) == 1:
+        return gs[0], ss[0]
+    return np.concatenate(gs), np.concatenate(ss)
+
+
+def play_chunk(arm, task: ChunkTask, played: Callable[[int], None] | None = None,
+               batch: int | None = None) -> ChunkOutput:
     """Pure function of (arm, game-index range): the kernel output arrays of one chunk, and
-    the traces of its games below ``task.trace_stop``.
+    the traces of its games below ``task.trace_stop``. ``played``/``batch``: the result games
+    in sub-batches, ``played(n)`` after each (:func:`play_results`; the same rows).
 
     The traced games are played again by :func:`sim.tracing.play`; its result rows must equal
     ``play_many``'s (for a trace-only task, ``play_many`` plays the traced games again to
@@ -129,7 +173,7 @@ def play_chunk(arm, task: ChunkTask) -> ChunkOutput:
 
     g = s = tr = None
     if task.results:
-        g, s = run_games(arm, task.master_seed, task.start, task.n)
+        g, s = play_results(arm, task, played, batch)
     k = task.n_traced
     if k:
         from sim import tracing
@@ -284,6 +328,8 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         else:
             entry.update({k: v for k, v in ra.definition().items()
                           if k in ("tweaks", "policies", "components")})
+        if ra.games_from:  # an --also-games/--budget count: kept by later runs
+            entry["games_from"] = dict(ra.games_from)
         _check_size(exp, ra.name, chunks.read_arm(entry)[0])
         plan, finished, dropped = _check_plan(exp, entry, ra, arm_chunk_size(ra, chunk_size,
                                                                          chunk_size_given),
@@ -373,20 +419,29 @@ def _finished(manifest: dict) -> dict:
 # ---- executors ---------------------------------------------------------------------------
 
 class LocalExecutor:
-    """Chunks one after another; numba threads inside each chunk."""
+    """Chunks one after another; numba threads inside each chunk. ``sub_batch``: a chunk's
+    games in sub-batches (:func:`play_results`; None: sized to about a second each, 0: the
+    whole chunk at once), so the progress bar moves within a chunk."""
 
     name = "local"
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, sub_batch: int | None = None):
         import numba
 
         self.workers = max(1, min(workers, numba.config.NUMBA_NUM_THREADS))
+        self.sub_batch = sub_batch
         numba.set_num_threads(self.workers)
 
-    def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]
+    def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm],
+            started: Callable[[ChunkTask], None] | None = None,
+            played: Callable[[int], None] | None = None
             ) -> Iterator[tuple[ChunkTask, ChunkOutput]]:
+        """Each task's output; ``started(task)`` before a task plays, ``played(n)`` after each
+        sub-batch of its games."""
         for t in tasks:
-            yield t, play_chunk(arms[t.arm_name].arm, t)
+            if started is not None:
+                started(t)
+            yield t, play_chunk(arms[t.arm_name].arm, t, played, self.sub_batch)
 
     def close(self):
         pass
@@ -416,7 +471,10 @@ class DaskExecutor:
             self.threads = 1 if processes else workers
         self.window = 2 * max(1, len(self.client.scheduler_info().get("workers", {})) or workers)
 
-    def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]):
+    def map(self, tasks: list[ChunkTask], arms: dict[str, ResolvedArm], started=None,
+            played=None):
+        """Each task's output as it completes (several play at once on the cluster: the bar
+        moves per chunk and keeps the experiment's label)."""
         from distributed import as_completed
 
         pending = list(tasks)[::-1]
@@ -472,8 +530,13 @@ class GameProgress:
         self.task = self.p.add_task(label, total=total)
 
     def advance(self, n: int):
-        if self.p:
+        if self.p and n:
             self.p.advance(self.task, n)
+
+    def describe(self, label: str):
+        """Name what plays now (an arm's label)."""
+        if self.p:
+            self.p.update(self.task, description=label)
 
     def close(self):
         if self.p:
@@ -577,12 +640,15 @@ def check_run_options(workers: int | None, executor: str, scheduler: str | None)
 def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int | None = None,
         executor: str = "local", scheduler: str | None = None, quiet: bool = False,
         dask_processes: bool = True, replan: bool = False,
-        after_chunk: Callable[[str, int], None] | None = None) -> RunResult:
+        after_chunk: Callable[[str, int], None] | None = None,
+        sub_batch: int | None = None) -> RunResult:
     """Run (or resume, or grow) ``exp`` into the store. See the module docstring.
 
     Finished chunks whose parts are missing or damaged (:meth:`Store.check_chunk`) are simulated
     again, with a note. ``replan`` applies a changed plan (see :func:`_check_plan`).
     ``after_chunk(arm, chunk)`` is called once a chunk is recorded (tests inject failures here).
+    ``sub_batch``: games per sub-batch of a local chunk (:class:`LocalExecutor`; the rows are
+    the same for any value).
     """
     t0 = time.perf_counter()
     workers = check_run_options(workers, executor, scheduler)
@@ -600,7 +666,7 @@ def run(exp: Experiment, store_root: str | Path | None = None, *, workers: int |
             manifest, notes, drop = build_manifest(exp, old, chunk_size,
                                                    exp.chunk_size is not None, replan)
             return _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler,
-                             quiet, dask_processes, after_chunk, t0)
+                             quiet, dask_processes, after_chunk, t0, sub_batch)
     except OSError as e:
         raise _write_error(store, e) from None
 
@@ -617,7 +683,7 @@ def _write_error(store: Store, e: OSError) -> StoreError:
 
 
 def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, quiet,
-              dask_processes, after_chunk, t0) -> RunResult:
+              dask_processes, after_chunk, t0, sub_batch=None) -> RunResult:
     """The writing part of :func:`run` (the caller holds the experiment's lock)."""
     arms = share_kernels(exp.arms)
     simulated = 0
@@ -634,13 +700,28 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
         if executor == "local":
             load_s = load_kernels((arms[t.arm_name].arm for t in tasks if t.results), quiet,
                                   (arms[t.arm_name].arm for t in tasks if t.n_traced))
-        ex = (LocalExecutor(workers) if executor == "local"
+        ex = (LocalExecutor(workers, sub_batch) if executor == "local"
               else DaskExecutor(workers, scheduler, processes=dask_processes))
         total = sum(t.work for t in tasks)
-        bar = GameProgress(total, quiet, exp.label())
+        local = executor == "local"
+        # locally, the bar names the arm that plays (rattlebones 2p search) and moves per
+        # sub-batch of games; on a cluster, several arms play at once: the experiment's label
+        bar = GameProgress(total, quiet, arms[tasks[0].arm_name].label() if local
+                           else exp.label())
+        reported = [0]  # games of the current task already on the bar
+
+        def started(t):
+            reported[0] = 0
+            bar.describe(arms[t.arm_name].label())
+
+        def played(n):
+            reported[0] += n
+            bar.advance(n)
+
         saver = _ManifestSaver(store, manifest)
         try:
-            for t, (g, s, tr) in _executed(ex, tasks, arms):
+            for t, (g, s, tr) in _executed(ex, tasks, arms, started if local else None,
+                                           played if local else None):
                 ra = arms[t.arm_name]
                 e = entries[t.arm_name]
                 # a trace-only task adds to the chunk's record; a simulated chunk starts anew
@@ -660,10 +741,13 @@ def _run_into(exp, store, manifest, notes, drop, workers, executor, scheduler, q
                 e["finished"] = chunks.to_ranges(chunks.from_ranges(e["finished"]) | {t.chunk})
                 saver.chunk_done()
                 simulated += t.n if t.results else 0
-                bar.advance(t.work)
+                bar.advance(max(0, t.work - (reported[0] if local else 0)))
+                reported[0] = 0
                 if after_chunk is not None:
                     after_chunk(t.arm_name, t.chunk)
         finally:
+            if local:
+                bar.describe(exp.label())  # what the finished bar stands for: every arm
             bar.close()
             ex.close()
             saver.flush()  # chunks finished before a failure stay recorded
@@ -722,10 +806,11 @@ _EXECUTOR_FAILURES = (OSError, TimeoutError, concurrent.futures.CancelledError)
 _EXECUTOR_FAILURE_NAMES = ("KilledWorker", "CommClosedError", "FutureCancelledError")
 
 
-def _executed(ex, tasks: list[ChunkTask], arms: dict[str, ResolvedArm]):
-    """``ex.map(tasks, arms)``, with a failure of the executor itself (not of a store write,
-    which happens between two results) raised as :class:`ExecutorError`."""
-    it = iter(ex.map(tasks, arms))
+def _executed(ex, tasks: list[ChunkTask], arms: dict[str, ResolvedArm], started=None,
+              played=None):
+    """``ex.map(tasks, arms, started, played)``, with a failure of the executor itself (not of
+    a store write, which happens between two results) raised as :class:`ExecutorError`."""
+    it = iter(ex.map(tasks, arms, started, played))
     while True:
         try:
             item = next(it)

@@ -335,7 +335,7 @@ def test_a_lost_executor_is_not_a_store_write_error(tmp_path, monkeypatch):
     class CommClosedError(OSError):  # what distributed raises when the scheduler dies
         pass
 
-    def lost(self, tasks, arms):
+    def lost(self, tasks, arms, *callbacks):
         raise CommClosedError("in <TCP (closed) ConnectionPool.gather local=tcp://x>: Stream "
                               "is closed")
         yield  # pragma: no cover

@@ -57,7 +57,8 @@ def test_run_also_policy_report_shows_both_policies_side_by_side(cli, tmp_path):
     assert r.exit_code == 0, r.output
     man = json.loads(next((store / "experiments").glob("*.json")).read_text())
     assert [a["name"] for a in man["arms"]] == ["p2", "p2-random"]
-    assert "-and-random-" in man["name"] and man["spec"]["also_policy"] == ["random"]
+    # the also-policy arms join the experiment of the plain command (not a name of their own)
+    assert "-and-" not in man["name"] and man["spec"]["also_policy"] == ["random"]
     assert "p2-random" in r.stdout  # the result table names the arms
     r = cli("report", man["name"], "--store", store, "--out", out)
     assert r.exit_code == 0, r.output
