@@ -583,3 +583,25 @@ def test_experiment_lock_refuses_a_concurrent_run(tmp_path):
         with pytest.raises(SpecError, match="another process"):
             with st.lock("e1"):
                 pass
+
+
+def test_a_parameter_the_game_gained_at_its_default_does_not_block_a_resume(tmp_path, cli):
+    """An experiment run before the game gained a parameter (its manifest lacks the value)
+    resumes and grows under the same version while the new parameter is at its default; a
+    non-default value of it is a different setting (exit 2, nothing written)."""
+    import json
+
+    store = tmp_path / "store"
+    args = ("run", "fakedice", "--players", "2", "--store", store, "-q", "--experiment", "exp1")
+    assert cli(*args, "--games", 50).exit_code == 0
+    path = store / "experiments" / "exp1.json"
+    m = json.loads(path.read_text())
+    del m["arms"][0]["rule_values"]["reroll"]   # as written before `reroll` existed
+    path.write_text(json.dumps(m))
+    r = cli(*args, "--games", 80)
+    assert r.exit_code == 0, r.output
+    assert json.loads(path.read_text())["arms"][0]["n_games"] == 80
+    before = {p: p.read_bytes() for p in store.rglob("*") if p.is_file()}
+    r = cli(*args, "--games", 80, "--set", "reroll=false")
+    assert r.exit_code == 2 and "different settings" in r.stderr and "reroll" in r.stderr
+    assert {p: p.read_bytes() for p in store.rglob("*") if p.is_file()} == before
