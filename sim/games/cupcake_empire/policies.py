@@ -216,15 +216,30 @@ def action_value(state, rules, comp, pp, seat, look, k, lv):
     if k == 3:
         reach = int(rules[R.R_SELL_REACH_L1 + lv - 1])
         return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, reach))
-    if lv == 1:
-        return pp[R.P_W_DIE]
     if h < 0.0:
-        return _last_col5(state, rules, comp, pp, seat, look, lv)
-    wdisc = 0.0
-    for t in range(6):
-        wdisc = max(wdisc, pp[R.P_W_DISC + 1 + t])
-    if lv == 2:
-        return pp[R.P_W_DIE] + wdisc
+        # the last turn: a hired die is worth nothing, the disc of L2/L3 only as an INCOME3
+        # (X5) placed on column 5 within lv and resolved at once (CE-T4), a bakery its S2
+        # income, no l4_bakery_bias (the recursion stays in this function: Numba's cache
+        # cannot load mutually recursive functions)
+        wdisc = 0.0
+        if lv <= 3 and state[L.S_SUP_DISCS + 4] > 0:
+            p = free_space(state, comp[0], b, 4, 4)
+            if p >= 0 and p + 1 <= lv:
+                wdisc = disc_value(state, rules, comp, pp, seat, look, 4)
+        if lv == 1:
+            return 0.0
+        if lv == 2:
+            return wdisc
+        bias = 0.0
+    else:
+        if lv == 1:
+            return pp[R.P_W_DIE]
+        wdisc = 0.0
+        for t in range(6):
+            wdisc = max(wdisc, pp[R.P_W_DISC + 1 + t])
+        if lv == 2:
+            return pp[R.P_W_DIE] + wdisc
+        bias = pp[R.P_L4_BAKERY_BIAS]
     g = rules[R.R_BAKERY_YELLOW_GAIN]
     if lv == 3:
         return track_at(state, pp, b, h, int(g), int(g)) + wdisc
@@ -233,32 +248,7 @@ def action_value(state, rules, comp, pp, seat, look, k, lv):
     for j in range(4):
         other = max(other, action_value(state, rules, comp, pp, seat, look, j,
                                         comp[0][j, L.CD_MAX_LEVEL]))
-    return max(track_at(state, pp, b, h, int(g), int(g)) + pp[R.P_L4_BAKERY_BIAS], other)
-
-
-@njit(cache=True)
-def _last_col5(state, rules, comp, pp, seat, look, lv):
-    """Column 5 (CE-A5) on the last turn: a hired die is worth nothing; the disc of L2/L3 only
-    as an INCOME3 (X5) placed on column 5 within ``lv`` and resolved at once (CE-T4); a bakery
-    its S2 income; L4 the better of its bakery and the best other action."""
-    b = seat_base(seat)
-    h = look[0]
-    now = 0.0
-    if lv <= 3 and state[L.S_SUP_DISCS + 4] > 0:
-        p = free_space(state, comp[0], b, 4, 4)
-        if p >= 0 and p + 1 <= lv:
-            now = disc_value(state, rules, comp, pp, seat, look, 4)
-    if lv <= 2:
-        return now if lv == 2 else 0.0
-    g = rules[R.R_BAKERY_YELLOW_GAIN]
-    if lv == 3:
-        return track_at(state, pp, b, h, int(g), int(g)) + now
-    g = rules[R.R_BAKERY_BEIGE_GAIN]
-    other = 0.0
-    for j in range(4):
-        other = max(other, action_value(state, rules, comp, pp, seat, look, j,
-                                        comp[0][j, L.CD_MAX_LEVEL]))
-    return max(track_at(state, pp, b, h, int(g), int(g)), other)
+    return max(track_at(state, pp, b, h, int(g), int(g)) + bias, other)
 
 
 @njit(cache=True)
