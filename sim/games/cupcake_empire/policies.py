@@ -14,11 +14,16 @@ ideas, buildings) by the §10.2 weights. Presets (``rules.POLICIES``) only chang
 With ``careful`` (on by default; off = the greedy of version 1.1) three habits change. On a turn
 the seat knows to be its last (``last_turn``) an option is worth only the income it brings this
 turn (income is the score, CE-E3): ``outlook`` gives the horizon ``LAST`` and the valuations
-read it; no income is paid (rest recalls by income, SP3, SP4). Columns 1-4 are activated at
-their highest available level, which dominates the lower ones under the rules (CE-A1 .. CE-A4:
-each level adds to the one below, and discs on more spaces become optional extras, CE-T3);
-column 5's levels are different actions and keep their values. And an empty column (level 0,
-nothing to roll: the turn is a pass) is activated only when nothing else is listed.
+read it; no income is paid (rest recalls by income, SP3, SP4). On a tie between levels of
+columns 1-4 the higher level is taken (version 1.1 took the lower): a higher level never loses
+there under the rules, since level 3 of columns 1-3 is levels 1 and 2 together (CE-A1 ..
+CE-A3), column 4's reach grows with the level (CE-A4), more disc spaces only add optional
+discs (CE-T3) and the same dice are rolled (CE-T1.2); the values already rank level 3 of
+columns 1-3 and column 4's levels so, the tie was the gap. Levels 1 and 2 of columns 1-3 are
+different goods (simple or mixed tile, yellow or beige shop) and column 5's levels different
+actions (level 3 drops the hire, level 4 the disc): there the values decide. And an empty
+column (level 0, nothing to roll: the turn is a pass) is activated only when nothing else is
+listed.
 """
 from numba import njit
 
@@ -254,15 +259,13 @@ def action_value(state, rules, comp, pp, seat, look, k, lv):
 @njit(cache=True)
 def level_bias(state, pp, b, k, lv):
     """The small term added to an activation's value: -0.01 per level (the lower level on a
-    tie); with ``careful``, +0.01 per level in columns 1-4 (their highest level dominates) and
-    ``IDLE`` for an empty column (level 0 with no dice: no action and no roll, CE-T1.2)."""
-    if pp[R.P_CAREFUL] <= 0.5 or k == 4:
-        if pp[R.P_CAREFUL] > 0.5 and dice_at(state, b, k) == 0:
-            return IDLE
+    tie); with ``careful``, +0.01 per level in columns 1-4 (a higher level never loses there)
+    and ``IDLE`` for an empty column (level 0 with no dice: no action and no roll, CE-T1.2)."""
+    if pp[R.P_CAREFUL] <= 0.5:
         return -0.01 * lv
     if dice_at(state, b, k) == 0:
         return IDLE
-    return 0.01 * lv
+    return -0.01 * lv if k == 4 else 0.01 * lv
 
 
 @njit(cache=True)
