@@ -248,3 +248,22 @@ def test_careful_no_free_does_not_pass_with_an_empty_column():
     assert pick(g, "greedy_no_free:careful=false") == act(1, 0)
     assert pick(g, "greedy_no_free") == act(4, 1)
     assert pick(g) == act(4, 1)
+
+
+def test_careful_habits_over_whole_games():
+    """Over 60 replayed 4-player games (``habits``): the 1.1 greedy pays income on known last
+    turns and activates columns 1-4 below an available level 3; careful greedy and expert do
+    neither; greedy_no_free no longer passes on an empty column for turns on end."""
+    from .habits import habits
+    old = habits("greedy:careful=false", 60)
+    assert old["known last turns with income paid"] > 0
+    assert old["columns 1-4 below an available level 3"] > 0
+    for policy in ("greedy", "expert"):
+        new = habits(policy, 60)
+        assert new["known last turns"] > 100
+        assert new["known last turns with income paid"] == 0, policy
+        assert new["SP3 ideas bought on known last turns"] == 0, policy
+        assert new["columns 1-4 below an available level 3"] == 0, policy
+    assert habits("greedy_no_free:careful=false", 60)["longest pass run"] >= 3
+    assert habits("greedy_no_free", 60)["empty-column passes"] < \
+        habits("greedy_no_free:careful=false", 60)["empty-column passes"] // 10
