@@ -10,7 +10,7 @@ from . import trace
 SPEC = GameSpec(
     id="cupcake_empire",
     title="Cupcake Empire",
-    version="1.1.0",  # 1.1: the expert policy (greedy tuned by playtest tune, presets/expert.toml)
+    version="1.2.0",  # 1.1: the expert policy (greedy tuned by playtest tune, presets/expert.toml); 1.2: careful greedy (last turn, highest level, no empty-column pass)
     min_players=2,
     max_players=4,
     params=rules.PARAMS,

@@ -10,6 +10,20 @@ best (the first on ties); with probability ``epsilon`` it takes a uniform option
 estimate values a track point by how much it raises ``min(production, sales)`` times the own
 turns left ``H`` (§10.2), immediate income at ``w_income``, and goods (tiles, dice, discs,
 ideas, buildings) by the §10.2 weights. Presets (``rules.POLICIES``) only change parameters.
+
+With ``careful`` (on by default; off = the greedy of version 1.1) three habits change. On a turn
+the seat knows to be its last (``last_turn``) an option is worth only the income it brings this
+turn (income is the score, CE-E3): ``outlook`` gives the horizon ``LAST`` and the valuations
+read it; no income is paid (rest recalls by income, SP3, SP4). On a tie between levels of
+columns 1-4 the higher level is taken (version 1.1 took the lower): a higher level never loses
+there under the rules, since level 3 of columns 1-3 is levels 1 and 2 together (CE-A1 ..
+CE-A3), column 4's reach grows with the level (CE-A4), more disc spaces only add optional
+discs (CE-T3) and the same dice are rolled (CE-T1.2); the values already rank level 3 of
+columns 1-3 and column 4's levels so, the tie was the gap. Levels 1 and 2 of columns 1-3 are
+different goods (simple or mixed tile, yellow or beige shop) and column 5's levels different
+actions (level 3 drops the hire, level 4 the disc): there the values decide. And an empty
+column (level 0, nothing to roll: the turn is a pass) is activated only when nothing else is
+listed.
 """
 from numba import njit
 
@@ -27,6 +41,28 @@ no_refcount_module(__name__)
 no_wraparound_module(__name__)
 
 NEG = -1.0e18
+LAST = -1.0         # the horizon H of a seat on its known last turn (``outlook`` with careful)
+IDLE = -1.0e9       # careful: activating an empty column (no action, no roll) while others can act
+
+
+@njit(cache=True)
+def last_turn(state, rules, seat):
+    """True when the turn being played is known to be ``seat``'s last: the end was triggered
+    (CE-E1; only seats after the trigger seat play on, CE-E2, so this is their final turn), this
+    is round max_rounds (CE-E4), or the seat's income plus its S2 income still to come,
+    min(production, sales), reaches end_threshold (neither track falls in its own turn, so it
+    triggers the end at this turn's end unless it pays income away; CE-T5, CE-T8)."""
+    if state[L.S_END_TRIGGERED] == 1 or state[L.S_ROUND] >= int(rules[R.R_MAX_ROUNDS]):
+        return True
+    b = seat_base(seat)
+    s2 = 0 if state[L.S_WINDOW] == 3 else min(state[b + L.F_PRODUCTION], state[b + L.F_SALES])
+    return state[b + L.F_INCOME] + s2 >= int(rules[R.R_END_THRESHOLD])
+
+
+@njit(cache=True)
+def careful_last(state, rules, pp, seat):
+    """``careful`` is on and this is ``seat``'s known last turn (``last_turn``)."""
+    return pp[R.P_CAREFUL] > 0.5 and last_turn(state, rules, seat)
 
 
 @njit(cache=True)
@@ -40,11 +76,13 @@ def turns_left(state, rules, pp, b):
 @njit(cache=True)
 def outlook(state, rules, pp, seat):
     """What every valuation of one decision reads, worked out once: ``(H, built)``, the own
-    turns left (``turns_left``) and a bit per region where ``seat`` has a building
-    (``has_building``, CE-A4.2)."""
+    turns left (``turns_left``; ``LAST`` on a careful seat's known last turn) and a bit per
+    region where ``seat`` has a building (``has_building``, CE-A4.2)."""
     built = 0
     for r in range(L.N_REGIONS):
         built |= (1 << r) * has_building(state, seat, r)
+    if careful_last(state, rules, pp, seat):
+        return LAST, built
     return turns_left(state, rules, pp, seat_base(seat)), built
 
 
@@ -57,7 +95,11 @@ def track_value(state, rules, pp, b, dp, ds):
 @njit(cache=True)
 def track_at(state, pp, b, h, dp, ds):
     """Value of production += dp and sales += ds: the rise of min(P, S) times w_min_track * H,
-    the rise of the larger track times w_excess_track; 0 in the endgame (H <= endgame_turns)."""
+    the rise of the larger track times w_excess_track; 0 in the endgame (H <= endgame_turns).
+    On the last turn (``LAST``): the rise of min(P, S), paid once by S2 (CE-T5), as income."""
+    if h < 0.0:
+        p, s = state[b + L.F_PRODUCTION], state[b + L.F_SALES]
+        return (min(p + dp, s + ds) - min(p, s)) * pp[R.P_W_INCOME]
     if h <= pp[R.P_ENDGAME_TURNS]:
         return 0.0
     p, s = state[b + L.F_PRODUCTION], state[b + L.F_SALES]
@@ -81,7 +123,8 @@ def reach_value(state, comp, seat, r, reach):
 @njit(cache=True)
 def tile_value(state, pp, b, h, base, mixed):
     """A base (``base``) or frosting tile, simple or ``mixed``: about half the production of
-    the menu it completes (all of it if a partner tile is in stock), plus prefer_mixed."""
+    the menu it completes (all of it if a partner tile is in stock), plus prefer_mixed. On the
+    last turn only a menu made with a partner in stock before S2 counts (CE-F1)."""
     partner = 0
     if base:
         for f in range(L.N_FROST):
@@ -92,6 +135,8 @@ def tile_value(state, pp, b, h, base, mixed):
     prod = 2.0 if mixed else 1.0
     if partner > 0:
         prod += 1.0
+    if h < 0.0:
+        return track_at(state, pp, b, h, int(prod + 0.5), 0) if partner > 0 else 0.0
     v = track_at(state, pp, b, h, int(prod + 0.5), 0)
     return v + (pp[R.P_PREFER_MIXED] if mixed else 0.0)
 
@@ -113,8 +158,10 @@ def best_sale(state, comp, seat, built, reach):
 @njit(cache=True)
 def shop_value(state, comp, pp, seat, look, kind):
     """A shop in the best region of ``kind``: +1 sales and the reach it opens (``look``:
-    ``outlook``)."""
+    ``outlook``; on the last turn only the sales point)."""
     h, built = look
+    if h < 0.0:
+        return track_at(state, pp, seat_base(seat), h, 0, 1)
     best = 0.0
     for r in range(L.N_REGIONS):
         if comp[1][r, L.RD_KIND] == kind and (built >> r) & 1 == 0:
@@ -125,6 +172,8 @@ def shop_value(state, comp, pp, seat, look, kind):
 @njit(cache=True)
 def sale_value(state, pp, seat, h, v):
     """A sale of value v: v income now and v sales."""
+    if h < 0.0:
+        return v * pp[R.P_W_INCOME] + track_at(state, pp, seat_base(seat), h, 0, v)
     return v * pp[R.P_W_INCOME] * pp[R.P_CUSTOMER_W_VALUE] + \
         track_at(state, pp, seat_base(seat), h, 0, v)
 
@@ -144,7 +193,7 @@ def disc_value(state, rules, comp, pp, seat, look, t):
         return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, 2))
     if t == 4:
         return rules[R.R_DISC_INCOME_GAIN] * pp[R.P_W_INCOME]
-    return pp[R.P_W_IDEA] * 0.67
+    return 0.0 if h < 0.0 else pp[R.P_W_IDEA] * 0.67
 
 
 @njit(cache=True)
@@ -172,13 +221,30 @@ def action_value(state, rules, comp, pp, seat, look, k, lv):
     if k == 3:
         reach = int(rules[R.R_SELL_REACH_L1 + lv - 1])
         return sale_value(state, pp, seat, h, best_sale(state, comp, seat, built, reach))
-    if lv == 1:
-        return pp[R.P_W_DIE]
-    wdisc = 0.0
-    for t in range(6):
-        wdisc = max(wdisc, pp[R.P_W_DISC + 1 + t])
-    if lv == 2:
-        return pp[R.P_W_DIE] + wdisc
+    if h < 0.0:
+        # the last turn: a hired die is worth nothing, the disc of L2/L3 only as an INCOME3
+        # (X5) placed on column 5 within lv and resolved at once (CE-T4), a bakery its S2
+        # income, no l4_bakery_bias (the recursion stays in this function: Numba's cache
+        # cannot load mutually recursive functions)
+        wdisc = 0.0
+        if lv <= 3 and state[L.S_SUP_DISCS + 4] > 0:
+            p = free_space(state, comp[0], b, 4, 4)
+            if p >= 0 and p + 1 <= lv:
+                wdisc = disc_value(state, rules, comp, pp, seat, look, 4)
+        if lv == 1:
+            return 0.0
+        if lv == 2:
+            return wdisc
+        bias = 0.0
+    else:
+        if lv == 1:
+            return pp[R.P_W_DIE]
+        wdisc = 0.0
+        for t in range(6):
+            wdisc = max(wdisc, pp[R.P_W_DISC + 1 + t])
+        if lv == 2:
+            return pp[R.P_W_DIE] + wdisc
+        bias = pp[R.P_L4_BAKERY_BIAS]
     g = rules[R.R_BAKERY_YELLOW_GAIN]
     if lv == 3:
         return track_at(state, pp, b, h, int(g), int(g)) + wdisc
@@ -187,13 +253,25 @@ def action_value(state, rules, comp, pp, seat, look, k, lv):
     for j in range(4):
         other = max(other, action_value(state, rules, comp, pp, seat, look, j,
                                         comp[0][j, L.CD_MAX_LEVEL]))
-    return max(track_at(state, pp, b, h, int(g), int(g)) + pp[R.P_L4_BAKERY_BIAS], other)
+    return max(track_at(state, pp, b, h, int(g), int(g)) + bias, other)
+
+
+@njit(cache=True)
+def level_bias(state, pp, b, k, lv):
+    """The small term added to an activation's value: -0.01 per level (the lower level on a
+    tie); with ``careful``, +0.01 per level in columns 1-4 (a higher level never loses there)
+    and ``IDLE`` for an empty column (level 0 with no dice: no action and no roll, CE-T1.2)."""
+    if pp[R.P_CAREFUL] <= 0.5:
+        return -0.01 * lv
+    if dice_at(state, b, k) == 0:
+        return IDLE
+    return -0.01 * lv if k == 4 else 0.01 * lv
 
 
 @njit(cache=True)
 def activation_value(state, rules, comp, pp, seat, code):
     """D10: the action at the level, its discs (spaces <= level), minus w_expert_keep per
-    expert die rerolled."""
+    expert die rerolled (not on the last turn), plus ``level_bias``."""
     b = seat_base(seat)
     k, lv = O.decode_activate(code)
     look = outlook(state, rules, pp, seat)
@@ -202,7 +280,8 @@ def activation_value(state, rules, comp, pp, seat, code):
         t = state[b + L.F_DISC + k * L.MAX_SPACES + p]
         if t >= 0:
             v += disc_value(state, rules, comp, pp, seat, look, t)
-    return v - pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k) - 0.01 * lv
+    keep = 0.0 if look[0] < 0.0 else pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
+    return v - keep + level_bias(state, pp, b, k, lv)
 
 
 @njit(cache=True)
@@ -244,7 +323,7 @@ def _best_activation(state, rules, comp, pp, seat, n):
         k, lv = O.decode_activate(code)
         if k != col:
             col = k
-            keep = pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
+            keep = 0.0 if look[0] < 0.0 else pp[R.P_W_EXPERT_KEEP] * experts(state, comp[0], b, k)
             top = lv
             j = i + 1
             while j < n:
@@ -259,7 +338,7 @@ def _best_activation(state, rules, comp, pp, seat, n):
         for p in range(lv):
             if state[b + L.F_DISC + k * L.MAX_SPACES + p] >= 0:
                 v += dv[p]
-        v = v - keep - 0.01 * lv
+        v = v - keep + level_bias(state, pp, b, k, lv)
         if v > bv:
             bv = v
             best = i
@@ -284,19 +363,23 @@ def recall_gain(state, comp, b, k):
 
 
 @njit(cache=True)
-def _rest_value(gain, method, use_idea):
+def _rest_value(gain, method, use_idea, last):
     """D05 (CE-F2): ten per level the recall gains, plus one for the method the policy prefers
-    (ideas when the rest area holds recall_min_dice_idea dice or more, else income)."""
+    (ideas when the rest area holds recall_min_dice_idea dice or more, else income); ``last``
+    (careful, known last turn): ideas only, income is never paid."""
+    if last and method == 1:
+        return NEG
     return gain * 10.0 + (1.0 if (method == 0) == use_idea else 0.0)
 
 
 @njit(cache=True)
-def _best_rest(state, comp, pp, seat, n):
+def _best_rest(state, rules, comp, pp, seat, n):
     """D05 (CE-F2): the greedy choice among the listed rest uses, the first with the highest
     ``_rest_value``; the gains of the columns (each listed once per method) and the preferred
     method are worked out once for the decision."""
     b = seat_base(seat)
-    use_idea = dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
+    last = careful_last(state, rules, pp, seat)
+    use_idea = last or dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
     gains = 0       # recall_gain of column k (0..4) in bits 8k..8k+7
     for k in range(L.N_COLS):
         gains |= recall_gain(state, comp, b, k) << (8 * k)
@@ -305,7 +388,7 @@ def _best_rest(state, comp, pp, seat, n):
     for i in range(n):
         code = state[L.S_OPTIONS + i]
         method, k = O.decode_rest(code)
-        v = _rest_value((gains >> (8 * k)) & 255, method, use_idea)
+        v = _rest_value((gains >> (8 * k)) & 255, method, use_idea, last)
         if v > bv:
             bv = v
             best = i
@@ -336,8 +419,11 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             if not free or state[L.S_WINDOW] != 1:
                 return NEG
             rest = dice_at(state, b, L.LOC_REST)
-            ok = (state[b + L.F_IDEAS] >= 1 and rest >= pp[R.P_RECALL_MIN_DICE_IDEA]) or \
-                (pp[R.P_RECALL_MAX_INCOME] >= 1 and state[b + L.F_INCOME] >= 1)
+            if careful_last(state, rules, pp, seat):    # ideas only: income is the score
+                ok = state[b + L.F_IDEAS] >= rules[R.R_REST_RECALL_IDEA_COST]
+            else:
+                ok = (state[b + L.F_IDEAS] >= 1 and rest >= pp[R.P_RECALL_MIN_DICE_IDEA]) or \
+                    (pp[R.P_RECALL_MAX_INCOME] >= 1 and state[b + L.F_INCOME] >= 1)
             if ok:      # and some column gains a level
                 for k in range(L.N_COLS):
                     if recall_gain(state, comp, b, k) >= 1:
@@ -349,6 +435,8 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             ideas = state[b + L.F_IDEAS]
             if ideas >= 1:
                 return 1.0
+            if careful_last(state, rules, pp, seat):    # SP3 / SP4 would pay score for nothing
+                return NEG
             if (state[b + L.F_INCOME] >= pp[R.P_BUY_IDEA_MIN_INCOME]
                     and ideas < pp[R.P_BUY_IDEA_MAX_HELD]):
                 return 1.0
@@ -364,9 +452,10 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             new >>= 1
         return mixed + 0.3 * c
     if dp == L.D_REST:
-        use_idea = dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
+        last = careful_last(state, rules, pp, seat)
+        use_idea = last or dice_at(state, b, L.LOC_REST) >= pp[R.P_RECALL_MIN_DICE_IDEA]
         method, k = O.decode_rest(code)
-        return _rest_value(recall_gain(state, comp, b, k), method, use_idea)
+        return _rest_value(recall_gain(state, comp, b, k), method, use_idea, last)
     if dp == L.D_REST_DIE:
         return 2.0 if is_expert(cols, state[L.S_REST_COL], code) else 1.0
     if dp == L.D_MORE:
@@ -379,9 +468,13 @@ def option_value(state, rules, comp, pp, seat, dp, code):
             v = pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
             return v - pp[R.P_W_IDEA] * 0.5
         if code == L.SP_IDEA:
+            if careful_last(state, rules, pp, seat):
+                return NEG
             if state[b + L.F_INCOME] >= pp[R.P_BUY_IDEA_MIN_INCOME] and \
                     state[b + L.F_IDEAS] < pp[R.P_BUY_IDEA_MAX_HELD]:
                 return pp[R.P_W_IDEA]
+            return NEG
+        if code == L.SP_MOVEN and careful_last(state, rules, pp, seat):
             return NEG
         return NEG + 1.0      # SP2 / SP4: only when nothing else is listed
     if dp == L.D_MOVE_DIE:
@@ -432,19 +525,22 @@ def option_value(state, rules, comp, pp, seat, dp, code):
         return 1.0 + pp[R.P_W_DISC_COLUMN + 1 + k] - 0.1 * l_avail(state, cols, b, k)
     if dp == L.D_DISC:
         t, k = O.decode_disc_gain(code)
-        v = pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
+        look = outlook(state, rules, pp, seat)
+        v = 0.0 if look[0] < 0.0 else pp[R.P_W_DISC + 1 + t] * pp[R.P_W_DISC_COLUMN + 1 + k]
         p = free_space(state, cols, b, k, t)
         if k == state[L.S_COL] and p + 1 <= state[L.S_L_EXEC]:
-            v += disc_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), t)
+            v += disc_value(state, rules, comp, pp, seat, look, t)
         return v
     if dp == L.D_BAKERY_Y:
         return pp[R.P_W_REACH] * reach_value(state, comp, seat, code, 4)
     if dp == L.D_L4:
         kind, x, lv = O.decode_l4(code)
+        look = outlook(state, rules, pp, seat)
         if kind == 1:
-            return action_value(state, rules, comp, pp, seat, outlook(state, rules, pp, seat), x,
-                                lv) - 0.01 * (3 - lv)
+            return action_value(state, rules, comp, pp, seat, look, x, lv) - 0.01 * (3 - lv)
         g = rules[R.R_BAKERY_BEIGE_GAIN]
+        if look[0] < 0.0:       # the last turn: the bakery's S2 income only
+            return track_at(state, pp, b, look[0], int(g), int(g))
         return track_value(state, rules, pp, b, int(g), int(g)) + pp[R.P_L4_BAKERY_BIAS] + \
             pp[R.P_W_REACH] * reach_value(state, comp, seat, x, 4)
     if dp == L.D_OVERFLOW:
@@ -511,7 +607,7 @@ def greedy(state, rules, comp, pp, seat, dp, n):
     if dp == L.D_BASE or dp == L.D_FROST or dp == L.D_PAIR:
         return _best_tile(state, seat, n, dp == L.D_BASE)
     if dp == L.D_REST:
-        return _best_rest(state, comp, pp, seat, n)
+        return _best_rest(state, rules, comp, pp, seat, n)
     best = 0
     bv = NEG - 1.0e17
     for i in range(n):

@@ -137,6 +137,7 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("l4_bakery_bias", "float", 0.0, "DP12: additive bias for L4(a) bakery over L4(b)", -20, 20),
     ParamSpec("overflow_keep_experts", "bool", True, "DP13: send grey dice to the rest area first"),
     ParamSpec("epsilon", "float", 0.0, "probability of a uniformly random legal choice", 0, 1),
+    ParamSpec("careful", "bool", True, "DP4-DP6/DP12: on a turn known to be the seat's last (end triggered; income + min(P, S) reaches end_threshold; round max_rounds) value options by this turn's income only: no income on recalls, SP3, SP4; higher level of columns 1-4 on a tie; no empty-column pass while a column can act (false = version 1.1)"),
 )
 
 POLICIES: dict[str, PolicySpec] = {
