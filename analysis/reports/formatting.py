@@ -1,35 +1,25 @@
-"""Values as a report prints them: percentages with enough digits, 95% intervals, points,
+"""Values as a report prints them: percentages with one decimal, 95% intervals, points,
 counts, p-values, rule values ("n/a" for a missing number, "unknown" for a missing fact)."""
 from __future__ import annotations
 
 import numpy as np
 
-from .. import stats
+from .. import stats, words
 
 __all__ = ["UNKNOWN", "pct", "ci", "pts", "num", "p_value", "show"]
 
 UNKNOWN = "unknown"
 
 
-def _digits(x: float, digits: int) -> int:
-    """Enough decimals to show two significant figures of a small percentage (0.033%)."""
-    v = abs(100 * float(x))
-    if 0 < v < 1:
-        return min(4, max(digits, 1 - int(np.floor(np.log10(v)))))
-    return digits
-
-
 def pct(x, digits: int = 1) -> str:
-    if x is None or (isinstance(x, float) and not np.isfinite(x)):
-        return "n/a"
-    return f"{100 * float(x):.{_digits(x, digits)}f}%"
+    """A proportion as a percentage, one decimal like every human-facing output
+    (:func:`analysis.words.pct`); "n/a" when missing."""
+    return words.pct(x, digits)
 
 
 def ci(lo, hi, digits: int = 1) -> str:
-    if lo is None or not np.isfinite(lo):
-        return "n/a"
-    d = _digits(hi, digits)
-    return f"{100 * float(lo):.{d}f}–{100 * float(hi):.{d}f}%"
+    """A 95% interval of a proportion, ``34.2–37.1%`` (:func:`analysis.words.pct_ci`)."""
+    return words.pct_ci(lo, hi, digits)
 
 
 def pts(x, digits: int = 1) -> str:

@@ -369,3 +369,14 @@ def test_a_run_spec_targets_table_is_checked_and_recorded_for_the_report(tmp_pat
 def _write(path, text):
     path.write_text(text)
     return path
+
+
+def test_report_percentages_have_one_decimal_even_when_small():
+    """One number format: a percentage prints with one decimal in reports as in the terminal,
+    small ones included (an estimate and its interval alike)."""
+    from analysis.reports import formatting as fmt
+    from analysis.words import pct, pct_ci
+
+    assert fmt.pct(0.0033) == pct(0.0033) == "0.3%"
+    assert fmt.ci(0.001, 0.019) == pct_ci(0.001, 0.019) == "0.1–1.9%"
+    assert fmt.pct(None) == fmt.ci(float("nan"), 0.1) == "n/a"
