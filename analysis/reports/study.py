@@ -14,6 +14,7 @@ from sim.spec import SpecError
 
 from .. import db, plots, robust, studies
 from .. import ladder as ladder_stats
+from ..words import plural
 from . import formatting as fmt
 from . import headline, render, summary
 from .experiment import factor_rates
@@ -43,7 +44,7 @@ def study_pairs(manifest: dict) -> list[dict]:
 
 def _est(scale: str, est, lo, hi) -> tuple[str, str]:
     if scale == "prop":
-        return fmt.pct(est, 2), fmt.ci(lo, hi, 2)
+        return fmt.pct(est), fmt.ci(lo, hi)
     return fmt.num(est, 2), f"{fmt.num(lo, 2)}–{fmt.num(hi, 2)}"
 
 
@@ -51,7 +52,7 @@ def _diff(scale: str, d, lo, hi) -> tuple[str, str]:
     if not np.isfinite(d):
         return "n/a", "n/a"
     if scale == "prop":
-        return f"{100 * d:+.2f} pts", f"{100 * lo:+.2f} to {100 * hi:+.2f}"
+        return f"{100 * d:+.1f} pts", f"{100 * lo:+.1f} to {100 * hi:+.1f}"
     return f"{d:+.3f}", f"{lo:+.3f} to {hi:+.3f}"
 
 
@@ -413,7 +414,8 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
         for r in tab.itertuples():
             e = lv.loc[r.metric]
             rows.append({
-                "label": r.label, "rate": f"{fmt.pct(e.estimate, 2)} ({fmt.ci(e.low, e.high, 2)})",
+                "label": str(r.label).removeprefix("win rate, "),
+                "rate": f"{fmt.pct(e.estimate)} ({fmt.ci(e.low, e.high)})",
                 "vs_fair": fmt.num(r.vs_fair) if r.vs_fair is not None and r.vs_fair == r.vs_fair
                 else "n/a",
                 "unpaired": fmt.num(r.unpaired),
@@ -422,7 +424,7 @@ def plan_rows(con, experiment: str, source: dict, delta: float, power: float = 0
                 "corr": ("" if r.correlation is None or r.correlation != r.correlation
                          else f"{r.correlation:.2f}"),
                 "pilot_diff": ("" if r.pilot_diff is None or r.pilot_diff != r.pilot_diff
-                               else fmt.pts(r.pilot_diff, 2)),
+                               else fmt.pts(r.pilot_diff)),
             })
         most = {}
         for col in ("vs_fair", "unpaired", "paired"):
@@ -464,7 +466,8 @@ def plan_context(con, store, experiment: str, delta: float, power: float = 0.8) 
                    if p), "mixed policies")
     ctx["headline"] = headline.plan(blocks, delta, policy, factor.name)
     ctx.update({"kind": "plan", "factor_name": factor.name,
-                "precision": None, "delta": f"{100 * delta:g}", "power": f"{power:.0%}",
+                "precision": None, "delta": f"{100 * delta:g}",
+                "delta_text": f"{100 * delta:g} {plural(100 * delta, 'point')}", "power": f"{power:.0%}",
                 "blocks": blocks, "pilots": pilots, "paired": bool(study_pairs(manifest))})
     return ctx
 
