@@ -156,11 +156,14 @@ def plan_cmd(
         exp = ex.from_cli(game, str(spec.max_players) if players is None else players, variant,
                           (), policy, seat_policy or (), pilot_games, seed, None, None, components)
     res = RunSettings(store, workers, quiet=quiet).run(exp)
+    from analysis.studies import balance_factor
+
+    factor_name = balance_factor(game).name
     for block in summary.plan_blocks(res.store, exp.name, exp.source, delta, power):
         t = Table(title=f"Games needed to detect ±{100 * delta:g} "
                         f"{plural(100 * delta, 'point')} of win rate "
                         f"({block['title']}; 95% confidence, {power:.0%} power)")
-        for c in ("seat", "pilot win rate", "vs fair share (one arm)", "two arms, unpaired",
+        for c in (factor_name, "pilot win rate", "vs fair share (one arm)", "two arms, unpaired",
                   "two arms, paired (CRN)"):
             t.add_column(c, justify="right")
         for r in block["rows"]:

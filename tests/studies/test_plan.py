@@ -30,6 +30,11 @@ def test_plan_without_tweak(cli, tmp_path):
     text = html_text(next((tmp_path / "rep").glob("*-plan.html")))
     assert f"{stats.required_games(0.5, 0.01):,}" in text  # one arm vs the fair share 1/2
     assert "needs --set" in text
+    # the terminal table: rows named by the balance factor's values, one-decimal percentages
+    import re
+    rows = [line for line in r.stdout.splitlines() if line.startswith("│") and "%" in line]
+    assert rows and all(re.search(r"\d+\.\d% \(\d+\.\d–\d+\.\d%\)", x) for x in rows), rows
+    assert "win rate," not in r.stdout and "difference of 1 point " in text
 
 
 def test_plan_bad_input(cli, tmp_path):
