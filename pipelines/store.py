@@ -409,11 +409,12 @@ def build_trace_tables(experiment: str, arm_name: str, arm, master_seed: int, fi
     :class:`TraceError`. ``actions``: per game, seat, decision
     point (by code) and option kind (in ``TraceSpec.kinds`` order), the kinds of the point that
     were legal or chosen; a point the seat faced without any such kind gets one row with
-    ``kind = ""``. The step machine takes decisions with fewer than two legal options itself,
-    so ``faced`` counts the real choices, and ``forced`` and ``no_legal`` are 0.
+    ``kind = ""``. ``faced`` counts every decision of the point, ``forced`` those with one
+    legal option and ``no_legal`` those with none (``sim.tracing``; a game whose ``Steps``
+    has no ``advance_all`` records the real choices only, and both are 0).
     """
-    from sim.tracing import AC_CHOSEN, AC_LEGAL, PC_FACED, PC_OPTIONS, RC_LEN, RC_ROUND, \
-        RC_SCORE, RC_SEAT
+    from sim.tracing import AC_CHOSEN, AC_LEGAL, PC_FACED, PC_FORCED, PC_NO_LEGAL, \
+        PC_OPTIONS, RC_LEN, RC_ROUND, RC_SCORE, RC_SEAT
 
     spec = arm.spec
     t = spec.trace
@@ -483,8 +484,7 @@ def build_trace_tables(experiment: str, arm_name: str, arm, master_seed: int, fi
     ac["legal"] = arrow.column(legal[g, s, sl], pa.int64())
     ac["chosen"] = arrow.column(chosen[g, s, sl], pa.int64())
     ac["faced"] = arrow.column(faced[g, s, sl], pa.int64())
-    zero = np.zeros(g.size, dtype=np.int64)
-    ac["forced"] = arrow.column(zero, pa.int64())
-    ac["no_legal"] = arrow.column(zero, pa.int64())
+    ac["forced"] = arrow.column(points[g, s, slot_point[sl], PC_FORCED], pa.int64())
+    ac["no_legal"] = arrow.column(points[g, s, slot_point[sl], PC_NO_LEGAL], pa.int64())
     ac["n_options_sum"] = arrow.column(points[g, s, slot_point[sl], PC_OPTIONS], pa.int64())
     return rounds_tbl, pa.table(ac)

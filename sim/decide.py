@@ -12,10 +12,11 @@ pending decision point (the game's ``D_*`` code), the deciding seat, the number 
 options and their codes. Its kernel provides four jitted functions with these signatures:
 
 ``advance(state, rules, comp, log) -> int``
-    Plays the forced steps (dice, scoring, decisions with a single legal option) up to the next
-    decision with two or more legal options, writes it into the options block and returns 1;
-    returns 0 when the game is over. With a decision already pending it returns 1 and changes
-    nothing, so it may be called again.
+    Plays the forced steps (dice, scoring, decisions with a single legal option, decision
+    points with none) up to the next decision with two or more legal options, writes it into
+    the options block and returns 1; returns 0 when the game is over. With a decision already
+    pending it returns 1 and changes nothing, so it may be called again. (A game's
+    ``advance_all``, see :class:`Steps`, stops at every decision instead, for the traces.)
 ``apply(state, rules, comp, index, log) -> bool``
     Carries out option ``index`` (0 <= index < n) of the pending decision; False (and no
     change) if ``index`` is out of range. Every listed option is legal: applying it never
@@ -108,6 +109,13 @@ class Steps:
     # ``option_text(point, code) -> str``: an option code of decision ``point`` in words, from
     # the game's one declaration of its option encodings (``options.py`` of the game folder).
     option_text: Callable | None = None
+    # ``advance_all(state, rules, comp, log) -> int``: ``advance`` that stops at every decision
+    # the rules pose, whatever its number of options n (``sim.tracing`` counts them): 1 with
+    # it posted; n = 1 is a forced decision (the caller applies index 0), n = 0 a decision
+    # point reached with no legal option, whose fallback the rules have already played (the
+    # caller applies nothing: the next call passes it and goes on); 0 once the game is over.
+    # Without it a game's trace sees only the decisions ``advance`` stops at.
+    advance_all: Callable | None = None
 
     def pending(self, state: np.ndarray) -> tuple[int, int, list[int]]:
         """(decision point, seat, option codes) of the pending decision."""

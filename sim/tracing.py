@@ -1,19 +1,25 @@
 """Round traces: how a game unfolds, round by round and decision by decision.
 
-A traced game is played through the game's step machine (``sim.decide``: ``while advance:
-apply(choose)``), the same moves as its ``play_many`` (tests/test_tracing.py checks the rows
-are identical), with two records on the side:
+A traced game is played through the game's step machine, stopping at every decision the
+rules pose (``Steps.advance_all``; a game without it: ``advance``, the real choices only):
+``while advance_all:`` a real choice (two or more legal options) is taken by the seat's
+policy (``choose``), a forced one (a single legal option) with option 0, as ``advance`` takes
+it, and a decision point reached with no legal option (posted with none, the rules' fallback
+already played) is passed. These are the same moves as the game's ``play_many``
+(tests/test_tracing.py checks the rows are identical), with two records on the side:
 
 - **rounds**: after each round, per seat, the game's score as of that moment (or its running
   proxy, declared per game) and the game's few key resources. A round is over when the game's
-  round counter moves on; the record is taken at the first decision of the next round (forced
-  steps between the two, such as dice rolls, have happened), and the last round's record
-  holds the final scores.
-- **actions**: per seat and decision point, how often the seat faced it (with two or more
-  legal options: the step machine takes a decision with a single legal option itself, so
-  forced decisions are not seen and count 0), the summed number of legal options, and per
-  option *kind* (declared per game: a readable class of options, such as "trade slot") how
-  often a kind was legal and how often chosen.
+  round counter moves on; the record is taken at the first decision of the next round, forced
+  ones included (the steps between the two, such as dice rolls, have happened), and the last
+  round's record holds the final scores.
+- **actions**: per seat and decision point, how often the seat faced it (every decision:
+  real choices, forced ones and those with no legal option), how often it was forced (one
+  legal option) and how often it had no legal option, the summed number of legal options,
+  and per option *kind* (declared per game: a readable class of options, such as "trade
+  slot") how often a kind was legal and how often chosen, over the real choices. Which
+  decision points can be reached with no legal option is said per game in its step machine
+  (``_steps``/``_step`` of ``sim/games/<game>/kernel.py``) and in docs/metrics_play.md.
 
 A game declares what to record in :class:`TraceSpec` (``GameSpec.trace``): the jitted
 functions ``round_of(state)`` (1 in the first round, 0 before it), ``score_of(state, rules, comp, seat)``,
@@ -39,9 +45,10 @@ from .spec import S_SCORE
 RC_ROUND, RC_SEAT, RC_SCORE = 0, 1, 2
 RC_LEN = 3
 # columns of an action record per (seat, kind): legal, chosen; per (seat, point): faced,
-# options summed
+# options summed, forced (one legal option), no legal option
 AC_LEGAL, AC_CHOSEN = 0, 1
-PC_FACED, PC_OPTIONS = 0, 1
+PC_FACED, PC_OPTIONS, PC_FORCED, PC_NO_LEGAL = 0, 1, 2, 3
+PC_LEN = 4
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,8 @@ def play(arm, master_seed: int, first_index: int, n_games: int):
     n_rounds : int64[n_games], rounds recorded per game (-1: more than ``max_rounds``)
     rounds : int64[n_games, max_rounds, n_players, RC_LEN + n_resources]
     kinds : int64[n_games, n_players, n_kinds, 2] (legal, chosen)
-    points : int64[n_games, n_players, n_points, 2] (faced, options summed)
+    points : int64[n_games, n_players, n_points, PC_LEN] (faced, options summed, forced, no
+        legal option)
     """
     spec = arm.spec
     if spec.trace is None:
@@ -119,7 +127,7 @@ def play(arm, master_seed: int, first_index: int, n_games: int):
     n_rounds = np.zeros(n_games, dtype=np.int64)
     rounds = np.zeros((n_games, mr, n, RC_LEN + nres), dtype=np.int64)
     kinds = np.zeros((n_games, n, nk, 2), dtype=np.int64)
-    points = np.zeros((n_games, n, npt, 2), dtype=np.int64)
+    points = np.zeros((n_games, n, npt, PC_LEN), dtype=np.int64)
     k = kernel_for(spec)
     pk, pp = arm.policy_arrays
     k.trace_many(arm.rules, arm.comp, n, pk, pp, np.uint64(master_seed), np.int64(first_index),
@@ -168,14 +176,21 @@ def trace_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
         seat = state[DECIDER]
         point = state[POINT]
         n = state[N_OPTIONS]
+        points_out[seat, point, PC_FACED] += 1
+        points_out[seat, point, PC_OPTIONS] += n
+        if n == 0:           # no legal option: the rules have passed it (the next call goes on)
+            points_out[seat, point, PC_NO_LEGAL] += 1
+            continue
+        if n == 1:           # forced: taken as ``advance`` takes it, without the policy
+            points_out[seat, point, PC_FORCED] += 1
+            _apply(state, rules, comp, 0, log)
+            continue
         legal[:] = False
         for j in range(n):
             legal[_kind_of(state, rules, comp, point, state[OPTIONS + j])] = True
         for k in range(legal.shape[0]):
             if legal[k]:
                 kinds_out[seat, k, 0] += 1
-        points_out[seat, point, 0] += 1
-        points_out[seat, point, 1] += n
         i = _choose(state, rules, comp, kinds, pparams, work)
         kinds_out[seat, _kind_of(state, rules, comp, point, state[OPTIONS + i]), 1] += 1
         _apply(state, rules, comp, i, log)
@@ -207,7 +222,7 @@ def _build(game_id: str, steps, trace: TraceSpec) -> _Kernel:
     game and trace declaration)."""
     tag = _tag(trace)
     ns = dict(globals())
-    ns.update(_new=steps.new, _advance=steps.advance, _apply=steps.apply, _choose=steps.choose,
+    ns.update(_new=steps.new, _advance=steps.advance_all or steps.advance, _apply=steps.apply, _choose=steps.choose,
               _finish=steps.finish, _round_of=trace.round_of, _score_of=trace.score_of,
               _resources_of=trace.resources_of, _kind_of=trace.kind_of, POINT=steps.point,
               DECIDER=steps.decider, N_OPTIONS=steps.n_options, OPTIONS=steps.options)

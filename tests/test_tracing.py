@@ -6,8 +6,12 @@
   the smallest and the largest player count (solo for the Flower Shop);
 - its rounds are 1..R with every seat present, R is the ``rounds`` column of an untruncated
   game, and the last round holds the final scores;
-- the action counts add up: per seat and point, the kinds chosen sum to the decisions faced,
-  no kind is legal more often than its point was faced;
+- the action counts add up: per seat and point, the kinds chosen sum to the real choices
+  (faced - forced - no legal option), no kind is legal more often than that;
+- forced decisions are seen: the points the rules often make forced count them (seeded
+  games), and a hand-made state with one legal option is posted by ``advance_all`` (and
+  taken by ``advance``); the points with no legal option are counted where the rules reach
+  them;
 - stepping random games through ``sim.decide``: every listed option's kind belongs to the
   pending point, the trace functions never change the state, the round never goes back, and
   at the end the running score is the final score;
@@ -81,16 +85,19 @@ def test_traced_games_are_the_games_of_run_games(game, n, policy):
         assert np.array_equal(rec[-1, :, tracing.RC_SCORE], seats[i, :, S_SCORE]), f"game {i}"
         assert not rounds[i, r:].any(), f"game {i}: records past its last round"
 
-    # the action counts add up, per seat and point
+    # the action counts add up, per seat and point: faced = real choices + forced + none
     point_of = np.array([p for p, _ in spec.trace.kinds])
     for p in spec.steps.points:
         of_p = point_of == p
-        faced = points[:, :, p, tracing.PC_FACED]
-        assert np.array_equal(kinds[:, :, of_p, tracing.AC_CHOSEN].sum(axis=2), faced), p
-        assert (kinds[:, :, of_p, tracing.AC_LEGAL] <= faced[:, :, None]).all(), p
-        assert (points[:, :, p, tracing.PC_OPTIONS] >= 2 * faced).all(), p
+        forced = points[:, :, p, tracing.PC_FORCED]
+        none = points[:, :, p, tracing.PC_NO_LEGAL]
+        choices = points[:, :, p, tracing.PC_FACED] - forced - none
+        assert (choices >= 0).all(), p
+        assert np.array_equal(kinds[:, :, of_p, tracing.AC_CHOSEN].sum(axis=2), choices), p
+        assert (kinds[:, :, of_p, tracing.AC_LEGAL] <= choices[:, :, None]).all(), p
+        assert (points[:, :, p, tracing.PC_OPTIONS] >= 2 * choices + forced).all(), p
         # a decision with two or more options has at least one legal kind
-        assert (kinds[:, :, of_p, tracing.AC_LEGAL].sum(axis=2) >= faced).all(), p
+        assert (kinds[:, :, of_p, tracing.AC_LEGAL].sum(axis=2) >= choices).all(), p
     assert points[:, :, 0].sum() == 0 and points.sum() > 0
 
 
@@ -285,3 +292,129 @@ def test_waggle_dance_hand_made():
     res = np.zeros(5, dtype=np.int64)
     spec.trace.resources_of(st, arm.rules, arm.comp, 1, res)
     assert list(res[1:4]) == [3, 1, 1]                    # tiles, cubes, eggs
+
+
+# ---- forced decisions and decision points with no legal option ---------------------------------
+# (game, players, policy, points the rules often make forced, points often reached with no
+# legal option), seen in the first 40 traced games of SEED
+COUNTED = [
+    ("rattlebones", 2, "random", ("D01 extra dice e", "D05 resolution order"),
+     ("D12 thief item",)),
+    ("cupcake_empire", 2, "random", ("DP4 rest die", "DP7 main action or disc"),
+     ("DP11 customer", "DP12 disc gain")),
+    ("waggle_dance", 2, "greedy", ("DP-18 pairing", "DP-19 flip"), ("DP-14 take egg",)),
+    ("flower_shop", 2, "greedy", ("DP-1 lock", "DP-3/5/6/8 Step-4 action"), ()),
+]
+
+
+@pytest.mark.parametrize("game,n,policy,forced,none", COUNTED, ids=[c[0] for c in COUNTED])
+def test_forced_decisions_and_points_with_no_legal_option_are_counted(game, n, policy, forced,
+                                                                      none):
+    arm = _arm(game, n, policy)
+    code = {name: p for p, name in arm.spec.steps.points.items()}
+    *_, points = tracing.play(arm, SEED, 0, 40)
+    tot = points.sum(axis=(0, 1))
+    for name in forced:
+        assert tot[code[name], tracing.PC_FORCED] > 0, name
+    for name in none:
+        assert tot[code[name], tracing.PC_NO_LEGAL] > 0, name
+    # the points it never reaches with no legal option (the rules always offer something there)
+    never = set(code) - set(none)
+    if game == "rattlebones":
+        never -= {"D06 monkey and move", "D07 NINE distance", "D08 face install",
+                  "D13 optional Ringmaster move"}     # possible, rarer than 40 games show
+    if game == "cupcake_empire":
+        never -= {"DP6 column and level", "DP8 simple base", "DP9 simple frosting",
+                  "DP9 mixed pair", "DP10 shop placement", "DP12 hire colour",
+                  "DP12 yellow bakery", "DP12 level-4 choice"}
+    if game == "waggle_dance":
+        never -= {"DP-17 trade", "DP-17 received cube"}
+    if game == "flower_shop":
+        never -= {"DP-1 lock", "DP-2 tile and slot"}
+    for name in never:
+        assert tot[code[name], tracing.PC_NO_LEGAL] == 0, name
+
+
+def _step_all(arm, g, point, max_decisions=5000):
+    """Step ``g`` with the game's ``advance_all`` (forced decisions with option 0, the others
+    with the seats' policies) until a decision of ``point`` with two or more options is
+    pending."""
+    steps = arm.spec.steps
+    for _ in range(max_decisions):
+        assert steps.advance_all(g.state, g.rules, g.comp, g.log), "the game ended first"
+        p, _, codes = steps.pending(g.state)
+        if p == point and len(codes) >= 2:
+            return g
+        if codes:
+            g.apply(0 if len(codes) == 1 else g.choose())
+    raise AssertionError(f"no decision {steps.points[point]} in {max_decisions} decisions")
+
+
+def _posted(arm, g):
+    steps = arm.spec.steps
+    assert steps.advance_all(g.state, g.rules, g.comp, g.log)
+    return steps.pending(g.state)
+
+
+def test_rattlebones_a_turn_with_no_gold_has_a_forced_extra_dice_decision():
+    from sim.games.rattlebones import layout as L
+    arm = _arm("rattlebones", 3)
+    k, p = arm.policy_arrays
+    g = decide.start(arm.spec.steps, arm.rules, arm.comp, 3, k, p, SEED, 0)
+    seat = int(g.state[L.S_ACTIVE])
+    g.state[L.SEAT0 + seat * L.SEAT_LEN + L.F_GOLD] = 0      # no extra die affordable (RB-T1)
+    other = g.copy()
+    assert _posted(arm, g) == (L.D_EXTRA, seat, [0])         # forced: no extra die
+    # advance takes it itself (option 0) and stops at the first real choice
+    assert other.advance() and int(other.state[L.S_POINT]) != L.D_EXTRA
+    g.apply(0)
+    assert arm.spec.steps.advance(g.state, g.rules, g.comp, g.log)
+    assert np.array_equal(g.state, other.state)
+
+
+def test_cupcake_empire_a_simple_base_with_one_or_no_flavour_left():
+    from sim.games.cupcake_empire import layout as L
+    arm = _arm("cupcake_empire", 2, "random")
+    k, p = arm.policy_arrays
+    g = _step_all(arm, decide.start(arm.spec.steps, arm.rules, arm.comp, 2, k, p, SEED, 0),
+                  L.D_BASE)
+    seat = int(g.state[L.S_DECIDER])
+    g.state[L.S_POINT] = g.state[L.S_N_OPTIONS] = 0      # withdrawn: listed again on resume
+    one, none = g.copy(), g.copy()
+    one.state[L.S_SUP_BASE + 0] = 0                      # one simple base left: forced
+    assert _posted(arm, one) == (L.D_BASE, seat, [1])
+    none.state[L.S_SUP_BASE:L.S_SUP_BASE + 2] = 0        # none left: skipped (rules §5)
+    other = none.copy()
+    assert _posted(arm, none) == (L.D_BASE, seat, [])
+    assert len(_posted(arm, none)[2]) > 0                # passed: play goes on
+    assert other.advance() and int(other.state[L.S_N_OPTIONS]) >= 2   # advance passes it
+
+
+def test_waggle_dance_an_egg_die_with_the_egg_supply_empty():
+    from sim.games.waggle_dance import layout as L
+    arm = _arm("waggle_dance", 2)
+    k, p = arm.policy_arrays
+    g = _step_all(arm, decide.start(arm.spec.steps, arm.rules, arm.comp, 2, k, p, SEED, 0),
+                  L.D_EGG)
+    seat = int(g.state[L.S_DECIDER])
+    g.state[L.S_POINT] = g.state[L.S_N_OPTIONS] = 0
+    g.state[L.S_EGG_SUPPLY] = 0                          # WD-C3: the die does nothing
+    other = g.copy()
+    assert _posted(arm, g) == (L.D_EGG, seat, [])
+    assert other.advance() and int(other.state[L.S_N_OPTIONS]) >= 2   # advance passes it
+
+
+def test_flower_shop_step_3_with_an_empty_row():
+    from sim.games.flower_shop import layout as L
+    arm = _arm("flower_shop", 2)
+    k, p = arm.policy_arrays
+    g = _step_all(arm, decide.start(arm.spec.steps, arm.rules, arm.comp, 2, k, p, SEED, 0),
+                  L.D_TILE)
+    seat = int(g.state[L.S_DECIDER])
+    g.state[L.S_POINT] = g.state[L.S_N_OPTIONS] = 0
+    g.state[L.S_ROW_N] = 0                               # no tile to take: Step 4 follows
+    other = g.copy()
+    assert _posted(arm, g) == (L.D_TILE, seat, [])
+    point, s2, _ = _posted(arm, g)
+    assert (point, s2) == (L.D_STEP4, seat)
+    assert other.advance() and int(other.state[L.S_N_OPTIONS]) >= 2

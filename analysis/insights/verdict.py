@@ -34,7 +34,7 @@ def _health(ins: dict) -> list[str]:
     nl = f["no_legal_option"]
     if nl["recorded"] and nl["games"]:
         out.append(f"{nl['games']} of {nl['n_games']} traced games reached a decision with "
-                   f"no legal option")
+                   f"no legal option ({nl['decisions']} passed by the rules)")
     return out
 
 

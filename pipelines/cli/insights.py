@@ -212,9 +212,10 @@ def print_insights(experiment: str, result: dict, entries: dict, traced: dict, s
                   f"declare a trace): its games are kept, only the traces are added. Then "
                   f"`playtest insights {experiment}{where}`.", soft_wrap=True, markup=False)
     if any(traced.values()):
-        out.print("* the trace loop sees the real choices only (two or more legal options): "
-                  "decisions with one or no legal option are taken by the game itself and "
-                  "count 0 here", soft_wrap=True, markup=False, style="dim")
+        out.print("* every decision counts: forced ones (one legal option) and decision "
+                  "points reached with no legal option, which these games' rules pass over "
+                  "(which points, per game: docs/metrics_play.md)", soft_wrap=True,
+                  markup=False, style="dim")
     out.print("actions are associations, not causes; every interval is 95% "
               "(docs/metrics_play.md)", soft_wrap=True, markup=False, style="dim")
 

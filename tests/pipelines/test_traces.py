@@ -25,7 +25,7 @@ from pipelines import chunks, runner, settings
 from pipelines import experiment as ex
 from pipelines import store as store_mod
 from sim import tracing
-from sim.tracing import RC_LEN
+from sim.tracing import PC_FACED, PC_FORCED, PC_NO_LEGAL, PC_OPTIONS, RC_LEN
 
 SEED = 3
 
@@ -107,11 +107,40 @@ def test_trace_tables_have_the_insights_columns(tmp_path):
     acts = table(store, "actions")
     assert set(acts["point"]) <= set(spec.steps.points.values())
     assert set(acts["kind"]) <= {"all", ""}
-    assert (acts[["forced", "no_legal"]] == 0).all().all()
-    assert (acts["chosen"] <= acts["legal"]).all() and (acts["legal"] <= acts["faced"]).all()
+    # every decision is faced: real choices, forced ones (Rattlebones: D01 with no gold to
+    # spare, D05 with one die to resolve) and those with no legal option
+    assert (acts[["forced", "no_legal"]] >= 0).all().all()
+    assert (acts["forced"] + acts["no_legal"] <= acts["faced"]).all()
+    assert acts.groupby("point")["forced"].sum()["D05 resolution order"] > 0
+    choices = acts["faced"] - acts["forced"] - acts["no_legal"]
+    assert (acts["chosen"] <= acts["legal"]).all() and (acts["legal"] <= choices).all()
     # the insights accept them: one row per round 1..R and seat
     cube = trace_cube(table(store, "rounds"), table(store, "seats"))
     assert cube.n_games == 20
+
+
+def test_the_insights_read_forced_decisions_and_points_with_no_legal_option(tmp_path):
+    """Rattlebones, random seats: forced decisions (D01 with no gold to spare, D05 with one die
+    to resolve) give a forced share above 0, and a Thief with nobody to rob (D12, RB-F2)
+    (or a FACE space whose face is out of supply, D08) raises the no-legal-option flag,
+    through the stored tables."""
+    store = tmp_path / "s"
+    exp, _ = run_rb(store, trace=60, games=60, players="3", policy="random")
+    arm = exp.arms[0].name
+    t = insights.load_arm(store, "rb", arm)
+    out = insights.insights(t["games"], t["seats"], t["rounds"], t["actions"])
+    rows = {r["point"]: r for r in out["actions"]["points"]}
+    assert rows["(all)"]["forced_share"] > 0 and rows["(all)"]["forced"] > 0
+    assert rows["D05 resolution order"]["forced_share"] > 0.5
+    assert rows["(all)"]["mean_options"] > 1
+    flag = out["flags"]["no_legal_option"]
+    assert flag["recorded"] and flag["games"] > 0, flag
+    counted = {"D12 thief item", "D08 face install"}      # nobody to rob, face out of supply
+    for e in flag["examples"]:
+        assert set(e["points"].split(", ")) <= counted, e
+    assert rows["D12 thief item"]["no_legal"] > 0
+    assert sum(r["no_legal"] for p, r in rows.items() if p != "(all)") == flag["decisions"] \
+        == rows["(all)"]["no_legal"]
 
 
 def test_a_recorded_trace_is_what_tracing_play_gives_for_that_index(tmp_path):
@@ -133,16 +162,20 @@ def test_a_recorded_trace_is_what_tracing_play_gives_for_that_index(tmp_path):
         want = rr[0, :n_rounds[0]].reshape(-1, RC_LEN + 2)
         got = rounds[rounds.game_index == i][["round", "seat", "score", "gold", "stars"]]
         assert got.to_numpy().tolist() == want.tolist()
-        # actions: every faced point, its kind ("all", index point - 1)
+        # actions: every faced point, its kind ("all", index point - 1; "" when the point
+        # was only ever forced or without a legal option)
         got = acts[acts.game_index == i]
         for seat in range(3):
             for pt in np.flatnonzero(points[0, seat, :, 0]):
                 row = got[(got.seat == seat) & (got.point == names[pt])]
                 assert len(row) == 1, (i, seat, pt)
                 r = row.iloc[0]
-                assert (r.kind, r.legal, r.chosen, r.faced, r.n_options_sum) == (
-                    "all", kinds[0, seat, pt - 1, 0], kinds[0, seat, pt - 1, 1],
-                    points[0, seat, pt, 0], points[0, seat, pt, 1])
+                p = points[0, seat, pt]
+                real = p[PC_FACED] - p[PC_FORCED] - p[PC_NO_LEGAL]
+                assert (r.kind, r.legal, r.chosen, r.faced, r.forced, r.no_legal,
+                        r.n_options_sum) == (
+                    "all" if real else "", kinds[0, seat, pt - 1, 0], kinds[0, seat, pt - 1, 1],
+                    p[PC_FACED], p[PC_FORCED], p[PC_NO_LEGAL], p[PC_OPTIONS])
             assert len(got[got.seat == seat]) == np.count_nonzero(points[0, seat, :, 0])
 
 

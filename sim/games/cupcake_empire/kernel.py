@@ -991,7 +991,8 @@ def list_disc_gain(state, comp, seat):
 @njit(cache=True)
 def list_task(state, rules, comp, seat, task):
     """The options of S1 task ``task`` and its decision point: (n, point); n = 0 when the task
-    cannot be done (an empty supply, no legal slot: that part is skipped, §5)."""
+    cannot be done (an empty supply, no legal slot: that part is skipped, §5). Point 0: the
+    task is no decision (a mixed base, income, idea steps: nothing to choose ever)."""
     code, arg = task // L.TASK_CODE, task % L.TASK_CODE
     if code == L.T_BASE_SIMPLE:
         n = 0
@@ -1000,7 +1001,7 @@ def list_task(state, rules, comp, seat, task):
                 n = _opt(state, n, f)
         return n, L.D_BASE
     if code == L.T_BASE_MIXED:
-        return (1 if state[L.S_SUP_BASE + 2] > 0 else 0), L.D_BASE
+        return (1 if state[L.S_SUP_BASE + 2] > 0 else 0), 0
     if code == L.T_FROST_SIMPLE or code == L.T_FROST_MIXED:
         n = 0
         lo = 0 if code == L.T_FROST_SIMPLE else L.FR_SIMPLE
@@ -1030,7 +1031,7 @@ def list_task(state, rules, comp, seat, task):
                 n = _opt(state, n, O.encode_l4(1, k, lv))
         return n, L.D_L4
     state[L.S_OPTIONS] = 0
-    return 1, L.D_BASE     # T_INCOME, T_IDEA_STEPS: nothing to choose
+    return 1, 0     # T_INCOME, T_IDEA_STEPS: nothing to choose
 
 @njit(cache=True)
 def do_task(state, rules, comp, seat, task, code, log):
@@ -1378,10 +1379,21 @@ def _decider(state, ph):
 
 
 @njit(cache=True)
-def _steps(state, rules, comp, log, turn_stop):
+def _steps(state, rules, comp, log, turn_stop, self_play):
     """The step machine from the control position S_PHASE: play the forced steps up to the
-    next decision with two or more options, post it and return 1; 0 once the game is over.
-    With ``turn_stop`` it also returns 2 when a turn is over (CE-T8), before the next begins."""
+    next decision, post it and return 1; 0 once the game is over. With ``turn_stop`` it also
+    returns 2 when a turn is over (CE-T8), before the next begins.
+
+    With ``self_play`` (the game loop, ``playout``) a decision with a single option is taken
+    at once and only those with two or more are posted. Without it every decision is posted,
+    whatever its number of options (one: a forced decision, which ``advance`` takes with
+    option 0; an S1 task that is no decision, point 0 of ``list_task``, is done at once),
+    and so is a decision point the rules reach with no legal option, posted with
+    n = 0 once the rules' fallback is played (the caller only passes it): an S1 task part that
+    cannot be done (an empty supply, no legal slot: skipped, section 5 of the rules) and an
+    activation with no column to activate (CE-AMB-13 with ``allow_level0_activation`` off).
+    The other empty lists are not decisions but the end of a sequence (the menu, the rest
+    or the move of a die done, no overflow). ``sim.tracing`` counts them (``advance_all``)."""
     while True:
         if state[L.S_OVER] == 1:
             if state[L.S_PHASE] != L.PH_OVER:
@@ -1421,13 +1433,17 @@ def _steps(state, rules, comp, log, turn_stop):
             n, dp = list_task(state, rules, comp, seat, task)
             if n == 0:
                 state[L.S_TASK_POS] += 1
+                if not self_play and dp != 0:
+                    return _post(state, seat, dp, 0)
                 continue
         else:
             n = list_options(state, rules, comp, ph, seat, log)
             if n == 0:
+                if ph == L.PH_ACTIVATE and not self_play:
+                    return _post(state, seat, L.D_ACTIVATE, 0)
                 continue
             dp = decision_point(ph)
-        if n == 1:
+        if n == 1 and (self_play or dp == 0):
             _apply(state, rules, comp, seat, dp, state[L.S_OPTIONS], log)
             continue
         return _post(state, seat, dp, n)
@@ -1436,20 +1452,47 @@ def _steps(state, rules, comp, log, turn_stop):
 @njit(cache=True)
 def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (listed in
-    the options block) and return 1; 0 once the game is over (``sim.decide``). With a decision
+    the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
+    with one legal option is taken here (option 0), one with none passed. With a decision
     pending: 1, nothing changes."""
-    if state[L.S_POINT] != 0:
-        return 1
-    return _steps(state, rules, comp, log, False)
+    return _advance(state, rules, comp, log, False)
 
 
 @njit(cache=True)
 def advance_turn(state, rules, comp, log):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
     call begins the next turn): tests and tools that look at one turn."""
+    return _advance(state, rules, comp, log, True)
+
+
+@njit(cache=True)
+def _advance(state, rules, comp, log, turn_stop):
+    """``advance`` (and with ``turn_stop``, ``advance_turn``): step to each posted decision,
+    take the forced ones and pass those without options, stop at a real choice."""
+    while True:
+        if state[L.S_POINT] != 0:
+            n = state[L.S_N_OPTIONS]
+            if n >= 2:
+                return 1
+            if n == 1:
+                apply_option(state, rules, comp, np.int64(0), log)
+            else:
+                state[L.S_POINT] = 0
+        r = _steps(state, rules, comp, log, turn_stop, False)
+        if r != 1:
+            return r
+
+
+@njit(cache=True)
+def advance_all(state, rules, comp, log):
+    """``advance`` that stops at every decision the rules pose (``sim.decide``): 1 with it
+    posted, whatever its number of options n; n = 0 (no legal option, the rules' fallback
+    played): the next call passes it and goes on; 0 once the game is over."""
     if state[L.S_POINT] != 0:
-        return 1
-    return _steps(state, rules, comp, log, True)
+        if state[L.S_N_OPTIONS] > 0:
+            return 1
+        state[L.S_POINT] = 0
+    return _steps(state, rules, comp, log, False, False)
 
 
 @njit(cache=True)
@@ -1634,7 +1677,7 @@ def playout(state, rules, comp, kinds, pparams, work, log):
     """Play on from the current position to the end with the seats' policies, ``while
     advance: apply_option(choose)``: the game loop, and a search policy's rollouts
     (``sim.search``; ``work`` as ``new_game`` makes it, unused by the policies)."""
-    while _steps(state, rules, comp, log, False):
+    while _steps(state, rules, comp, log, False, True):
         apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
 
 

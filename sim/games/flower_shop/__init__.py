@@ -45,7 +45,7 @@ SPEC = GameSpec(
     steps=Steps(new=kernel.new_game, advance=kernel.advance, apply=kernel.apply_option,
                 choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,
                 n_options=L.S_N_OPTIONS, options=L.S_OPTIONS, points=L.DECISION_POINTS,
-                resample=kernel.resample, playout=kernel.playout,
+                resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
                 option_text=options.option_text),
     trace=trace.TRACE,
 )

@@ -1227,20 +1227,38 @@ def end_game(state, rules, comp, n_players, log):
 def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (written
     to the options block, returns 1) or the end of the game (returns 0); decisions with a
-    single option are taken here. With a decision pending, returns 1 and changes nothing
-    (``sim.decide``)."""
+    single option are taken here, those with none passed. With a decision pending, returns 1
+    and changes nothing (``sim.decide``)."""
     while _steps(state, rules, comp, state, None, log):
-        if state[L.S_N_OPTIONS] > 1:
+        n = state[L.S_N_OPTIONS]
+        if n > 1:
             return 1
-        apply_index(state, rules, comp[0], np.int64(0), log)
+        if n == 1:
+            apply_index(state, rules, comp[0], np.int64(0), log)
+        else:
+            state[L.S_POINT] = 0
     return 0
+
+
+@njit(cache=True)
+def advance_all(state, rules, comp, log):
+    """``advance`` that stops at every decision the rules pose (``sim.decide``): 1 with it
+    posted, whatever its number of options n; n = 0 (no legal option, the rules' fallback
+    played): the next call passes it and goes on; 0 once the game is over."""
+    if state[L.S_POINT] != 0 and state[L.S_N_OPTIONS] == 0:
+        state[L.S_POINT] = 0
+    return _steps(state, rules, comp, state, None, log)
 
 
 @njit(cache=True)
 def _steps(state, rules, comp, kinds, heur, log):
     """Play the forced steps up to the next decision, whatever its number of options (returns
     1, the decision pending) or the end of the game (returns 0). ``advance`` and the game loop
-    take a single option at once.
+    take a single option at once. With ``heur`` None a decision point the rules reach with no
+    legal option is posted too, with n = 0 once the rules' fallback is played (``advance``
+    passes it, ``sim.tracing`` counts it): a lock with no affordable lock (DP-1, only with
+    rule tweaks: the turn passes) and Step 3 with no tile to take (DP-2: an empty row or no
+    empty slot, ``EV_NO_TILE``).
 
     ``heur`` is None (``advance``: every decision is posted with its options) or, in the game
     loop of ``_play``, the heuristics' inputs (pparams, scr, fscr): then a seat whose policy
@@ -1295,6 +1313,8 @@ def _steps(state, rules, comp, kinds, heur, log):
             n = list_locks(state, rules, seat)
             if n == 0:  # no affordable lock (only with rule tweaks): the turn passes
                 state[L.S_TURN] = t + 1
+                if heur is None:   # posted with no option (advance passes it)
+                    _post(state, seat, L.D_LOCK, 0)
                 continue
             _post(state, seat, L.D_LOCK, n)
         elif ph == L.PH_RIBBON:
@@ -1314,6 +1334,8 @@ def _steps(state, rules, comp, kinds, heur, log):
                 emit(log, L.EV_NO_TILE, seat)
                 state[L.S_ACTIONS] = 0
                 state[L.S_PHASE] = L.PH_STEP4
+                if heur is None:   # posted with no option (advance passes it)
+                    _post(state, seat, L.D_TILE, 0)
                 continue
             if heur is not None:
                 if kinds[seat] != K_RANDOM:

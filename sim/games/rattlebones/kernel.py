@@ -1081,9 +1081,19 @@ def _post(state, seat, dp, n):
 @njit(cache=True)
 def _steps(state, rules, kinds, work, log, turn_stop, self_play):
     """The step machine from the control position S_PHASE: play the forced steps up to the
-    next decision with two or more options, post it and return 1; 0 once the game is over.
-    A single option is taken at once. With ``turn_stop`` it also stops (returning 2) when the
-    active seat's turn is over (RB-T12), before the next one begins.
+    next decision, post it and return 1; 0 once the game is over. With ``turn_stop`` it also
+    stops (returning 2) when the active seat's turn is over (RB-T12), before the next one
+    begins.
+
+    Without ``self_play`` every decision is posted, whatever its number of options (one: a
+    forced decision, which ``advance`` takes with option 0), and so is a decision point the
+    rules reach with no legal option (posted with n = 0 after the rules' fallback is played,
+    so the caller only passes it): a Thief with nobody to rob (D12, RB-F2), a FACE(x) space
+    whose face x is out of supply (D08: nothing installed) and a move with no option at all
+    (D06, D07, D13: only with rule tweaks, an empty NINE range). The other empty lists are not decisions but the end
+    of a sequence (every die ordered, the shop visit over, the re-roll or the Doubles no longer
+    applying), and a Double with no other die to take it (AMB-08) is passed inside
+    ``list_double``'s scan without a post. ``sim.tracing`` counts them (``advance_all``).
 
     With ``self_play`` (the game loop of ``play_many``) the seats' policies take the
     decisions where they arise, so ``while advance: apply_option(choose)`` runs in this one
@@ -1118,7 +1128,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             begin_turn(state, seat, log)
             n = list_extra(state, rules, seat)
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_EXTRA, n)
                 if greedy_seat:
@@ -1130,7 +1140,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_DICE:
             n = list_dice(state)
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_DICE, n)
                 if greedy_seat:
@@ -1142,7 +1152,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_REROLL:
             n = list_reroll(state, rules, seat)
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_REROLL, n)
                 if greedy_seat:
@@ -1155,7 +1165,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_DOUBLES:
             n = list_double(state, rules, seat, log)
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_DOUBLE, n)
                 if greedy_seat:
@@ -1176,7 +1186,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     return 2
                 continue
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_ORDER, n)
                 if greedy_seat:
@@ -1190,7 +1200,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_MOVE:
             n = list_pending_move(state, rules, seat)
             i = 0
-            if n >= 2:
+            if n >= 2 or not self_play:
                 if not self_play:
                     return _post(state, seat, state[L.S_MOVE_POINT], n)
                 if greedy_seat:
@@ -1203,7 +1213,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_SHOP:
             n = list_shop(state, rules, seat)
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_SHOP, n)
                 if greedy_seat:   # options k = 0..kmax: k is the index
@@ -1223,7 +1233,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             if kind == L.SP_FACE:
                 n = list_face(state, to)
                 i = 0
-                if n >= 2:
+                if n >= 2 or not self_play:
                     if not self_play:
                         return _post(state, seat, L.D_INSTALL, n)
                     if greedy_seat:
@@ -1235,7 +1245,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             elif kind == L.SP_PLUS1:
                 n = list_plus1(state, rules, seat, state[L.S_CTX_DIE])
                 i = 0
-                if n >= 2:
+                if n >= 2 or (n == 1 and not self_play):
                     if not self_play:
                         return _post(state, seat, L.D_PLUS1, n)
                     if greedy_seat:
@@ -1249,7 +1259,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_ARROW:
             n = list_arrow_targets(state, rules, state[L.S_CTX_SLOT])
             i = 0
-            if n >= 2:
+            if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_ARROW, n)
                 if greedy_seat:
@@ -1261,7 +1271,7 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
         if ph == L.PH_THIEF:
             n = list_thief(state, seat, log)
             i = 0
-            if n >= 2:
+            if n >= 2 or (not self_play and (n == 1 or state[L.S_THIEF_TOOK] == 0)):
                 if not self_play:
                     return _post(state, seat, L.D_THIEF, n)
                 if greedy_seat:
@@ -1276,20 +1286,47 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
 def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (listed
     in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
-    with one legal option is taken here. With a decision pending: 1, nothing changes.
+    with one legal option is taken here (option 0), one with none passed. With a decision
+    pending: 1, nothing changes.
     ``rules`` is the rules array (float64[R_LEN]; a ``cfg`` array works too)."""
-    if state[L.S_POINT] != 0:
-        return 1
-    return _steps(state, rules, state, (rules,), log, False, False)
+    return _advance(state, rules, comp, log, False)
 
 
 @njit(cache=True)
 def advance_turn(state, rules, comp, log):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
     call begins the next turn): tests and tools that look at one turn."""
+    return _advance(state, rules, comp, log, True)
+
+
+@njit(cache=True)
+def _advance(state, rules, comp, log, turn_stop):
+    """``advance`` (and with ``turn_stop``, ``advance_turn``): step to each posted decision,
+    take the forced ones and pass those without options, stop at a real choice."""
+    while True:
+        if state[L.S_POINT] != 0:
+            n = state[L.S_N_OPTIONS]
+            if n >= 2:
+                return 1
+            if n == 1:
+                apply_option(state, rules, comp, np.int64(0), log)
+            else:
+                state[L.S_POINT] = 0
+        r = _steps(state, rules, state, (rules,), log, turn_stop, False)
+        if r != 1:
+            return r
+
+
+@njit(cache=True)
+def advance_all(state, rules, comp, log):
+    """``advance`` that stops at every decision the rules pose (``sim.decide``): 1 with it
+    posted, whatever its number of options n; n = 0 (no legal option, the rules' fallback
+    played): the next call passes it and goes on; 0 once the game is over."""
     if state[L.S_POINT] != 0:
-        return 1
-    return _steps(state, rules, state, (rules,), log, True, False)
+        if state[L.S_N_OPTIONS] > 0:
+            return 1
+        state[L.S_POINT] = 0
+    return _steps(state, rules, state, (rules,), log, False, False)
 
 
 @njit(cache=True)

@@ -51,6 +51,7 @@ whole_program(__name__, "play_many")
 whole_program(__name__, "play_one")
 
 BLOCK_GAMES = 32   # games per block of play_many (one state array reused)
+PASSED = -2        # ``_step``: PASSED - D_*, that decision point reached with no legal option
 
 
 # ==== small helpers =========================================================================
@@ -1527,7 +1528,11 @@ def window_step(state, rules, kind):
 @njit(cache=True)
 def _step(state, rules, log):
     """One step from the control position S_PHASE. Returns the number of options of the
-    decision listed there (S_DECIDER set), 0 when the step moved on by itself, -1 at the end."""
+    decision listed there (S_DECIDER set), 0 when the step moved on by itself, -1 at the end,
+    ``PASSED - dp`` when it reached decision point ``dp`` of S_DECIDER with no legal option
+    and played the rules' fallback: an egg die with no egg to take (D_EGG, WD-C3), a trade
+    die with no possible trade (D_TRADE, WD-E5) and a gained cube with no tile to take it
+    (D_GAIN, WD-E4)."""
     ph = state[L.S_PHASE]
     if ph == L.PH_DAY:
         if not begin_round(state, rules, log):
@@ -1574,6 +1579,7 @@ def _step(state, rules, log):
             state[L.S_SLOT_OWNER + L.CARD_C * L.N_VAL + state[L.S_CTX_SLOT]] = 0
             if log.shape[0] > 1:
                 emit(log, L.EV_EGG, seat, state[L.S_CTX_SLOT] + 1, -1, state[L.S_EGG_SUPPLY])
+            return PASSED - L.D_EGG
         return n
     elif ph == L.PH_D:
         resolve_flowers(state, rules, log)
@@ -1602,6 +1608,7 @@ def _step(state, rules, log):
             if log.shape[0] > 1:
                 emit(log, L.EV_TRADE, seat, state[L.S_CTX_SLOT] + 1, L.TR_SKIP)
             _end_trade(state)
+            return PASSED - L.D_TRADE
         return n
     elif ph == L.PH_E_PAY:
         state[L.S_DECIDER] = state[L.S_CTX_SEAT]
@@ -1615,6 +1622,7 @@ def _step(state, rules, log):
         n = list_gain_tiles(state, rules, seat)
         if n == 0:
             gain_cube(state, seat, -1, log)
+            return PASSED - L.D_GAIN
         return n
     elif ph == L.PH_F:
         for k in range(state[L.S_N_PLAYERS]):
@@ -1727,31 +1735,71 @@ def _post(state, seat, dp, n):
 
 
 @njit(cache=True)
-def _steps(state, rules, log):
+def _steps(state, rules, log, self_play):
     """The step machine from the control position S_PHASE (``_step`` by ``_step``): play the
-    forced steps up to the next decision with two or more options, post it and return 1; 0
-    once the game is over. A single option is taken at once."""
+    forced steps up to the next decision, post it and return 1; 0 once the game is over.
+
+    With ``self_play`` (the game loop, ``playout``) a decision with a single option is taken
+    at once and only those with two or more are posted. Without it every decision is posted,
+    whatever its number of options (one: a forced decision, which ``advance`` takes with
+    option 0), and so is a decision point ``_step`` reached with no legal option (posted with
+    n = 0 once the rules' fallback is played, so the caller only passes it; ``PASSED``).
+    ``sim.tracing`` counts them (``advance_all``)."""
     while True:
         if state[L.S_PHASE] == L.PH_OVER:
             return 0
         n = _step(state, rules, log)
         if n < 0:
-            _game_over(state, rules, log)
-            return 0
-        if n >= 2:
+            if n == -1:
+                _game_over(state, rules, log)
+                return 0
+            if not self_play:
+                return _post(state, state[L.S_DECIDER], PASSED - n, 0)
+            continue
+        if n >= 2 or (n == 1 and not self_play):
             return _post(state, state[L.S_DECIDER], decision_point(state[L.S_PHASE]), n)
         if n == 1:
             _apply(state, rules, state[L.S_DECIDER], state[L.S_OPTIONS], log)
 
 
 @njit(cache=True)
+def _self_play_step(state, rules, log):
+    """The game loop's ``advance`` (``playout``): the next decision with two or more options,
+    the single ones taken at once; with a decision pending: 1."""
+    if state[L.S_POINT] != 0:
+        return 1
+    return _steps(state, rules, log, True)
+
+
+@njit(cache=True)
 def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (listed
     in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
-    with one legal option is taken here. With a decision pending: 1, nothing changes."""
+    with one legal option is taken here (option 0), one with none passed. With a decision
+    pending: 1, nothing changes."""
+    while True:
+        if state[L.S_POINT] != 0:
+            n = state[L.S_N_OPTIONS]
+            if n >= 2:
+                return 1
+            if n == 1:
+                apply_option(state, rules, comp, np.int64(0), log)
+            else:
+                state[L.S_POINT] = 0
+        if not _steps(state, rules, log, False):
+            return 0
+
+
+@njit(cache=True)
+def advance_all(state, rules, comp, log):
+    """``advance`` that stops at every decision the rules pose (``sim.decide``): 1 with it
+    posted, whatever its number of options n; n = 0 (no legal option, the rules' fallback
+    played): the next call passes it and goes on; 0 once the game is over."""
     if state[L.S_POINT] != 0:
-        return 1
-    return _steps(state, rules, log)
+        if state[L.S_N_OPTIONS] > 0:
+            return 1
+        state[L.S_POINT] = 0
+    return _steps(state, rules, log, False)
 
 
 @njit(cache=True)
@@ -1871,7 +1919,7 @@ def playout(state, rules, comp, kinds, pparams, work, log):
     """Play on from the current position to the end with the seats' policies, ``while
     advance: apply_option(choose)``: the game loop, and a search policy's rollouts
     (``sim.search``; ``work`` as ``new_game`` makes it, unused by the policies)."""
-    while advance(state, rules, comp, log):
+    while _self_play_step(state, rules, log):
         apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
 
 
