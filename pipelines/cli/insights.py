@@ -136,7 +136,7 @@ def _forced_share(ins: dict) -> str:
 def _flag(f: dict) -> str:
     if not f.get("recorded", True):
         return "not recorded"
-    return f"{f['games']} of {f['n_games']} games ({_num(f['per_10000'], 1)} per 10,000)"
+    return f"{f['games']:,} of {f['n_games']:,} games ({_num(f['per_10000'], 1)} per 10,000)"
 
 
 def _rows(ins: dict) -> list[tuple[str, str]]:
@@ -149,7 +149,7 @@ def _rows(ins: dict) -> list[tuple[str, str]]:
         ("completed", _pct(c["completed"])),
         ("with a winner", _pct(c["with_winner"])),
         ("natural ties", _pct(c["natural_ties"])),
-        ("truncated", _pct(c["truncated"], 2)),
+        ("truncated", _pct(c["truncated"])),
         ("duration: mean rounds", _num(d.get("mean"), 1)),
         ("duration: median (p95)", f"{_value(d.get('p50'))} ({_value(d.get('p95'))})"),
     ]
