@@ -19,6 +19,7 @@ from sim.tracing import TraceSpec
 
 from . import layout as L
 from . import rules as R
+from .board import seat_base
 
 
 def _point(code, names):
@@ -91,11 +92,6 @@ OVERFLOW0 = _first(L.D_OVERFLOW)
 RESOURCES = ("production", "sales", "customers", "ideas")
 
 
-@njit(cache=True)
-def _base(seat):
-    """Offset of ``seat``'s block."""
-    return L.SEAT0 + seat * L.SEAT_LEN
-
 
 @njit(cache=True)
 def round_of(state):
@@ -107,13 +103,13 @@ def round_of(state):
 @njit(cache=True)
 def score_of(state, rules, comp, seat):
     """The seat's income (``F_INCOME``), the score."""
-    return state[_base(seat) + L.F_INCOME]
+    return state[seat_base(seat) + L.F_INCOME]
 
 
 @njit(cache=True)
 def resources_of(state, rules, comp, seat, out):
     """Production, sales, customers served, ideas held (``RESOURCES``)."""
-    b = _base(seat)
+    b = seat_base(seat)
     out[0] = state[b + L.F_PRODUCTION]
     out[1] = state[b + L.F_SALES]
     c = 0
@@ -138,7 +134,7 @@ def _top_level(state, k):
 def kind_of(state, rules, comp, point, code):
     """The kind (index into ``KINDS``) of option ``code`` of the pending decision ``point``."""
     seat = state[L.S_DECIDER]
-    b = _base(seat)
+    b = seat_base(seat)
     if point == L.D_ACTIVATE:
         k, lv = code // 8, code % 8
         if lv == 0:

@@ -24,6 +24,7 @@ from . import kernel as K
 from . import layout as L
 from . import options as O
 from . import rules as R
+from .queries import seat_base
 
 
 def _point(code, names):
@@ -54,11 +55,6 @@ REFRESH0 = _first(L.D_REFRESH)
 RESOURCES = ("money", "tokens", "ribbons", "tiles finished")
 
 
-@njit(cache=True)
-def _base(seat):
-    """Offset of ``seat``'s block."""
-    return L.SEAT0 + seat * L.SEAT_LEN
-
 
 @njit(cache=True)
 def round_of(state):
@@ -71,7 +67,7 @@ def score_of(state, rules, comp, seat):
     """FS-E2 score of the seat's shop now, its unfinished tiles left out (FS-E1): the kernel's
     ``score_seat`` on a copy of the state."""
     s = state.copy()
-    b = _base(seat)
+    b = seat_base(seat)
     ns = int(rules[R.R_SHOP_ROWS]) * int(rules[R.R_SHOP_COLS])
     for i in range(ns):
         if s[b + L.F_FIN + i] == 0:
@@ -82,7 +78,7 @@ def score_of(state, rules, comp, seat):
 @njit(cache=True)
 def resources_of(state, rules, comp, seat, out):
     """Money, tokens, ribbons, tiles finished (``RESOURCES``)."""
-    b = _base(seat)
+    b = seat_base(seat)
     out[0] = state[b + L.F_MONEY]
     out[1] = state[b + L.F_TOKENS]
     out[2] = state[b + L.F_RIBBONS]

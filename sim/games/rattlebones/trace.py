@@ -70,11 +70,6 @@ THIEF0 = _first(L.D_THIEF)
 RESOURCES = ("gold", "stars", "stocks", "faces installed")
 
 
-@njit(cache=True)
-def _base(seat):
-    """Offset of ``seat``'s block."""
-    return L.SEAT0 + seat * L.SEAT_LEN
-
 
 @njit(cache=True)
 def round_of(state):
@@ -86,13 +81,13 @@ def round_of(state):
 @njit(cache=True)
 def score_of(state, rules, comp, seat):
     """The seat's score (``F_SCORE``)."""
-    return state[_base(seat) + L.F_SCORE]
+    return state[D.seat_base(seat) + L.F_SCORE]
 
 
 @njit(cache=True)
 def resources_of(state, rules, comp, seat, out):
     """Gold, stars, stocks, faces installed so far (``RESOURCES``)."""
-    b = _base(seat)
+    b = D.seat_base(seat)
     out[0] = state[b + L.F_GOLD]
     out[1] = state[b + L.F_STARS]
     out[2] = state[b + L.F_STOCKS]
@@ -118,7 +113,7 @@ def face_class(f):
 @njit(cache=True)
 def built_faces(state, seat, die):
     """Faces of ``die`` other than the start faces (pips, Ringmaster) and empty slots."""
-    b = _base(seat) + L.F_FACE + die * L.N_SLOTS
+    b = D.seat_base(seat) + L.F_FACE + die * L.N_SLOTS
     k = 0
     for s in range(L.N_SLOTS):
         f = state[b + s]
@@ -133,7 +128,7 @@ def landing(state, seat, code):
     if code < 0:
         return 0
     dist, m = O.decode_move(code)
-    to = (state[_base(seat) + L.F_MONKEY + m] + dist) % state[L.S_TRACK_LEN]
+    to = D.space_after(state[D.seat_base(seat) + L.F_MONKEY + m], dist, state[L.S_TRACK_LEN])
     kind = state[L.S_SPACE_KIND + to]
     if kind == L.SP_START:
         return 1
@@ -175,7 +170,7 @@ def kind_of(state, rules, comp, point, code):
             return INSTALL0
         return INSTALL0 + 1 + face_class(state[L.S_CTX_FACE])
     if point == L.D_ARROW:
-        f = state[_base(seat) + L.F_FACE + state[L.S_CTX_DIE] * L.N_SLOTS + code - 1]
+        f = state[D.seat_base(seat) + L.F_FACE + state[L.S_CTX_DIE] * L.N_SLOTS + code - 1]
         return ARROW0 + face_class(f)
     if point == L.D_PLUS1:
         if code < 0:

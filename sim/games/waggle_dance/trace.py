@@ -21,6 +21,7 @@ from sim.tracing import TraceSpec
 from . import layout as L
 from . import options as O
 from . import rules as R
+from .hive import seat_base
 
 
 def _point(code, names):
@@ -82,11 +83,6 @@ HATCH0 = _first(L.D_HATCH)
 RESOURCES = ("pool dice", "hive tiles", "cubes", "eggs", "queen cards")
 
 
-@njit(cache=True)
-def _base(seat):
-    """Offset of ``seat``'s block."""
-    return L.SEAT0 + seat * L.SEAT_LEN
-
 
 @njit(cache=True)
 def round_of(state):
@@ -97,7 +93,7 @@ def round_of(state):
 @njit(cache=True)
 def score_of(state, rules, comp, seat):
     """The seat's honey (``F_HONEY``), the score."""
-    return state[_base(seat) + L.F_HONEY]
+    return state[seat_base(seat) + L.F_HONEY]
 
 
 @njit(cache=True)
@@ -112,7 +108,7 @@ def _tile_cubes(state, b, t):
 @njit(cache=True)
 def resources_of(state, rules, comp, seat, out):
     """Pool dice, hive tiles, cubes and eggs in the hive, queen cards (``RESOURCES``)."""
-    b = _base(seat)
+    b = seat_base(seat)
     nt = state[b + L.F_N_TILES]
     cubes = 0
     eggs = 0
@@ -175,7 +171,7 @@ def _card_kind(code):
 @njit(cache=True)
 def kind_of(state, rules, comp, point, code):
     """The kind (index into ``KINDS``) of option ``code`` of the pending decision ``point``."""
-    b = _base(state[L.S_DECIDER])
+    b = seat_base(state[L.S_DECIDER])
     if point == L.D_PLACE:
         return PLACE0 + _place_kind(state, b, code)
     if point == L.D_EGG:
