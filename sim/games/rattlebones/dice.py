@@ -101,3 +101,15 @@ def space_after(frm, dist, track_len):
         if to >= track_len:
             to %= track_len
     return to
+
+
+@njit(cache=True)
+def passes(frm, dist, space, track_len):
+    """AMB-02: whether a move of ``dist`` spaces clockwise from ``frm`` passes ``space``, i.e.
+    reaches it on a step before its last (one of frm + 1 .. frm + dist - 1, wrapping). The
+    first step that reaches it is its distance ahead (a whole lap when the move starts
+    there)."""
+    ahead = space - frm
+    if ahead <= 0:
+        ahead += track_len
+    return ahead < dist

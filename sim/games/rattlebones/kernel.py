@@ -42,8 +42,8 @@ from sim.trace import emit
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .dice import (die_result, double_mult, face_at, follow_arrow, is_number_face, seat_base,
-                   space_after)
+from .dice import (die_result, double_mult, face_at, follow_arrow, is_number_face, passes,
+                   seat_base, space_after)
 from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
                        greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
                        greedy_thief, shop_k)
@@ -705,12 +705,7 @@ def _move(state, rules, seat, a, log):
     track_len = state[L.S_TRACK_LEN]
     st = state[L.S_START_INDEX]
     frm = state[b + L.F_MONKEY + monkey]
-    # AMB-02: START is passed when a step before the last reaches it; the first step that
-    # does is its distance ahead (a whole lap when the move starts there)
-    ahead = st - frm
-    if ahead <= 0:
-        ahead += track_len
-    passed = 1 if ahead < dist else 0
+    passed = 1 if passes(frm, dist, st, track_len) else 0   # AMB-02
     to = space_after(frm, dist, track_len)
     state[b + L.F_MONKEY + monkey] = to
     state[b + L.F_MOVES] += 1

@@ -31,7 +31,7 @@ from sim.decide import index_of
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .dice import die_result, double_mult, seat_base, space_after
+from .dice import die_result, double_mult, passes, seat_base, space_after
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -462,11 +462,8 @@ def greedy_move(state, cfg, seat, n):
             v = w_shop * shop
         else:
             v = 0.0
-            if on_pass:
-                for j in range(1, dist):
-                    if (frm + j) % track_len == st:
-                        v += w_shop * shop
-                        break
+            if on_pass and passes(frm, dist, st, track_len):
+                v += w_shop * shop
             if kind == L.SP_FACE:
                 g, _ = best_install(state, cfg, seat, die, state[L.S_SPACE_FACE + to])
                 v += w_install * max(g, 0.0)
