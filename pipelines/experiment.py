@@ -381,6 +381,23 @@ def comparable(defn: dict) -> dict:
     return out
 
 
+def added_at_default(old: dict, new: dict) -> dict:
+    """``new`` without the rule values ``old`` predates: parameters the game gained since
+    ``old`` was run, at their default (for the arm's player count and variant). A game's
+    ``version`` pins its results, so with the same version they play as before."""
+    ov, nv = old.get("rule_values") or {}, new.get("rule_values") or {}
+    added = [k for k in nv if k not in ov]
+    if not added or old.get("game_version") != new.get("game_version"):
+        return new
+    try:
+        defaults = _jsonable(registry().make(new["game"]).rule_values(
+            new["n_players"], new.get("variant")))
+    except Exception:  # a game or variant no longer known: compare as it is
+        return new
+    kept = {k: v for k, v in nv.items() if k in ov or v != defaults.get(k)}
+    return {**new, "rule_values": kept}
+
+
 def content_hash(seed: int, arms: Iterable[ResolvedArm]) -> str:
     """Hash of everything that defines the results (not the game count or chunking)."""
     body = {"seed": seed, "arms": {a.name: comparable(a.definition()) for a in arms}}

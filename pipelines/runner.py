@@ -56,7 +56,7 @@ from sim.spec import SpecError
 
 from . import settings
 from . import chunks
-from .experiment import Experiment, ResolvedArm, check_chunk_size, comparable
+from .experiment import Experiment, ResolvedArm, added_at_default, check_chunk_size, comparable
 from .store import MANIFEST_FORMAT, Store, TraceError, build_tables, build_trace_tables, now_iso
 
 EXECUTORS = ("local", "dask")
@@ -231,27 +231,8 @@ def share_kernels(arms: Iterable[ResolvedArm]) -> dict[str, ResolvedArm]:
 
 # ---- planning ----------------------------------------------------------------------------
 
-def _added_at_default(old: dict, new: dict) -> dict:
-    """``new`` without the rule values ``old`` predates: parameters the game gained since
-    ``old`` was run, at their default (for the arm's player count and variant). A game's
-    ``version`` pins its results, so with the same version they play as before."""
-    ov, nv = old.get("rule_values") or {}, new.get("rule_values") or {}
-    added = [k for k in nv if k not in ov]
-    if not added or old.get("game_version") != new.get("game_version"):
-        return new
-    from .experiment import _jsonable, registry
-
-    try:
-        defaults = _jsonable(registry().make(new["game"]).rule_values(
-            new["n_players"], new.get("variant")))
-    except Exception:  # a game or variant no longer known: compare as it is
-        return new
-    kept = {k: v for k, v in nv.items() if k in ov or v != defaults.get(k)}
-    return {**new, "rule_values": kept}
-
-
 def _differences(old: dict, new: dict) -> list[str]:
-    new = _added_at_default(old, new)
+    new = added_at_default(old, new)
     a, b = comparable(old), comparable(new)
     out = []
     for k in a:
