@@ -1,15 +1,17 @@
-"""Game counts a designer can afford: ``playtest run ... --also-policy P --budget 10m``.
+"""Game counts a designer can afford: ``playtest run|compare ... --also-policy P --budget 10m``.
 
 A search policy plays 1-150 games/s (``docs/search.md``), a heuristic tens of thousands: the
 same ``--games`` for every arm would make ``--also-policy search`` on a 100,000-game run a
-day-long job. So, for each ``--also-policy`` arm of ``playtest run``:
+day-long job. So, for each ``--also-policy`` arm of ``playtest run`` (and each pair of
+``playtest compare``: its baseline and tweak arms under the also-policy get one count, the
+first N game indices, so they stay paired):
 
 * ``--also-games P=N`` gives it N games (:func:`pipelines.experiment.parse_also_games`);
 * else ``--budget DURATION`` (``90s``, ``10m``, ``1h``, ``1h30m``) estimates its count: a short
   timed **pilot** (:func:`measure_speed`, after the kernel is loaded) measures the arm's games
-  per second, the budget is split equally over the arms to estimate, and each gets what fits
-  in its share (:func:`affordable`), rounded down to two significant digits, never more than
-  ``--games``;
+  per second, the budget is split equally over the arms (compare: pairs) to estimate, and
+  each gets what fits in its share (:func:`affordable`), rounded down to two significant
+  digits, never more than ``--games``;
 * else it plays ``--games`` games, as before; when that arm plays a search (the
   ``search``/``oracle`` policies, :func:`sim.search.uses_search`) the pilot still runs and
   the command prints its estimated time, with a hint (``--also-games search=400`` or
@@ -61,6 +63,22 @@ def parse_duration(text: str, where: str = "--budget") -> float:
     if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_BUDGET_S:
         raise bad
     return seconds
+
+
+def check_options(also_policies, also_games, budget: str | None,
+                  precision: float | None) -> float | None:
+    """The ``--budget`` of ``run``/``compare`` in seconds (None without), after the checks
+    that involve the other options: ``--precision`` picks every count itself, a budget is for
+    the ``--also-policy`` arms. SpecError (exit 2) otherwise; ``--also-games`` is checked with
+    the arms (:func:`pipelines.experiment.parse_also_games`)."""
+    budget_s = parse_duration(budget) if budget is not None else None
+    if precision is not None and (also_games or budget is not None):
+        raise SpecError("--precision picks every arm's game count itself; remove "
+                        + ("--also-games" if also_games else "--budget"))
+    if budget is not None and not also_policies:
+        raise SpecError("--budget picks the game counts of the --also-policy arms; add an "
+                        "--also-policy (e.g. --also-policy search)")
+    return budget_s
 
 
 def readable(n: float) -> int:
@@ -128,19 +146,24 @@ class Estimate:
 def plan_also_counts(exp, old_manifest: dict | None, budget_s: float | None,
                      explicit: Iterable[str] = (), is_slow: Callable | None = None,
                      speed: Callable | None = None) -> tuple[list[Estimate], list[str]]:
-    """Set the game count of every ``--also-policy`` arm of ``exp`` (a ``playtest run``
-    experiment) that has none, and estimate the time of the slow ones.
+    """Set the game count of every ``--also-policy`` arm of ``exp`` (a ``playtest run`` or
+    ``playtest compare`` experiment) that has none, and estimate the time of the slow ones.
 
-    * an arm with ``--also-games`` (``explicit``: its arm names) keeps its count;
-    * an arm the manifest already holds with a count from ``--also-games``/``--budget``
+    The also-arms are counted by group (:meth:`~pipelines.experiment.Experiment.also_groups`:
+    per also-policy and player count; ``run``: one arm, ``compare``: the baseline and tweak
+    arms, which play the same count so that they stay paired):
+
+    * a group with ``--also-games`` (``explicit``: its arm names) keeps its count;
+    * a group the manifest already holds with one count from ``--also-games``/``--budget``
       (``games_from``) keeps the recorded count: a resume never estimates again;
-    * with ``budget_s``, the other also-arms get what fits in an equal share of the budget at
-      the pilot's speed (``speed(resolved_arm) -> games/s``), at most ``--games``;
-    * without, they play ``--games``; only the slow ones (``is_slow(resolved_arm)``: search
+    * with ``budget_s``, the other groups get what fits in an equal share of the budget at
+      the pilot's speed (``speed(resolved_arm) -> games/s``; a group of several arms plays
+      each game index once per arm), at most ``--games``;
+    * without, they play ``--games``; only the slow arms (``is_slow(resolved_arm)``: search
       seats) are piloted, to announce their time.
 
     Returns (the estimates of the piloted arms, notes to print). Nothing is written; a budget
-    too small for 10 games of an arm raises SpecError.
+    too small for 10 games of a group raises SpecError.
     """
     if is_slow is None:
         from sim.search import uses_search
@@ -150,44 +173,65 @@ def plan_also_counts(exp, old_manifest: dict | None, budget_s: float | None,
     if speed is None:
         def speed(ra):
             return measure_speed(ra.arm, exp.seed)[0]
-    also = exp.also_arms()
     old = {a.get("name"): a for a in (old_manifest or {}).get("arms", [])}
     explicit = set(explicit)
     notes: list[str] = []
     to_budget = []
-    for ra in also:
-        rec = old.get(ra.name)
-        if ra.name in explicit:
-            ra.games_from = {"how": "--also-games"}
-        elif rec is not None and rec.get("games_from") and rec.get("n_games"):
-            ra.n_games = int(rec["n_games"])
-            ra.games_from = dict(rec["games_from"])
-            notes.append(f"arm {ra.name}: {ra.n_games:,} games, as recorded in the manifest "
-                         f"(chosen by {ra.games_from.get('how', 'an earlier run')}; "
-                         f"--also-games changes it)")
-            continue
+    for group in exp.also_groups():
+        recs = [old.get(ra.name) or {} for ra in group]
+        recorded = [r for r in recs if r.get("games_from") and r.get("n_games")]
+        counts = {int(r["n_games"]) for r in recorded}
+        if any(ra.name in explicit for ra in group):
+            for ra in group:
+                ra.games_from = {"how": "--also-games"}
+        elif len(recorded) == len(group) and len(counts) == 1:
+            for ra, rec in zip(group, recs):
+                ra.n_games = next(iter(counts))
+                ra.games_from = dict(rec["games_from"])
+            how = group[0].games_from.get("how", "an earlier run")
+            notes.append(f"{_arms(group)}: {group[0].n_games:,} games"
+                         f"{' each' if len(group) > 1 else ''}, as recorded in the manifest "
+                         f"(chosen by {how}; --also-games changes it)")
         elif budget_s is not None:
-            to_budget.append(ra)
+            to_budget.append(group)
     estimates: list[Estimate] = []
     share = budget_s / len(to_budget) if to_budget else 0.0
-    for ra in to_budget:
-        gps = float(speed(ra))
+    for group in to_budget:
+        speeds = [float(speed(ra)) for ra in group]
+        gps = _together(speeds)
         n = affordable(gps, share, exp.n_games)
         if n < 10:
             raise SpecError(
-                f"--budget {duration(budget_s)}: arm {ra.name} plays about {rate(gps)} "
-                f"games/s, so its share ({duration(share)}) affords {n} games; give a larger "
-                f"--budget or --also-games {_policy_of(ra)}=N")
-        ra.n_games = n
-        ra.games_from = {"how": "--budget", "budget_s": budget_s, "share_s": share,
-                         "games_per_s": round(gps, 3)}
-        estimates.append(Estimate(ra.name, gps, n, _todo(ra, old.get(ra.name)), True))
-    budgeted = {ra.name for ra in to_budget}
+                f"--budget {duration(budget_s)}: {_arms(group)} "
+                f"{'plays' if len(group) == 1 else 'play'} about {rate(gps)} games/s"
+                f"{'' if len(group) == 1 else ' (each game in every arm)'}, so "
+                f"{'its' if len(group) == 1 else 'their'} share ({duration(share)}) affords "
+                f"{n} games; give a larger --budget or --also-games {_policy_of(group[0])}=N")
+        for ra, s in zip(group, speeds):
+            ra.n_games = n
+            ra.games_from = {"how": "--budget", "budget_s": budget_s, "share_s": share,
+                             "games_per_s": round(s, 3)}
+            estimates.append(Estimate(ra.name, s, n, _todo(ra, old.get(ra.name)), True))
+    budgeted = {ra.name for group in to_budget for ra in group}
     for ra in exp.arms:  # the other slow arms with games to play (also --policy search)
         todo = _todo(ra, old.get(ra.name))
         if ra.name not in budgeted and todo and is_slow(ra):
             estimates.append(Estimate(ra.name, float(speed(ra)), ra.n_games, todo, False))
     return estimates, notes
+
+
+def _together(speeds: list[float]) -> float:
+    """Game indices per second of arms that each play every index: 1 / sum(1 / speed)."""
+    if any(s <= 0 for s in speeds):
+        return 0.0
+    return 1.0 / sum(1.0 / s for s in speeds)
+
+
+def _arms(group) -> str:
+    """``arm p2-search`` or ``arms baseline-p2-search and tweak-p2-search``."""
+    names = [ra.name for ra in group]
+    return (f"arm {names[0]}" if len(names) == 1
+            else "arms " + ", ".join(names[:-1]) + f" and {names[-1]}")
 
 
 def rate(games_per_s: float) -> str:
@@ -215,7 +259,7 @@ def describe(estimates: Iterable[Estimate], exp, budget_given: bool) -> list[str
     budget, else when above :data:`SLOW_ARM_S`), with a hint for a slow arm without a
     count of its own."""
     lines = []
-    also = {ra.name for ra in exp.also_arms()}
+    group_of = {ra.name: len(g) for g in exp.also_groups() for ra in g}
     for e in estimates:
         ra = exp.arm(e.arm)
         speed = f"{rate(e.games_per_s)} games/s in a pilot"
@@ -223,8 +267,10 @@ def describe(estimates: Iterable[Estimate], exp, budget_given: bool) -> list[str
             lines.append(f"arm {e.arm}: {e.games:,} games fit the budget ({speed}; about "
                          f"{duration(e.seconds)} to play)")
         elif e.seconds > SLOW_ARM_S:
-            n10 = max(10, affordable(e.games_per_s, 600, exp.n_games))
-            hint = (f"--also-games {_policy_of(ra)}={n10} or --budget 10m" if e.arm in also
+            also = e.arm in group_of
+            # 10 minutes for the arm, or for its group (a compare pair plays both arms)
+            n10 = max(10, affordable(e.games_per_s / group_of.get(e.arm, 1), 600, exp.n_games))
+            hint = (f"--also-games {_policy_of(ra)}={n10} or --budget 10m" if also
                     else f"--games {n10}")
             lines.append(f"arm {e.arm} ({ra.label(64)}): {e.todo:,} games take about "
                          f"{duration(e.seconds)} ({speed}); for fewer: {hint}")

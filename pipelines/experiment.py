@@ -349,10 +349,23 @@ class Experiment:
 
     def also_arms(self) -> list[ResolvedArm]:
         """The ``--also-policy`` arms of a ``playtest run`` experiment (:func:`from_cli`:
-        ``p<N>-<policy>``, the others are ``p<N>``); none for other experiments."""
-        if not isinstance(self.source, dict) or self.source.get("kind") != "cli":
+        ``p<N>-<policy>``, the others are ``p<N>``) or of a ``playtest compare`` one
+        (:func:`pipelines.studies.compare_experiment`: ``baseline-p<N>-<policy>`` and
+        ``tweak-p<N>-<policy>``): the arms whose policy is one of the ``also_policy`` of the
+        source; none for other experiments."""
+        if not isinstance(self.source, dict) or self.source.get("kind") not in ALSO_KINDS:
             return []
-        return [a for a in self.arms if a.name != f"p{a.arm.n_players}"]
+        also = set(self.source.get("also_policy") or ())
+        return [a for a in self.arms if a.config.policy in also]
+
+    def also_groups(self) -> list[list[ResolvedArm]]:
+        """The ``--also-policy`` arms that play one game count together: one group per
+        also-policy and player count (``run``: its one arm; ``compare``: its baseline and
+        tweak arms, which stay paired on the same game indices)."""
+        groups: dict[tuple, list[ResolvedArm]] = {}
+        for a in self.also_arms():
+            groups.setdefault((a.config.policy, a.arm.n_players), []).append(a)
+        return list(groups.values())
 
     def label(self, width: int = 32) -> str:
         """A short label for the progress bar: the study kind, game, player counts and
@@ -369,6 +382,10 @@ class Experiment:
         text = " ".join(p for p in parts if p)
         return text if len(text) <= width else text[:width - 1] + "…"
 
+
+#: The experiment kinds (the source's ``kind``) that take ``--also-policy`` with its own game
+#: counts (``--also-games``, ``--budget``: :mod:`pipelines.budget`).
+ALSO_KINDS = ("cli", "compare")
 
 _COMPARED = ("game", "game_version", "n_players", "variant", "rule_values")
 

@@ -29,7 +29,8 @@ from sim.spec import SpecError, short_hash
 
 from . import settings
 from .experiment import (ArmConfig, Experiment, check_games, check_name, check_run_options,
-                         content_hash, parse_also_policies, parse_players, parse_seat_policies,
+                         content_hash, parse_also_games, parse_also_policies, parse_players,
+                         parse_seat_policies,
                          parse_set, policy_slug, registry, resolve_arm, slug)
 
 #: ``--max-games`` default for precision-targeted runs (games per arm).
@@ -66,14 +67,23 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
                        games: int = settings.DEFAULT_GAMES, seed: int = settings.DEFAULT_SEED,
                        experiment: str | None = None, chunk_size: int | None = None,
                        components: str | None = None,
-                       also_policies: Iterable[str] = ()) -> Experiment:
+                       also_policies: Iterable[str] = (),
+                       also_games: Iterable[str] = ()) -> Experiment:
     """Baseline and tweak arms (``baseline-p<N>``, ``tweak-p<N>``) per player count, same seeds;
     per ``--also-policy`` P the same pair again with every seat playing P
     (``baseline-p<N>-<P>``, ``tweak-p<N>-<P>``), so the report says whether the tweak's effect
-    holds under each policy.
+    holds under each policy. ``--also-games P=N`` (:func:`parse_also_games`) gives both arms of
+    P's pairs N games: the first N game indices, so they stay paired (the other counts come
+    from ``--budget``, :mod:`pipelines.budget`).
 
     ``tweaks`` (``NAME=VALUE``) and ``tweak_seat_policies`` (``SEAT=POLICY``) apply to the tweak
     arm only; everything else to both.
+
+    As for ``playtest run`` (:func:`pipelines.experiment.from_cli`), the derived name (and its
+    content hash) leaves the also-policies out: adding an ``--also-policy`` to a finished
+    comparison adds its pairs to the same experiment (only they are simulated).
+    ``legacy_name`` is the name the same command derived before (``-and-<policy>``, every arm
+    hashed), so that a comparison stored under it is resumed, not played again.
     """
     spec = registry().make(game)
     counts = _players(players, spec)
@@ -86,14 +96,16 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
                         f"`playtest rules {spec.id}`) or --tweak-seat-policy SEAT=POLICY")
     policy = policy or settings.DEFAULT_POLICY
     also = parse_also_policies(spec, policy, also_policies, sp)
+    also_n = parse_also_games(also_games, also, games)
     arms, pairs = [], []
     for pol, seats, suffix in [(policy, sp, "")] + [(p, (), f"-{policy_slug(p)}") for p in also]:
         tweak_seats = tuple(sorted({**dict(seats), **dict(tsp)}.items()))
+        n_games = also_n.get(pol) if suffix else None
         for n in counts:
             b = resolve_arm(ArmConfig(f"baseline-p{n}{suffix}", spec.id, n, variant, (), pol,
-                                      seats, components), games)
+                                      seats, components, n_games), games)
             t = resolve_arm(ArmConfig(f"tweak-p{n}{suffix}", spec.id, n, variant, tw, pol,
-                                      tweak_seats, components), games)
+                                      tweak_seats, components, n_games), games)
             if b.arm.rule_values == t.arm.rule_values and b.arm.policies == t.arm.policies:
                 what = ", ".join([f"{k}={v}" for k, v in tw] + [f"seat {s}={p}" for s, p in tsp])
                 raise SpecError(f"--set/--tweak-seat-policy: the tweak ({what}) changes nothing "
@@ -101,10 +113,13 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
             arms += [b, t]
             pairs.append({"n_players": n, "baseline": b.name, "tweak": t.name})
     what = [f"{k}{v}" for k, v in tw] + [f"seat{s}{p.partition(':')[0]}" for s, p in tsp]
-    what += [f"and-{policy_slug(p)}" for p in also]
     name_derived = experiment is None
+    legacy_name = None
     if experiment is None:
-        experiment = _name(["compare", spec.id, _ps(counts), *what], seed, arms)
+        parts = ["compare", spec.id, _ps(counts), *what]
+        experiment = _name(parts, seed, arms[:2 * len(counts)])  # the --policy pairs only
+        if also:
+            legacy_name = _name(parts + [f"and-{policy_slug(p)}" for p in also], seed, arms)
     check_name(experiment, "experiment")
     source = {"kind": "compare", "game": spec.id, "players": counts, "variant": variant,
               "set": [f"{k}={v}" for k, v in tw], "policy": policy,
@@ -113,7 +128,10 @@ def compare_experiment(game: str, tweaks: Iterable[str] = (), players=None,
               "components": components, "pairs": pairs}
     if also:
         source["also_policy"] = also
-    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived)
+    if also_n:
+        source["also_games"] = dict(also_n)
+    return Experiment(experiment, seed, games, chunk_size, arms, source, name_derived,
+                      legacy_name=legacy_name)
 
 
 # ---- sweep -------------------------------------------------------------------------------------

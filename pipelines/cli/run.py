@@ -9,8 +9,8 @@ from analysis.words import count
 
 from .. import settings
 from . import options as opts
-from .common import err, fmt, guarded, out, print_items, registry
-from .running import RunSettings, check_precision_options
+from .common import fmt, guarded, out, print_items, registry
+from .running import RunSettings, check_precision_options, plan_counts, use_legacy_name
 from .tables import result_items
 
 
@@ -47,16 +47,10 @@ def run_cmd(
 
     from .. import experiment as ex
 
-    from ..budget import parse_duration
+    from ..budget import check_options
 
     check_precision_options(precision, max_games)
-    budget_s = parse_duration(budget) if budget is not None else None
-    if precision is not None and (also_games or budget is not None):
-        raise SpecError("--precision picks every arm's game count itself; remove "
-                        + ("--also-games" if also_games else "--budget"))
-    if budget is not None and not also_policy:
-        raise SpecError("--budget picks the game counts of the --also-policy arms; add an "
-                        "--also-policy (e.g. --also-policy search)")
+    budget_s = check_options(also_policy, also_games, budget, precision)
 
     if spec is not None:
         given = [n for n, v in (("GAME", game), ("--players", players), ("--variant", variant),
@@ -82,7 +76,7 @@ def run_cmd(
                           also_games=also_games or ())
     how = RunSettings(store, workers, executor, scheduler, quiet, replan)
     if spec is None:
-        _use_legacy_name(exp, store)
+        use_legacy_name(exp, store)
         if precision is None:
             plan_counts(exp, how, budget_s)
     res = how.simulate(exp, precision, max_games, start_small=games is None and spec is None)
@@ -94,65 +88,6 @@ def run_cmd(
                   + (f" --store {store}" if store else "")
                   + (f" (traced {res.traced:,} games now)" if res.traced else ""),
                   soft_wrap=True, markup=False)
-
-
-def _use_legacy_name(exp, store) -> None:
-    """Resume an experiment stored under the name the same command derived before the
-    also-policies left the derived name (``...-and-search-...``), rather than playing it
-    again under the new one."""
-    from ..store import Store
-
-    if not exp.name_derived or not exp.legacy_name:
-        return
-    st = Store(settings.store_root(store))
-    if st.read_manifest(exp.name) is None and st.read_manifest(exp.legacy_name) is not None:
-        err.print(f"note: resuming {exp.legacy_name} (the name this command had before "
-                  f"--also-policy arms joined the experiment of their --policy)",
-                  markup=False, soft_wrap=True)
-        exp.name = exp.legacy_name
-
-
-def plan_counts(exp, how: RunSettings, budget_s, announce: bool = True, speed=None) -> list:
-    """The game counts of ``exp``'s --also-policy arms (``--budget``, or as recorded) and the
-    estimated time of its slow arms, printed before the run (:mod:`pipelines.budget`). A
-    pilot runs only when there is a budget to spend or a search arm with games to play.
-    ``speed(resolved_arm) -> games/s`` replaces the pilot (tests)."""
-    from ..budget import describe, measure_speed, plan_also_counts
-    from ..runner import check_run_options, load_kernels, share_kernels
-    from ..store import Store
-
-    from sim.search import uses_search
-
-    also = exp.also_arms()
-    if not also and not any(uses_search(ra.arm) for ra in exp.arms):
-        return []  # nothing to count or announce (and the manifest is read under the lock)
-    old = Store(settings.store_root(how.store)).read_manifest(exp.name)
-    if speed is None:
-        workers = check_run_options(how.workers, how.executor, how.scheduler)
-        shared = None
-
-        def speed(ra):
-            nonlocal shared
-            import numba
-
-            from rich.console import Console
-
-            if shared is None:
-                shared = share_kernels(exp.arms)
-                numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
-            arm = shared[ra.name].arm
-            load_kernels([arm], how.quiet)
-            with Console(stderr=True, quiet=how.quiet).status(
-                    f"Measuring arm {ra.name} ({ra.label(64)}) in a short pilot "
-                    f"(nothing stored)"):
-                return measure_speed(arm, exp.seed)[0]
-    explicit = [ra.name for ra in also if ra.config.games is not None]
-    estimates, notes = plan_also_counts(exp, old, budget_s, explicit, speed=speed)
-    exp.n_games = max(ra.n_games for ra in exp.arms)
-    if announce:
-        for line in notes + describe(estimates, exp, budget_s is not None):
-            err.print(f"note: {line}", markup=False, soft_wrap=True)
-    return estimates
 
 
 #: Most games one ``replay`` call plays (``--game-index 0-9999``).

@@ -1,5 +1,7 @@
 """Running an experiment from a command (``run``, the studies, ``demo``) and saying what was done:
-the summary lines, the rule-status warning, the precision-targeted loop (``--precision``)."""
+the summary lines, the rule-status warning, the precision-targeted loop (``--precision``), and
+before the run the game counts of the ``--also-policy`` arms (``run`` and ``compare``:
+``--also-games``, ``--budget``) with the estimated time of the slow arms."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,6 +11,7 @@ from rich.text import Text
 
 from analysis.words import count
 
+from .. import settings
 from .common import err, out, registry
 
 
@@ -80,6 +83,66 @@ class RunSettings:
                                 f"{count(len(exp.arms), 'arm')}, {outcome.elapsed:.1f} s"),
                   soft_wrap=True)
         return res, outcome
+
+
+def use_legacy_name(exp, store) -> None:
+    """Resume an experiment stored under the name the same command (``run``, ``compare``)
+    derived before the also-policies left the derived name (``...-and-search-...``), rather
+    than playing it again under the new one."""
+    from ..store import Store
+
+    if not exp.name_derived or not exp.legacy_name:
+        return
+    st = Store(settings.store_root(store))
+    if st.read_manifest(exp.name) is None and st.read_manifest(exp.legacy_name) is not None:
+        err.print(f"note: resuming {exp.legacy_name} (the name this command had before "
+                  f"--also-policy arms joined the experiment of their --policy)",
+                  markup=False, soft_wrap=True)
+        exp.name = exp.legacy_name
+
+
+def plan_counts(exp, how: RunSettings, budget_s, announce: bool = True, speed=None) -> list:
+    """The game counts of ``exp``'s --also-policy arms (``run``, ``compare``: ``--budget``, or
+    as recorded) and the estimated time of its slow arms, printed before the run
+    (:mod:`pipelines.budget`). A pilot runs only when there is a budget to spend or a search
+    arm with games to play.
+    ``speed(resolved_arm) -> games/s`` replaces the pilot (tests)."""
+    from ..budget import describe, measure_speed, plan_also_counts
+    from ..runner import check_run_options, load_kernels, share_kernels
+    from ..store import Store
+
+    from sim.search import uses_search
+
+    also = exp.also_arms()
+    if not also and not any(uses_search(ra.arm) for ra in exp.arms):
+        return []  # nothing to count or announce (and the manifest is read under the lock)
+    old = Store(settings.store_root(how.store)).read_manifest(exp.name)
+    if speed is None:
+        workers = check_run_options(how.workers, how.executor, how.scheduler)
+        shared = None
+
+        def speed(ra):
+            nonlocal shared
+            import numba
+
+            from rich.console import Console
+
+            if shared is None:
+                shared = share_kernels(exp.arms)
+                numba.set_num_threads(max(1, min(workers, numba.config.NUMBA_NUM_THREADS)))
+            arm = shared[ra.name].arm
+            load_kernels([arm], how.quiet)
+            with Console(stderr=True, quiet=how.quiet).status(
+                    f"Measuring arm {ra.name} ({ra.label(64)}) in a short pilot "
+                    f"(nothing stored)"):
+                return measure_speed(arm, exp.seed)[0]
+    explicit = [ra.name for ra in also if ra.config.games is not None]
+    estimates, notes = plan_also_counts(exp, old, budget_s, explicit, speed=speed)
+    exp.n_games = max(ra.n_games for ra in exp.arms)
+    if announce:
+        for line in notes + describe(estimates, exp, budget_s is not None):
+            err.print(f"note: {line}", markup=False, soft_wrap=True)
+    return estimates
 
 
 def check_precision_options(precision, max_games) -> None:

@@ -14,7 +14,7 @@ from analysis.words import count, plural
 from .. import settings
 from . import options as opts
 from .common import check_report_dir, fmt, guarded, out, print_items, registry
-from .running import RunSettings, check_precision_options
+from .running import RunSettings, check_precision_options, plan_counts, use_legacy_name
 from .tables import compare_items, ladder_tables, sweep_items
 
 
@@ -39,6 +39,8 @@ def compare_cmd(
     variant: opts.Variant = None,
     policy: opts.Policy = None,
     also_policy: opts.AlsoPolicy = None,
+    also_games: opts.AlsoGames = None,
+    budget: opts.Budget = None,
     seat_policy: opts.BothArmsSeatPolicy = None,
     games: opts.StudyGames = None,
     seed: opts.Seed = None,
@@ -53,18 +55,26 @@ def compare_cmd(
     quiet: opts.Quiet = False,
     replan: opts.Replan = False,
 ):
-    """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report."""
+    """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report.
+
+    Each --also-policy plays the pair again under that policy; --also-games NAME=N or
+    --budget DURATION give its pair fewer games (both arms the same first N games)."""
+    from ..budget import check_options
     from ..studies import compare_experiment
 
     check_report_dir(out_dir, store)
     check_precision_options(precision, max_games)
+    budget_s = check_options(also_policy, also_games, budget, precision)
     exp = compare_experiment(game, set_ or (), players, variant, policy, seat_policy or (),
                              tweak_seat_policy or (),
                              settings.DEFAULT_GAMES if games is None else games,
                              settings.DEFAULT_SEED if seed is None else seed, experiment,
-                             chunk_size, components, also_policy or ())
-    res = RunSettings(store, workers, quiet=quiet, replan=replan).simulate(
-        exp, precision, max_games, start_small=games is None)
+                             chunk_size, components, also_policy or (), also_games or ())
+    how = RunSettings(store, workers, quiet=quiet, replan=replan)
+    use_legacy_name(exp, store)
+    if precision is None:
+        plan_counts(exp, how, budget_s)
+    res = how.simulate(exp, precision, max_games, start_small=games is None)
     print_items(compare_items(res.store, exp.name, exp.source["pairs"]))
     _print_report(res.store, exp.name, out_dir)
 

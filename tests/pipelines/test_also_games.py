@@ -271,7 +271,7 @@ def test_bad_also_games_and_budget_exit_2_and_write_nothing(cli, tmp_path, args,
 def test_run_announces_a_search_arm_that_would_take_long(tmp_path, capsys):
     """A real search arm (search seats: sim.search.uses_search) is piloted and announced; the
     pilot's speed is injected (no kernel is compiled here), nothing is written."""
-    from pipelines.cli.run import plan_counts
+    from pipelines.cli.running import plan_counts
     from pipelines.cli.running import RunSettings
 
     exp = ex.from_cli("flower_shop", players="1", games=100_000, seed=1,
