@@ -363,12 +363,37 @@ def build_manifest(exp: Experiment, old: dict | None, chunk_size: int,
         "game_versions": {a["game"]: a["game_version"] for a in arms},
         "code_version": code,
         "code_versions": sorted(set(manifest.get("code_versions", [])) | {code}),
-        "spec": exp.source,
+        "spec": _spec_with_kept_pairs(exp.source, old, missing) if old is not None
+        else exp.source,
         "content_hash": exp.content_hash(),
         "arms": arms,
     })
     manifest["finished_chunks"] = _finished(manifest)
     return manifest, notes, drop
+
+
+def _spec_with_kept_pairs(source, old: dict, kept: list[str]):
+    """The manifest's ``spec`` for this run: ``source``, plus the compared pairs of the old
+    spec whose arms are kept from earlier runs without being run now (``compare`` without the
+    ``--also-policy`` an earlier run had: its pairs stay in the store, so they stay in the
+    report), with their also-policies."""
+    old_spec = old.get("spec")
+    if not kept or not isinstance(source, dict) or not isinstance(old_spec, dict) \
+            or "pairs" not in source:
+        return source
+    kept_set = set(kept)
+    have = {(p.get("baseline"), p.get("tweak")) for p in source.get("pairs") or []}
+    more = [p for p in old_spec.get("pairs") or [] if isinstance(p, dict)
+            and {p.get("baseline"), p.get("tweak")} <= kept_set
+            and (p.get("baseline"), p.get("tweak")) not in have]
+    if not more:
+        return source
+    spec = {**source, "pairs": list(source["pairs"]) + more}
+    pols = list(source.get("also_policy") or [])
+    pols += [p for p in old_spec.get("also_policy") or [] if p not in pols]
+    if pols:
+        spec["also_policy"] = pols
+    return spec
 
 
 def _plan_traces(exp: Experiment, ra: ResolvedArm, entry: dict, notes: list[str],

@@ -61,14 +61,16 @@ AlsoPolicy = Annotated[Optional[List[str]], typer.Option(
 AlsoGames = Annotated[Optional[List[str]], typer.Option(
     "--also-games",
     help="NAME=N: the --also-policy NAME (as given, its slug, or its bare name: search=400) "
-         "plays N games, the first N of the arms' games (1..--games; repeatable). A search "
-         "plays 1-150 games/s: give it fewer games than a heuristic.")]
+         "plays N games, the first N of the arms' games (1..--games; repeatable; compare: "
+         "both arms of its pair, still paired). A search plays 1-150 games/s: give it fewer "
+         "games than a heuristic.")]
 Budget = Annotated[Optional[str], typer.Option(
     "--budget",
     help="Time for the --also-policy arms without --also-games (90s, 10m, 1h, 1h30m): a short "
-         "timed pilot of each (nothing stored) picks the game count that fits its equal share, "
-         "rounded down, at most --games. The count depends on this machine's speed; the "
-         "manifest records it and a rerun keeps it.")]
+         "timed pilot of each (nothing stored) picks the game count that fits its equal share "
+         "(compare: a share per pair, both arms one count), rounded down, at most --games. The "
+         "count depends on this machine's speed; the manifest records it and a rerun keeps "
+         "it.")]
 
 
 def _seat_policy(help: str):

@@ -75,7 +75,11 @@ def compare_cmd(
     if precision is None:
         plan_counts(exp, how, budget_s)
     res = how.simulate(exp, precision, max_games, start_small=games is None)
-    print_items(compare_items(res.store, exp.name, exp.source["pairs"]))
+    from ..store import Store
+
+    stored = (Store(res.store).read_manifest(exp.name) or {}).get("spec") or {}
+    # the manifest's pairs: also those an earlier --also-policy left in the store
+    print_items(compare_items(res.store, exp.name, stored.get("pairs") or exp.source["pairs"]))
     _print_report(res.store, exp.name, out_dir)
 
 
