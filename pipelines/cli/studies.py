@@ -58,7 +58,9 @@ def compare_cmd(
     """Tweak vs baseline on the same seeds: paired differences with 95% intervals, HTML report.
 
     Each --also-policy plays the pair again under that policy; --also-games NAME=N or
-    --budget DURATION give its pair fewer games (both arms the same first N games)."""
+    --budget DURATION give its pair fewer games (both arms the same first N games), e.g.
+    `playtest compare rattlebones -p 2 --set seat_bonus_gold=[0,1] --also-policy search
+    --also-games search=400` (or `--budget 10m`)."""
     from ..budget import check_options
     from ..studies import compare_experiment
 
