@@ -259,7 +259,10 @@ def describe(estimates: Iterable[Estimate], exp, budget_given: bool) -> list[str
     budget, else when above :data:`SLOW_ARM_S`), with a hint for a slow arm without a
     count of its own."""
     lines = []
-    group_of = {ra.name: len(g) for g in exp.also_groups() for ra in g}
+    also = {ra.name for ra in exp.also_arms()}
+    # arms that play one count together: a compare pair (its baseline and tweak) is 2
+    together = {a: 2 for p in (exp.source or {}).get("pairs") or [] if isinstance(p, dict)
+                for a in (p.get("baseline"), p.get("tweak"))}
     for e in estimates:
         ra = exp.arm(e.arm)
         speed = f"{rate(e.games_per_s)} games/s in a pilot"
@@ -267,10 +270,9 @@ def describe(estimates: Iterable[Estimate], exp, budget_given: bool) -> list[str
             lines.append(f"arm {e.arm}: {e.games:,} games fit the budget ({speed}; about "
                          f"{duration(e.seconds)} to play)")
         elif e.seconds > SLOW_ARM_S:
-            also = e.arm in group_of
-            # 10 minutes for the arm, or for its group (a compare pair plays both arms)
-            n10 = max(10, affordable(e.games_per_s / group_of.get(e.arm, 1), 600, exp.n_games))
-            hint = (f"--also-games {_policy_of(ra)}={n10} or --budget 10m" if also
+            # the count that takes 10 minutes (for a compare pair: its two arms together)
+            n10 = max(10, affordable(e.games_per_s / together.get(e.arm, 1), 600, exp.n_games))
+            hint = (f"--also-games {_policy_of(ra)}={n10} or --budget 10m" if e.arm in also
                     else f"--games {n10}")
             lines.append(f"arm {e.arm} ({ra.label(64)}): {e.todo:,} games take about "
                          f"{duration(e.seconds)} ({speed}); for fewer: {hint}")

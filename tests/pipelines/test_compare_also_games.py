@@ -187,6 +187,12 @@ def test_slow_pairs_are_announced_with_a_hint_for_the_pair():
         in lines[0]
     # ten minutes for the pair: 3,000 games in each of its two arms at 10 games/s
     assert "--also-games random=3000 or --budget 10m" in lines[0]
+    # a slow --policy pair gets the --games hint, for its two arms as well
+    est, _ = budget.plan_also_counts(exp, None, None, is_slow=lambda ra: True,
+                                     speed=lambda ra: 10.0)
+    lines = budget.describe(est, exp, False)
+    assert len(lines) == 4 and "tweak-p2 (fakedice 2p greedy)" in lines[1]
+    assert lines[1].endswith("for fewer: --games 3000")
 
 
 def test_compare_announces_a_search_pair_before_it_starts(tmp_path, capsys):
