@@ -133,26 +133,19 @@ def gather_split(state, rules, b, x, y, c):
 
 
 @njit(cache=True)
-def same_as_earlier(state, b, t, skip=-1):
-    """True if an earlier tile u < t of the seat (other than ``skip``) is identical to t
-    (cubes, egg, honey and this round's dice): a choice between identical tiles is listed once
-    (§9.1: options that lead to the same position up to the order of the tiles)."""
-    for u in range(t):
-        if u == skip:
-            continue
-        same = (state[b + L.F_EGG + u] == state[b + L.F_EGG + t]
-                and state[b + L.F_TILE_HONEY + u] == state[b + L.F_TILE_HONEY + t])
-        for c in range(L.N_COL):
-            if not same:
-                break
-            same = state[b + L.F_CUBES + u * L.N_COL + c] == state[b + L.F_CUBES + t * L.N_COL + c]
-        for v in range(L.N_VAL):
-            if not same:
-                break
-            same = state[b + L.F_TDICE + u * L.N_VAL + v] == state[b + L.F_TDICE + t * L.N_VAL + v]
-        if same:
-            return True
-    return False
+def tile_key(state, b, t):
+    """Everything that tells tile ``t`` apart (cubes, egg, honey and this round's dice) packed
+    in one int64: cubes of colour c in 4 bits from bit 4c (at most tile_pollen_capacity <= 8),
+    dice of value v+1 in 5 bits from bit 24 + 5v (at most dice_per_player <= 30, plus the
+    volunteer die), then the egg and honey bits. Two tiles are identical iff their keys are
+    (§9.1: options that lead to the same position up to the order of the tiles are listed
+    once)."""
+    k = state[b + L.F_EGG + t] << 54 | state[b + L.F_TILE_HONEY + t] << 55
+    for c in range(L.N_COL):
+        k |= state[b + L.F_CUBES + t * L.N_COL + c] << (4 * c)
+    for v in range(L.N_VAL):
+        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (24 + 5 * v)
+    return k
 
 
 @njit(cache=True)

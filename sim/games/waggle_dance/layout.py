@@ -253,6 +253,7 @@ STATE = Block("S_", (
     ("cube_supply", N_COL, "cubes of each colour in the supply"),
     ("deck", MAX_DECK, "queen deck: card types, top at S_DECK_POS"),
     ("unseen", MAX_DECK, "scratch of a search's re-sampling: the queen cards the seat has not seen"),
+    ("tile_key", MAX_HIVE, "scratch of a listing: hive.tile_key of the deciding seat's tiles (kernel.distinct_tiles)"),
     ("deck_n", 1, "cards in the shuffled deck"),
     ("deck_pos", 1, "next card to draw (WD-G1)"),
     ("discard", 1, "queen cards on the discard pile: played, or not kept from a Scout (WD-Q3)"),
