@@ -309,11 +309,19 @@ SCRATCH = Block("SCR_", (
      "emptied (NaN) by each placement decision"),
     ("waiting", 1, "bit v - 1 set if a tile of the deciding seat holds an odd number of dice of "
      "value v (a die waiting for its pair, WD-F3); set by each placement decision"),
+    ("wait_n", N_VAL, "per value v (at v - 1): tiles of the deciding seat holding an odd number of "
+     "dice of value v; set by each placement decision"),
+    ("wait", N_VAL * MAX_HIVE, "per value v: those tiles, at (v - 1) * MAX_HIVE + k"),
+    ("completion", N_COL, "a trade decision (DP-17): policies._completion of one more cube, by colour"),
+    ("colour", N_COL, "a trade decision: the deciding seat's cubes of each colour"),
     ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive its values below were worked out for "
      "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at "
      "1 + MAX_HIVE * N_COL + t)"),
     ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),
     ("trade_ok", MAX_PLAYERS, "per seat: 1 if its hive holds trade_pollen_cost cubes of a colour"),
+    ("ripe", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): how near the "
+     "tile is to a honey of its biggest colour (DP-04, policies._cached_ripe)"),
+    ("most", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: cubes of the tile's biggest colour"),
     ("spare_lo", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): least "
      "_link_value(t, u) over tiles u that hold cubes (DP-04)"),
     ("spare_hi", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: best _link_value(t, u) over tiles u "

@@ -22,7 +22,6 @@ from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, ho
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
-assert L.N_COL == 6, "_best_trade works out six colours"
 
 
 @njit(cache=True)
@@ -101,18 +100,24 @@ def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
     What ``_place_value`` works out once per decision (the slots' values) is NaN until first
     asked for; so are the values that depend on the seat's hive alone (its free capacity, the
-    links between its tiles) if the hive changed since the seat's last placement decision
+    links between its tiles, how ripe each tile is) if the hive changed since the seat's last placement decision
     (``_same_hive``): in a round's placements it does not. The values that have a die waiting
     for its pair on one of the seat's tiles are noted (WD-F3: only a die of such a value can
-    complete a split pair)."""
+    complete a split pair), with their tiles (``SCR_WAIT``)."""
     nan = float("nan")
     for d in range(L.DEST_FLOWER):
         scr[L.SCR_SLOT + d] = nan
     b = seat_base(seat)
     waiting = 0
+    for v in range(L.N_VAL):
+        scr[L.SCR_WAIT_N + v] = 0.0
     for t in range(state[b + L.F_N_TILES]):
-        for v in range(L.N_VAL):
-            waiting |= (state[b + L.F_TDICE + t * L.N_VAL + v] & 1) << v
+        for v in range(L.N_VAL):          # branch-free: write t, count it if its die waits
+            odd = state[b + L.F_TDICE + t * L.N_VAL + v] & 1
+            waiting |= odd << v
+            k = int(scr[L.SCR_WAIT_N + v])
+            scr[L.SCR_WAIT + v * L.MAX_HIVE + k] = t
+            scr[L.SCR_WAIT_N + v] = k + odd
     scr[L.SCR_WAITING] = waiting
     if _same_hive(state, scr, seat):
         return
@@ -122,6 +127,7 @@ def _empty_cache(state, scr, seat):
     nt = state[b + L.F_N_TILES]
     for t in range(nt):
         scr[L.SCR_SPARE_HI + o + t] = nan
+        scr[L.SCR_RIPE + o + t] = nan
         for u in range(nt):
             scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u] = nan
 
@@ -148,6 +154,19 @@ def _cached_trade_ok(state, rules, scr, seat):
                 scr[i] = 1.0
                 break
     return scr[i] == 1.0
+
+
+@njit(cache=True)
+def _cached_ripe(state, rules, scr, seat, t):
+    """DP-04: (ripe, most) of ``seat``'s tile ``t``, once per hive (``scr``): the cubes of its
+    biggest colour as a fraction of a honey (WD-F4), less a quarter per cube of another colour,
+    and the cubes of that colour."""
+    i = seat * L.MAX_HIVE + t
+    if scr[L.SCR_RIPE + i] != scr[L.SCR_RIPE + i]:
+        _, bc, other = _max_pure(state, seat_base(seat), t)
+        scr[L.SCR_MOST + i] = bc
+        scr[L.SCR_RIPE + i] = bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other
+    return scr[L.SCR_RIPE + i], scr[L.SCR_MOST + i]
 
 
 @njit(cache=True)
@@ -203,17 +222,15 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
         if d % 2 == 1:
             return pp[R.P_W_HATCH]
         return 0.3 * pp[R.P_W_HATCH] if spare and d == 0 else -0.2
-    _, bc, other = _max_pure(state, b, t)
-    ripe = bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other
+    ripe, bc = _cached_ripe(state, rules, scr, seat, t)
     if d % 2 == 1:                       # completes a pair on this tile (WD-F6)
         if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
             return pp[R.P_W_PAIR] * ripe
         return 0.2 * pp[R.P_W_PAIR] * ripe
     best = -0.3
-    if (int(scr[L.SCR_WAITING]) >> (v - 1)) & 1:  # a die of value v waits on some tile
-        for u in range(state[b + L.F_N_TILES]):   # completes a split pair with it (WD-F3)
-            if u == t or state[b + L.F_TDICE + u * L.N_VAL + v - 1] % 2 == 0:
-                continue
+    for k in range(int(scr[L.SCR_WAIT_N + v - 1])):   # a die of value v waits on tile u:
+        u = int(scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k])  # a split pair with it (WD-F3)
+        if u != t:
             best = max(best, 0.9 * pp[R.P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
     if spare:                                # first die of a pair to come
         if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
@@ -290,51 +307,53 @@ def _cube_value(state, rules, b, c, t):
 
 
 @njit(cache=True)
-def _completion(state, rules, b, c, extra):
-    """DP-17: 3 if ``extra`` cubes of ``c`` complete a single-colour tile, else the best
-    fraction of one filled."""
-    best = 0.0
+def _completions(state, rules, b, extra, scr):
+    """DP-17, for every colour c in one pass over the hive: ``SCR_COMPLETION + c`` is 3 if
+    ``extra`` cubes of ``c`` complete a single-colour tile with room, else the best fraction of
+    one filled; ``SCR_COLOUR + c`` the hive's cubes of ``c``."""
+    for c in range(L.N_COL):
+        scr[L.SCR_COMPLETION + c] = 0.0
+        scr[L.SCR_COLOUR + c] = 0.0
     for t in range(state[b + L.F_N_TILES]):
-        if room(state, rules, b, t) <= 0:
-            continue
-        same = state[b + L.F_CUBES + t * L.N_COL + c]
-        if tile_cubes(state, b, t) != same:
-            continue
-        if same + extra >= rules[R.R_POLLEN_PER_HONEY]:
-            return 3.0
-        best = max(best, (same + extra) / rules[R.R_POLLEN_PER_HONEY])
-    return best
+        total = tile_cubes(state, b, t)
+        open_ = room(state, rules, b, t) > 0
+        for c in range(L.N_COL):
+            same = state[b + L.F_CUBES + t * L.N_COL + c]
+            scr[L.SCR_COLOUR + c] += same
+            if open_ and total == same:
+                if same + extra >= rules[R.R_POLLEN_PER_HONEY]:
+                    scr[L.SCR_COMPLETION + c] = 3.0
+                else:
+                    scr[L.SCR_COMPLETION + c] = max(scr[L.SCR_COMPLETION + c],
+                                                    (same + extra) / rules[R.R_POLLEN_PER_HONEY])
 
 
 @njit(cache=True)
-def _trade_value(code, keen, completion, hive):
-    """DP-17: trade only when the cube bought completes or nearly completes a tile.
-    ``completion``: ``_completion`` of one more cube by colour; ``hive``: the hive's cubes by
-    colour; ``keen``: eggs are wanted (the pool is big enough, or no personal dice are left)."""
+def _trade_value(code, keen, scr):
+    """DP-17: trade only when the cube bought completes or nearly completes a tile
+    (``_completions`` of one more cube, by colour, in ``scr``); a pollen trade costs a quarter
+    of a cube per cube of the paid colour in the hive. ``keen``: eggs are wanted (the pool is
+    big enough, or no personal dice are left)."""
     if code == L.TR_SKIP:
         return 0.5
     c, c2 = O.decode_trade(code)
     if c < 0:
-        return completion[c2] + (1.0 if keen else -2.0)
-    return completion[c2] - 0.3 * hive[c]
+        return scr[L.SCR_COMPLETION + c2] + (1.0 if keen else -2.0)
+    return scr[L.SCR_COMPLETION + c2] - 0.3 * scr[L.SCR_COLOUR + c]
 
 
 @njit(cache=True)
-def _best_trade(state, rules, pp, seat, n):
+def _best_trade(state, rules, pp, seat, n, scr):
     """DP-17 (D_TRADE): the greedy choice among the ``n`` listed trades, the first with the
     highest ``_trade_value``. The completions and the hive's cubes depend on the colours alone,
-    so they are worked out once per colour for the decision."""
+    so they are worked out once for the decision (``_completions``)."""
     b = seat_base(seat)
-    completion = (_completion(state, rules, b, 0, 1), _completion(state, rules, b, 1, 1),
-                  _completion(state, rules, b, 2, 1), _completion(state, rules, b, 3, 1),
-                  _completion(state, rules, b, 4, 1), _completion(state, rules, b, 5, 1))
-    hive = (colour_in_hive(state, b, 0), colour_in_hive(state, b, 1), colour_in_hive(state, b, 2),
-            colour_in_hive(state, b, 3), colour_in_hive(state, b, 4), colour_in_hive(state, b, 5))
+    _completions(state, rules, b, 1, scr)
     keen = state[b + L.F_POOL] >= pp[R.P_TRADE_EGG_WHEN_POOL_GE] or state[b + L.F_PERSONAL] == 0
     best = 0
     bv = -1e18
     for i in range(n):
-        v = _trade_value(state[L.S_OPTIONS + i], keen, completion, hive)
+        v = _trade_value(state[L.S_OPTIONS + i], keen, scr)
         if v > bv:
             bv = v
             best = i
@@ -602,10 +621,10 @@ def greedy(state, rules, pparams, seat, point, n, scr):
     """K_GREEDY: the index of the best-scoring listed option (the first on ties). On the own
     turn the card plays (listed after the placements) are scored against the best placement.
     ``scr``: float64[SCR_LEN] scratch, the placement cache (``_empty_cache``; only placement
-    decisions read it)."""
+    decisions read it) and a trade decision's values by colour (``_completions``)."""
     pp = pparams[seat]
     if point == L.D_TRADE:
-        return _best_trade(state, rules, pp, seat, n)
+        return _best_trade(state, rules, pp, seat, n, scr)
     plain = n
     if point == L.D_PLACE:
         _empty_cache(state, scr, seat)
