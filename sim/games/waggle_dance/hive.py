@@ -62,6 +62,15 @@ def free_capacity(state, rules, b):
 
 
 @njit(cache=True)
+def has_room(state, rules, b):
+    """True if a tile of the hive has free cube space (``free_capacity`` > 0, WD-D7)."""
+    for t in range(state[b + L.F_N_TILES]):
+        if room(state, rules, b, t) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def is_empty_tile(state, b, t):
     """EMPTY: no egg, no cubes, not honey (WD-C1); dice on it do not matter."""
     return holds_pollen(state, b, t) and tile_cubes(state, b, t) == 0

@@ -38,8 +38,8 @@ from sim.trace import emit
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
-                   majority_owed, room, seat_base, tile_cubes, tile_key)
+from .hive import (card_flip_ok, has_room, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
+                   majority_owed, room, seat_base, tile_cubes, tile_dice, tile_key)
 from .policies import greedy
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
@@ -253,17 +253,13 @@ def open_tiles(state, rules, b, src):
     ``max_dice_per_hive_tile``, the die's own tile ``src`` (Feint; -1 none), or identical to an
     earlier tile other than ``src`` (listed once, ``distinct_tiles``)."""
     cap = int(rules[R.R_MAX_DICE_PER_HIVE_TILE])
-    first = distinct_tiles(state, b, src)
-    skip = 0
+    skip = ~distinct_tiles(state, b, src)
+    if src >= 0:
+        skip |= 1 << src
     for t in range(state[b + L.F_N_TILES]):
-        if t == src or state[b + L.F_TILE_HONEY + t] or not (first >> t) & 1:
+        skip |= state[b + L.F_TILE_HONEY + t] << t
+        if cap > 0 and tile_dice(state, b, t) >= cap:
             skip |= 1 << t
-        elif cap > 0:
-            d = 0
-            for w in range(L.N_VAL):
-                d += state[b + L.F_TDICE + t * L.N_VAL + w]
-            if d >= cap:
-                skip |= 1 << t
     return skip
 
 
@@ -276,13 +272,11 @@ def list_destinations(state, seat, v, head, src, skip, n):
     placement and of a Feint, ``options``)."""
     for card in range(L.N_SLOTCARDS):
         i = card * L.N_VAL + v - 1
-        if card != src and state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
-            n = _opt(state, n, head + card)
-    if src != L.FROM_FLOWER + v - 1:
-        n = _opt(state, n, head + L.DEST_FLOWER)
+        n = _opt_if(state, n, head + card, (card != src) & (state[L.S_BLOCKED + i] == 0)
+                    & (state[L.S_SLOT_OWNER + i] == 0))
+    n = _opt_if(state, n, head + L.DEST_FLOWER, src != L.FROM_FLOWER + v - 1)
     for t in range(state[seat_base(seat) + L.F_N_TILES]):
-        if not (skip >> t) & 1:
-            n = _opt(state, n, head + L.DEST_TILE + t)
+        n = _opt_if(state, n, head + L.DEST_TILE + t, 1 - ((skip >> t) & 1))
     return n
 
 
@@ -536,7 +530,7 @@ def next_cube_owner(state, rules, log):
             left += state[b + L.F_GAINED + c]
         if left == 0:
             continue
-        if free_capacity(state, rules, b) > 0:
+        if has_room(state, rules, b):
             return seat
         for c in range(L.N_COL):
             g = state[b + L.F_GAINED + c]
@@ -1083,6 +1077,17 @@ def _opt(state, n, code):
     if n < L.MAX_OPTS:
         state[L.S_OPTIONS + n] = code
         return n + 1
+    return n
+
+
+@njit(cache=True)
+def _opt_if(state, n, code, cond):
+    """``_opt`` if ``cond`` (a bool or 0/1), without a branch on it: the code is written after
+    the listed ones whatever ``cond`` and counted only if ``cond`` (the options block beyond
+    the count means nothing)."""
+    if n < L.MAX_OPTS:
+        state[L.S_OPTIONS + n] = code
+        return n + int(cond)
     return n
 
 

@@ -219,11 +219,11 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     if state[b + L.F_EGG + t]:
         if state[b + L.F_PERSONAL] == 0:
             return -0.5
-        if d % 2 == 1:
+        if d & 1:
             return pp[R.P_W_HATCH]
         return 0.3 * pp[R.P_W_HATCH] if spare and d == 0 else -0.2
     ripe, bc = _cached_ripe(state, rules, scr, seat, t)
-    if d % 2 == 1:                       # completes a pair on this tile (WD-F6)
+    if d & 1:                       # completes a pair on this tile (WD-F6)
         if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
             return pp[R.P_W_PAIR] * ripe
         return 0.2 * pp[R.P_W_PAIR] * ripe
