@@ -142,18 +142,25 @@ def gather_split(state, rules, b, x, y, c):
 
 
 @njit(cache=True)
-def tile_key(state, b, t):
-    """Everything that tells tile ``t`` apart (cubes, egg, honey and this round's dice) packed
-    in one int64: cubes of colour c in 4 bits from bit 4c (at most tile_pollen_capacity <= 8),
-    dice of value v+1 in 5 bits from bit 24 + 5v (at most dice_per_player <= 30, plus the
-    volunteer die), then the egg and honey bits. Two tiles are identical iff their keys are
-    (§9.1: options that lead to the same position up to the order of the tiles are listed
-    once)."""
-    k = state[b + L.F_EGG + t] << 54 | state[b + L.F_TILE_HONEY + t] << 55
+def tile_contents(state, b, t):
+    """Tile ``t``'s cubes, egg and honey packed in one int64 below 2**26: cubes of colour c in
+    4 bits from bit 4c (at most tile_pollen_capacity <= 8), the egg bit 24, the honey bit 25.
+    Two tiles hold the same iff their packings are."""
+    k = state[b + L.F_EGG + t] << 24 | state[b + L.F_TILE_HONEY + t] << 25
     for c in range(L.N_COL):
         k |= state[b + L.F_CUBES + t * L.N_COL + c] << (4 * c)
+    return k
+
+
+@njit(cache=True)
+def tile_key(state, b, t):
+    """Everything that tells tile ``t`` apart (``tile_contents`` and this round's dice) packed in
+    one int64: the dice of value v+1 in 5 bits from bit 26 + 5v (at most dice_per_player <= 30,
+    plus the volunteer die). Two tiles are identical iff their keys are (§9.1: options that
+    lead to the same position up to the order of the tiles are listed once)."""
+    k = tile_contents(state, b, t)
     for v in range(L.N_VAL):
-        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (24 + 5 * v)
+        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (26 + 5 * v)
     return k
 
 

@@ -18,7 +18,8 @@ from . import layout as L
 from . import options as O
 from . import rules as R
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
-                   honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
+                   honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_contents,
+                   tile_cubes)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
@@ -73,63 +74,67 @@ def _wants_eggs(state, pp, b):
 
 @njit(cache=True)
 def _same_hive(state, scr, seat):
-    """True if ``seat``'s hive (its tiles, their cubes and which of them may hold cubes: all
-    that its free capacity, the links between its tiles and its trade check depend on) is the
-    one recorded in ``scr`` (``SCR_HIVE``) at its last placement decision; else records it. A
-    zeroed scratch matches no hive."""
+    """True if ``seat``'s hive and dice (its tiles, their cubes, eggs and honey, its honey
+    count, pool and personal supply: all that its free capacity, the links between its tiles, their ripeness
+    and its slot values depend on) are the ones recorded in ``scr`` (``SCR_HIVE``; the tiles
+    by ``tile_contents``, exact in a float64) at its last placement decision; else records
+    them. A zeroed scratch matches no hive."""
     b = seat_base(seat)
     k = L.SCR_HIVE + seat * L.HIVE_KEY
     nt = state[b + L.F_N_TILES]
-    same = scr[k] == nt + 1
+    same = ((scr[k] == nt + 1) & (scr[k + 1] == state[b + L.F_POOL])
+            & (scr[k + 2] == state[b + L.F_PERSONAL]) & (scr[k + 3] == state[b + L.F_HONEY]))
     scr[k] = nt + 1
-    k += 1
-    for i in range(nt * L.N_COL):         # branch-free: compare and record every entry
-        x = state[b + L.F_CUBES + i]
-        same &= scr[k + i] == x
-        scr[k + i] = x
-    k += L.MAX_HIVE * L.N_COL
-    for t in range(nt):
-        x = 1 if holds_pollen(state, b, t) else 0
-        same &= scr[k + t] == x
-        scr[k + t] = x
+    scr[k + 1] = state[b + L.F_POOL]
+    scr[k + 2] = state[b + L.F_PERSONAL]
+    scr[k + 3] = state[b + L.F_HONEY]
+    for t in range(nt):                   # branch-free: compare and record every tile
+        x = tile_contents(state, b, t)
+        same &= scr[k + 4 + t] == x
+        scr[k + 4 + t] = x
     return same
 
 
 @njit(cache=True)
 def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
-    What ``_place_value`` works out once per decision (the slots' values) is NaN until first
-    asked for; so are the values that depend on the seat's hive alone (its free capacity, the
-    links between its tiles, how ripe each tile is) if the hive changed since the seat's last placement decision
-    (``_same_hive``): in a round's placements it does not. The values that have a die waiting
-    for its pair on one of the seat's tiles are noted (WD-F3: only a die of such a value can
-    complete a split pair), with their tiles (``SCR_WAIT``)."""
+    The tiles that hold a die waiting for its pair, by value (``_waiting``), are NaN until first
+    asked for; so are the values that depend on the seat's hive and dice alone (its slot
+    values, its free capacity, the links between its tiles, how ripe each tile is) if they
+    changed since the seat's last placement decision (``_same_hive``): in a round's
+    placements they do not."""
     nan = float("nan")
-    for d in range(L.DEST_FLOWER):
-        scr[L.SCR_SLOT + d] = nan
-    b = seat_base(seat)
-    waiting = 0
     for v in range(L.N_VAL):
-        scr[L.SCR_WAIT_N + v] = 0.0
-    for t in range(state[b + L.F_N_TILES]):
-        for v in range(L.N_VAL):          # branch-free: write t, count it if its die waits
-            odd = state[b + L.F_TDICE + t * L.N_VAL + v] & 1
-            waiting |= odd << v
-            k = int(scr[L.SCR_WAIT_N + v])
-            scr[L.SCR_WAIT + v * L.MAX_HIVE + k] = t
-            scr[L.SCR_WAIT_N + v] = k + odd
-    scr[L.SCR_WAITING] = waiting
+        scr[L.SCR_WAIT_N + v] = nan
     if _same_hive(state, scr, seat):
         return
+    for d in range(L.DEST_FLOWER):
+        scr[L.SCR_SLOT + seat * L.DEST_FLOWER + d] = nan
     scr[L.SCR_FREE_CAP + seat] = nan
     scr[L.SCR_TRADE_OK + seat] = nan
     o = seat * L.MAX_HIVE
-    nt = state[b + L.F_N_TILES]
+    nt = state[seat_base(seat) + L.F_N_TILES]
     for t in range(nt):
         scr[L.SCR_SPARE_HI + o + t] = nan
         scr[L.SCR_RIPE + o + t] = nan
         for u in range(nt):
             scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u] = nan
+
+
+@njit(cache=True)
+def _waiting(state, scr, seat, v):
+    """DP-04, WD-F3: the tiles of ``seat`` that hold an odd number of dice of value v (a die
+    waiting for its pair: only a die of value v completes a split pair with it), listed at
+    ``SCR_WAIT + (v - 1) * MAX_HIVE`` once per decision; returns their number."""
+    i = L.SCR_WAIT_N + v - 1
+    if scr[i] != scr[i]:
+        b = seat_base(seat)
+        k = 0
+        for t in range(state[b + L.F_N_TILES]):   # branch-free: write t, count it if its die waits
+            scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k] = t
+            k += state[b + L.F_TDICE + t * L.N_VAL + v - 1] & 1
+        scr[i] = k
+    return int(scr[i])
 
 
 @njit(cache=True)
@@ -205,9 +210,10 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     b = seat_base(seat)
     v, dest = O.decode_place(code)
     if dest < L.DEST_FLOWER:
-        if scr[L.SCR_SLOT + dest] != scr[L.SCR_SLOT + dest]:
-            scr[L.SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
-        return scr[L.SCR_SLOT + dest] + pp[R.P_BLOCK_WEIGHT] * _rivals(state, seat, v)
+        i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
+        if scr[i] != scr[i]:
+            scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
+        return scr[i] + pp[R.P_BLOCK_WEIGHT] * _rivals(state, seat, v)
     if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
         if _cached_free_capacity(state, rules, scr, seat) == 0:
@@ -228,7 +234,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
             return pp[R.P_W_PAIR] * ripe
         return 0.2 * pp[R.P_W_PAIR] * ripe
     best = -0.3
-    for k in range(int(scr[L.SCR_WAIT_N + v - 1])):   # a die of value v waits on tile u:
+    for k in range(_waiting(state, scr, seat, v)):    # a die of value v waits on tile u:
         u = int(scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k])  # a split pair with it (WD-F3)
         if u != t:
             best = max(best, 0.9 * pp[R.P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
