@@ -716,12 +716,11 @@ def gain_cube(state, seat, t, log):
 # ==== night F (WD-F*) ==========================================================================
 @njit(cache=True)
 def has_tile_dice(state, b):
-    """True if the seat still has F-dice on its tiles."""
-    for t in range(state[b + L.F_N_TILES]):
-        for v in range(L.N_VAL):
-            if state[b + L.F_TDICE + t * L.N_VAL + v] > 0:
-                return True
-    return False
+    """True if the seat still has F-dice on its tiles (one pass over its tiles' dice)."""
+    any_ = 0
+    for i in range(state[b + L.F_N_TILES] * L.N_VAL):
+        any_ |= state[b + L.F_TDICE + i]
+    return any_ != 0
 
 
 @njit(cache=True)

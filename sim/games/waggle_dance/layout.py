@@ -308,6 +308,8 @@ SCRATCH = Block("SCR_", (
     ("wait_n", N_VAL, "per value v (at v - 1): tiles of the deciding seat holding an odd number of "
      "dice of value v; emptied (NaN) by each placement decision"),
     ("wait", N_VAL * MAX_HIVE, "per value v: those tiles, at (v - 1) * MAX_HIVE + k"),
+    ("rivals", N_VAL, "per value v (at v - 1): opponents holding an unplaced die of value v "
+     "(policies._rivals); emptied (NaN) by each placement decision"),
     ("completion", N_COL, "a trade decision (DP-17): policies._completions of one more cube, by colour"),
     ("colour", N_COL, "a trade decision: the deciding seat's cubes of each colour"),
     ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive and dice its values below were worked out "

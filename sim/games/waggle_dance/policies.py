@@ -98,14 +98,15 @@ def _same_hive(state, scr, seat):
 @njit(cache=True)
 def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
-    The tiles that hold a die waiting for its pair, by value (``_waiting``), are NaN until first
-    asked for; so are the values that depend on the seat's hive and dice alone (its slot
+    The tiles that hold a die waiting for its pair and the rivals for a slot, by value
+    (``_waiting``, ``_cached_rivals``), are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
     values, its free capacity, the links between its tiles, how ripe each tile is) if they
     changed since the seat's last placement decision (``_same_hive``): in a round's
     placements they do not."""
     nan = float("nan")
     for v in range(L.N_VAL):
         scr[L.SCR_WAIT_N + v] = nan
+        scr[L.SCR_RIVALS + v] = nan
     if _same_hive(state, scr, seat):
         return
     for d in range(L.DEST_FLOWER):
@@ -213,7 +214,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
         i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
         if scr[i] != scr[i]:
             scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
-        return scr[i] + pp[R.P_BLOCK_WEIGHT] * _rivals(state, seat, v)
+        return scr[i] + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
     if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
         if _cached_free_capacity(state, rules, scr, seat) == 0:
@@ -281,6 +282,15 @@ def _rivals(state, seat, v):
         if p != seat and state[seat_base(p) + L.F_UNPLACED + v - 1] > 0:
             k += 1
     return k
+
+
+@njit(cache=True)
+def _cached_rivals(state, scr, seat, v):
+    """``_rivals`` of value v, once per decision (``scr``): the same for the four slot cards."""
+    i = L.SCR_RIVALS + v - 1
+    if scr[i] != scr[i]:
+        scr[i] = _rivals(state, seat, v)
+    return scr[i]
 
 
 @njit(cache=True)
