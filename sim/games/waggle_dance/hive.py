@@ -62,6 +62,15 @@ def free_capacity(state, rules, b):
 
 
 @njit(cache=True)
+def has_room(state, rules, b):
+    """True if a tile of the hive has free cube space (``free_capacity`` > 0, WD-D7)."""
+    for t in range(state[b + L.F_N_TILES]):
+        if room(state, rules, b, t) > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
 def is_empty_tile(state, b, t):
     """EMPTY: no egg, no cubes, not honey (WD-C1); dice on it do not matter."""
     return holds_pollen(state, b, t) and tile_cubes(state, b, t) == 0
@@ -133,26 +142,26 @@ def gather_split(state, rules, b, x, y, c):
 
 
 @njit(cache=True)
-def same_as_earlier(state, b, t, skip=-1):
-    """True if an earlier tile u < t of the seat (other than ``skip``) is identical to t
-    (cubes, egg, honey and this round's dice): a choice between identical tiles is listed once
-    (§9.1: options that lead to the same position up to the order of the tiles)."""
-    for u in range(t):
-        if u == skip:
-            continue
-        same = (state[b + L.F_EGG + u] == state[b + L.F_EGG + t]
-                and state[b + L.F_TILE_HONEY + u] == state[b + L.F_TILE_HONEY + t])
-        for c in range(L.N_COL):
-            if not same:
-                break
-            same = state[b + L.F_CUBES + u * L.N_COL + c] == state[b + L.F_CUBES + t * L.N_COL + c]
-        for v in range(L.N_VAL):
-            if not same:
-                break
-            same = state[b + L.F_TDICE + u * L.N_VAL + v] == state[b + L.F_TDICE + t * L.N_VAL + v]
-        if same:
-            return True
-    return False
+def tile_contents(state, b, t):
+    """Tile ``t``'s cubes, egg and honey packed in one int64 below 2**26: cubes of colour c in
+    4 bits from bit 4c (at most tile_pollen_capacity <= 8), the egg bit 24, the honey bit 25.
+    Two tiles hold the same iff their packings are."""
+    k = state[b + L.F_EGG + t] << 24 | state[b + L.F_TILE_HONEY + t] << 25
+    for c in range(L.N_COL):
+        k |= state[b + L.F_CUBES + t * L.N_COL + c] << (4 * c)
+    return k
+
+
+@njit(cache=True)
+def tile_key(state, b, t):
+    """Everything that tells tile ``t`` apart (``tile_contents`` and this round's dice) packed in
+    one int64: the dice of value v+1 in 5 bits from bit 26 + 5v (at most dice_per_player <= 30,
+    plus the volunteer die). Two tiles are identical iff their keys are (§9.1: options that
+    lead to the same position up to the order of the tiles are listed once)."""
+    k = tile_contents(state, b, t)
+    for v in range(L.N_VAL):
+        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (26 + 5 * v)
+    return k
 
 
 @njit(cache=True)

@@ -38,8 +38,8 @@ from sim.trace import emit
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .hive import (card_flip_ok, free_capacity, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
-                   majority_owed, room, same_as_earlier, seat_base, tile_cubes)
+from .hive import (card_flip_ok, has_room, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
+                   majority_owed, room, seat_base, tile_cubes, tile_dice, tile_key)
 from .policies import greedy
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
@@ -231,21 +231,35 @@ def next_placer(state):
 
 
 @njit(cache=True)
+def distinct_tiles(state, b, skip=-1):
+    """§9.1 (options that lead to the same position up to the order of the tiles are listed
+    once): bit t set for each tile of the seat at ``b`` that is not identical to an earlier
+    tile other than ``skip`` (-1 none), by ``hive.tile_key`` (the keys in S_TILE_KEY)."""
+    first = 0
+    for t in range(state[b + L.F_N_TILES]):
+        k = tile_key(state, b, t)
+        state[L.S_TILE_KEY + t] = k
+        dup = False
+        for u in range(t):
+            dup |= (state[L.S_TILE_KEY + u] == k) & (u != skip)
+        if not dup:
+            first |= 1 << t
+    return first
+
+
+@njit(cache=True)
 def open_tiles(state, rules, b, src):
     """WD-R6c, WD-I4, WD-I22: bit t set for each own tile a die may not go to: HONEY, at
     ``max_dice_per_hive_tile``, the die's own tile ``src`` (Feint; -1 none), or identical to an
-    earlier tile other than ``src`` (listed once)."""
+    earlier tile other than ``src`` (listed once, ``distinct_tiles``)."""
     cap = int(rules[R.R_MAX_DICE_PER_HIVE_TILE])
-    skip = 0
+    skip = ~distinct_tiles(state, b, src)
+    if src >= 0:
+        skip |= 1 << src
     for t in range(state[b + L.F_N_TILES]):
-        if t == src or state[b + L.F_TILE_HONEY + t] or same_as_earlier(state, b, t, src):
+        skip |= state[b + L.F_TILE_HONEY + t] << t
+        if cap > 0 and tile_dice(state, b, t) >= cap:
             skip |= 1 << t
-        elif cap > 0:
-            d = 0
-            for w in range(L.N_VAL):
-                d += state[b + L.F_TDICE + t * L.N_VAL + w]
-            if d >= cap:
-                skip |= 1 << t
     return skip
 
 
@@ -258,13 +272,11 @@ def list_destinations(state, seat, v, head, src, skip, n):
     placement and of a Feint, ``options``)."""
     for card in range(L.N_SLOTCARDS):
         i = card * L.N_VAL + v - 1
-        if card != src and state[L.S_BLOCKED + i] == 0 and state[L.S_SLOT_OWNER + i] == 0:
-            n = _opt(state, n, head + card)
-    if src != L.FROM_FLOWER + v - 1:
-        n = _opt(state, n, head + L.DEST_FLOWER)
+        n = _opt_if(state, n, head + card, (card != src) & (state[L.S_BLOCKED + i] == 0)
+                    & (state[L.S_SLOT_OWNER + i] == 0))
+    n = _opt_if(state, n, head + L.DEST_FLOWER, src != L.FROM_FLOWER + v - 1)
     for t in range(state[seat_base(seat) + L.F_N_TILES]):
-        if not (skip >> t) & 1:
-            n = _opt(state, n, head + L.DEST_TILE + t)
+        n = _opt_if(state, n, head + L.DEST_TILE + t, 1 - ((skip >> t) & 1))
     return n
 
 
@@ -439,8 +451,9 @@ def list_eggs(state, seat):
     b = seat_base(seat)
     n = 1
     state[L.S_OPTIONS] = -1
+    first = distinct_tiles(state, b)
     for t in range(state[b + L.F_N_TILES]):
-        if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
+        if (first >> t) & 1 and is_empty_tile(state, b, t):
             state[L.S_OPTIONS + n] = t
             n += 1
     return n if n > 1 else 0
@@ -517,7 +530,7 @@ def next_cube_owner(state, rules, log):
             left += state[b + L.F_GAINED + c]
         if left == 0:
             continue
-        if free_capacity(state, rules, b) > 0:
+        if has_room(state, rules, b):
             return seat
         for c in range(L.N_COL):
             g = state[b + L.F_GAINED + c]
@@ -531,16 +544,29 @@ def next_cube_owner(state, rules, log):
 
 
 @njit(cache=True)
+def cube_tiles(state, rules, b):
+    """WD-D7, WD-E4: bit t set for each tile with room for a cube (identical tiles once)."""
+    first = distinct_tiles(state, b)
+    ok = 0
+    for t in range(state[b + L.F_N_TILES]):
+        if (first >> t) & 1 and room(state, rules, b, t) > 0:
+            ok |= 1 << t
+    return ok
+
+
+@njit(cache=True)
 def list_cube_places(state, rules, seat):
     """WD-D7 (DP-16): a colour of the gained cubes and a tile with room for it (identical tiles
-    listed once); the cubes of that colour go there as far as they fit (``place_cubes``)."""
+    listed once, ``cube_tiles``); the cubes of that colour go there as far as they fit
+    (``place_cubes``)."""
     b = seat_base(seat)
+    ok = cube_tiles(state, rules, b)
     n = 0
     for c in range(L.N_COL):
         if state[b + L.F_GAINED + c] == 0:
             continue
         for t in range(state[b + L.F_N_TILES]):
-            if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
+            if (ok >> t) & 1:
                 state[L.S_OPTIONS + n] = O.encode_cube(c, t)
                 n += 1
     return n
@@ -625,9 +651,10 @@ def list_payments(state, seat):
     """WD-E2/E3: the tiles one paid cube of S_CTX_COLOUR (or one egg) can come from."""
     b = seat_base(seat)
     c = state[L.S_CTX_COLOUR]
+    first = distinct_tiles(state, b)
     n = 0
     for t in range(state[b + L.F_N_TILES]):
-        if same_as_earlier(state, b, t):
+        if not (first >> t) & 1:
             continue
         if ((c < 0 and state[b + L.F_EGG + t])
                 or (c >= 0 and state[b + L.F_CUBES + t * L.N_COL + c] > 0)):
@@ -662,11 +689,11 @@ def pay_item(state, rules, seat, t, log):
 
 @njit(cache=True)
 def list_gain_tiles(state, rules, seat):
-    """WD-E4: the tiles with room for a received cube."""
-    b = seat_base(seat)
+    """WD-E4: the tiles with room for a received cube (``cube_tiles``)."""
+    ok = cube_tiles(state, rules, seat_base(seat))
     n = 0
-    for t in range(state[b + L.F_N_TILES]):
-        if room(state, rules, b, t) > 0 and not same_as_earlier(state, b, t):
+    for t in range(state[seat_base(seat) + L.F_N_TILES]):
+        if (ok >> t) & 1:
             state[L.S_OPTIONS + n] = t
             n += 1
     return n
@@ -689,12 +716,11 @@ def gain_cube(state, seat, t, log):
 # ==== night F (WD-F*) ==========================================================================
 @njit(cache=True)
 def has_tile_dice(state, b):
-    """True if the seat still has F-dice on its tiles."""
-    for t in range(state[b + L.F_N_TILES]):
-        for v in range(L.N_VAL):
-            if state[b + L.F_TDICE + t * L.N_VAL + v] > 0:
-                return True
-    return False
+    """True if the seat still has F-dice on its tiles (one pass over its tiles' dice)."""
+    any_ = 0
+    for i in range(state[b + L.F_N_TILES] * L.N_VAL):
+        any_ |= state[b + L.F_TDICE + i]
+    return any_ != 0
 
 
 @njit(cache=True)
@@ -1054,6 +1080,17 @@ def _opt(state, n, code):
 
 
 @njit(cache=True)
+def _opt_if(state, n, code, cond):
+    """``_opt`` if ``cond`` (a bool or 0/1), without a branch on it: the code is written after
+    the listed ones whatever ``cond`` and counted only if ``cond`` (the options block beyond
+    the count means nothing)."""
+    if n < L.MAX_OPTS:
+        state[L.S_OPTIONS + n] = code
+        return n + int(cond)
+    return n
+
+
+@njit(cache=True)
 def list_sick_day(state, seat, n):
     """Sick Day (DP-01, DW0 only): any opponent's unplaced die, by value (WD-Q5: only dice
     that are there)."""
@@ -1097,8 +1134,9 @@ def list_queens_gift(state, seat, n):
     if state[L.S_TILE_SUPPLY] > 0 and state[b + L.F_N_TILES] < L.MAX_HIVE:
         n = _opt(state, n, O.encode_card(L.Q_QUEENS_GIFT, O.encode_gift(-1)))
     if state[L.S_EGG_SUPPLY] > 0:
+        first = distinct_tiles(state, b)
         for t in range(state[b + L.F_N_TILES]):
-            if is_empty_tile(state, b, t) and not same_as_earlier(state, b, t):
+            if (first >> t) & 1 and is_empty_tile(state, b, t):
                 n = _opt(state, n, O.encode_card(L.Q_QUEENS_GIFT, O.encode_gift(t)))
     return n
 
@@ -1258,6 +1296,7 @@ def list_feint(state, rules, seat, n):
     b = seat_base(seat)
     if state[b + L.F_HAND + L.Q_FEINT] == 0 or unplaced_dice(state, b) == 0:
         return n
+    first = distinct_tiles(state, b)
     for v in range(1, L.N_VAL + 1):
         for card in range(L.N_SLOTCARDS):
             if state[L.S_SLOT_OWNER + card * L.N_VAL + v - 1] == seat + 1:
@@ -1266,7 +1305,7 @@ def list_feint(state, rules, seat, n):
             if state[b + L.F_FVAL + f * L.N_VAL + v - 1] > 0:
                 n = _feint_moves(state, rules, seat, v, L.FROM_FLOWER + f, n)
         for t in range(state[b + L.F_N_TILES]):
-            if state[b + L.F_TDICE + t * L.N_VAL + v - 1] > 0 and not same_as_earlier(state, b, t):
+            if (first >> t) & 1 and state[b + L.F_TDICE + t * L.N_VAL + v - 1] > 0:
                 n = _feint_moves(state, rules, seat, v, L.FROM_TILE + t, n)
     return n
 

@@ -253,6 +253,7 @@ STATE = Block("S_", (
     ("cube_supply", N_COL, "cubes of each colour in the supply"),
     ("deck", MAX_DECK, "queen deck: card types, top at S_DECK_POS"),
     ("unseen", MAX_DECK, "scratch of a search's re-sampling: the queen cards the seat has not seen"),
+    ("tile_key", MAX_HIVE, "scratch of a listing: hive.tile_key of the deciding seat's tiles (kernel.distinct_tiles)"),
     ("deck_n", 1, "cards in the shuffled deck"),
     ("deck_pos", 1, "next card to draw (WD-G1)"),
     ("discard", 1, "queen cards on the discard pile: played, or not kept from a Scout (WD-Q3)"),
@@ -302,17 +303,24 @@ SEAT = Block("F_", (
 SEAT_LEN = SEAT.length
 
 # ---- policy scratch (greedy's placement caches; written only by the policies) -------------------
-HIVE_KEY = 1 + MAX_HIVE * (N_COL + 1)   # tiles + 1, cubes by tile and colour, holds_pollen by tile
+HIVE_KEY = 4 + MAX_HIVE   # tiles + 1, pool, personal supply, honey, then hive.tile_contents by tile
 SCRATCH = Block("SCR_", (
-    ("slot", DEST_FLOWER, "_slot_value of DEST_A..DEST_G for the deciding seat (v plays no part); "
-     "emptied (NaN) by each placement decision"),
-    ("waiting", 1, "bit v - 1 set if a tile of the deciding seat holds an odd number of dice of "
-     "value v (a die waiting for its pair, WD-F3); set by each placement decision"),
-    ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive its values below were worked out for "
-     "(tiles + 1, cubes at 1 + t * N_COL + c, 1 if tile t may hold cubes at "
-     "1 + MAX_HIVE * N_COL + t)"),
+    ("wait_n", N_VAL, "per value v (at v - 1): tiles of the deciding seat holding an odd number of "
+     "dice of value v; emptied (NaN) by each placement decision"),
+    ("wait", N_VAL * MAX_HIVE, "per value v: those tiles, at (v - 1) * MAX_HIVE + k"),
+    ("rivals", N_VAL, "per value v (at v - 1): opponents holding an unplaced die of value v "
+     "(policies._rivals); emptied (NaN) by each placement decision"),
+    ("completion", N_COL, "a trade decision (DP-17): policies._completions of one more cube, by colour"),
+    ("colour", N_COL, "a trade decision: the deciding seat's cubes of each colour"),
+    ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive and dice its values below were worked out "
+     "for (tiles + 1, pool, personal supply, honey, then hive.tile_contents of tile t at 4 + t)"),
+    ("slot", MAX_PLAYERS * DEST_FLOWER, "per seat (seat * DEST_FLOWER + dest): _slot_value of "
+     "DEST_A..DEST_G (the die's value plays no part)"),
     ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),
     ("trade_ok", MAX_PLAYERS, "per seat: 1 if its hive holds trade_pollen_cost cubes of a colour"),
+    ("ripe", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): how near the "
+     "tile is to a honey of its biggest colour (DP-04, policies._cached_ripe)"),
+    ("most", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: cubes of the tile's biggest colour"),
     ("spare_lo", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): least "
      "_link_value(t, u) over tiles u that hold cubes (DP-04)"),
     ("spare_hi", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: best _link_value(t, u) over tiles u "

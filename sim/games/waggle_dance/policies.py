@@ -18,11 +18,11 @@ from . import layout as L
 from . import options as O
 from . import rules as R
 from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
-                   honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_cubes)
+                   honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_contents,
+                   tile_cubes)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
-assert L.N_COL == 6, "_best_trade works out six colours"
 
 
 @njit(cache=True)
@@ -74,56 +74,68 @@ def _wants_eggs(state, pp, b):
 
 @njit(cache=True)
 def _same_hive(state, scr, seat):
-    """True if ``seat``'s hive (its tiles, their cubes and which of them may hold cubes: all
-    that its free capacity, the links between its tiles and its trade check depend on) is the
-    one recorded in ``scr`` (``SCR_HIVE``) at its last placement decision; else records it. A
-    zeroed scratch matches no hive."""
+    """True if ``seat``'s hive and dice (its tiles, their cubes, eggs and honey, its honey
+    count, pool and personal supply: all that its free capacity, the links between its tiles, their ripeness
+    and its slot values depend on) are the ones recorded in ``scr`` (``SCR_HIVE``; the tiles
+    by ``tile_contents``, exact in a float64) at its last placement decision; else records
+    them. A zeroed scratch matches no hive."""
     b = seat_base(seat)
     k = L.SCR_HIVE + seat * L.HIVE_KEY
     nt = state[b + L.F_N_TILES]
-    same = scr[k] == nt + 1
+    same = ((scr[k] == nt + 1) & (scr[k + 1] == state[b + L.F_POOL])
+            & (scr[k + 2] == state[b + L.F_PERSONAL]) & (scr[k + 3] == state[b + L.F_HONEY]))
     scr[k] = nt + 1
-    k += 1
-    for i in range(nt * L.N_COL):         # branch-free: compare and record every entry
-        x = state[b + L.F_CUBES + i]
-        same &= scr[k + i] == x
-        scr[k + i] = x
-    k += L.MAX_HIVE * L.N_COL
-    for t in range(nt):
-        x = 1 if holds_pollen(state, b, t) else 0
-        same &= scr[k + t] == x
-        scr[k + t] = x
+    scr[k + 1] = state[b + L.F_POOL]
+    scr[k + 2] = state[b + L.F_PERSONAL]
+    scr[k + 3] = state[b + L.F_HONEY]
+    for t in range(nt):                   # branch-free: compare and record every tile
+        x = tile_contents(state, b, t)
+        same &= scr[k + 4 + t] == x
+        scr[k + 4 + t] = x
     return same
 
 
 @njit(cache=True)
 def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
-    What ``_place_value`` works out once per decision (the slots' values) is NaN until first
-    asked for; so are the values that depend on the seat's hive alone (its free capacity, the
-    links between its tiles) if the hive changed since the seat's last placement decision
-    (``_same_hive``): in a round's placements it does not. The values that have a die waiting
-    for its pair on one of the seat's tiles are noted (WD-F3: only a die of such a value can
-    complete a split pair)."""
+    The tiles that hold a die waiting for its pair and the rivals for a slot, by value
+    (``_waiting``, ``_cached_rivals``), are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
+    values, its free capacity, the links between its tiles, how ripe each tile is) if they
+    changed since the seat's last placement decision (``_same_hive``): in a round's
+    placements they do not."""
     nan = float("nan")
-    for d in range(L.DEST_FLOWER):
-        scr[L.SCR_SLOT + d] = nan
-    b = seat_base(seat)
-    waiting = 0
-    for t in range(state[b + L.F_N_TILES]):
-        for v in range(L.N_VAL):
-            waiting |= (state[b + L.F_TDICE + t * L.N_VAL + v] & 1) << v
-    scr[L.SCR_WAITING] = waiting
+    for v in range(L.N_VAL):
+        scr[L.SCR_WAIT_N + v] = nan
+        scr[L.SCR_RIVALS + v] = nan
     if _same_hive(state, scr, seat):
         return
+    for d in range(L.DEST_FLOWER):
+        scr[L.SCR_SLOT + seat * L.DEST_FLOWER + d] = nan
     scr[L.SCR_FREE_CAP + seat] = nan
     scr[L.SCR_TRADE_OK + seat] = nan
     o = seat * L.MAX_HIVE
-    nt = state[b + L.F_N_TILES]
+    nt = state[seat_base(seat) + L.F_N_TILES]
     for t in range(nt):
         scr[L.SCR_SPARE_HI + o + t] = nan
+        scr[L.SCR_RIPE + o + t] = nan
         for u in range(nt):
             scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u] = nan
+
+
+@njit(cache=True)
+def _waiting(state, scr, seat, v):
+    """DP-04, WD-F3: the tiles of ``seat`` that hold an odd number of dice of value v (a die
+    waiting for its pair: only a die of value v completes a split pair with it), listed at
+    ``SCR_WAIT + (v - 1) * MAX_HIVE`` once per decision; returns their number."""
+    i = L.SCR_WAIT_N + v - 1
+    if scr[i] != scr[i]:
+        b = seat_base(seat)
+        k = 0
+        for t in range(state[b + L.F_N_TILES]):   # branch-free: write t, count it if its die waits
+            scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k] = t
+            k += state[b + L.F_TDICE + t * L.N_VAL + v - 1] & 1
+        scr[i] = k
+    return int(scr[i])
 
 
 @njit(cache=True)
@@ -148,6 +160,19 @@ def _cached_trade_ok(state, rules, scr, seat):
                 scr[i] = 1.0
                 break
     return scr[i] == 1.0
+
+
+@njit(cache=True)
+def _cached_ripe(state, rules, scr, seat, t):
+    """DP-04: (ripe, most) of ``seat``'s tile ``t``, once per hive (``scr``): the cubes of its
+    biggest colour as a fraction of a honey (WD-F4), less a quarter per cube of another colour,
+    and the cubes of that colour."""
+    i = seat * L.MAX_HIVE + t
+    if scr[L.SCR_RIPE + i] != scr[L.SCR_RIPE + i]:
+        _, bc, other = _max_pure(state, seat_base(seat), t)
+        scr[L.SCR_MOST + i] = bc
+        scr[L.SCR_RIPE + i] = bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other
+    return scr[L.SCR_RIPE + i], scr[L.SCR_MOST + i]
 
 
 @njit(cache=True)
@@ -186,9 +211,10 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     b = seat_base(seat)
     v, dest = O.decode_place(code)
     if dest < L.DEST_FLOWER:
-        if scr[L.SCR_SLOT + dest] != scr[L.SCR_SLOT + dest]:
-            scr[L.SCR_SLOT + dest] = _slot_value(state, rules, pp, seat, dest, scr)
-        return scr[L.SCR_SLOT + dest] + pp[R.P_BLOCK_WEIGHT] * _rivals(state, seat, v)
+        i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
+        if scr[i] != scr[i]:
+            scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
+        return scr[i] + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
     if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
         if _cached_free_capacity(state, rules, scr, seat) == 0:
@@ -200,20 +226,18 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     if state[b + L.F_EGG + t]:
         if state[b + L.F_PERSONAL] == 0:
             return -0.5
-        if d % 2 == 1:
+        if d & 1:
             return pp[R.P_W_HATCH]
         return 0.3 * pp[R.P_W_HATCH] if spare and d == 0 else -0.2
-    _, bc, other = _max_pure(state, b, t)
-    ripe = bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other
-    if d % 2 == 1:                       # completes a pair on this tile (WD-F6)
+    ripe, bc = _cached_ripe(state, rules, scr, seat, t)
+    if d & 1:                       # completes a pair on this tile (WD-F6)
         if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
             return pp[R.P_W_PAIR] * ripe
         return 0.2 * pp[R.P_W_PAIR] * ripe
     best = -0.3
-    if (int(scr[L.SCR_WAITING]) >> (v - 1)) & 1:  # a die of value v waits on some tile
-        for u in range(state[b + L.F_N_TILES]):   # completes a split pair with it (WD-F3)
-            if u == t or state[b + L.F_TDICE + u * L.N_VAL + v - 1] % 2 == 0:
-                continue
+    for k in range(_waiting(state, scr, seat, v)):    # a die of value v waits on tile u:
+        u = int(scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k])  # a split pair with it (WD-F3)
+        if u != t:
             best = max(best, 0.9 * pp[R.P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
     if spare:                                # first die of a pair to come
         if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
@@ -261,6 +285,15 @@ def _rivals(state, seat, v):
 
 
 @njit(cache=True)
+def _cached_rivals(state, scr, seat, v):
+    """``_rivals`` of value v, once per decision (``scr``): the same for the four slot cards."""
+    i = L.SCR_RIVALS + v - 1
+    if scr[i] != scr[i]:
+        scr[i] = _rivals(state, seat, v)
+    return scr[i]
+
+
+@njit(cache=True)
 def _slot_value(state, rules, pp, seat, dest, scr):
     """DP-04: value of a die on A, C, E or G (``dest``) for ``seat``; the same whatever its
     value (``scr``: the placement cache, emptied for ``seat`` by ``_empty_cache``)."""
@@ -290,51 +323,53 @@ def _cube_value(state, rules, b, c, t):
 
 
 @njit(cache=True)
-def _completion(state, rules, b, c, extra):
-    """DP-17: 3 if ``extra`` cubes of ``c`` complete a single-colour tile, else the best
-    fraction of one filled."""
-    best = 0.0
+def _completions(state, rules, b, extra, scr):
+    """DP-17, for every colour c in one pass over the hive: ``SCR_COMPLETION + c`` is 3 if
+    ``extra`` cubes of ``c`` complete a single-colour tile with room, else the best fraction of
+    one filled; ``SCR_COLOUR + c`` the hive's cubes of ``c``."""
+    for c in range(L.N_COL):
+        scr[L.SCR_COMPLETION + c] = 0.0
+        scr[L.SCR_COLOUR + c] = 0.0
     for t in range(state[b + L.F_N_TILES]):
-        if room(state, rules, b, t) <= 0:
-            continue
-        same = state[b + L.F_CUBES + t * L.N_COL + c]
-        if tile_cubes(state, b, t) != same:
-            continue
-        if same + extra >= rules[R.R_POLLEN_PER_HONEY]:
-            return 3.0
-        best = max(best, (same + extra) / rules[R.R_POLLEN_PER_HONEY])
-    return best
+        total = tile_cubes(state, b, t)
+        open_ = room(state, rules, b, t) > 0
+        for c in range(L.N_COL):
+            same = state[b + L.F_CUBES + t * L.N_COL + c]
+            scr[L.SCR_COLOUR + c] += same
+            if open_ and total == same:
+                if same + extra >= rules[R.R_POLLEN_PER_HONEY]:
+                    scr[L.SCR_COMPLETION + c] = 3.0
+                else:
+                    scr[L.SCR_COMPLETION + c] = max(scr[L.SCR_COMPLETION + c],
+                                                    (same + extra) / rules[R.R_POLLEN_PER_HONEY])
 
 
 @njit(cache=True)
-def _trade_value(code, keen, completion, hive):
-    """DP-17: trade only when the cube bought completes or nearly completes a tile.
-    ``completion``: ``_completion`` of one more cube by colour; ``hive``: the hive's cubes by
-    colour; ``keen``: eggs are wanted (the pool is big enough, or no personal dice are left)."""
+def _trade_value(code, keen, scr):
+    """DP-17: trade only when the cube bought completes or nearly completes a tile
+    (``_completions`` of one more cube, by colour, in ``scr``); a pollen trade costs a quarter
+    of a cube per cube of the paid colour in the hive. ``keen``: eggs are wanted (the pool is
+    big enough, or no personal dice are left)."""
     if code == L.TR_SKIP:
         return 0.5
     c, c2 = O.decode_trade(code)
     if c < 0:
-        return completion[c2] + (1.0 if keen else -2.0)
-    return completion[c2] - 0.3 * hive[c]
+        return scr[L.SCR_COMPLETION + c2] + (1.0 if keen else -2.0)
+    return scr[L.SCR_COMPLETION + c2] - 0.3 * scr[L.SCR_COLOUR + c]
 
 
 @njit(cache=True)
-def _best_trade(state, rules, pp, seat, n):
+def _best_trade(state, rules, pp, seat, n, scr):
     """DP-17 (D_TRADE): the greedy choice among the ``n`` listed trades, the first with the
     highest ``_trade_value``. The completions and the hive's cubes depend on the colours alone,
-    so they are worked out once per colour for the decision."""
+    so they are worked out once for the decision (``_completions``)."""
     b = seat_base(seat)
-    completion = (_completion(state, rules, b, 0, 1), _completion(state, rules, b, 1, 1),
-                  _completion(state, rules, b, 2, 1), _completion(state, rules, b, 3, 1),
-                  _completion(state, rules, b, 4, 1), _completion(state, rules, b, 5, 1))
-    hive = (colour_in_hive(state, b, 0), colour_in_hive(state, b, 1), colour_in_hive(state, b, 2),
-            colour_in_hive(state, b, 3), colour_in_hive(state, b, 4), colour_in_hive(state, b, 5))
+    _completions(state, rules, b, 1, scr)
     keen = state[b + L.F_POOL] >= pp[R.P_TRADE_EGG_WHEN_POOL_GE] or state[b + L.F_PERSONAL] == 0
     best = 0
     bv = -1e18
     for i in range(n):
-        v = _trade_value(state[L.S_OPTIONS + i], keen, completion, hive)
+        v = _trade_value(state[L.S_OPTIONS + i], keen, scr)
         if v > bv:
             bv = v
             best = i
@@ -602,10 +637,10 @@ def greedy(state, rules, pparams, seat, point, n, scr):
     """K_GREEDY: the index of the best-scoring listed option (the first on ties). On the own
     turn the card plays (listed after the placements) are scored against the best placement.
     ``scr``: float64[SCR_LEN] scratch, the placement cache (``_empty_cache``; only placement
-    decisions read it)."""
+    decisions read it) and a trade decision's values by colour (``_completions``)."""
     pp = pparams[seat]
     if point == L.D_TRADE:
-        return _best_trade(state, rules, pp, seat, n)
+        return _best_trade(state, rules, pp, seat, n, scr)
     plain = n
     if point == L.D_PLACE:
         _empty_cache(state, scr, seat)
