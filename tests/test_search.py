@@ -6,6 +6,8 @@
   order) in the state leaves every decision unchanged, while the ``oracle`` variant's
   decisions change;
 - it beats its base policy (greedy) head to head, seats rotated;
+- ``top`` searches the base policy's best options (``top=1`` plays the base policy), in the
+  games whose policies rank the listed options;
 - its options are validated with one clear error.
 """
 import numba
@@ -193,10 +195,12 @@ def test_the_objective_decides_whether_wins_or_score_margins_rank_the_options_fi
 
 def test_search_options_are_validated():
     spec = registry.make("flower_shop")
-    assert spec.policy_values("search")[1] == {"rollouts": 16, "prune": "none", "objective": "win",
+    assert spec.policy_values("search")[1] == {"rollouts": 16, "prune": "none", "top": 0,
+                                              "objective": "win",
                                               "base": "greedy"}
     for bad, msg in (("search:rollouts=0", "out of range"), ("search:prune=all", "out of range"),
-                     ("search:base=search", "out of range"), ("search:depth=3", "unknown policy")):
+                     ("search:base=search", "out of range"), ("search:depth=3", "unknown policy"),
+                     ("search:top=-1", "out of range")):
         with pytest.raises(SpecError, match=msg):
             batch.make_arm(spec, 1, policy=bad)
     with pytest.raises(SpecError, match="share one base"):
@@ -204,3 +208,57 @@ def test_search_options_are_validated():
     # a search seat plays its base policy's kernel arrays outside its searches
     kinds, params = batch.make_arm(spec, 2, policy="search:base=random").policy_arrays
     assert list(kinds) == [spec.policies["random"].kind] * 2
+
+
+RANKING = [g for g in SEARCHABLE if registry.make(g).steps.ranks]
+
+
+def test_top_needs_a_game_whose_policies_rank_the_listed_options():
+    """Flower Shop's heuristics compute the code they want (``Steps.ranks`` False): ``top``
+    above 1 is refused there with the reason, and allowed in the other games."""
+    assert "flower_shop" not in RANKING and len(RANKING) == len(SEARCHABLE) - 1
+    with pytest.raises(SpecError, match="rank the listed options"):
+        _arm("flower_shop", 2, "search:top=2")
+    _arm("flower_shop", 2, "search:top=1")
+    for game in RANKING:
+        _arm(game, 2, "search:top=2")
+
+
+@pytest.mark.parametrize("game", RANKING)
+def test_ranked_lists_the_base_policy_choice_first_and_every_option_once(game):
+    """``ranked`` with ``top`` = all: a permutation of the listed options whose first is the
+    base policy's own choice, at every decision of two whole games."""
+    arm = _arm(game, 2, "expert")
+    steps, k = arm.spec.steps, search.kernel_for(arm.spec)
+    kinds, pparams = arm.policy_arrays
+    log = np.zeros((1, 8), dtype=np.int64)
+    for index in (0, 1):
+        state, work = steps.new(arm.rules, arm.comp, np.int64(2), kinds, pparams,
+                                np.uint64(SEED), np.int64(index), log)
+        while steps.advance(state, arm.rules, arm.comp, log):
+            _check_ranking(arm, k, state, work, log)
+
+
+def _check_ranking(arm, k, state, work, log):
+    """The ranking at the pending decision (see the test above); then the choice is played."""
+    steps = arm.spec.steps
+    kinds, pparams = arm.policy_arrays
+    n = int(state[steps.n_options])
+    choice = int(steps.choose(state, arm.rules, arm.comp, kinds, pparams, work))
+    before = state.copy()
+    order = k.ranked(state, arm.rules, arm.comp, kinds, pparams, work, np.int64(n),
+                     np.empty_like(state))
+    assert np.array_equal(state, before)                 # it works on a copy
+    assert sorted(order) == list(range(n)) and order[0] == choice, steps.describe(state)
+    assert list(k.ranked(state, arm.rules, arm.comp, kinds, pparams, work, np.int64(2),
+                         np.empty_like(state))) == list(order[:2])
+    steps.apply(state, arm.rules, arm.comp, np.int64(choice), log)
+
+
+@pytest.mark.parametrize("game", SEARCHABLE)
+def test_search_with_top_1_plays_its_base_policy(game):
+    """``top=1`` searches one option, the base policy's: the games are the base policy's."""
+    spec = registry.make(game)
+    g1, s1 = batch.run_games(_arm(game, 2, "search:base=greedy,top=1"), SEED, 0, 3)
+    g2, s2 = batch.run_games(_arm(game, 2, "greedy"), SEED, 0, 3)
+    assert np.array_equal(g1, g2) and np.array_equal(s1, s2), spec.id

@@ -46,6 +46,6 @@ SPEC = GameSpec(
                 choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,
                 n_options=L.S_N_OPTIONS, options=L.S_OPTIONS, points=L.DECISION_POINTS,
                 resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
-                option_text=options.option_text),
+                option_text=options.option_text, ranks=False),
     trace=trace.TRACE,
 )
