@@ -64,6 +64,9 @@ SEARCH_PARAMS = (
     ParamSpec("top", "int", 0, "options searched: the base policy's `top` best (its choice, "
               "then its choice with that one taken off the list, and so on); 0 searches every "
               "listed option, 1 plays the base policy", lo=0, hi=64, source="[D]"),
+    ParamSpec("guard", "float", 0.0, "leave the base policy's choice only for an option whose "
+              "paired advantage over it (the same rollouts) exceeds `guard` standard errors; "
+              "the choice is never pruned; 0 = off", lo=0.0, hi=10.0, source="[D]"),
     ParamSpec("objective", "choice", "win", "what ranks the options: win (win share summed "
               "over the rollouts, the score margin breaking ties) or margin (the score margin "
               "first, the win share breaking ties; steadier where luck decides single games, "
@@ -71,8 +74,11 @@ SEARCH_PARAMS = (
 )
 
 # The per-seat search row the kernel reads (float64[n_players, SP_LEN]).
-SP_MODE, SP_ROLLOUTS, SP_PRUNE, SP_OBJECTIVE, SP_TOP = range(5)
-SP_LEN = 5
+SP_MODE, SP_ROLLOUTS, SP_PRUNE, SP_OBJECTIVE, SP_TOP, SP_GUARD = range(6)
+SP_LEN = 6
+# the weight of the second measure in a rollout's paired difference for ``guard`` (win share
+# and score margin, the objective's first measure at weight 1): it only breaks ties
+TIE_WEIGHT = 1e-4
 MODE_OFF, MODE_SEARCH, MODE_ORACLE = 0, 1, 2
 
 
@@ -134,6 +140,7 @@ def arrays(arm) -> tuple[np.ndarray, ...]:
         sp[seat, SP_PRUNE] = PRUNE.index(values["prune"])
         sp[seat, SP_OBJECTIVE] = OBJECTIVES.index(values["objective"])
         sp[seat, SP_TOP] = values["top"]
+        sp[seat, SP_GUARD] = values["guard"]
         if values["top"] > 1 and not spec.steps.ranks:
             raise SpecError(f"{spec.id}: search top={values['top']} needs policies that rank "
                             f"the listed options, and this game's heuristics compute the option "
@@ -282,7 +289,9 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     best (``ranked``; one left: it is played without rollouts). Without pruning every option
     searched gets ``rollouts`` rollouts. With successive halving the budget ``rollouts * n``
     (n options searched) is spread over ceil(log2 n) rounds; after each round the worse half
-    of the options (by ``better``) is dropped."""
+    of the options (by ``better``) is dropped. With a ``guard`` the base policy's own choice
+    is never dropped, and the best option replaces it only when its mean paired difference
+    over their common rollouts (``paired``) exceeds ``guard`` standard errors."""
     copy = np.empty_like(state)
     top = np.int64(sp[SP_TOP])
     if top > 0:
@@ -292,12 +301,22 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     else:
         alive = np.arange(state[N_OPTIONS])
     n = alive.shape[0]
+    guard = sp[SP_GUARD]
+    base = -1                      # the base policy's choice, kept with a guard
+    if guard > 0:
+        if top > 0:
+            base = alive[0]
+        else:
+            copy[:] = state
+            base = _choose(copy, rules, comp, bkinds, bpparams, bwork)
     oracle = sp[SP_MODE] == MODE_ORACLE
     rollouts = np.int64(sp[SP_ROLLOUTS])
     by_margin = sp[SP_OBJECTIVE] != 0
     log = np.zeros((1, 8), dtype=np.int64)
     w = np.zeros(state[N_OPTIONS], dtype=np.float64)
     m = np.zeros(state[N_OPTIONS], dtype=np.float64)
+    dsum = np.zeros(state[N_OPTIONS], dtype=np.float64)   # paired differences to the base
+    dsq = np.zeros(state[N_OPTIONS], dtype=np.float64)
     m_alive = n
     rounds = 1
     if sp[SP_PRUNE] != 0:
@@ -306,13 +325,29 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     done = 0                       # rollouts each alive option has had
     for rnd in range(rounds):
         k = rollouts if rounds == 1 else max(1, rollouts * n // (rounds * m_alive))
+        bw = np.zeros(k)
+        bm = np.zeros(k)
+        if base >= 0:
+            for r in range(done, done + k):
+                s, g = rollout(state, rules, comp, seat, base, bkinds, bpparams, bwork, oracle,
+                               key, r, copy, grow, srows, log)
+                bw[r - done] = s
+                bm[r - done] = g
+                w[base] += s
+                m[base] += g
         for a in range(m_alive):
             j = alive[a]
+            if j == base:
+                continue
             for r in range(done, done + k):
                 s, g = rollout(state, rules, comp, seat, j, bkinds, bpparams, bwork, oracle,
                                key, r, copy, grow, srows, log)
                 w[j] += s
                 m[j] += g
+                if base >= 0:
+                    d = paired(s - bw[r - done], g - bm[r - done], by_margin)
+                    dsum[j] += d
+                    dsq[j] += d * d
         done += k
         if rnd < rounds - 1:       # keep the better half (insertion sort, best first)
             for a in range(1, m_alive):
@@ -323,11 +358,27 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
                     b -= 1
                 alive[b] = j
             m_alive = (m_alive + 1) // 2
+            for a in range(m_alive, n):    # a guard keeps the base choice in the last place
+                if alive[a] == base:
+                    alive[a], alive[m_alive - 1] = alive[m_alive - 1], alive[a]
     best = alive[0]
     for a in range(1, m_alive):
         if better(w, m, alive[a], best, by_margin):
             best = alive[a]
+    if base >= 0 and best != base:
+        mean = dsum[best] / done
+        var = (dsq[best] - done * mean * mean) / (done - 1) if done > 1 else np.inf
+        if not mean > guard * np.sqrt(max(var, 0.0) / done):
+            best = base
     return best
+
+
+def paired(dw, dm, by_margin):
+    """One rollout's paired difference of an option to the base choice: the objective's first
+    measure, the other at ``TIE_WEIGHT`` (win share and margin: ``better``'s order)."""
+    if by_margin:
+        return dm + TIE_WEIGHT * dw
+    return dw + TIE_WEIGHT * dm
 
 
 def play_game(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, master_seed,
@@ -362,7 +413,7 @@ def play_many(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, mast
                   first_index + i, games_out[i], seats_out[i], log)
 
 
-_LOOP = (decision_key, rollout_key, rollout, better, ranked, search_index, play_game, play_many)
+_LOOP = (decision_key, rollout_key, rollout, better, ranked, paired, search_index, play_game, play_many)
 
 
 def _build(game_id: str, steps) -> _Kernel:

@@ -199,11 +199,11 @@ def test_the_objective_decides_whether_wins_or_score_margins_rank_the_options_fi
 def test_search_options_are_validated():
     spec = registry.make("flower_shop")
     assert spec.policy_values("search")[1] == {"rollouts": 16, "prune": "none", "top": 0,
-                                              "objective": "win",
+                                              "guard": 0.0, "objective": "win",
                                               "base": "greedy"}
     for bad, msg in (("search:rollouts=0", "out of range"), ("search:prune=all", "out of range"),
                      ("search:base=search", "out of range"), ("search:depth=3", "unknown policy"),
-                     ("search:top=-1", "out of range")):
+                     ("search:top=-1", "out of range"), ("search:guard=11", "out of range")):
         with pytest.raises(SpecError, match=msg):
             batch.make_arm(spec, 1, policy=bad)
     with pytest.raises(SpecError, match="share one base"):
@@ -262,3 +262,48 @@ def test_search_with_top_1_plays_its_base_policy(game):
     g1, s1 = batch.run_games(_arm(game, 2, "search:base=greedy,top=1"), SEED, 0, 3)
     g2, s2 = batch.run_games(_arm(game, 2, "greedy"), SEED, 0, 3)
     assert np.array_equal(g1, g2) and np.array_equal(s1, s2), spec.id
+
+
+def test_a_guard_leaves_the_base_choice_only_for_a_clear_paired_advantage():
+    """``guard=z``: at each decision the pick is the best option by ``better`` when its mean
+    paired difference to the base policy's choice (the same rollouts: win share first, the
+    margin at ``TIE_WEIGHT``) exceeds z standard errors, else the base choice. Checked against
+    the rollouts replayed one by one from Python (Cupcake Empire, 2 players, 6 rollouts)."""
+    rollouts, z = 6, 1.0
+    arm = _arm("cupcake_empire", 2, "greedy", {0: f"search:rollouts={rollouts},guard={z}"})
+    spec, steps = arm.spec, arm.spec.steps
+    k = search.kernel_for(spec)
+    kinds, pparams, bkinds, bpparams, sp = search.arrays(arm)
+    log = np.zeros((1, 8), dtype=np.int64)
+    state, work = steps.new(arm.rules, arm.comp, np.int64(2), kinds, pparams, np.uint64(SEED),
+                            np.int64(5), log)
+    _, bwork = steps.new(arm.rules, arm.comp, np.int64(2), bkinds, bpparams, np.uint64(SEED),
+                         np.int64(5), np.zeros((1, 8), dtype=np.int64))
+    grow = np.zeros(len(spec.game_column_names), dtype=np.int64)
+    srows = np.zeros((2, len(spec.seat_column_names)), dtype=np.int64)
+    kept = left = d = 0
+    while steps.advance(state, arm.rules, arm.comp, log) and d < 40:
+        if int(state[steps.decider]) == 0:
+            n = int(state[steps.n_options])
+            key = k.decision_key(np.uint64(SEED), np.int64(5), np.int64(d))
+            res = np.array([[k.rollout(state, arm.rules, arm.comp, np.int64(0), np.int64(j),
+                                       bkinds, bpparams, bwork, False, key, np.int64(r),
+                                       np.empty_like(state), grow, srows, log)
+                             for r in range(rollouts)] for j in range(n)])  # [option, r, 2]
+            base = int(steps.choose(state.copy(), arm.rules, arm.comp, bkinds, bpparams, bwork))
+            w, m = res[:, :, 0].sum(1), res[:, :, 1].sum(1)
+            best = 0
+            for j in range(1, n):
+                if search.better(w, m, j, best, False):
+                    best = j
+            diff = (res[best, :, 0] - res[base, :, 0]) \
+                + search.TIE_WEIGHT * (res[best, :, 1] - res[base, :, 1])
+            clear = diff.mean() > z * diff.std(ddof=1) / np.sqrt(rollouts)
+            want = best if clear else base
+            assert search.decide(arm, state, SEED, 5, d) == want
+            kept += want == base
+            left += want != base
+        i = int(steps.choose(state, arm.rules, arm.comp, kinds, pparams, work))
+        steps.apply(state, arm.rules, arm.comp, np.int64(i), log)
+        d += 1
+    assert kept > 0 and left > 0           # both ways taken in these decisions

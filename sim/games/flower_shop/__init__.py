@@ -20,7 +20,7 @@ SPEC = GameSpec(
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
     ladder=("random", "novice", "greedy", "expert"),  # weakest first (`playtest ladder`)
-    search_rung="search:base=expert,rollouts=64,prune=halving",  # `playtest ladder --search` (docs/search.md)
+    search_rung="search:base=expert,rollouts=8,prune=halving,guard=1",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     game_columns=L.GAME_COLUMNS,
