@@ -116,6 +116,11 @@ class Steps:
     # caller applies nothing: the next call passes it and goes on); 0 once the game is over.
     # Without it a game's trace sees only the decisions ``advance`` stops at.
     advance_all: Callable | None = None
+    # ``ranks``: the policies pick among the listed option codes, so ``choose`` on a copy with
+    # its choice taken off the list names its next best (``sim.search``'s ``top``). False where
+    # a heuristic computes the code it wants from the state and falls back to a fixed option
+    # when that code is not listed (Flower Shop).
+    ranks: bool = True
 
     def pending(self, state: np.ndarray) -> tuple[int, int, list[int]]:
         """(decision point, seat, option codes) of the pending decision."""

@@ -61,6 +61,12 @@ SEARCH_PARAMS = (
     ParamSpec("prune", "choice", "none", "pruning of bad options: none, or halving "
               "(successive halving, the worse half dropped after each round)",
               choices=PRUNE, source="[D]"),
+    ParamSpec("top", "int", 0, "options searched: the base policy's `top` best (its choice, "
+              "then its choice with that one taken off the list, and so on); 0 searches every "
+              "listed option, 1 plays the base policy", lo=0, hi=64, source="[D]"),
+    ParamSpec("guard", "float", 0.0, "leave the base policy's choice only for an option whose "
+              "paired advantage over it (the same rollouts) exceeds `guard` standard errors; "
+              "the choice is never pruned; 0 = off", lo=0.0, hi=10.0, source="[D]"),
     ParamSpec("objective", "choice", "win", "what ranks the options: win (win share summed "
               "over the rollouts, the score margin breaking ties) or margin (the score margin "
               "first, the win share breaking ties; steadier where luck decides single games, "
@@ -68,8 +74,11 @@ SEARCH_PARAMS = (
 )
 
 # The per-seat search row the kernel reads (float64[n_players, SP_LEN]).
-SP_MODE, SP_ROLLOUTS, SP_PRUNE, SP_OBJECTIVE = range(4)
-SP_LEN = 4
+SP_MODE, SP_ROLLOUTS, SP_PRUNE, SP_OBJECTIVE, SP_TOP, SP_GUARD = range(6)
+SP_LEN = 6
+# the weight of the second measure in a rollout's paired difference for ``guard`` (win share
+# and score margin, the objective's first measure at weight 1): it only breaks ties
+TIE_WEIGHT = 1e-4
 MODE_OFF, MODE_SEARCH, MODE_ORACLE = 0, 1, 2
 
 
@@ -130,6 +139,12 @@ def arrays(arm) -> tuple[np.ndarray, ...]:
         sp[seat, SP_ROLLOUTS] = 1 if name == ORACLE else values["rollouts"]
         sp[seat, SP_PRUNE] = PRUNE.index(values["prune"])
         sp[seat, SP_OBJECTIVE] = OBJECTIVES.index(values["objective"])
+        sp[seat, SP_TOP] = values["top"]
+        sp[seat, SP_GUARD] = values["guard"]
+        if values["top"] > 1 and not spec.steps.ranks:
+            raise SpecError(f"{spec.id}: search top={values['top']} needs policies that rank "
+                            f"the listed options, and this game's heuristics compute the option "
+                            f"they want from the state (sim.decide.Steps.ranks); use top=0")
         bases.add(values["base"])
         seats[seat] = values["base"]
     if len(bases) > 1:
@@ -194,7 +209,7 @@ class _Kernel:
 # Plain functions over the placeholders below; ``_build`` compiles a copy of them per game
 # with the placeholders bound to that game's jitted functions.
 _new = _advance = _apply = _choose = _finish = _resample = _playout = None
-DECIDER = N_OPTIONS = 0
+DECIDER = N_OPTIONS = OPTIONS = 0
 
 
 def decision_key(master_seed, game_index, decision):
@@ -243,22 +258,65 @@ def better(w, m, i, j, by_margin):
     return i < j
 
 
+def ranked(state, rules, comp, bkinds, bpparams, bwork, top, copy):
+    """The indices of the base policy's ``top`` best options at the pending decision, best
+    first: its choice, then its choice on a copy with the chosen options taken off the list
+    (the others keep their order). Policies pick among the listed codes, so the ranking is
+    theirs; one that wants an option already taken off (``index_of`` gives -1) ends it."""
+    n = state[N_OPTIONS]
+    copy[:] = state
+    index = np.arange(n)               # the pending list's index of each option on the copy
+    k = min(top, n)
+    out = np.empty(k, dtype=np.int64)
+    for t in range(k):
+        i = _choose(copy, rules, comp, bkinds, bpparams, bwork)
+        if not 0 <= i < copy[N_OPTIONS]:   # the policy wants an option taken off: rank no more
+            return out[:t]
+        out[t] = index[i]
+        left = copy[N_OPTIONS] - 1
+        for q in range(i, left):
+            copy[OPTIONS + q] = copy[OPTIONS + q + 1]
+            index[q] = index[q + 1]
+        copy[N_OPTIONS] = left
+    return out
+
+
 def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, grow, srows):
     """The option index the search picks at the pending decision of ``seat`` (``sp``: its
     search row; ``grow``/``srows``: scratch result rows of the game's shape).
 
-    Without pruning every option gets ``rollouts`` rollouts. With successive halving the
-    budget ``rollouts * n`` is spread over ceil(log2 n) rounds; after each round the worse half
-    of the options (by ``better``) is dropped."""
-    n = state[N_OPTIONS]
+    The options searched are every listed option, or with ``top`` the base policy's ``top``
+    best (``ranked``; one left: it is played without rollouts). Without pruning every option
+    searched gets ``rollouts`` rollouts. With successive halving the budget ``rollouts * n``
+    (n options searched) is spread over ceil(log2 n) rounds; after each round the worse half
+    of the options (by ``better``) is dropped. With a ``guard`` the base policy's own choice
+    is never dropped, and the best option replaces it only when its mean paired difference
+    over their common rollouts (``paired``) exceeds ``guard`` standard errors."""
+    copy = np.empty_like(state)
+    top = np.int64(sp[SP_TOP])
+    if top > 0:
+        alive = ranked(state, rules, comp, bkinds, bpparams, bwork, top, copy)
+        if alive.shape[0] == 1:
+            return alive[0]
+    else:
+        alive = np.arange(state[N_OPTIONS])
+    n = alive.shape[0]
+    guard = sp[SP_GUARD]
+    base = -1                      # the base policy's choice, kept with a guard
+    if guard > 0:
+        if top > 0:
+            base = alive[0]
+        else:
+            copy[:] = state
+            base = _choose(copy, rules, comp, bkinds, bpparams, bwork)
     oracle = sp[SP_MODE] == MODE_ORACLE
     rollouts = np.int64(sp[SP_ROLLOUTS])
     by_margin = sp[SP_OBJECTIVE] != 0
-    copy = np.empty_like(state)
     log = np.zeros((1, 8), dtype=np.int64)
-    w = np.zeros(n, dtype=np.float64)
-    m = np.zeros(n, dtype=np.float64)
-    alive = np.arange(n)
+    w = np.zeros(state[N_OPTIONS], dtype=np.float64)
+    m = np.zeros(state[N_OPTIONS], dtype=np.float64)
+    dsum = np.zeros(state[N_OPTIONS], dtype=np.float64)   # paired differences to the base
+    dsq = np.zeros(state[N_OPTIONS], dtype=np.float64)
     m_alive = n
     rounds = 1
     if sp[SP_PRUNE] != 0:
@@ -267,13 +325,29 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     done = 0                       # rollouts each alive option has had
     for rnd in range(rounds):
         k = rollouts if rounds == 1 else max(1, rollouts * n // (rounds * m_alive))
+        bw = np.zeros(k)
+        bm = np.zeros(k)
+        if base >= 0:
+            for r in range(done, done + k):
+                s, g = rollout(state, rules, comp, seat, base, bkinds, bpparams, bwork, oracle,
+                               key, r, copy, grow, srows, log)
+                bw[r - done] = s
+                bm[r - done] = g
+                w[base] += s
+                m[base] += g
         for a in range(m_alive):
             j = alive[a]
+            if j == base:
+                continue
             for r in range(done, done + k):
                 s, g = rollout(state, rules, comp, seat, j, bkinds, bpparams, bwork, oracle,
                                key, r, copy, grow, srows, log)
                 w[j] += s
                 m[j] += g
+                if base >= 0:
+                    d = paired(s - bw[r - done], g - bm[r - done], by_margin)
+                    dsum[j] += d
+                    dsq[j] += d * d
         done += k
         if rnd < rounds - 1:       # keep the better half (insertion sort, best first)
             for a in range(1, m_alive):
@@ -284,11 +358,27 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
                     b -= 1
                 alive[b] = j
             m_alive = (m_alive + 1) // 2
+            for a in range(m_alive, n):    # a guard keeps the base choice in the last place
+                if alive[a] == base:
+                    alive[a], alive[m_alive - 1] = alive[m_alive - 1], alive[a]
     best = alive[0]
     for a in range(1, m_alive):
         if better(w, m, alive[a], best, by_margin):
             best = alive[a]
+    if base >= 0 and best != base:
+        mean = dsum[best] / done
+        var = (dsq[best] - done * mean * mean) / (done - 1) if done > 1 else np.inf
+        if not mean > guard * np.sqrt(max(var, 0.0) / done):
+            best = base
     return best
+
+
+def paired(dw, dm, by_margin):
+    """One rollout's paired difference of an option to the base choice: the objective's first
+    measure, the other at ``TIE_WEIGHT`` (win share and margin: ``better``'s order)."""
+    if by_margin:
+        return dm + TIE_WEIGHT * dw
+    return dw + TIE_WEIGHT * dm
 
 
 def play_game(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, master_seed,
@@ -323,7 +413,7 @@ def play_many(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, mast
                   first_index + i, games_out[i], seats_out[i], log)
 
 
-_LOOP = (decision_key, rollout_key, rollout, better, search_index, play_game, play_many)
+_LOOP = (decision_key, rollout_key, rollout, better, ranked, paired, search_index, play_game, play_many)
 
 
 def _build(game_id: str, steps) -> _Kernel:
@@ -338,7 +428,7 @@ def _build(game_id: str, steps) -> _Kernel:
     ns = dict(globals())
     ns.update(_new=steps.new, _advance=steps.advance, _apply=steps.apply, _choose=steps.choose,
               _finish=steps.finish, _resample=steps.resample, _playout=steps.playout,
-              DECIDER=steps.decider, N_OPTIONS=steps.n_options)
+              DECIDER=steps.decider, N_OPTIONS=steps.n_options, OPTIONS=steps.options)
     fns = {}
     for f in _LOOP:
         name = f"{f.__name__}__{game_id}"

@@ -20,7 +20,7 @@ SPEC = GameSpec(
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
     ladder=("random", "novice", "greedy", "expert"),  # weakest first (`playtest ladder`)
-    search_rung="search:base=expert,rollouts=64,prune=halving",  # `playtest ladder --search` (docs/search.md)
+    search_rung="search:base=expert,rollouts=8,prune=halving,guard=1",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     game_columns=L.GAME_COLUMNS,
@@ -46,6 +46,6 @@ SPEC = GameSpec(
                 choose=kernel.choose, finish=kernel.finish, point=L.S_POINT, decider=L.S_DECIDER,
                 n_options=L.S_N_OPTIONS, options=L.S_OPTIONS, points=L.DECISION_POINTS,
                 resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
-                option_text=options.option_text),
+                option_text=options.option_text, ranks=False),
     trace=trace.TRACE,
 )

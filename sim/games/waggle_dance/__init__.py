@@ -18,7 +18,7 @@ SPEC = GameSpec(
     policy_params=rules.POLICY_PARAMS,
     policies=rules.POLICIES,
     ladder=("random", "builder", "greedy", "expert"),  # weakest first (`playtest ladder`; README)
-    search_rung="search:base=expert",  # `playtest ladder --search` (docs/search.md)
+    search_rung="search:base=expert,top=3,rollouts=4,guard=1",  # `playtest ladder --search` (docs/search.md)
     provenance=rules.PROVENANCE,
     rules=rules.RULES,
     layouts=(rules.RULES_BLOCK, rules.POLICY_BLOCK, L.STATE, L.SEAT, L.GAME_OUT, L.SEAT_OUT,
