@@ -118,8 +118,8 @@ class Steps:
     advance_all: Callable | None = None
     # ``ranks``: the policies pick among the listed option codes, so ``choose`` on a copy with
     # its choice taken off the list names its next best (``sim.search``'s ``top``). False where
-    # a heuristic computes the code it wants from the state and falls back to a fixed option
-    # when that code is not listed (Flower Shop).
+    # a heuristic computes the code it wants from the state, or its position in the list, and
+    # so cannot name a next best (Flower Shop; Rattlebones' face install, arrow and shop).
     ranks: bool = True
 
     def pending(self, state: np.ndarray) -> tuple[int, int, list[int]]:

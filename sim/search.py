@@ -144,7 +144,8 @@ def arrays(arm) -> tuple[np.ndarray, ...]:
         if values["top"] > 1 and not spec.steps.ranks:
             raise SpecError(f"{spec.id}: search top={values['top']} needs policies that rank "
                             f"the listed options, and this game's heuristics compute the option "
-                            f"they want from the state (sim.decide.Steps.ranks); use top=0")
+                            f"they want from the state (sim.decide.Steps.ranks); use top=0 "
+                            f"(or a guard)")
         bases.add(values["base"])
         seats[seat] = values["base"]
     if len(bases) > 1:

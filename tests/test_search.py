@@ -214,12 +214,14 @@ def test_search_options_are_validated():
 
 
 def test_top_needs_a_game_whose_policies_rank_the_listed_options():
-    """Flower Shop's heuristics compute the code they want (``Steps.ranks`` False): ``top``
-    above 1 is refused there with the reason, and allowed in the other games."""
-    assert "flower_shop" not in RANKING and len(RANKING) == len(SEARCHABLE) - 1
-    with pytest.raises(SpecError, match="rank the listed options"):
-        _arm("flower_shop", 2, "search:top=2")
-    _arm("flower_shop", 2, "search:top=1")
+    """Flower Shop's and Rattlebones' heuristics compute the code (or the list position) they
+    want (``Steps.ranks`` False): ``top`` above 1 is refused there with the reason, and
+    allowed in the other games."""
+    assert set(SEARCHABLE) - set(RANKING) == {"flower_shop", "rattlebones"}
+    for game in ("flower_shop", "rattlebones"):
+        with pytest.raises(SpecError, match="rank the listed options"):
+            _arm(game, 2, "search:top=2")
+        _arm(game, 2, "search:top=1")
     for game in RANKING:
         _arm(game, 2, "search:top=2")
 

@@ -43,6 +43,6 @@ SPEC = GameSpec(
                         L.D_SHOP: "D11 star cash-in", L.D_THIEF: "D12 thief item",
                         L.D_RM_MOVE: "D13 optional Ringmaster move"},
                 resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
-                option_text=options.option_text),
+                option_text=options.option_text, ranks=False),
     trace=trace.TRACE,
 )

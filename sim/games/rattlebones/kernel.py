@@ -46,7 +46,7 @@ from .dice import (die_result, double_mult, face_at, follow_arrow, is_number_fac
                    seat_base, space_after)
 from .policies import (fill_cfg, greedy, greedy_arrow, greedy_dice, greedy_double, greedy_extra_dice,
                        greedy_install, greedy_move, greedy_order, greedy_plus1, greedy_reroll,
-                       greedy_thief, greedy_shop)
+                       greedy_thief, shop_k)
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate: the batch entry
 # points and the set-up of a new game.
@@ -1211,8 +1211,8 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
             if n >= 2 or (n == 1 and not self_play):
                 if not self_play:
                     return _post(state, seat, L.D_SHOP, n)
-                if greedy_seat:
-                    i = greedy_shop(state, work[0], seat, n)
+                if greedy_seat:   # options k = 0..kmax: k is the index
+                    i = shop_k(state, work[0], seat, state[L.S_OPTIONS + n - 1])
                 else:
                     i = random_index(state, L.S_RNG_P, n)
             if n > 0:

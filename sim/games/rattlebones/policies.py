@@ -172,28 +172,20 @@ def _prep_die(state, cfg, seat, die):
 
 
 @njit(cache=True)
-def arrow_target_value(state, cfg, seat, b, t):
-    """The value of pointing an arrow at slot index ``t`` of the die at ``b`` (D09): the face
-    value there (0 for an ARROW), less a million on a Ringmaster with
-    ``avoid_ringmaster_target``."""
-    f = state[b + L.F_FACE + t]
-    v = cfg[R.C_FV + seat * L.N_FACES + f]
-    if f == L.FC_RINGMASTER and cfg[R.C_PP + seat * R.P_LEN + R.P_AVOID_RINGMASTER_TARGET] > 0.5:
-        v -= 1.0e6
-    return v
-
-
-@njit(cache=True)
 def best_arrow_target(state, cfg, seat, die, s):
     """(value, slot number) of the best arrow target for an arrow in slot index ``s`` (D09)."""
     b = seat_base(seat) + die * L.N_SLOTS
     anyt = int(cfg[R.R_ARROW_TARGETS]) == R.ARROW_ANY
     best = NEG
     bt = 0
+    avoid = cfg[R.C_PP + seat * R.P_LEN + R.P_AVOID_RINGMASTER_TARGET] > 0.5
     for t in range(L.N_SLOTS):
         if t == s or (not anyt and t == state[L.S_OPP + s]):
             continue
-        v = arrow_target_value(state, cfg, seat, b, t)
+        f = state[b + L.F_FACE + t]
+        v = cfg[R.C_FV + seat * L.N_FACES + f]   # 0 for an ARROW
+        if avoid and f == L.FC_RINGMASTER:
+            v -= 1.0e6
         if v > best:
             best = v
             bt = t + 1
@@ -494,41 +486,21 @@ def greedy_move(state, cfg, seat, n):
 
 @njit(cache=True)
 def greedy_install(state, cfg, seat, n):
-    """D08: the listed slot (codes 2..6, slot index code - 1) with the largest gain if it
-    exceeds ``install_margin``, else decline (code 0, listed first and worth the margin); the
-    first on ties. An empty pile gains nothing."""
+    """D08: replace the slot with the largest gain if it exceeds ``install_margin``. The
+    options are 0 (decline), then slot numbers 2..6 at indices 1..5."""
     die = state[L.S_CTX_DIE]
-    x = state[L.S_CTX_FACE]
     _prep_die(state, cfg, seat, die)
-    best = NEG
-    ba = 0
-    for i in range(n):
-        c = state[L.S_OPTIONS + i]
-        if c == 0:
-            g = cfg[R.C_PP + seat * R.P_LEN + R.P_INSTALL_MARGIN]
-        elif state[L.S_FACE_SUPPLY + x] < 1:
-            g = NEG
-        else:
-            g = install_gain(state, cfg, seat, die, c - 1, x)
-        if g > best:
-            best = g
-            ba = i
-    return ba
+    g, s = best_install(state, cfg, seat, die, state[L.S_CTX_FACE])
+    if s > 0 and g > cfg[R.C_PP + seat * R.P_LEN + R.P_INSTALL_MARGIN]:
+        return s - 1
+    return 0
 
 
 @njit(cache=True)
 def greedy_arrow(state, cfg, seat, n):
-    """D09: point at the highest-value listed slot (slot numbers, ``arrow_target_value``;
-    ``avoid_ringmaster_target``), the first on ties."""
-    b = seat_base(seat) + state[L.S_CTX_DIE] * L.N_SLOTS
-    best = NEG
-    ba = 0
-    for i in range(n):
-        v = arrow_target_value(state, cfg, seat, b, state[L.S_OPTIONS + i] - 1)
-        if v > best:
-            best = v
-            ba = i
-    return ba
+    """D09: point at the highest-value slot (``avoid_ringmaster_target``)."""
+    _, t = best_arrow_target(state, cfg, seat, state[L.S_CTX_DIE], state[L.S_CTX_SLOT])
+    return index_of(state, L.S_OPTIONS, n, t)
 
 
 @njit(cache=True)
@@ -547,16 +519,6 @@ def greedy_plus1(state, cfg, seat, n):
             best = g
             ba = i
     return ba
-
-
-@njit(cache=True)
-def greedy_shop(state, cfg, seat, n):
-    """D11: the listed option of ``shop_k``'s star count (-1 if it is not listed), ``kmax``
-    the largest listed count."""
-    kmax = 0
-    for i in range(n):
-        kmax = max(kmax, state[L.S_OPTIONS + i])
-    return index_of(state, L.S_OPTIONS, n, shop_k(state, cfg, seat, kmax))
 
 
 @njit(cache=True)
@@ -601,8 +563,8 @@ def greedy(state, cfg, seat, dp, n):
         return greedy_arrow(state, cfg, seat, n)
     if dp == L.D_PLUS1:
         return greedy_plus1(state, cfg, seat, n)
-    if dp == L.D_SHOP:   # options k = 0..kmax, in order
-        return greedy_shop(state, cfg, seat, n)
+    if dp == L.D_SHOP:   # options k = 0..kmax: k is the index
+        return shop_k(state, cfg, seat, state[L.S_OPTIONS + n - 1])
     if dp == L.D_THIEF:
         return greedy_thief(state, cfg, seat, n)
     return 0
