@@ -130,10 +130,30 @@ def factor_verdict(rates: pd.DataFrame, factor) -> str:
                      f"points of it (their intervals include it).")
         return text
     w = rates.loc[gap.abs().idxmax()]
-    return (f"No {factor.name} wins significantly more or less than its fair share 1/{n} = "
+    text = (f"no {factor.name} wins significantly more or less than its fair share 1/{n} = "
             f"{fmt.pct(fair)}: the largest gap is {w['label']}, "
             f"{fmt.pts(w['win_rate'] - fair)} points "
             f"(95% CI {fmt.pts(w['low'] - fair)} to {fmt.pts(w['high'] - fair)}).")
+    games, need = underpowered(rates)
+    if need:
+        return (f"Undecided: {text} With {games:,} games the intervals are too wide to rule "
+                f"out a {100 * DETECTABLE:.0f}-point gap; about {need:,} games would detect "
+                f"one (95% confidence, 80% power).")
+    return text[0].upper() + text[1:]
+
+
+#: the smallest gap from the fair share worth detecting (the report's plan line uses it too)
+DETECTABLE = 0.02
+
+
+def underpowered(rates: pd.DataFrame) -> tuple[int, int]:
+    """(games, games needed) of one arm's balance-factor rows: the games needed to detect a
+    ``DETECTABLE`` gap from the fair share 1/N with 95% confidence and 80% power when the arm
+    has fewer (its verdict of no difference is then undecided), else 0."""
+    n = int(rates["n_players"].iloc[0])
+    games = int(rates["n_games"].max())
+    need = stats.required_games(1.0 / n, DETECTABLE)
+    return games, (need if games < need else 0)
 
 
 def _factor_block(rates: pd.DataFrame, factor) -> dict:
@@ -148,8 +168,9 @@ def _factor_block(rates: pd.DataFrame, factor) -> dict:
             if len(held) == n and np.allclose(held, held[0]) else None)
     balance = (test.describe().replace("Seat win rates", f"Win rates by {factor.name}")
                .replace("seat win rates", f"win rates by {factor.name}") if test else "")
-    return {"name": factor.name, "rows": rows, "balance": balance,
-            "verdict": factor_verdict(rates, factor)}
+    verdict = factor_verdict(rates, factor)
+    return {"name": factor.name, "rows": rows, "balance": balance, "verdict": verdict,
+            "undecided": verdict.startswith("Undecided")}
 
 
 def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str = "") -> dict:
@@ -188,14 +209,17 @@ def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str 
         if not factor.is_seat:
             adv_text += (f" In this game the seat does not fix the turn order: see the win rate "
                          f"by {factor.name} above.")
-        need = stats.required_games(fair, 0.02)
-        plan = (f"Detecting a 2-point seat advantage (vs {fmt.pct(fair)}) with 95% confidence and "
-                f"80% power needs about {need:,} games; this arm has {n_games:,}.")
+        need = stats.required_games(fair, DETECTABLE)
+        plan = (f"Detecting a {100 * DETECTABLE:.0f}-point seat advantage (vs {fmt.pct(fair)}) "
+                f"with 95% confidence and 80% power needs about {need:,} games; this arm has "
+                f"{n_games:,}.")
         policies = set(d["policy"])
         mixed = len(policies) > 1
         per_arm.append({
             "arm": arm, "n_players": n, "n_games": n_games, "seats": seats,
             "balance": test.describe(), "balance_rejected": test.significant,
+            # no difference found on too few games is undecided (amber), not a pass
+            "balance_class": "bad" if test.significant else ("warn" if n_games < need else "ok"),
             "advantage": adv_text, "plan": plan,
             "mixed_note": ("Seats play different policies, so seat differences mix seat order "
                            "and policy strength." if mixed else ""),

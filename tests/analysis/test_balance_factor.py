@@ -2,6 +2,7 @@
 initiative dice, Rattlebones' seats; the verdict opens the report."""
 import re
 
+import pandas as pd
 import polars as pl
 
 from analysis import db
@@ -47,8 +48,35 @@ def test_rattlebones_report_grades_the_seats(tiny_store):
     html = write_report(tiny_store, "tiny", tiny_store / "out").read_text()
     first = _first_section(html)
     assert "balanced by seat" in first
-    # p3: one win each, nothing significant at 3 games
-    assert "No seat wins significantly more or less than its fair share 1/3 = 33.3%" in first
+    # p3: one win each, nothing significant at 3 games: undecided (amber), not "balanced"
+    assert re.search(r'class="warn"><strong>p3 \(3 players, 3 games\):</strong> Undecided: no seat '
+                     r'wins significantly more or less than its fair share 1/3 = 33\.3%', first)
+    assert "With 3 games the intervals are too wide to rule out a 2-point gap; about 4,424" in first
+
+
+def test_no_difference_on_enough_games_is_a_verdict_and_on_too_few_undecided():
+    """``factor_verdict`` on hand-built rows: every interval includes 1/3. With 5,000 games
+    (more than the 4,424 that detect a 2-point gap) that is the verdict; with 1,800 it is
+    undecided, with the games a decision needs."""
+    from analysis.reports.experiment import factor_verdict, underpowered
+    from analysis.studies import balance_factor
+
+    def rows(n, half):
+        return pd.DataFrame({"n_players": 3, "label": ["seat 0", "seat 1", "seat 2"],
+                             "n_games": n, "win_rate": [0.336, 0.333, 0.331],
+                             "low": [0.336 - half, 0.333 - half, 0.331 - half],
+                             "high": [0.336 + half, 0.333 + half, 0.331 + half]})
+
+    factor = balance_factor("rattlebones")
+    many, few = rows(5000, 0.013), rows(1800, 0.022)
+    assert underpowered(many) == (5000, 0) and underpowered(few) == (1800, 4424)
+    assert factor_verdict(many, factor).startswith(
+        "No seat wins significantly more or less than its fair share 1/3 = 33.3%: the largest "
+        "gap is seat 0, +0.3 points")
+    text = factor_verdict(few, factor)
+    assert text.startswith("Undecided: no seat wins significantly") and \
+        "With 1,800 games the intervals are too wide to rule out a 2-point gap; about 4,424 " \
+        "games would detect one" in text
 
 
 def test_win_rate_by_missing_column_is_empty(tiny_store):
