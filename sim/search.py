@@ -316,8 +316,9 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     log = np.zeros((1, 8), dtype=np.int64)
     w = np.zeros(state[N_OPTIONS], dtype=np.float64)
     m = np.zeros(state[N_OPTIONS], dtype=np.float64)
-    dsum = np.zeros(state[N_OPTIONS], dtype=np.float64)   # paired differences to the base
-    dsq = np.zeros(state[N_OPTIONS], dtype=np.float64)
+    kept = state[N_OPTIONS] if base >= 0 else 0          # a guard's scratch, else none
+    dsum = np.zeros(kept, dtype=np.float64)              # paired differences to the base
+    dsq = np.zeros(kept, dtype=np.float64)
     m_alive = n
     rounds = 1
     if sp[SP_PRUNE] != 0:
@@ -326,8 +327,8 @@ def search_index(state, rules, comp, seat, bkinds, bpparams, bwork, sp, key, gro
     done = 0                       # rollouts each alive option has had
     for rnd in range(rounds):
         k = rollouts if rounds == 1 else max(1, rollouts * n // (rounds * m_alive))
-        bw = np.zeros(k)
-        bm = np.zeros(k)
+        bw = np.zeros(k if base >= 0 else 0)             # the base choice's rollouts
+        bm = np.zeros(k if base >= 0 else 0)
         if base >= 0:
             for r in range(done, done + k):
                 s, g = rollout(state, rules, comp, seat, base, bkinds, bpparams, bwork, oracle,

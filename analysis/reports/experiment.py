@@ -117,7 +117,7 @@ def factor_verdict(rates: pd.DataFrame, factor) -> str:
     n = int(rates["n_players"].iloc[0])
     fair = 1.0 / n
     gap = rates["win_rate"] - fair
-    is_off = (rates["low"] > fair) | (rates["high"] < fair)
+    is_off = _off_fair(rates)
     off, rest = rates[is_off], rates[~is_off]
     parts = [f"{r.label} wins {abs(100 * (r.win_rate - fair)):.1f} points "
              f"{'above' if r.win_rate > fair else 'below'} its fair share "
@@ -146,6 +146,12 @@ def factor_verdict(rates: pd.DataFrame, factor) -> str:
 DETECTABLE = 0.02
 
 
+def _off_fair(rates: pd.DataFrame) -> pd.Series:
+    """The rows whose 95% interval excludes the fair share 1/N."""
+    fair = 1.0 / int(rates["n_players"].iloc[0])
+    return (rates["low"] > fair) | (rates["high"] < fair)
+
+
 def underpowered(rates: pd.DataFrame) -> tuple[int, int]:
     """(games, games needed) of one arm's balance-factor rows: the games needed to detect a
     ``DETECTABLE`` gap from the fair share 1/N with 95% confidence and 80% power when the arm
@@ -168,9 +174,9 @@ def _factor_block(rates: pd.DataFrame, factor) -> dict:
             if len(held) == n and np.allclose(held, held[0]) else None)
     balance = (test.describe().replace("Seat win rates", f"Win rates by {factor.name}")
                .replace("seat win rates", f"win rates by {factor.name}") if test else "")
-    verdict = factor_verdict(rates, factor)
-    return {"name": factor.name, "rows": rows, "balance": balance, "verdict": verdict,
-            "undecided": verdict.startswith("Undecided")}
+    return {"name": factor.name, "rows": rows, "balance": balance,
+            "verdict": factor_verdict(rates, factor),
+            "undecided": bool(underpowered(rates)[1]) and not _off_fair(rates).any()}
 
 
 def _multiplayer_section(con, experiment: str, multi_arms: list[str], game: str = "") -> dict:
