@@ -43,3 +43,19 @@ def cli():
         return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
     return invoke
+
+
+# bad --also-games/--budget input and its message, the same for run and compare (with
+# --games 500: tests/pipelines/test_also_games.py and test_compare_also_games.py)
+BAD_ALSO = [
+    (("--also-policy", "random", "--also-games", "foo=10"),
+     "'foo' is not one of the --also-policy values; valid: random"),
+    (("--also-policy", "random", "--also-games", "random=0"), "from 1 to 500 (--games)"),
+    (("--also-policy", "random", "--also-games", "random=501"), "from 1 to 500 (--games)"),
+    (("--also-policy", "random", "--also-games", "random"), "must look like NAME=N"),
+    (("--also-policy", "random", "--also-games", "random=5", "--also-games", "random=6"),
+     "given twice"),
+    (("--also-games", "random=10",), "add the --also-policy it is for"),
+    (("--also-policy", "random", "--budget", "10x"), "give a duration like 90s, 10m, 1h"),
+    (("--budget", "10m",), "add an --also-policy"),
+]

@@ -3,7 +3,7 @@ to a finished experiment, and the progress bar's sub-batches (pipelines.budget, 
 import json
 
 import pytest
-from pipe_helpers import content, listing
+from pipe_helpers import BAD_ALSO, content, listing
 
 from pipelines import budget, runner
 from pipelines import experiment as ex
@@ -243,18 +243,8 @@ def test_arm_label_names_game_players_and_policy():
 
 # ---- bad input -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, words", [
-    (("--also-policy", "random", "--also-games", "foo=10"),
-     "'foo' is not one of the --also-policy values; valid: random"),
-    (("--also-policy", "random", "--also-games", "random=0"), "from 1 to 500 (--games)"),
-    (("--also-policy", "random", "--also-games", "random=501"), "from 1 to 500 (--games)"),
+@pytest.mark.parametrize("args, words", BAD_ALSO + [
     (("--also-policy", "random", "--also-games", "random=ten"), "from 1 to 500"),
-    (("--also-policy", "random", "--also-games", "random"), "must look like NAME=N"),
-    (("--also-policy", "random", "--also-games", "random=5", "--also-games", "random=6"),
-     "given twice"),
-    (("--also-games", "random=10",), "add the --also-policy it is for"),
-    (("--also-policy", "random", "--budget", "10x"), "give a duration like 90s, 10m, 1h"),
-    (("--budget", "10m",), "add an --also-policy"),
     (("--also-policy", "random", "--budget", "1m", "--precision", "0.05"),
      "remove --budget"),
 ])

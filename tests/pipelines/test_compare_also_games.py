@@ -6,7 +6,7 @@ pipelines.studies.compare_experiment)."""
 import json
 
 import pytest
-from pipe_helpers import content, listing
+from pipe_helpers import BAD_ALSO, content, listing
 
 from pipelines import budget, runner, studies
 
@@ -273,17 +273,7 @@ def test_a_compare_under_the_older_derived_name_is_resumed(cli, tmp_path):
 
 # ---- bad input -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args, words", [
-    (("--also-policy", "random", "--also-games", "foo=10"),
-     "'foo' is not one of the --also-policy values; valid: random"),
-    (("--also-policy", "random", "--also-games", "random=0"), "from 1 to 500 (--games)"),
-    (("--also-policy", "random", "--also-games", "random=501"), "from 1 to 500 (--games)"),
-    (("--also-policy", "random", "--also-games", "random"), "must look like NAME=N"),
-    (("--also-policy", "random", "--also-games", "random=5", "--also-games", "random=6"),
-     "given twice"),
-    (("--also-games", "random=10",), "add the --also-policy it is for"),
-    (("--also-policy", "random", "--budget", "10x"), "give a duration like 90s, 10m, 1h"),
-    (("--budget", "10m",), "add an --also-policy"),
+@pytest.mark.parametrize("args, words", BAD_ALSO + [
     (("--also-policy", "random", "--also-games", "random=10", "--precision", "0.05"),
      "remove --also-games"),
 ])
