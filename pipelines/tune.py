@@ -10,7 +10,10 @@ candidate                 the start policy (``--policy``, e.g. ``greedy`` or ``@
 objective                 the candidate's seat's mean win share against the field (``--field``,
                           default the start policy) in every other seat: the candidate takes each
                           seat in turn on the same games (``--games`` per trial, split equally
-                          over the seats); solo: its win probability
+                          over the seats); solo: its win probability. Several player counts
+                          (``--players 2-4``): ``--games`` at each count, and the objective is
+                          the mean over the counts of the seat win share divided by the fair
+                          share 1/n (1.0 = fair), so that one policy is tuned for every count
 training seeds            master seed ``--seed``, game indices ``0..k-1`` per seat, the same in
                           every trial: trials are compared on the same dice (paired)
 optimizer                 Optuna's CMA-ES sampler (``CmaEsSampler(seed=--seed)``) started at the
@@ -23,7 +26,8 @@ validation                held-out games (indices ``k..k+v-1``, never used in tr
                           and the start policy play the same games against the same field; the
                           *gain* is the mean paired difference of their seat win shares, per game
                           index (the seat-rotated copies of one index share its dice, so they are
-                          averaged first), with a 95% t interval (:func:`analysis.stats.paired_difference`)
+                          averaged first), with a 95% t interval (:func:`analysis.stats.paired_difference`);
+                          at each player count
 ========================= ===========================================================================
 
 The result is a preset file (:mod:`sim.presets`) that ``--policy @FILE`` accepts. Same command
@@ -64,14 +68,14 @@ class TuneSetup:
     """What is tuned, against whom, on which games (everything validated)."""
 
     spec: GameSpec
-    n_players: int
+    counts: tuple[int, ...]  # the player counts tuned for (one, or several: --players 2-4)
     variant: str
     start: str  # canonical policy string of the start policy
     field_policy: str  # policy of the other seats (canonical)
     params: tuple[ParamSpec, ...]
     trials: int
-    games_per_seat: int  # training games per seat and trial
-    validation_per_seat: int
+    games: int  # training games per trial at each player count (split over its seats)
+    validation_games: int  # held-out games at each player count (split over its seats)
     seed: int
     step: float = DEFAULT_STEP  # CMA-ES initial step, as a fraction of each parameter's range
     tweaks: tuple[tuple[str, str], ...] = ()  # rule tweaks (--set NAME=VALUE) of every game
@@ -85,6 +89,27 @@ class TuneSetup:
     def start_values(self) -> dict[str, Any]:
         return self.spec.policy_values(self.start)[1]
 
+    def games_per_seat(self, n: int) -> int:
+        """Training games per seat and trial at ``n`` players."""
+        return math.ceil(self.games / n)
+
+    def validation_per_seat(self, n: int) -> int:
+        """Held-out games per seat at ``n`` players."""
+        return math.ceil(self.validation_games / n)
+
+    @property
+    def players_text(self) -> str:
+        """The counts as ``--players`` takes them: ``4``, ``2-4`` or ``2,4``."""
+        c = self.counts
+        if len(c) > 2 and c == tuple(range(c[0], c[-1] + 1)):
+            return f"{c[0]}-{c[-1]}"
+        return ",".join(map(str, c))
+
+    def total_games(self) -> int:
+        """Games a tuning plays: every trial and both validations, at every count."""
+        return sum(n * (self.trials * self.games_per_seat(n) + 2 * self.validation_per_seat(n))
+                   for n in self.counts)
+
 
 @dataclass
 class TuneResult:
@@ -96,7 +121,7 @@ class TuneResult:
     train_best: float  # its training objective
     train_start: float  # the start policy's training objective (trial 0)
     trials_run: int
-    validation: dict  # tuned, start (stats.Estimate), gain (stats.Difference)
+    validation: dict  # by player count: tuned, start (stats.Estimate), gain (stats.Difference)
     elapsed: float
     history: list[float] = field(default_factory=list)  # training objective per trial
 
@@ -143,19 +168,25 @@ def _policy(spec: GameSpec, text: str, option: str) -> str:
     return canonical
 
 
-def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
-               field_policy: str | None, params: str | None, trials: int, games: int,
-               validation_games: int, seed: int, step: float = DEFAULT_STEP,
+def make_setup(spec: GameSpec, n_players: int | tuple[int, ...], variant: str | None,
+               policy: str, field_policy: str | None, params: str | None, trials: int,
+               games: int, validation_games: int, seed: int, step: float = DEFAULT_STEP,
                tweaks: tuple[tuple[str, str], ...] = ()) -> TuneSetup:
-    """Validate a tuning request (SpecError naming the valid choices or range)."""
-    spec.check_players(n_players)
+    """Validate a tuning request (SpecError naming the valid choices or range).
+    ``n_players``: one count, or several (sorted, each played; not solo with others)."""
+    counts = tuple(sorted(set((n_players,) if isinstance(n_players, int) else n_players)))
+    for n in counts:
+        spec.check_players(n)
+    if 1 in counts and len(counts) > 1:
+        raise SpecError("--players: solo (1) has no fair share to compare with the other "
+                        "counts; tune it on its own")
     start = _policy(spec, policy, "--policy")
     name, _ = spec.policy_values(start)
     if spec.policies[name].params is not None:
         raise SpecError(f"--policy {name}: a search policy has no heuristic parameters to tune; "
                         f"valid: " + ", ".join(n for n, p in spec.policies.items()
                                                if p.params is None))
-    if n_players == 1 and field_policy is not None:
+    if counts == (1,) and field_policy is not None:
         raise SpecError("--field: a solo game has no other seats; leave --field out")
     fld = _policy(spec, field_policy, "--field") if field_policy is not None else start
     _check_count(trials, "--trials", 1, MAX_TRIALS)
@@ -165,21 +196,26 @@ def make_setup(spec: GameSpec, n_players: int, variant: str | None, policy: str,
         raise SpecError(f"--seed {seed} is out of range (valid: 0..{settings.MAX_SEED})")
     if not 0 < step <= 1:
         raise SpecError(f"--step: must be a fraction of each range in (0, 1], got {step!r}")
-    setup = TuneSetup(spec, n_players, spec.variant(variant, n_players).name, start, fld,
-                      tunable_params(spec, params), trials, math.ceil(games / n_players),
-                      math.ceil(validation_games / n_players), seed, step, tuple(tweaks),
+    names = {spec.variant(variant, n).name for n in counts}
+    if len(names) > 1:
+        raise SpecError(f"--variant: the default variant differs between {counts[0]} and "
+                        f"{counts[-1]} players ({', '.join(sorted(names))}); name one")
+    setup = TuneSetup(spec, counts, names.pop(), start, fld, tunable_params(spec, params),
+                      trials, games, validation_games, seed, step, tuple(tweaks),
                       spec.load_components(None))
-    seat_arms(setup, start)  # validates the field and the variant's players together
+    for n in counts:
+        seat_arms(setup, start, n)  # validates the field and the variant's players together
     return setup
 
 
 # ---- playing --------------------------------------------------------------------------------
 
-def seat_arms(setup: TuneSetup, policy: str) -> list[Arm]:
-    """One arm per seat: ``policy`` in that seat, the field in the others (solo: one arm)."""
-    return [make_arm(setup.spec, setup.n_players, setup.variant, dict(setup.tweaks),
+def seat_arms(setup: TuneSetup, policy: str, n: int) -> list[Arm]:
+    """One arm per seat of an ``n``-player game: ``policy`` in that seat, the field in the
+    others (solo: one arm)."""
+    return [make_arm(setup.spec, n, setup.variant, dict(setup.tweaks),
                      setup.field_policy, {seat: policy}, setup.components)
-            for seat in range(setup.n_players)]
+            for seat in range(n)]
 
 
 def seat_shares(arms: list[Arm], seed: int, first_index: int, n: int) -> np.ndarray:
@@ -233,6 +269,16 @@ def _sampler(setup: TuneSetup):
                                             warn_independent_sampling=False)
 
 
+def objective_value(setup: TuneSetup, policy: str) -> float:
+    """The training objective of ``policy``: its seat's mean win share on the training games
+    (one count), or the mean over the counts of that share times n, its ratio to the fair share."""
+    shares = [float(seat_shares(seat_arms(setup, policy, n), setup.seed, 0,
+                                setup.games_per_seat(n)).mean()) for n in setup.counts]
+    if len(shares) == 1:
+        return shares[0]
+    return float(np.mean([x * n for x, n in zip(shares, setup.counts)]))
+
+
 def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> TuneResult:
     """Run the search and the validation (see the module docstring). ``progress(games)`` is
     called after each trial and after the validation."""
@@ -240,7 +286,7 @@ def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> Tun
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
-    k, n_seats = setup.games_per_seat, setup.n_players
+    per_trial = sum(n * setup.games_per_seat(n) for n in setup.counts)
     seen: dict[str, float] = {}  # same policy, same games: same objective
 
     def objective(trial) -> float:
@@ -249,10 +295,10 @@ def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> Tun
             values = {p.name: setup.start_values[p.name] for p in setup.params}
         text = candidate(setup, values)
         if text not in seen:
-            seen[text] = float(seat_shares(seat_arms(setup, text), setup.seed, 0, k).mean())
+            seen[text] = objective_value(setup, text)
         trial.set_user_attr("values", values)
         if progress:  # a repeated candidate is not played again, but its trial is done
-            progress(k * n_seats)
+            progress(per_trial)
         return seen[text]
 
     study = optuna.create_study(direction="maximize", sampler=_sampler(setup))
@@ -260,21 +306,22 @@ def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> Tun
     study.optimize(objective, n_trials=setup.trials, n_jobs=1)
     best = study.best_trial.user_attrs["values"]
     policy = candidate(setup, best)
-    validation = validate(setup, policy)
+    validation = {n: validate(setup, policy, n) for n in setup.counts}
     if progress:
-        progress(2 * setup.validation_per_seat * n_seats)
+        progress(sum(2 * n * setup.validation_per_seat(n) for n in setup.counts))
     return TuneResult(setup, best, policy, study.best_value, study.trials[0].value,
                       len(study.trials), validation, time.perf_counter() - t0,
                       [t.value for t in study.trials])
 
 
-def validate(setup: TuneSetup, policy: str) -> dict:
-    """The tuned and the start policy on the held-out games (indices after the training ones):
-    each one's seat win rate (clustered by game index) and the paired gain with its interval."""
-    first, v = setup.games_per_seat, setup.validation_per_seat
-    tuned = seat_shares(seat_arms(setup, policy), setup.seed, first, v)
-    start = seat_shares(seat_arms(setup, setup.start), setup.seed, first, v)
-    index = np.repeat(np.arange(v), setup.n_players)
+def validate(setup: TuneSetup, policy: str, n: int) -> dict:
+    """The tuned and the start policy on the held-out ``n``-player games (indices after the
+    training ones): each one's seat win rate (clustered by game index) and the paired gain
+    with its interval."""
+    first, v = setup.games_per_seat(n), setup.validation_per_seat(n)
+    tuned = seat_shares(seat_arms(setup, policy, n), setup.seed, first, v)
+    start = seat_shares(seat_arms(setup, setup.start, n), setup.seed, first, v)
+    index = np.repeat(np.arange(v), n)
     return {"tuned": stats.clustered_proportion(tuned.ravel(), index),
             "start": stats.clustered_proportion(start.ravel(), index),
             "gain": stats.paired_difference(tuned.mean(axis=1), start.mean(axis=1))}
@@ -285,23 +332,29 @@ def validate(setup: TuneSetup, policy: str) -> dict:
 def preset_document(res: TuneResult, command: str = "") -> dict:
     """The preset file's content (:mod:`sim.presets`): what to play, and how it was made."""
     s = res.setup
-    gain, tuned, start = (res.validation[k] for k in ("gain", "tuned", "start"))
+
+    def by_count(f):  # one count: the value; several: {"2p": value, ...}
+        out = {f"{n}p": f(n) for n in s.counts}
+        return out.popitem()[1] if len(out) == 1 else out
+
     return {
-        "game": s.spec.id, "policy": s.base, "players": s.n_players, "variant": s.variant,
+        "game": s.spec.id, "policy": s.base,
+        "players": s.counts[0] if len(s.counts) == 1 else list(s.counts), "variant": s.variant,
         "params": preset_params(s, res.best),
         "provenance": {
             "command": command,
-            "start": s.start, "field": s.field_policy if s.n_players > 1 else "",
+            "start": s.start, "field": s.field_policy if s.counts != (1,) else "",
             "rule_tweaks": {k: v for k, v in s.tweaks},
             "tuned": [p.name for p in s.params],
             "sampler": "optuna CmaEsSampler", "step": s.step, "seed": s.seed,
             "trials": res.trials_run,
-            "training_games_per_seat": s.games_per_seat,
-            "validation_games_per_seat": s.validation_per_seat,
-            "validation_first_index": s.games_per_seat,
+            "training_games_per_seat": by_count(s.games_per_seat),
+            "validation_games_per_seat": by_count(s.validation_per_seat),
+            "validation_first_index": by_count(s.games_per_seat),
             "training_objective": res.train_best, "training_objective_start": res.train_start,
-            "validation_win_rate": _interval(tuned), "validation_win_rate_start": _interval(start),
-            "validation_gain": _interval(gain),
+            "validation_win_rate": by_count(lambda n: _interval(res.validation[n]["tuned"])),
+            "validation_win_rate_start": by_count(lambda n: _interval(res.validation[n]["start"])),
+            "validation_gain": by_count(lambda n: _interval(res.validation[n]["gain"])),
             "game_version": s.spec.version, "playtest_version": _version(),
             "optuna_version": metadata.version("optuna"),
             "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -33,8 +33,9 @@ Players = _players("Player count(s): 4, 2-4 or 2,3 (run: default all; one arm ea
 StudyPlayers = _players("Player count(s): 4, 2-4 or 2,3 (default: the maximum).")
 _ONE_COUNT = "One player count (default: the maximum; 1 = solo, where the game has it)."
 OnePlayerCount = _players(_ONE_COUNT)
-OnePlayerCountInt = _players(_ONE_COUNT, int)
 ReplayPlayers = _players("Player count (default: the maximum).")
+TunePlayers = _players("Player count(s): 4, 2-4 or 2,3 (default: the maximum; 1 = solo, on its "
+                       "own). Several: one policy tuned for all of them.")
 
 Variant = Annotated[Optional[str], typer.Option(
     "--variant", help="Named rule variant (see `playtest rules GAME`).")]
@@ -99,8 +100,8 @@ StudyGames = _games(f"Games per arm (default {settings.DEFAULT_GAMES:,}; "
 LadderGames = _games(f"Games per arm, i.e. per pair and seat of the higher rung (default "
                      f"{settings.DEFAULT_GAMES:,}).")
 DemoGames = _games("Games per player count.", int)
-TuneGames = _games("Training games per trial, split equally over the seats; the same games in "
-                   "every trial.", int)
+TuneGames = _games("Training games per trial (at each player count), split equally over the "
+                   "seats; the same games in every trial.", int)
 
 Seed = Annotated[Optional[int], typer.Option(
     "--seed", help=f"Master seed (default {settings.DEFAULT_SEED}).")]

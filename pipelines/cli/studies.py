@@ -232,12 +232,12 @@ def ladder_cmd(
 
 # ---- tune --------------------------------------------------------------------------------------
 
-def _tune_command(game, n, variant, tweaks, policy, params, field_policy, trials, games,
+def _tune_command(game, players, variant, tweaks, policy, params, field_policy, trials, games,
                   validation, seed, step) -> str:
     """The command line that reproduces a tuning run (recorded in its preset)."""
     import shlex
 
-    parts = ["playtest", "tune", game, "--players", str(n)]
+    parts = ["playtest", "tune", game, "--players", players]
     for opt, v in (("--variant", variant), ("--policy", policy), ("--params", params),
                    ("--field", field_policy)):
         if v is not None:
@@ -255,7 +255,7 @@ def _print_tune(res, out_file: Path) -> None:
 
     s = res.setup
     start = s.start_values
-    out.print(f"tuned {s.base} for {s.spec.id}, {count(s.n_players, 'player')}, variant "
+    out.print(f"tuned {s.base} for {s.spec.id}, {s.players_text} players, variant "
               f"{s.variant}: {count(res.trials_run, 'trial')}",
               markup=False, soft_wrap=True)
     t = Table()
@@ -264,21 +264,31 @@ def _print_tune(res, out_file: Path) -> None:
     for p in s.params:
         t.add_row(p.name, fmt(start[p.name]), fmt(res.best[p.name]), p.range_text())
     out.print(t)
-    what = "win probability" if s.n_players == 1 else \
-        f"seat win rate against {s.field_policy} (fair share {1 / s.n_players:.1%})"
-    out.print(f"training ({s.games_per_seat * s.n_players:,} games per trial): {what} "
-              f"{res.train_start:.1%} (start) -> {res.train_best:.1%} (best trial)",
-              markup=False, soft_wrap=True)
-    v = res.validation
-    gain = v["gain"]
-    verdict = ("better than the start" if gain.low > 0 else "worse than the start"
-               if gain.high < 0 else "no clear difference from the start")
-    out.print(f"validation ({v['tuned'].n:,} held-out games each, same games for both): "
-              f"tuned {v['tuned'].estimate:.1%} (95% CI {v['tuned'].low:.1%}–"
-              f"{v['tuned'].high:.1%}), start {v['start'].estimate:.1%} (95% CI "
-              f"{v['start'].low:.1%}–{v['start'].high:.1%})", markup=False, soft_wrap=True)
-    out.print(f"gain: {stats.points(gain.estimate)} points (95% CI {stats.points(gain.low)} to "
-              f"{stats.points(gain.high)}): {verdict}", markup=False, soft_wrap=True)
+    per_trial = sum(s.games_per_seat(n) * n for n in s.counts)
+    if len(s.counts) > 1:
+        out.print(f"training ({per_trial:,} games per trial, {s.games:,} at each count): the mean "
+                  f"over {s.players_text} players of the seat win rate against {s.field_policy} "
+                  f"divided by its fair share (1.00 = fair) {res.train_start:.2f} (start) -> "
+                  f"{res.train_best:.2f} (best trial)", markup=False, soft_wrap=True)
+    else:
+        n = s.counts[0]
+        what = "win probability" if n == 1 else \
+            f"seat win rate against {s.field_policy} (fair share {1 / n:.1%})"
+        out.print(f"training ({per_trial:,} games per trial): {what} "
+                  f"{res.train_start:.1%} (start) -> {res.train_best:.1%} (best trial)",
+                  markup=False, soft_wrap=True)
+    for n in s.counts:
+        v = res.validation[n]
+        gain = v["gain"]
+        verdict = ("better than the start" if gain.low > 0 else "worse than the start"
+                   if gain.high < 0 else "no clear difference from the start")
+        at = f"{n} players, " if len(s.counts) > 1 else ""
+        out.print(f"validation ({at}{v['tuned'].n:,} held-out games each, same games for both): "
+                  f"tuned {v['tuned'].estimate:.1%} (95% CI {v['tuned'].low:.1%}–"
+                  f"{v['tuned'].high:.1%}), start {v['start'].estimate:.1%} (95% CI "
+                  f"{v['start'].low:.1%}–{v['start'].high:.1%})", markup=False, soft_wrap=True)
+        out.print(f"gain: {stats.points(gain.estimate)} points (95% CI {stats.points(gain.low)} "
+                  f"to {stats.points(gain.high)}): {verdict}", markup=False, soft_wrap=True)
     out.print(f"policy: {res.policy}", markup=False, soft_wrap=True)
     out.print(f"preset: {out_file} (use it with --policy @{out_file}); {res.elapsed:.1f} s",
               markup=False, soft_wrap=True)
@@ -287,7 +297,7 @@ def _print_tune(res, out_file: Path) -> None:
 @guarded
 def tune_cmd(
     game: opts.Game,
-    players: opts.OnePlayerCountInt = None,
+    players: opts.TunePlayers = None,
     variant: opts.Variant = None,
     set_: opts.GameSet = None,
     policy: Annotated[str, typer.Option(
@@ -321,29 +331,28 @@ def tune_cmd(
     from sim.presets import preset_toml
     from sim.spec import SpecError
 
-    from ..experiment import parse_set
+    from ..experiment import parse_players, parse_set
     from ..runner import GameProgress, load_kernels
     from ..tune import make_setup, preset_document, seat_arms, tune
 
     spec = registry().make(game)
-    n = spec.max_players if players is None else players
+    counts = [spec.max_players] if players is None else parse_players(players, spec)
     seed = settings.DEFAULT_SEED if seed is None else seed
-    setup = make_setup(spec, n, variant, policy, field_policy, params, trials, games,
+    setup = make_setup(spec, tuple(counts), variant, policy, field_policy, params, trials, games,
                        validation, seed, step, parse_set(set_ or ()))
-    out_file = out_file or Path(f"tuned-{spec.id}-{n}p-{setup.base}.toml")
+    out_file = out_file or Path(f"tuned-{spec.id}-{setup.players_text}p-{setup.base}.toml")
     if out_file.is_dir() or not out_file.parent.is_dir():
         raise SpecError(f"--out {out_file}: give a file in an existing directory")
     if out_file.exists() and not force:
         raise SpecError(f"--out {out_file}: the file exists; give another name, or --force to "
                         f"overwrite it")
-    load_kernels(seat_arms(setup, setup.start), quiet)
-    total = n * (trials * setup.games_per_seat + 2 * setup.validation_per_seat)
-    bar = GameProgress(total, quiet, f"tune {spec.id} {n}p")
+    load_kernels([a for n in setup.counts for a in seat_arms(setup, setup.start, n)], quiet)
+    bar = GameProgress(setup.total_games(), quiet, f"tune {spec.id} {setup.players_text}p")
     try:
         res = tune(setup, bar.advance)
     finally:
         bar.close()
-    command = _tune_command(spec.id, n, variant, setup.tweaks, policy, params, field_policy,
-                            trials, games, validation, seed, step)
+    command = _tune_command(spec.id, setup.players_text, variant, setup.tweaks, policy, params,
+                            field_policy, trials, games, validation, seed, step)
     out_file.write_text(preset_toml(preset_document(res, command)), encoding="utf-8")
     _print_tune(res, out_file)

@@ -19,7 +19,9 @@ FAKE_TUNE = ("--trials", "6", "--games", "400", "--validation-games", "400", "-q
 
 @pytest.mark.parametrize("args, expect", [
     (("nogame",), "unknown game 'nogame'"),
-    (("fakedice", "--players", "7"), "--players 7 is out of range (valid: 1-4)"),
+    (("fakedice", "--players", "7"), "--players: fakedice is for 1-4 players, not 7"),
+    (("fakedice", "--players", "1-2"), "--players: solo (1) has no fair share"),
+    (("fakedice", "--players", "two"), "--players: cannot read 'two' as player counts"),
     (("fakedice", "--params", "nope"), "unknown tunable policy parameter 'nope' of fakedice; "
                                        "valid: threshold"),
     (("rattlebones", "--params", "v_points"), "'v_points' cannot be tuned (a list"),
@@ -149,8 +151,34 @@ def test_tune_is_deterministic_and_the_start_is_trial_zero():
 
     a, b = once(), once()
     assert a.best == b.best and a.history == b.history
-    assert a.validation["gain"] == b.validation["gain"]
+    assert a.validation[3]["gain"] == b.validation[3]["gain"]
     assert a.history[0] == a.train_start and a.train_best == max(a.history) >= a.train_start
+
+
+def test_tune_several_player_counts_tunes_one_policy_for_all(cli, tmp_path):
+    """--players 2-3: the objective is the mean over the counts of the seat win share times n
+    (its ratio to the fair share), each count on its own training games; validation, the
+    preset's players and provenance and the command go by count."""
+    spec = registry.make("fakedice")
+    setup = tune.make_setup(spec, (3, 2), None, "greedy:threshold=0", None, "threshold", 4, 300,
+                            300, 4)
+    assert setup.counts == (2, 3) and setup.players_text == "2,3"
+    assert setup.total_games() == 4 * (2 * 150 + 3 * 100) + 2 * (2 * 150 + 3 * 100)
+    res = tune.tune(setup)
+    shares = [tune.seat_shares(tune.seat_arms(setup, setup.start, n), 4, 0,
+                               setup.games_per_seat(n)).mean() for n in (2, 3)]
+    assert res.train_start == pytest.approx((2 * shares[0] + 3 * shares[1]) / 2)
+    assert set(res.validation) == {2, 3} and res.validation[3]["tuned"].n == 3 * 100
+    prov = tune.preset_document(res)["provenance"]
+    assert prov["validation_games_per_seat"] == {"2p": 150, "3p": 100}
+    out = tmp_path / "t.toml"
+    r = cli("tune", "fakedice", "--players", "2-4", "--policy", "greedy:threshold=0", "--out",
+            out, *FAKE_TUNE)
+    assert r.exit_code == 0, r.output
+    doc = tomllib.loads(out.read_text())
+    assert doc["players"] == [2, 3, 4] and "--players 2-4" in doc["provenance"]["command"]
+    assert set(doc["provenance"]["validation_gain"]) == {"2p", "3p", "4p"}
+    assert "validation (4 players, " in r.stdout and "divided by its fair share" in r.stdout
 
 
 def test_tune_plays_the_rule_tweaks(cli, tmp_path):
@@ -174,11 +202,11 @@ def test_tune_solo_objective_is_the_win_probability():
     setup = tune.make_setup(spec, 1, "hard", "greedy:threshold=0", None, "threshold", 5, 500,
                             700, 2)
     res = tune.tune(setup)
-    start = tune.seat_shares(tune.seat_arms(setup, setup.start), 2, 0, 500)
+    start = tune.seat_shares(tune.seat_arms(setup, setup.start, 1), 2, 0, 500)
     assert res.train_start == pytest.approx(start.mean())
     doc = tune.preset_document(res)
     assert doc["provenance"]["validation_first_index"] == 500
-    assert res.validation["tuned"].n == res.validation["start"].n == 700
+    assert res.validation[1]["tuned"].n == res.validation[1]["start"].n == 700
 
 
 def test_trial_zero_is_the_start_exactly_even_off_the_rounding_grid(monkeypatch):
