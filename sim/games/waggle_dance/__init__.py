@@ -10,7 +10,7 @@ from . import trace
 SPEC = GameSpec(
     id="waggle_dance",
     title="Waggle Dance",
-    version="0.5.0",  # 0.5.0: the expert policy (greedy tuned by playtest tune, presets/expert.toml); 0.4.0: greedy builds up to 12 tiles like builder (target_hive_size 8 -> 12); 0.3.1: max_rounds 300 (was 200; only games that reached the cap change)
+    version="0.6.0",  # 0.6.0: careful greedy (a die valued by what it does at night: no idle slot dice, no Feint undone, Wrong Turn counts the flower it hands over) and the expert re-tuned at 2-4 players against it; 0.5.0: the expert policy (greedy tuned by playtest tune, presets/expert.toml); 0.4.0: greedy builds up to 12 tiles like builder (target_hive_size 8 -> 12); 0.3.1: max_rounds 300 (was 200; only games that reached the cap change)
     min_players=2,
     max_players=4,
     params=rules.PARAMS,

@@ -8,6 +8,16 @@ moves and flips that make honey (DP-18, DP-19), and queen cards (DP-01..03, DP-0
 a card is played when its one-step value beats ``card_min_value`` (the value of passing). On
 the own turn (DP-05..DP-08) a card that changes the placement is scored against the best plain
 placement and is played when it beats it by ``turn_card_margin`` (``turn_card_value``).
+
+With ``careful`` (on by default; off = the greedy of version 0.5) a die is valued by what it
+will do at night. A slot die that will do nothing (``_slot_idle``: A with no tile left for it,
+WD-A2; C with no egg left, no EMPTY tile to put it on, WD-C2, WD-C3, or no egg wanted, DP-14;
+E with no trade greedy would make, DP-17; G with no card left to draw, WD-G2, WD-G3; judged from
+the dice already on the card) is worth ``IDLE``, with the blocking bonus only where another
+player could still use the slot. Feint (DP-08) is not played while another die of its value is
+unplaced: placing that die at the new spot does the same and keeps the card (the die fed back
+to the old spot was the habit). Wrong Turn (DP-09) counts the cubes it hands the opponent on
+the flower the die is moved to.
 Policies never change the state.
 """
 from numba import njit
@@ -23,6 +33,8 @@ from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, ho
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
+
+IDLE = -1.0     # careful: a slot die that will do nothing at night (a lone tile die is -0.3)
 
 
 @njit(cache=True)
@@ -99,7 +111,8 @@ def _same_hive(state, scr, seat):
 def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
     The tiles that hold a die waiting for its pair and the rivals for a slot, by value
-    (``_waiting``, ``_cached_rivals``), are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
+    (``_waiting``, ``_cached_rivals``), and whether a slot die does nothing (``_cached_idle``)
+    are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
     values, its free capacity, the links between its tiles, how ripe each tile is) if they
     changed since the seat's last placement decision (``_same_hive``): in a round's
     placements they do not."""
@@ -107,6 +120,8 @@ def _empty_cache(state, scr, seat):
     for v in range(L.N_VAL):
         scr[L.SCR_WAIT_N + v] = nan
         scr[L.SCR_RIVALS + v] = nan
+    for d in range(L.N_SLOTCARDS):
+        scr[L.SCR_IDLE + d] = nan
     if _same_hive(state, scr, seat):
         return
     for d in range(L.DEST_FLOWER):
@@ -214,6 +229,12 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
         i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
         if scr[i] != scr[i]:
             scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
+        if pp[R.P_CAREFUL] != 0.0:
+            idle = _cached_idle(state, rules, pp, seat, dest, scr)
+            if idle == 2:                                   # nothing for anyone: no block
+                return IDLE
+            if idle == 1:
+                return IDLE + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
         return scr[i] + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
     if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
@@ -310,6 +331,95 @@ def _slot_value(state, rules, pp, seat, dest, scr):
     if dest == L.DEST_E:
         return pp[R.P_W_TRADE] if _cached_trade_ok(state, rules, scr, seat) else 0.0
     return pp[R.P_W_DRAW]
+
+
+@njit(cache=True)
+def _cached_idle(state, rules, pp, seat, dest, scr):
+    """``_slot_idle`` of slot card ``dest``, once per decision (``scr``)."""
+    i = L.SCR_IDLE + dest
+    if scr[i] != scr[i]:
+        scr[i] = _slot_idle(state, rules, pp, seat, dest, scr)
+    return scr[i]
+
+
+@njit(cache=True)
+def _slot_idle(state, rules, pp, seat, dest, scr):
+    """careful, DP-04: 2 if a die on slot card ``dest`` (A, C, E, G) would do nothing at night
+    for anyone, 1 if for ``seat`` only, else 0; judged from the dice already on the card (they
+    resolve first or alongside, WD-R13). A: no tile left for it (WD-A2). C: no egg left
+    (WD-C3); for ``seat``: no egg wanted (greedy declines, DP-14) or no EMPTY tile left for it
+    (WD-C2), counting the tiles its dice on A bring and its egg tiles that hatch at B, before C.
+    E, for ``seat``: no trade greedy would make beyond those of its dice already there
+    (``_useful_trades``). G: no card left to draw (WD-G2); for ``seat``: a full hand (WD-G3)."""
+    b = seat_base(seat)
+    taken = 0
+    mine = 0
+    for v in range(L.N_VAL):
+        o = state[L.S_SLOT_OWNER + dest * L.N_VAL + v]
+        taken += o != 0
+        mine += o == seat + 1
+    if dest == L.DEST_A:
+        return 2 if state[L.S_TILE_SUPPLY] <= taken * rules[R.R_TILES_PER_BUILD_DIE] else 0
+    if dest == L.DEST_C:
+        if state[L.S_EGG_SUPPLY] <= taken * rules[R.R_EGGS_PER_EGG_DIE]:
+            return 2
+        if not _wants_eggs(state, pp, b):
+            return 1
+        free = 0
+        for t in range(state[b + L.F_N_TILES]):
+            if is_empty_tile(state, b, t):
+                free += 1
+            elif state[b + L.F_EGG + t] and state[b + L.F_PERSONAL] > 0:
+                for v in range(L.N_VAL):
+                    if state[b + L.F_TDICE + t * L.N_VAL + v] >= 2:
+                        free += 1
+                        break
+        built = 0
+        for v in range(L.N_VAL):
+            built += state[L.S_SLOT_OWNER + L.CARD_A * L.N_VAL + v] == seat + 1
+        free += min(built * rules[R.R_TILES_PER_BUILD_DIE], state[L.S_TILE_SUPPLY])
+        return 1 if free <= mine * rules[R.R_EGGS_PER_EGG_DIE] else 0
+    if dest == L.DEST_E:
+        return 1 if _useful_trades(state, rules, pp, seat, scr) <= mine else 0
+    cards = rules[R.R_CARDS_PER_DRAW_DIE]
+    if state[L.S_DECK_N] - state[L.S_DECK_POS] <= taken * cards:
+        return 2
+    limit = rules[R.R_HAND_LIMIT]
+    if limit > 0:
+        held = 0
+        for q in range(L.N_QUEEN):
+            held += state[b + L.F_HAND + q]
+        if held + mine * cards >= limit:
+            return 1
+    return 0
+
+
+@njit(cache=True)
+def _useful_trades(state, rules, pp, seat, scr):
+    """careful, DP-17: how many trades ``seat``'s greedy would make at E now, one per colour it
+    would buy: a colour whose best trade (``_trade_value``) beats skipping; the trades paid with
+    eggs only as many as the eggs pay for."""
+    b = seat_base(seat)
+    _completions(state, rules, b, 1, scr)
+    keen = state[b + L.F_POOL] >= pp[R.P_TRADE_EGG_WHEN_POOL_GE] or state[b + L.F_PERSONAL] == 0
+    cost = rules[R.R_TRADE_POLLEN_COST]
+    diff = rules[R.R_TRADE_REQUIRES_DIFFERENT_COLOUR] > 0.5
+    egg_trades = eggs_in_hive(state, b) // int(rules[R.R_TRADE_EGG_COST])
+    skip = _trade_value(L.TR_SKIP, keen, scr)
+    pollen = 0
+    by_egg = 0
+    for c2 in range(L.N_COL):
+        if state[L.S_CUBE_SUPPLY + c2] == 0:
+            continue
+        best = -1e18
+        for c in range(L.N_COL):
+            if (c != c2 or not diff) and scr[L.SCR_COLOUR + c] >= cost:
+                best = max(best, _trade_value(O.encode_trade(c, c2), keen, scr))
+        if best > skip:
+            pollen += 1
+        elif egg_trades > 0 and _trade_value(O.encode_trade(-1, c2), keen, scr) > skip:
+            by_egg += 1
+    return pollen + min(by_egg, egg_trades)
 
 
 @njit(cache=True)
@@ -415,12 +525,15 @@ def _gather_value(state, rules, b, x, y, c, side):
 
 
 @njit(cache=True)
-def _wrong_turn_value(state, rules, seat, p, f, f2):
+def _wrong_turn_value(state, rules, seat, p, f, f2, careful):
     """DP-09: my cubes won by moving opponent ``p``'s die from flower f to f2 (WD-D2/D3),
-    plus half of what ``p`` loses there."""
+    plus half of what ``p`` loses there; ``careful``: less half of what ``p`` gains on f2 (a
+    die moved to an empty flower hands ``p`` that flower)."""
     mine = (majority_owed(state, rules, f, seat, p, -1)[0] - majority_owed(state, rules, f, seat)[0]
             + majority_owed(state, rules, f2, seat, p, 1)[0] - majority_owed(state, rules, f2, seat)[0])
     theirs = majority_owed(state, rules, f, p)[0] - majority_owed(state, rules, f, p, p, -1)[0]
+    if careful:
+        theirs -= majority_owed(state, rules, f2, p, p, 1)[0] - majority_owed(state, rules, f2, p)[0]
     return mine + 0.5 * theirs
 
 
@@ -460,7 +573,7 @@ def card_value(state, rules, pp, seat, code):
         return 1.0 if state[L.S_DECK_N] - state[L.S_DECK_POS] >= pp[R.P_SCOUT_MIN_DECK] else 0.0
     if q == L.Q_WRONG_TURN:
         p, f, f2 = O.decode_wrong_turn(a)
-        return _wrong_turn_value(state, rules, seat, p, f, f2)
+        return _wrong_turn_value(state, rules, seat, p, f, f2, pp[R.P_CAREFUL] != 0.0)
     if q == L.Q_QUEENS_GIFT:
         if O.decode_gift(a) >= 0:
             return 1.2 if _wants_eggs(state, pp, b) else 0.2
@@ -550,7 +663,7 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
     best plain placement of the first ``plain`` options. Overtime: the best placement of the
     new value (``bests``: ``_best_places``; "the value needed is missing"); Command: the cubes one more die wins on my
     flower ("secure or keep a majority"); Feint: the better spot for a placed die, the
-    placement kept for later; Shift Change: two contested slots, or a pass while my best
+    placement kept for later (careful: none while a die of its value is unplaced); Shift Change: two contested slots, or a pass while my best
     placement is below ``shift_pass_below``; each less ``turn_card_margin``. Wrong Turn, Scout
     and Volunteer leave the turn's placement: worth ``top`` plus their gain over passing."""
     q, a = O.decode_card(code)
@@ -564,6 +677,8 @@ def turn_card_value(state, rules, pp, seat, code, top, plain, bests, scr):
         return (_place_value(state, rules, pp, seat, O.encode_place(f + 1, L.DEST_FLOWER), scr)
                 - margin + 0.01 * state[b + L.F_UNPLACED + v])
     if q == L.Q_FEINT:
+        if pp[R.P_CAREFUL] != 0.0 and state[b + L.F_UNPLACED + O.decode_feint(a)[0] - 1] > 0:
+            return -1e18        # a plain placement of that die does the same, the card kept
         return top + _feint_gain(state, rules, pp, seat, a, scr) - margin
     if q == L.Q_SHIFT_CHANGE:
         if a == L.SHIFT_PASS:

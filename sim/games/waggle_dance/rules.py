@@ -129,23 +129,24 @@ POLICY_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec("scout_min_deck", "int", 3, "DP-03: play Scout only while the deck holds at least this many cards (§9.3)", 1, 120),
     ParamSpec("turn_card_margin", "float", 0.5, "DP-05..DP-08: play Overtime, Command, Feint or Shift Change (two placements) on the own turn when it beats the best plain placement by more than this", 0, 20),
     ParamSpec("shift_pass_below", "float", 0.0, "DP-07, WD-I19: pass the turn with Shift Change when the best placement is worth less than this (§9.3: pass early while information is low)", -5, 20),
+    ParamSpec("careful", "bool", True, "DP-04, DP-08, DP-09: value a die by what it does at night: a slot die that will do nothing (A with no tile left, C with no egg, no EMPTY tile or no egg wanted, E with no trade greedy would make, G with no card to draw; judged from the dice already placed) is worth -1, below a lone die on a tile (-0.3), plus the blocking bonus only where others could use the slot; no Feint while a die of its value is unplaced; a Wrong Turn counts the flower it hands the opponent (false = version 0.5)"),
 )
 
 POLICIES: dict[str, PolicySpec] = {
     "random": PolicySpec("random", L.K_RANDOM, "Uniform over the legal options at every decision (SUB_POLICY stream)."),
-    "greedy": PolicySpec("greedy", L.K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3."),
+    "greedy": PolicySpec("greedy", L.K_GREEDY, "One-step heuristic over DP-04 and DP-14..DP-19: pairs on ripe tiles, single-colour tiles, eggs early; queen cards in their windows and on the own turn (DP-01..DP-13, DP-15) by the per-card rules of §9.3; a die valued by what it does at night (careful: no slot die that will do nothing)."),
     "builder": PolicySpec("builder", L.K_GREEDY,
                           "Grows first: builds eagerly, many eggs hatched early, fewer flowers; honey later.",
                           {"w_build": 2.5, "target_hive_size": 12, "build_if_free_capacity_below": 8,
                            "w_egg": 2.5, "egg_if_pool_below": 14, "max_eggs_waiting": 3,
                            "w_hatch": 3.5, "w_flower": 0.4, "endgame_honey_threshold": 6}),
-    # expert (version 0.5): greedy with every numeric parameter tuned by `playtest tune` in
-    # 2-player games against greedy, in two stages; the commands and held-out result are in
-    # the file.
+    # expert (version 0.6): the careful greedy with every numeric parameter tuned by
+    # `playtest tune --players 2-4` against the careful greedy, in two stages from the expert
+    # of version 0.5; the commands and held-out results are in the file.
     "expert": PolicySpec("expert", L.K_GREEDY,
-                         "greedy tuned by playtest tune (2 players, against greedy; presets/expert.toml): "
-                         "builds up to 9 tiles, pairs and hatches first, avoids trading (E) and drawing (G), "
-                         "plays a queen card only when it is worth very much.",
+                         "greedy tuned by playtest tune (2-4 players, against greedy; presets/expert.toml): "
+                         "plays the whole game with its six starting dice (no egg, no trade, no card drawn), "
+                         "builds up to 9 tiles and puts its dice on flowers and honey pairs.",
                          shipped(PRESETS_DIR / "expert.toml", "waggle_dance")),
 }
 
