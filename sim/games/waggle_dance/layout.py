@@ -321,6 +321,11 @@ SCRATCH = Block("SCR_", (
      "DEST_A..DEST_G (the die's value plays no part)"),
     ("free_cap", MAX_PLAYERS, "per seat: free_capacity of its hive"),
     ("trade_ok", MAX_PLAYERS, "per seat: 1 if its hive holds trade_pollen_cost cubes of a colour"),
+    ("trade_colours", MAX_PLAYERS * 3, "per seat (seat * 3): careful's trades (policies."
+     "_trade_colours): the colours a pollen trade would buy and those only an egg trade would "
+     "(6-bit masks), and the egg trades its eggs pay for"),
+    ("egg_room", MAX_PLAYERS * 2, "per seat (seat * 2): careful's C (policies._egg_room): its "
+     "EMPTY tiles (-1: no egg wanted) and its egg tiles"),
     ("ripe", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): how near the "
      "tile is to a honey of its biggest colour (DP-04, policies._cached_ripe)"),
     ("most", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: cubes of the tile's biggest colour"),

@@ -128,6 +128,8 @@ def _empty_cache(state, scr, seat):
         scr[L.SCR_SLOT + seat * L.DEST_FLOWER + d] = nan
     scr[L.SCR_FREE_CAP + seat] = nan
     scr[L.SCR_TRADE_OK + seat] = nan
+    scr[L.SCR_TRADE_COLOURS + seat * 3] = nan
+    scr[L.SCR_EGG_ROOM + seat * 2] = nan
     o = seat * L.MAX_HIVE
     nt = state[seat_base(seat) + L.F_N_TILES]
     for t in range(nt):
@@ -349,8 +351,8 @@ def _slot_idle(state, rules, pp, seat, dest, scr):
     resolve first or alongside, WD-R13). A: no tile left for it (WD-A2). C: no egg left
     (WD-C3); for ``seat``: no egg wanted (greedy declines, DP-14) or no EMPTY tile left for it
     (WD-C2), counting the tiles its dice on A bring and its egg tiles that hatch at B, before C.
-    E, for ``seat``: no trade greedy would make beyond those of its dice already there
-    (``_useful_trades``). G: no card left to draw (WD-G2); for ``seat``: a full hand (WD-G3)."""
+    E, for ``seat``: no trade greedy would make beyond those of its dice already there, one per
+    colour it would buy that the supply holds (``_trade_colours``). G: no card left to draw (WD-G2); for ``seat``: a full hand (WD-G3)."""
     b = seat_base(seat)
     taken = 0
     mine = 0
@@ -363,24 +365,32 @@ def _slot_idle(state, rules, pp, seat, dest, scr):
     if dest == L.DEST_C:
         if state[L.S_EGG_SUPPLY] <= taken * rules[R.R_EGGS_PER_EGG_DIE]:
             return 2
-        if not _wants_eggs(state, pp, b):
+        free, eggs = _egg_room(state, pp, scr, seat)
+        if free < 0:
             return 1
-        free = 0
-        for t in range(state[b + L.F_N_TILES]):
-            if is_empty_tile(state, b, t):
-                free += 1
-            elif state[b + L.F_EGG + t] and state[b + L.F_PERSONAL] > 0:
-                for v in range(L.N_VAL):
-                    if state[b + L.F_TDICE + t * L.N_VAL + v] >= 2:
-                        free += 1
-                        break
+        if eggs > 0 and state[b + L.F_PERSONAL] > 0:       # egg tiles that hatch at B
+            for t in range(state[b + L.F_N_TILES]):
+                if state[b + L.F_EGG + t]:
+                    for v in range(L.N_VAL):
+                        if state[b + L.F_TDICE + t * L.N_VAL + v] >= 2:
+                            free += 1
+                            break
         built = 0
         for v in range(L.N_VAL):
             built += state[L.S_SLOT_OWNER + L.CARD_A * L.N_VAL + v] == seat + 1
         free += min(built * rules[R.R_TILES_PER_BUILD_DIE], state[L.S_TILE_SUPPLY])
         return 1 if free <= mine * rules[R.R_EGGS_PER_EGG_DIE] else 0
     if dest == L.DEST_E:
-        return 1 if _useful_trades(state, rules, pp, seat, scr) <= mine else 0
+        i = L.SCR_TRADE_COLOURS + seat * 3
+        if scr[i] != scr[i]:
+            _trade_colours(state, rules, pp, seat, scr)
+        pollen = 0
+        by_egg = 0
+        for c2 in range(L.N_COL):
+            if state[L.S_CUBE_SUPPLY + c2] > 0:
+                pollen += (int(scr[i]) >> c2) & 1
+                by_egg += (int(scr[i + 1]) >> c2) & 1
+        return 1 if pollen + min(by_egg, scr[i + 2]) <= mine else 0
     cards = rules[R.R_CARDS_PER_DRAW_DIE]
     if state[L.S_DECK_N] - state[L.S_DECK_POS] <= taken * cards:
         return 2
@@ -395,10 +405,26 @@ def _slot_idle(state, rules, pp, seat, dest, scr):
 
 
 @njit(cache=True)
-def _useful_trades(state, rules, pp, seat, scr):
-    """careful, DP-17: how many trades ``seat``'s greedy would make at E now, one per colour it
-    would buy: a colour whose best trade (``_trade_value``) beats skipping; the trades paid with
-    eggs only as many as the eggs pay for."""
+def _egg_room(state, pp, scr, seat):
+    """careful, C: (EMPTY tiles of ``seat``, its egg tiles), once per hive (``scr``); (-1, 0)
+    when it wants no egg (greedy declines, DP-14)."""
+    i = L.SCR_EGG_ROOM + seat * 2
+    if scr[i] != scr[i]:
+        b = seat_base(seat)
+        free = 0
+        for t in range(state[b + L.F_N_TILES]):
+            free += is_empty_tile(state, b, t)
+        scr[i] = free if _wants_eggs(state, pp, b) else -1
+        scr[i + 1] = eggs_in_hive(state, b)
+    return int(scr[i]), int(scr[i + 1])
+
+
+@njit(cache=True)
+def _trade_colours(state, rules, pp, seat, scr):
+    """careful, DP-17, once per hive: the colours ``seat``'s greedy would buy at E, a colour
+    whose best trade (``_trade_value``) beats skipping: by a pollen trade, and only by an egg
+    trade (6-bit masks at ``SCR_TRADE_COLOURS + seat * 3`` and ``+ 1``), and the egg trades
+    its eggs pay for (``+ 2``). Whether the supply holds the colour is asked per decision."""
     b = seat_base(seat)
     _completions(state, rules, b, 1, scr)
     keen = state[b + L.F_POOL] >= pp[R.P_TRADE_EGG_WHEN_POOL_GE] or state[b + L.F_PERSONAL] == 0
@@ -409,17 +435,18 @@ def _useful_trades(state, rules, pp, seat, scr):
     pollen = 0
     by_egg = 0
     for c2 in range(L.N_COL):
-        if state[L.S_CUBE_SUPPLY + c2] == 0:
-            continue
         best = -1e18
         for c in range(L.N_COL):
             if (c != c2 or not diff) and scr[L.SCR_COLOUR + c] >= cost:
                 best = max(best, _trade_value(O.encode_trade(c, c2), keen, scr))
         if best > skip:
-            pollen += 1
+            pollen |= 1 << c2
         elif egg_trades > 0 and _trade_value(O.encode_trade(-1, c2), keen, scr) > skip:
-            by_egg += 1
-    return pollen + min(by_egg, egg_trades)
+            by_egg |= 1 << c2
+    i = L.SCR_TRADE_COLOURS + seat * 3
+    scr[i] = pollen
+    scr[i + 1] = by_egg
+    scr[i + 2] = egg_trades
 
 
 @njit(cache=True)
