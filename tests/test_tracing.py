@@ -302,7 +302,9 @@ COUNTED = [
      ("D12 thief item",)),
     ("cupcake_empire", 2, "random", ("DP4 rest die", "DP7 main action or disc"),
      ("DP11 customer", "DP12 disc gain")),
-    ("waggle_dance", 2, "greedy", ("DP-18 pairing", "DP-19 flip"), ("DP-14 take egg",)),
+    # version 0.5's greedy: it puts dice on C with no EMPTY tile for the egg (careful does not)
+    ("waggle_dance", 2, "greedy:careful=false", ("DP-18 pairing", "DP-19 flip"),
+     ("DP-14 take egg",)),
     ("flower_shop", 2, "greedy", ("DP-1 lock", "DP-3/5/6/8 Step-4 action"), ()),
 ]
 

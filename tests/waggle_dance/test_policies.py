@@ -222,13 +222,20 @@ def test_careful_DP17_a_die_on_E_needs_a_trade_greedy_would_make():
     assert values["greedy:careful=false"] == t.pp[0][R.P_W_TRADE] + block
 
 
-def test_careful_DP04_a_die_on_G_with_an_empty_deck_is_idle_for_everyone():
-    """WD-G2: the deck's last card is claimed by seat 1's die on G: nothing left to draw."""
+def test_careful_DP04_a_die_on_G_with_an_empty_deck_or_a_full_hand_is_idle():
+    """WD-G2: the deck's last card is claimed by seat 1's die on G: nothing left to draw, for
+    anyone. WD-G3 (hand_limit 2): seat 0 holds one card and has a die on G: a second die
+    would draw nothing for seat 0 (seat 1 could still draw)."""
     t = Table(2, policy="greedy")
     t.state[L.S_DECK_POS] = t.state[L.S_DECK_N] - 1
     assert _idle(t, 0, G) == 0
     t.slot(G, 5, 1)
     assert _idle(t, 0, G) == 2
+    t = Table(2, {"hand_limit": 2}, policy="greedy")
+    t.seat(0, L.F_HAND + L.Q_HARVEST, 1)
+    assert _idle(t, 0, G) == 0
+    t.slot(G, 1, 0)
+    assert _idle(t, 0, G) == 1 and _idle(t, 1, G) == 0
 
 
 def test_careful_DP09_wrong_turn_counts_the_flower_it_hands_over():
