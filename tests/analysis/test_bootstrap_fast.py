@@ -29,18 +29,24 @@ def _sd_interval(x, method="auto", seed=0):
     return p[0], lo[0], hi[0], b.last_method
 
 
+def _auto_method(X) -> str:
+    """The draw ``method="auto"`` takes for the rows ``X`` (a few resamples: the choice depends
+    on the rows alone, and 2,000 multinomial draws over 20,000 games take seconds)."""
+    b = Bootstrap(len(X), n_resamples=10)
+    b.sums(X)
+    return b.last_method
+
+
 def test_auto_picks_the_draw_by_size_and_data():
     rng = np.random.default_rng(1)
     small = rng.normal(size=FAST_N)
-    assert _sd_interval(small)[3] == "multinomial"          # unchanged up to FAST_N games
-    assert _sd_interval(rng.poisson(30, FAST_N + 1).astype(float))[3] == "grouped"
-    assert _sd_interval(rng.normal(size=FAST_N + 1))[3] == "normal"
+    assert _auto_method(_cols(small)) == "multinomial"          # unchanged up to FAST_N games
+    assert _auto_method(_cols(rng.poisson(30, FAST_N + 1).astype(float))) == "grouped"
+    assert _auto_method(_cols(rng.normal(size=FAST_N + 1))) == "normal"
     # a column that varies in a few games only (a rare event): its sum is not normal
     rare = np.zeros(FAST_N + 1)
     rare[:5] = 1.0
-    b = Bootstrap(len(rare))
-    b.sums(np.column_stack([rng.normal(size=len(rare)), rare]))
-    assert b.last_method == "multinomial"
+    assert _auto_method(np.column_stack([rng.normal(size=len(rare)), rare])) == "multinomial"
     with pytest.raises(ValueError, match="method"):
         Bootstrap(10, method="poisson")
 
@@ -66,8 +72,9 @@ def test_fast_draws_are_reproducible(method):
 
 def test_the_normal_draw_covers_a_known_sd_and_agrees_with_the_multinomial_one():
     """A large normal sample of sd 2 (every value distinct: the normal draw): the interval
-    covers the true sd; on 30,000 games the three draws give the same interval (to the Monte
-    Carlo error of 2,000 resamples: a few percent of its width)."""
+    covers the true sd; on 10,000 games, each draw forced, the three draws give the same
+    interval (to the Monte Carlo error of 2,000 resamples: a few percent of its width, whatever
+    the number of games; the multinomial draw's time grows with it)."""
     true_sd = 2.0
     big = np.random.default_rng(4).normal(10.0, true_sd, 400_000)
     p, lo, hi, how = _sd_interval(big)
@@ -76,7 +83,7 @@ def test_the_normal_draw_covers_a_known_sd_and_agrees_with_the_multinomial_one()
     # its width is what theory gives: se(sd) = sd / sqrt(2(n-1)) for normal data
     assert (hi - lo) / (2 * 1.96) == pytest.approx(true_sd / np.sqrt(2 * len(big)), rel=0.1)
 
-    mid = big[:30_000]
+    mid = big[:10_000]
     ref = _sd_interval(mid, "multinomial")
     for method in ("normal", "grouped"):
         got = _sd_interval(mid, method)
@@ -88,8 +95,9 @@ def test_the_normal_draw_covers_a_known_sd_and_agrees_with_the_multinomial_one()
 
 def test_the_grouped_draw_has_the_multinomial_moments():
     """Integer data (game lengths): the grouped sums have mean n * mean(X) and covariance
-    n * Cov(X), like the multinomial sums, and the same interval."""
-    x = np.random.default_rng(5).poisson(30, 30_000).astype(float)
+    n * Cov(X), like the multinomial sums, and the same interval (10,000 games, the draw
+    forced: the reference multinomial draw's time grows with the games)."""
+    x = np.random.default_rng(5).poisson(30, 10_000).astype(float)
     X = _cols(x)
     s = Bootstrap(len(x), n_resamples=4000, method="grouped").sums(X)
     n = len(x)

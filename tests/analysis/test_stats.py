@@ -236,6 +236,17 @@ def test_ladder_holm_adjustment():
         list(multipletests(raw, method="holm")[1]))
 
 
+@pytest.mark.parametrize("p", [
+    [0.01, 0.04, 0.03], [0.2, 0.2, 0.01, 0.2], [0.6, 0.5, 0.9], [0.03], [0.02, float("nan"), 0.01],
+    list(np.random.default_rng(4).random(9) ** 3),
+])
+def test_holm_is_statsmodels_holm(p):
+    """Ties, values adjusted past 1, a NaN p-value: the same numbers as statsmodels'."""
+    from statsmodels.stats.multitest import multipletests
+
+    np.testing.assert_array_equal(stats.holm(p), multipletests(p, method="holm")[1])
+
+
 def test_ladder_with_zero_wins_warns_nothing():
     """A rung nobody wins (hell with a weak policy) made statsmodels warn on the terminal."""
     import warnings
