@@ -310,9 +310,11 @@ SCRATCH = Block("SCR_", (
     ("wait", N_VAL * MAX_HIVE, "per value v: those tiles, at (v - 1) * MAX_HIVE + k"),
     ("rivals", N_VAL, "per value v (at v - 1): opponents holding an unplaced die of value v "
      "(policies._rivals); emptied (NaN) by each placement decision"),
-    ("idle", N_SLOTCARDS, "per slot card A, C, E, G: policies._slot_idle (careful: 0 the die does "
-     "something at night, 1 nothing for the deciding seat, 2 nothing for anyone); emptied (NaN) "
-     "by each placement decision"),
+    ("slot_now", N_SLOTCARDS, "per slot card A, C, E, G: the value of a die there in this "
+     "decision before its blocking bonus (policies._slot_now: the hive's _slot_value, or IDLE "
+     "with careful when it does nothing at night); emptied (NaN) by each placement decision"),
+    ("block_now", N_SLOTCARDS, "per slot card: 1 if the blocking bonus counts there in this "
+     "decision (0: the slot does nothing for anyone)"),
     ("completion", N_COL, "a trade decision (DP-17): policies._completions of one more cube, by colour"),
     ("colour", N_COL, "a trade decision: the deciding seat's cubes of each colour"),
     ("hive", MAX_PLAYERS * HIVE_KEY, "per seat: the hive and dice its values below were worked out "

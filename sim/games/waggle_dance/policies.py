@@ -111,8 +111,8 @@ def _same_hive(state, scr, seat):
 def _empty_cache(state, scr, seat):
     """Empty the placement cache ``scr`` (``SCR_*``) for a new placement decision of ``seat``.
     The tiles that hold a die waiting for its pair and the rivals for a slot, by value
-    (``_waiting``, ``_cached_rivals``), and whether a slot die does nothing (``_cached_idle``)
-    are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
+    (``_waiting``, ``_cached_rivals``), and the value of a die on each slot card
+    (``_slot_now``) are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
     values, its free capacity, the links between its tiles, how ripe each tile is) if they
     changed since the seat's last placement decision (``_same_hive``): in a round's
     placements they do not."""
@@ -121,7 +121,7 @@ def _empty_cache(state, scr, seat):
         scr[L.SCR_WAIT_N + v] = nan
         scr[L.SCR_RIVALS + v] = nan
     for d in range(L.N_SLOTCARDS):
-        scr[L.SCR_IDLE + d] = nan
+        scr[L.SCR_SLOT_NOW + d] = nan
     if _same_hive(state, scr, seat):
         return
     for d in range(L.DEST_FLOWER):
@@ -228,15 +228,16 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     b = seat_base(seat)
     v, dest = O.decode_place(code)
     if dest < L.DEST_FLOWER:
-        i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
-        if scr[i] != scr[i]:
-            scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
         if pp[R.P_CAREFUL] != 0.0:
-            idle = _cached_idle(state, rules, pp, seat, dest, scr)
-            if idle == 2:                                   # nothing for anyone: no block
-                return IDLE
-            if idle == 1:
-                return IDLE + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
+            i = L.SCR_SLOT_NOW + dest
+            if scr[i] != scr[i]:
+                _slot_now(state, rules, pp, seat, dest, scr)
+            if scr[L.SCR_BLOCK_NOW + dest] == 0.0:
+                return scr[i]
+        else:
+            i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
+            if scr[i] != scr[i]:
+                scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
         return scr[i] + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
     if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
@@ -336,12 +337,18 @@ def _slot_value(state, rules, pp, seat, dest, scr):
 
 
 @njit(cache=True)
-def _cached_idle(state, rules, pp, seat, dest, scr):
-    """``_slot_idle`` of slot card ``dest``, once per decision (``scr``)."""
-    i = L.SCR_IDLE + dest
+def _slot_now(state, rules, pp, seat, dest, scr):
+    """DP-04 with ``careful``, once per decision: the value of a die of ``seat`` on slot card ``dest`` before its
+    blocking bonus (``SCR_SLOT_NOW + dest``) and whether that bonus counts (``SCR_BLOCK_NOW +
+    dest``) with ``careful``: the hive's ``_slot_value`` (once per hive), or ``IDLE`` where
+    the die does nothing at night (``_slot_idle``), without the bonus where it does nothing
+    for anyone."""
+    i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
     if scr[i] != scr[i]:
-        scr[i] = _slot_idle(state, rules, pp, seat, dest, scr)
-    return scr[i]
+        scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
+    idle = _slot_idle(state, rules, pp, seat, dest, scr)
+    scr[L.SCR_SLOT_NOW + dest] = scr[i] if idle == 0 else IDLE
+    scr[L.SCR_BLOCK_NOW + dest] = 0.0 if idle == 2 else 1.0
 
 
 @njit(cache=True)
