@@ -5,4 +5,4 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from pipe_helpers import cli, fake_game  # noqa: E402,F401  (fixtures)
+from pipe_helpers import cli, fake_game, fake_speed  # noqa: E402,F401  (fixtures)

@@ -24,6 +24,30 @@ def content(store: Path, table: str) -> pl.DataFrame:
     return pl.concat([pl.read_parquet(f) for f in files]).sort(keys)
 
 
+def arm_games(store: Path, arm: str) -> list[int]:
+    """The game indices the store holds for ``arm``, sorted."""
+    g = content(store, "games")
+    return sorted(g.filter(g["arm"] == arm)["game_index"].to_list())
+
+
+@pytest.fixture
+def fake_speed(monkeypatch):
+    """The ``--budget`` pilot replaced by a fixed speed (``fake_speed.speed`` games/s);
+    ``fake_speed.calls`` lists the arms it measured."""
+    from pipelines import budget
+
+    calls = []
+
+    def fake(arm, seed, **kw):
+        calls.append(arm)
+        return fake.speed, 8
+
+    fake.speed = 50.0
+    fake.calls = calls
+    monkeypatch.setattr(budget, "measure_speed", fake)
+    return fake
+
+
 @pytest.fixture(autouse=True)
 def fake_game(monkeypatch):
     """Register the fake game (``fakedice``) for the duration of a test."""

@@ -3,7 +3,7 @@ to a finished experiment, and the progress bar's sub-batches (pipelines.budget, 
 import json
 
 import pytest
-from pipe_helpers import BAD_ALSO, content, listing
+from pipe_helpers import BAD_ALSO, arm_games, content, listing
 
 from pipelines import budget, runner
 from pipelines import experiment as ex
@@ -15,26 +15,6 @@ def manifest(store, name=None):
         paths = [p for p in paths if p.stem == name]
     assert len(paths) == 1, paths
     return json.loads(paths[0].read_text())
-
-
-def arm_games(store, arm):
-    g = content(store, "games")
-    return sorted(g.filter(g["arm"] == arm)["game_index"].to_list())
-
-
-@pytest.fixture
-def fake_speed(monkeypatch):
-    """The pilot replaced by a fixed speed (games/s); counts how often it ran."""
-    calls = []
-
-    def fake(arm, seed, **kw):
-        calls.append(arm.policies[0])
-        return fake.speed, 8
-
-    fake.speed = 50.0
-    fake.calls = calls
-    monkeypatch.setattr(budget, "measure_speed", fake)
-    return fake
 
 
 # ---- --also-games ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ pipelines.studies.compare_experiment)."""
 import json
 
 import pytest
-from pipe_helpers import BAD_ALSO, content, listing
+from pipe_helpers import BAD_ALSO, arm_games, content, listing
 
 from pipelines import budget, runner, studies
 
@@ -27,28 +27,8 @@ def counts(man):
     return {a["name"]: a["n_games"] for a in man["arms"]}
 
 
-def arm_games(store, arm):
-    g = content(store, "games")
-    return sorted(g.filter(g["arm"] == arm)["game_index"].to_list())
-
-
 def compare(cli, store, out, *args):
     return cli("compare", "fakedice", *TWEAK, *args, "--store", store, "--out", out, "-q")
-
-
-@pytest.fixture
-def fake_speed(monkeypatch):
-    """The pilot replaced by a fixed speed (games/s); records the arms it measured."""
-    calls = []
-
-    def fake(arm, seed, **kw):
-        calls.append(arm)
-        return fake.speed, 8
-
-    fake.speed = 50.0
-    fake.calls = calls
-    monkeypatch.setattr(budget, "measure_speed", fake)
-    return fake
 
 
 # ---- --also-games ------------------------------------------------------------------------
