@@ -105,10 +105,15 @@ class TuneSetup:
             return f"{c[0]}-{c[-1]}"
         return ",".join(map(str, c))
 
+    @property
+    def games_per_trial(self) -> int:
+        """Training games of one trial, over every count and seat."""
+        return sum(n * self.games_per_seat(n) for n in self.counts)
+
     def total_games(self) -> int:
         """Games a tuning plays: every trial and both validations, at every count."""
-        return sum(n * (self.trials * self.games_per_seat(n) + 2 * self.validation_per_seat(n))
-                   for n in self.counts)
+        return self.trials * self.games_per_trial + sum(
+            2 * n * self.validation_per_seat(n) for n in self.counts)
 
 
 @dataclass
@@ -286,7 +291,6 @@ def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> Tun
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
-    per_trial = sum(n * setup.games_per_seat(n) for n in setup.counts)
     seen: dict[str, float] = {}  # same policy, same games: same objective
 
     def objective(trial) -> float:
@@ -298,7 +302,7 @@ def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> Tun
             seen[text] = objective_value(setup, text)
         trial.set_user_attr("values", values)
         if progress:  # a repeated candidate is not played again, but its trial is done
-            progress(per_trial)
+            progress(setup.games_per_trial)
         return seen[text]
 
     study = optuna.create_study(direction="maximize", sampler=_sampler(setup))

@@ -264,9 +264,8 @@ def _print_tune(res, out_file: Path) -> None:
     for p in s.params:
         t.add_row(p.name, fmt(start[p.name]), fmt(res.best[p.name]), p.range_text())
     out.print(t)
-    per_trial = sum(s.games_per_seat(n) * n for n in s.counts)
     if len(s.counts) > 1:
-        out.print(f"training ({per_trial:,} games per trial, {s.games:,} at each count): the mean "
+        out.print(f"training ({s.games_per_trial:,} games per trial, {s.games:,} at each count): the mean "
                   f"over {s.players_text} players of the seat win rate against {s.field_policy} "
                   f"divided by its fair share (1.00 = fair) {res.train_start:.2f} (start) -> "
                   f"{res.train_best:.2f} (best trial)", markup=False, soft_wrap=True)
@@ -274,7 +273,7 @@ def _print_tune(res, out_file: Path) -> None:
         n = s.counts[0]
         what = "win probability" if n == 1 else \
             f"seat win rate against {s.field_policy} (fair share {1 / n:.1%})"
-        out.print(f"training ({per_trial:,} games per trial): {what} "
+        out.print(f"training ({s.games_per_trial:,} games per trial): {what} "
                   f"{res.train_start:.1%} (start) -> {res.train_best:.1%} (best trial)",
                   markup=False, soft_wrap=True)
     for n in s.counts:

@@ -234,11 +234,10 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
                 _slot_now(state, rules, pp, seat, dest, scr)
             if scr[L.SCR_BLOCK_NOW + dest] == 0.0:
                 return scr[i]
+            x = scr[i]
         else:
-            i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
-            if scr[i] != scr[i]:
-                scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
-        return scr[i] + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
+            x = _cached_slot_value(state, rules, pp, seat, dest, scr)
+        return x + pp[R.P_BLOCK_WEIGHT] * _cached_rivals(state, scr, seat, v)
     if dest == L.DEST_FLOWER:
         g = _flower_gain(state, rules, seat, v - 1)
         if _cached_free_capacity(state, rules, scr, seat) == 0:
@@ -337,17 +336,23 @@ def _slot_value(state, rules, pp, seat, dest, scr):
 
 
 @njit(cache=True)
+def _cached_slot_value(state, rules, pp, seat, dest, scr):
+    """``_slot_value`` of slot card ``dest``, once per hive (``scr``)."""
+    i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
+    if scr[i] != scr[i]:
+        scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
+    return scr[i]
+
+
+@njit(cache=True)
 def _slot_now(state, rules, pp, seat, dest, scr):
     """DP-04 with ``careful``, once per decision: the value of a die of ``seat`` on slot card ``dest`` before its
     blocking bonus (``SCR_SLOT_NOW + dest``) and whether that bonus counts (``SCR_BLOCK_NOW +
     dest``) with ``careful``: the hive's ``_slot_value`` (once per hive), or ``IDLE`` where
     the die does nothing at night (``_slot_idle``), without the bonus where it does nothing
     for anyone."""
-    i = L.SCR_SLOT + seat * L.DEST_FLOWER + dest
-    if scr[i] != scr[i]:
-        scr[i] = _slot_value(state, rules, pp, seat, dest, scr)
     idle = _slot_idle(state, rules, pp, seat, dest, scr)
-    scr[L.SCR_SLOT_NOW + dest] = scr[i] if idle == 0 else IDLE
+    scr[L.SCR_SLOT_NOW + dest] = _cached_slot_value(state, rules, pp, seat, dest, scr) if idle == 0 else IDLE
     scr[L.SCR_BLOCK_NOW + dest] = 0.0 if idle == 2 else 1.0
 
 
