@@ -25,7 +25,7 @@ test: $(STAMP) lint
 # the fast tier, after every change: lint, every rule scenario, unit and conformance tests
 # on small counts, the goldens; no subprocess compiles, no background builds, no long runs
 check: $(STAMP) lint
-	$(BIN)/python -m pytest -q -m "not slow" -n 2 --dist worksteal
+	$(BIN)/python -m pytest -q -m "not slow" -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

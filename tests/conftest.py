@@ -18,6 +18,26 @@ if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.access("/dev/shm", os.W_OK):
     os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
 
+_GAMES = ("flower_shop", "rattlebones", "cupcake_empire", "waggle_dance")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``-n 2 --dist loadgroup`` (make check): one work unit per game, so that a game's tests
+    share one worker, which types and compiles the game's Python-called kernel functions once
+    (they are not cached on disk, see sim/borrow.py) where two workers would each pay for it;
+    every other test is a unit of its own. (pytest-xdist's own ``xdist_group`` marks do not
+    group under pytest 9, whose node ids ignore the suffix they add.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGame(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return next((g for g in _GAMES if g in nodeid), nodeid)
+
+    return ByGame(config, log)
+
+
 @pytest.hookimpl(trylast=True)  # after -k/-m deselection
 def pytest_collection_modifyitems(config, items):
     """Start the bounds-checked and the unpatched builds of tests/test_borrow.py (two minutes of
