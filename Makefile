@@ -20,7 +20,7 @@ demo: $(STAMP)
 
 # the whole suite (what CI runs): every tier, the slow one included
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q --durations=10
+	$(BIN)/python -m pytest -q --durations=10 -n 2 --dist loadgroup
 
 # the fast tier, after every change: lint, every rule scenario, unit and conformance tests
 # on small counts, the goldens; no subprocess compiles, no background builds, no long runs

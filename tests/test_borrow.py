@@ -351,11 +351,11 @@ def start_bounds_check():
 
 
 @pytest.mark.slow
-def test_games_never_index_arrays_with_a_negative_index(request):
+def test_games_never_index_arrays_with_a_negative_index(background_build):
     """Modules compiled without index wraparound (sim.borrow.no_wraparound_module) must never
     use a negative index: with NUMBA_BOUNDSCHECK=1 one would raise an IndexError. Games of
     every game, solo variant and policy family, and replays, run through the bounds check."""
-    proc, work = getattr(request.config, "playtest_bounds_check", None) or start_bounds_check()
+    proc, work = background_build("playtest_bounds_check")
     try:
         rc = proc.wait(timeout=1800)
         out = (work / "out.txt").read_text()
@@ -484,12 +484,12 @@ def start_unpatched_run():
 
 
 @pytest.mark.slow
-def test_results_are_identical_with_the_patches_off(request):
+def test_results_are_identical_with_the_patches_off(background_build):
     """Every game and player count (and the solo variants' extremes) gives bit-identical
     result rows and replay logs with the Numba patches switched off."""
     from sim import batch
     from sim.registry import make
-    proc, work = getattr(request.config, "playtest_unpatched", None) or start_unpatched_run()
+    proc, work = background_build("playtest_unpatched")
     try:
         rc = proc.wait(timeout=1800)
         assert rc == 0, (work / "err.txt").read_text()[-3000:]
