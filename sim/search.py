@@ -28,20 +28,16 @@ is a pure function of (seed, index) whatever the worker count, and the options o
 are compared on the same re-sampled futures (common random numbers).
 
 The loop is generic, written once in this module over placeholders for the game's jitted
-functions; :func:`kernel_for` compiles a copy per game with the placeholders bound (``_build``),
-which Numba caches like the games' own kernels. (A closure over the game's functions, or a
-function taking them as arguments, is never found in Numba's cache: it would recompile in
-every process, minutes under load.)
+functions; :func:`kernel_for` compiles a copy per game with the placeholders bound
+(``sim.loops``), which Numba caches like the games' own kernels.
 """
 from __future__ import annotations
 
-from types import FunctionType
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from .borrow import whole_program
+from .loops import Kernel, compile_for_game
 from .rng import mix64, stream_start
 from .threads import play_in_threads
 from .spec import G_N_WINNERS, S_SCORE, S_WON, ParamSpec, PolicySpec, SpecError
@@ -199,16 +195,9 @@ def decide(arm, state: np.ndarray, master_seed: int, game_index: int, decision: 
                               sp[seat], key, grow, srows))
 
 
-class _Kernel:
-    """The jitted search functions of one game (``_build``)."""
-
-    def __init__(self, **fns):
-        self.__dict__.update(fns)
-
-
 # ---- the generic search loop -------------------------------------------------------------
 # Plain functions over the placeholders below; ``_build`` compiles a copy of them per game
-# with the placeholders bound to that game's jitted functions.
+# with the placeholders bound to that game's jitted functions (``sim.loops``).
 _new = _advance = _apply = _choose = _finish = _resample = _playout = None
 DECIDER = N_OPTIONS = OPTIONS = 0
 
@@ -418,26 +407,12 @@ def play_many(rules, comp, n_players, kinds, pparams, bkinds, bpparams, sp, mast
 _LOOP = (decision_key, rollout_key, rollout, better, ranked, paired, search_index, play_game, play_many)
 
 
-def _build(game_id: str, steps) -> _Kernel:
-    """Compile the search loop for one game: a copy of each ``_LOOP`` function whose globals
-    bind the placeholders to the game's jitted functions, named ``<name>__<game>``.
-
-    Numba caches these (``cache=True``): each copy has a name of its own in this file, so the
-    games' entries do not collide, and no closure (whose dispatcher cells Numba hashes
-    differently in every process, so a closure never hits the cache). A change of any source
-    under ``sim/`` starts a fresh cache directory (``sim/__init__.py``).
-    """
-    ns = dict(globals())
-    ns.update(_new=steps.new, _advance=steps.advance, _apply=steps.apply, _choose=steps.choose,
-              _finish=steps.finish, _resample=steps.resample, _playout=steps.playout,
-              DECIDER=steps.decider, N_OPTIONS=steps.n_options, OPTIONS=steps.options)
-    fns = {}
-    for f in _LOOP:
-        name = f"{f.__name__}__{game_id}"
-        code = f.__code__.replace(co_name=name, co_qualname=name)
-        g = FunctionType(code, ns, name, f.__defaults__)
-        g.__qualname__ = name
-        g.__doc__ = f.__doc__
-        ns[f.__name__] = fns[f.__name__] = njit(cache=True, nogil=f is play_many)(g)
-    whole_program(__name__, f"play_game__{game_id}", generated=True)  # optimised as one program
-    return _Kernel(**fns)
+def _build(game_id: str, steps) -> Kernel:
+    """Compile the search loop for one game (``sim.loops``): a copy of each ``_LOOP`` function
+    with the placeholders bound to the game's jitted functions, named ``<name>__<game>``."""
+    return compile_for_game(
+        globals(), _LOOP, game_id,
+        dict(_new=steps.new, _advance=steps.advance, _apply=steps.apply, _choose=steps.choose,
+             _finish=steps.finish, _resample=steps.resample, _playout=steps.playout,
+             DECIDER=steps.decider, N_OPTIONS=steps.n_options, OPTIONS=steps.options),
+        entry="play_game", nogil=(play_many,))

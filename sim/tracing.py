@@ -32,13 +32,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from types import FunctionType
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
 
-from .borrow import whole_program
+from .loops import Kernel, compile_for_game
 from .spec import S_SCORE
 
 # columns of a round record, then the resources
@@ -74,11 +72,6 @@ class TraceSpec:
 
 
 _KERNELS: dict[str, Any] = {}
-
-
-class _Kernel:
-    def __init__(self, **fns):
-        self.__dict__.update(fns)
 
 
 def _tag(trace: TraceSpec) -> str:
@@ -215,24 +208,14 @@ def trace_many(rules, comp, n_players, kinds, pparams, master_seed, first_index,
 _LOOP = (record, trace_game, trace_many)
 
 
-def _build(game_id: str, steps, trace: TraceSpec) -> _Kernel:
-    """Compile the tracing loop for one game (as ``sim.search._build``: a copy of each
-    ``_LOOP`` function per game, its globals bound to the game's jitted functions, named
-    ``<name>__<game>_<digest of the trace hooks' names>`` so that Numba's cache keeps one per
-    game and trace declaration)."""
-    tag = _tag(trace)
-    ns = dict(globals())
-    ns.update(_new=steps.new, _advance=steps.advance_all or steps.advance, _apply=steps.apply, _choose=steps.choose,
-              _finish=steps.finish, _round_of=trace.round_of, _score_of=trace.score_of,
-              _resources_of=trace.resources_of, _kind_of=trace.kind_of, POINT=steps.point,
-              DECIDER=steps.decider, N_OPTIONS=steps.n_options, OPTIONS=steps.options)
-    fns = {}
-    for f in _LOOP:
-        name = f"{f.__name__}__{game_id}_{tag}"
-        code = f.__code__.replace(co_name=name, co_qualname=name)
-        g = FunctionType(code, ns, name, f.__defaults__)
-        g.__qualname__ = name
-        g.__doc__ = f.__doc__
-        ns[f.__name__] = fns[f.__name__] = njit(cache=True)(g)
-    whole_program(__name__, f"trace_game__{game_id}_{tag}", generated=True)  # one program
-    return _Kernel(**fns)
+def _build(game_id: str, steps, trace: TraceSpec) -> Kernel:
+    """Compile the tracing loop for one game (``sim.loops``), named ``<name>__<game>_<digest of
+    the trace hooks' names>`` so that Numba's cache keeps one per game and trace declaration."""
+    return compile_for_game(
+        globals(), _LOOP, f"{game_id}_{_tag(trace)}",
+        dict(_new=steps.new, _advance=steps.advance_all or steps.advance, _apply=steps.apply,
+             _choose=steps.choose, _finish=steps.finish, _round_of=trace.round_of,
+             _score_of=trace.score_of, _resources_of=trace.resources_of, _kind_of=trace.kind_of,
+             POINT=steps.point, DECIDER=steps.decider, N_OPTIONS=steps.n_options,
+             OPTIONS=steps.options),
+        entry="trace_game")
