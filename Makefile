@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: demo test check lint goldens bench lab install clean
+.PHONY: demo test check lint goldens bench profile lab install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,6 +37,10 @@ goldens: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pipelines.bench
+
+# where a game's time goes (rules, policies by decision point): make profile GAME=waggle_dance
+profile: $(STAMP)
+	$(BIN)/python -m pipelines.bench --profile $(if $(GAME),--game $(GAME))
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/

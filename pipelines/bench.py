@@ -12,6 +12,10 @@ Once per game (its largest player count):
   ``--mem-games`` games;
 * time for ``playtest run`` in a new process to start simulating, with a cold and a warm
   Numba cache (wall time of a 1-game run).
+
+``--profile`` prints instead where a game's time goes (``sim.profile``): per game on one
+thread, the rules alone (the games replayed from their recorded choices), setting up, and the
+policies' time at each decision point.
 """
 from __future__ import annotations
 
@@ -142,6 +146,36 @@ def start_seconds(game: str, n_players: int, cli: list[str] = CLI,
         return time.perf_counter() - t
 
 
+def profile_tables(con, specs, players, games: int, repeats: int) -> int:
+    """``--profile``: a table per game and player count (``sim.profile``)."""
+    import numba
+    from rich.table import Table
+
+    from sim.batch import make_arm
+    from sim.profile import profile
+
+    numba.set_num_threads(1)
+    for spec in specs:
+        for n in range(spec.min_players, spec.max_players + 1):
+            if players and n not in players:
+                continue
+            con.print(f"[dim]{spec.id} {n}p …[/]")
+            p = profile(make_arm(spec, n), games, repeats=repeats)
+            t = Table(title=f"{spec.id}, {n} players, default policy: {p.total_us:,.1f} us a "
+                            f"game ({p.decisions:,.1f} decisions), 1 thread, {games:,} games")
+            for c in ("part", "decisions a game", "us a game", "share", "ns a decision"):
+                t.add_column(c, justify="right")
+            parts = [("rules (replayed choices)", p.decisions, p.rules_us),
+                     ("  of which setting up", 0, p.setup_us),
+                     ("policies", p.decisions, p.policy_us)]
+            parts += [(f"  {name}", dec, us) for name, dec, us in p.points]
+            for name, dec, us in parts:
+                t.add_row(name, f"{dec:,.1f}" if dec else "", f"{us:,.1f}",
+                          f"{us / p.total_us:.0%}", f"{us / dec * 1000:,.0f}" if dec else "")
+            con.print(t)
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pipelines.bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -155,6 +189,9 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-subprocess", action="store_true",
                     help="skip memory, no-JIT and start-up measurements")
     ap.add_argument("--json", type=Path, help="also write the results as JSON")
+    ap.add_argument("--profile", action="store_true",
+                    help="where the time goes: rules, setup and policy per decision point "
+                         "(--games games, default 5,000; 1 thread)")
     a = ap.parse_args(argv)
     games = a.games or (20_000 if a.quick else 100_000)
     repeats = a.repeats or 3
@@ -174,6 +211,8 @@ def main(argv=None) -> int:
     except (ImportError, SpecError) as e:
         con.print(f"error: {e}", markup=False)
         return 2
+    if a.profile:
+        return profile_tables(con, specs, a.players, a.games or 5_000, repeats)
     rows = []
     for spec in specs:
         counts = [n for n in range(spec.min_players, spec.max_players + 1)
