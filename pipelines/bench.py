@@ -147,14 +147,24 @@ def start_seconds(game: str, n_players: int, cli: list[str] = CLI,
 
 
 def profile_tables(con, specs, players, games: int, repeats: int) -> int:
-    """``--profile``: a table per game and player count (``sim.profile``)."""
+    """``--profile``: a table per game and player count (``sim.profile``), on one thread."""
     import numba
+
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        _profile_tables(con, specs, players, games, repeats)
+    finally:
+        numba.set_num_threads(threads)
+    return 0
+
+
+def _profile_tables(con, specs, players, games: int, repeats: int) -> None:
     from rich.table import Table
 
     from sim.batch import make_arm
     from sim.profile import profile
 
-    numba.set_num_threads(1)
     for spec in specs:
         for n in range(spec.min_players, spec.max_players + 1):
             if players and n not in players:
@@ -162,7 +172,10 @@ def profile_tables(con, specs, players, games: int, repeats: int) -> int:
             con.print(f"[dim]{spec.id} {n}p …[/]")
             p = profile(make_arm(spec, n), games, repeats=repeats)
             t = Table(title=f"{spec.id}, {n} players, default policy: {p.total_us:,.1f} us a "
-                            f"game ({p.decisions:,.1f} decisions), 1 thread, {games:,} games")
+                            f"game ({p.decisions:,.1f} decisions), 1 thread, {games:,} games",
+                      caption="a point's time is a difference of two timings: within a few "
+                              "tenths of a us a game of 0 it is noise; no time a decision "
+                              "below one decision a game")
             for c in ("part", "decisions a game", "us a game", "share", "ns a decision"):
                 t.add_column(c, justify="right")
             parts = [("rules (replayed choices)", p.decisions, p.rules_us),
@@ -171,9 +184,8 @@ def profile_tables(con, specs, players, games: int, repeats: int) -> int:
             parts += [(f"  {name}", dec, us) for name, dec, us in p.points]
             for name, dec, us in parts:
                 t.add_row(name, f"{dec:,.1f}" if dec else "", f"{us:,.1f}",
-                          f"{us / p.total_us:.0%}", f"{us / dec * 1000:,.0f}" if dec else "")
+                          f"{us / p.total_us:.0%}", f"{us / dec * 1000:,.0f}" if dec >= 1 else "")
             con.print(t)
-    return 0
 
 
 def main(argv=None) -> int:

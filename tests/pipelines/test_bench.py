@@ -42,3 +42,15 @@ def test_peak_memory_is_the_child_own_not_the_bench_process():
     del ballast
     assert small < 100
     assert 200 < big < 400
+
+
+def test_bench_profile_table(capsys):
+    """make profile: the rules, setting up and each decision point the games met, per game."""
+    import numba
+    threads = numba.get_num_threads()
+    assert bench.main(["--profile", "--game", "rattlebones", "--players", "2", "--games", "50",
+                       "--repeats", "1"]) == 0
+    assert numba.get_num_threads() == threads         # profiled on one thread, then restored
+    text = capsys.readouterr().out
+    assert "rattlebones, 2 players" in text and "(replayed choices)" in text
+    assert "setting up" in text and "D02 which dice" in text
