@@ -146,7 +146,7 @@ def start_seconds(game: str, n_players: int, cli: list[str] = CLI,
         return time.perf_counter() - t
 
 
-def profile_tables(con, specs, players, games: int, repeats: int) -> int:
+def profile_tables(con, specs, players, games: int, repeats: int) -> None:
     """``--profile``: a table per game and player count (``sim.profile``), on one thread."""
     import numba
 
@@ -156,7 +156,6 @@ def profile_tables(con, specs, players, games: int, repeats: int) -> int:
         _profile_tables(con, specs, players, games, repeats)
     finally:
         numba.set_num_threads(threads)
-    return 0
 
 
 def _profile_tables(con, specs, players, games: int, repeats: int) -> None:
@@ -224,7 +223,8 @@ def main(argv=None) -> int:
         con.print(f"error: {e}", markup=False)
         return 2
     if a.profile:
-        return profile_tables(con, specs, a.players, a.games or 5_000, repeats)
+        profile_tables(con, specs, a.players, a.games or 5_000, repeats)
+        return 0
     rows = []
     for spec in specs:
         counts = [n for n in range(spec.min_players, spec.max_players + 1)

@@ -110,10 +110,14 @@ class TuneSetup:
         """Training games of one trial, over every count and seat."""
         return sum(n * self.games_per_seat(n) for n in self.counts)
 
+    @property
+    def validation_games_played(self) -> int:
+        """Held-out games of the validation (tuned and start policy), over every count and seat."""
+        return sum(2 * n * self.validation_per_seat(n) for n in self.counts)
+
     def total_games(self) -> int:
         """Games a tuning plays: every trial and both validations, at every count."""
-        return self.trials * self.games_per_trial + sum(
-            2 * n * self.validation_per_seat(n) for n in self.counts)
+        return self.trials * self.games_per_trial + self.validation_games_played
 
 
 @dataclass
@@ -312,7 +316,7 @@ def tune(setup: TuneSetup, progress: Callable[[int], None] | None = None) -> Tun
     policy = candidate(setup, best)
     validation = {n: validate(setup, policy, n) for n in setup.counts}
     if progress:
-        progress(sum(2 * n * setup.validation_per_seat(n) for n in setup.counts))
+        progress(setup.validation_games_played)
     return TuneResult(setup, best, policy, study.best_value, study.trials[0].value,
                       len(study.trials), validation, time.perf_counter() - t0,
                       [t.value for t in study.trials])

@@ -18,9 +18,6 @@ if "PYTEST_DEBUG_TEMPROOT" not in os.environ and os.access("/dev/shm", os.W_OK):
     os.environ["PYTEST_DEBUG_TEMPROOT"] = "/dev/shm"
 
 
-_GAMES = ("flower_shop", "rattlebones", "cupcake_empire", "waggle_dance")
-
-
 # the tests of tests/test_borrow.py that wait for a build of their own in a background process
 # (about two minutes of compiling each): the config attribute of the build and its starter
 _BUILDS = {"test_games_never_index_arrays_with_a_negative_index":
@@ -43,6 +40,9 @@ def pytest_xdist_make_scheduler(config, log):
 
     from xdist.scheduler import LoadScopeScheduling
 
+    from sim.registry import available_games
+    games = available_games()
+
     class BuildsFirst(OrderedDict):
         def __setitem__(self, key, value):
             super().__setitem__(key, value)
@@ -57,7 +57,7 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid):
             if nodeid.rsplit("::", 1)[-1] in _BUILDS:
                 return "builds"
-            return next((g for g in _GAMES if g in nodeid), nodeid)
+            return next((g for g in games if g in nodeid), nodeid)
 
     return ByGame(config, log)
 
@@ -92,7 +92,7 @@ def background_build(request):
 
 def pytest_sessionfinish(session):
     """Stop the background builds if the session ended before their tests (-x, Ctrl-C)."""
-    for attr in ("playtest_bounds_check", "playtest_unpatched"):
+    for attr, _ in _BUILDS.values():
         started = getattr(session.config, attr, None)
         if started is not None:
             proc, work = started

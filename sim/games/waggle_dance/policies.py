@@ -357,6 +357,18 @@ def _slot_now(state, rules, pp, seat, dest, scr):
 
 
 @njit(cache=True)
+def _slot_dice(state, card, seat):
+    """(dice on slot card ``card``, those of ``seat``)."""
+    taken = 0
+    mine = 0
+    for v in range(L.N_VAL):
+        o = state[L.S_SLOT_OWNER + card * L.N_VAL + v]
+        taken += o != 0
+        mine += o == seat + 1
+    return taken, mine
+
+
+@njit(cache=True)
 def _slot_idle(state, rules, pp, seat, dest, scr):
     """careful, DP-04: 2 if a die on slot card ``dest`` (A, C, E, G) would do nothing at night
     for anyone, 1 if for ``seat`` only, else 0; judged from the dice already on the card (they
@@ -366,12 +378,7 @@ def _slot_idle(state, rules, pp, seat, dest, scr):
     E, for ``seat``: no trade greedy would make beyond those of its dice already there, one per
     colour it would buy that the supply holds (``_trade_colours``). G: no card left to draw (WD-G2); for ``seat``: a full hand (WD-G3)."""
     b = seat_base(seat)
-    taken = 0
-    mine = 0
-    for v in range(L.N_VAL):
-        o = state[L.S_SLOT_OWNER + dest * L.N_VAL + v]
-        taken += o != 0
-        mine += o == seat + 1
+    taken, mine = _slot_dice(state, dest, seat)
     if dest == L.DEST_A:
         return 2 if state[L.S_TILE_SUPPLY] <= taken * rules[R.R_TILES_PER_BUILD_DIE] else 0
     if dest == L.DEST_C:
@@ -387,9 +394,7 @@ def _slot_idle(state, rules, pp, seat, dest, scr):
                         if state[b + L.F_TDICE + t * L.N_VAL + v] >= 2:
                             free += 1
                             break
-        built = 0
-        for v in range(L.N_VAL):
-            built += state[L.S_SLOT_OWNER + L.CARD_A * L.N_VAL + v] == seat + 1
+        built = _slot_dice(state, L.CARD_A, seat)[1]
         free += min(built * rules[R.R_TILES_PER_BUILD_DIE], state[L.S_TILE_SUPPLY])
         return 1 if free <= mine * rules[R.R_EGGS_PER_EGG_DIE] else 0
     if dest == L.DEST_E:
