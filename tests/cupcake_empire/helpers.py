@@ -4,7 +4,9 @@ A test sets a game up (``sim.decide.start``; the setup decisions are taken by th
 policy), edits the state (``clear`` empties the seats' dice, discs, stock and the board's
 buildings), forces the S3 die faces and plays one turn whose decisions it scripts by option
 code (``sim.decide.Game.take``); the step machine stops at the end of the turn
-(``kernel.advance_turn``). Columns are written 1..5 as in the spec; colours by name.
+(``kernel.advance_turn``). The forced faces are answers to the step machine's chance points
+(D_ROLL, CE-T7), asked for while faces are queued; then the dice stream rolls. Columns are
+written 1..5 as in the spec; colours by name.
 """
 from __future__ import annotations
 
@@ -81,6 +83,7 @@ class Game:
             self.setup_choices.append(SPEC.steps.pending(self.state))
             self.game.apply(self.game.choose())
         self._script: list[int] = []
+        self.forced: list[int] = []       # S3 faces still to answer chance points with
 
     # ---- state access -------------------------------------------------------------------
     def b(self, s):
@@ -157,11 +160,9 @@ class Game:
 
     # ---- forcing and scripting ----------------------------------------------------------
     def force(self, *faces):
-        """Forced S3 faces 1..6, in roll order (colour-id order, grey first)."""
-        for i, v in enumerate(faces):
-            self.state[L.S_FORCE + i] = v
-        self.state[L.S_FORCE_N] = len(faces)
-        self.state[L.S_FORCE_POS] = 0
+        """Forced S3 faces 1..6, in roll order (colour-id order, grey first), then the dice
+        stream: ``run`` answers a chance point D_ROLL with each in turn."""
+        self.forced = list(faces)
 
     def script(self, *codes):
         self._script = list(codes)
@@ -180,12 +181,17 @@ class Game:
         """Play on with the scripted decisions (any other decision of two or more options
         fails the test); stop at the end of the turn or game (2 / 0), or, once the script is
         used up, with a decision of a point in ``until`` pending (1, not taken). A free-action window (D03) closes by itself
-        (FA_DONE) unless the next scripted item is ``free(code)``."""
+        (FA_DONE) unless the next scripted item is ``free(code)``. While forced faces are
+        queued the step machine posts each S3 die as a chance point, answered with the next."""
         while True:
-            r = int(K.advance_turn(self.state, self.rules, self.comp, self.game.log))
+            r = int(K.advance_turn(self.state, self.rules, self.comp, self.game.log,
+                                   bool(self.forced)))
             if r != 1:
                 return r
             point, _, codes = self.pending()
+            if point == L.D_ROLL:
+                self.game.take(self.forced.pop(0))      # option code = face
+                continue
             if point in until and not self._script:
                 return 1
             head = self._script[0] if self._script else None
@@ -205,7 +211,7 @@ class Game:
         self.script(*codes)
         r = self.run()
         assert not self._script, f"scripted decisions left over: {self._script}"
-        assert self.g(L.S_FORCE_POS) == self.g(L.S_FORCE_N), "forced faces left over"
+        assert not self.forced, f"forced faces left over: {self.forced}"
         return r
 
     def options(self):

@@ -211,7 +211,7 @@ def test_careful_greedy_plays_its_last_turn_without_paying():
         g = _last_turn_spender()
         kinds, pp = SPEC.pack_policies([policy] * 2)
         while True:
-            r = int(K.advance_turn(g.state, g.rules, g.comp, g.game.log))
+            r = int(K.advance_turn(g.state, g.rules, g.comp, g.game.log, False))
             if r != 1:
                 break
             g.game.apply(int(K.choose(g.state, g.rules, g.comp, kinds, pp, (np.zeros(1),))))

@@ -1,12 +1,15 @@
 """The turn (CE-T1 .. CE-T9): levels (T4), level 0 (T18), used dice, S2 income and goals
-(T11), the S3 roll with overflow (T8) and ideas (T3, T15)."""
+(T11), the S3 roll (its chance points) with overflow (T8) and ideas (T3, T15)."""
+import numpy as np
 import pytest
 
+from sim.games.cupcake_empire import kernel as K
 from sim.games.cupcake_empire import layout as L
 from sim.games.cupcake_empire import options as O
 from sim.games.cupcake_empire.board import l_avail
+from sim.trace import events
 
-from .helpers import CHOC, FL, PLAIN, Game, act, ctype, free, house
+from .helpers import CHOC, FL, PLAIN, C, Game, act, ctype, free, house
 
 T4 = [  # column, dice, L_avail (spec §12 T4)
     (1, ("grey", "grey"), 0),
@@ -259,6 +262,86 @@ def test_ce_t7_s3_rolls_used_and_hired_dice_wherever_they_are():
     assert g.dice(0, 1) == {"orange": 1} and g.dice(0, 2) == {"pink": 1} and g.dice(0, 5) == {}
     assert g.dice(0, "rest") == {"grey": 1} and g.dice(0, 3) == {"grey": 6}
     assert g.g(L.S_SUP_DICE + 3) == supply - 1
+
+
+def _s3_next(seat=1):
+    """Seat ``seat`` activates column 1 (grey, grey, purple) at level 0 and closes W2: its S3
+    (three dice to roll, grey first) is next, no decision pending."""
+    g = Game(2)
+    g.clear()
+    g.put(seat, 1, "grey", "grey", "purple")
+    g.set_seat(seat, L.F_INCOME, 10)                                 # W2 offers SP3
+    g.start_turn(seat)
+    g.script(act(1, 0))
+    assert g.run(until=(L.D_FREE,)) == 1 and g.g(L.S_WINDOW) == 2
+    g.game.take(L.FA_DONE)
+    assert g.g(L.S_PHASE) == L.PH_S2 and g.g(L.S_POINT) == 0
+    return g
+
+
+def _rolls(log):
+    return [(int(e[2]), int(e[3]), int(e[4])) for e in events(log) if e[0] == L.EV_ROLL]
+
+
+def _position(state):
+    """The state without the unlisted slots of the options block (codes past S_N_OPTIONS are
+    left over from earlier listings)."""
+    s = state.copy()
+    s[L.S_OPTIONS + s[L.S_N_OPTIONS]:L.S_OPTIONS + L.MAX_OPTS] = 0
+    return s
+
+
+def test_ce_t7_chance_points_post_each_die_and_roll_the_faces_answered():
+    """CE-T7 with chance points: the step machine stops at each die about to roll (D_ROLL,
+    decided by the rolling seat, the faces 1..6 as options in face order), the die still in
+    its place; the face answered is the face rolled, and the roll goes on to the next die."""
+    g = _s3_next(seat=1)
+    for k, face in enumerate((6, 2, 1)):
+        assert K.advance_turn(g.state, g.rules, g.comp, g.game.log, True) == 1
+        point, seat, codes = g.pending()
+        assert (point, seat, codes) == (L.D_ROLL, 1, [1, 2, 3, 4, 5, 6])
+        assert [O.option_text(point, c) for c in codes][3] == "face 4"
+        assert sum(g.dice(1, 1).values()) == 3 - k                    # not yet left its place
+        assert len(_rolls(g.game.log)) == k
+        g.game.take(face)
+    assert _rolls(g.game.log) == [(C["grey"], 6, 1), (C["grey"], 2, 1), (C["purple"], 1, 1)]
+    assert g.run() == 2                                              # no die left to roll
+    assert g.dice(1, 1) == {"purple": 1} and g.dice(1, 2) == {"grey": 1}
+    assert g.dice(1, "rest") == {"grey": 1} and g.seat(1, L.F_IDEAS) == 1   # CE-T7.2, CE-T7.3
+
+
+def test_ce_t7_without_chance_points_rolls_as_advance_and_chance_answers_match():
+    """CE-T7: without chance points ``advance_turn`` rolls S3 from the dice stream exactly as
+    ``advance`` (same state and events at the next decision); with them, answering the faces
+    the stream rolled gives the same events and state, the dice stream aside (not drawn)."""
+    g = _s3_next()
+
+    def play(chance):
+        state, log = g.state.copy(), g.game.log.copy()
+        answered = []
+        while True:
+            if chance is None:
+                assert K.advance(state, g.rules, g.comp, log) == 1
+            else:
+                assert K.advance_turn(state, g.rules, g.comp, log, chance is not False) == 1
+            if state[L.S_POINT] != L.D_ROLL:
+                return state, log, answered
+            face = chance[len(answered)]
+            answered.append(face)
+            codes = [int(x) for x in state[L.S_OPTIONS:L.S_OPTIONS + state[L.S_N_OPTIONS]]]
+            assert K.apply_option(state, g.rules, g.comp, np.int64(codes.index(face)), log)
+
+    a, log_a, _ = play(None)
+    b, log_b, none = play(False)
+    assert a[L.S_POINT] == L.D_FREE and a[L.S_WINDOW] == 3 and none == []
+    assert (a == b).all() and (events(log_a) == events(log_b)).all()   # the very same array
+    faces = [f for _, f, _ in _rolls(log_a)]
+    c, log_c, answered = play(faces)
+    assert answered == faces and len(faces) == 3
+    assert (events(log_c) == events(log_a)).all()
+    assert c[L.S_RNG_D] == g.state[L.S_RNG_D] != a[L.S_RNG_D]
+    c[L.S_RNG_D] = a[L.S_RNG_D]
+    assert (_position(c) == _position(a)).all()
 
 
 def test_option_codes_round_trip():

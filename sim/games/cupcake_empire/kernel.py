@@ -1094,32 +1094,55 @@ def s2_income_and_goals(state, rules, comp, seat, log):
 
 
 @njit(cache=True)
-def _roll_face(state):
-    """One d6 roll (SUB_DICE stream), or the next forced face (tests)."""
-    p = state[L.S_FORCE_POS]
-    if p < state[L.S_FORCE_N]:
-        state[L.S_FORCE_POS] = p + 1
-        return state[L.S_FORCE + p]
-    return draw(state, L.S_RNG_D, 6) + 1
+def s3_begin(state):
+    """CE-T7: S3 begins with no die of this roll yet (``S_ROLLED`` cleared); the roll is next.
+    Done once per S3 as S2 hands over, not in the roll step, which a chance point may pause and
+    resume."""
+    for i in range(L.N_COLOURS * L.N_COLOURS):
+        state[L.S_ROLLED + i] = 0
+    state[L.S_PHASE] = L.PH_S3
 
 
 @njit(cache=True)
-def s3_roll(state, seat, log):
-    """CE-T7: every die marked to roll (used, CE-T1.2, and gained, CE-AMB-11) leaves its place
-    and is rolled, in colour-id order (grey first, §2.10); CE-T7.2: 6s go to the rest area."""
+def ce_t7_die_shows(state, seat, die, f, log):
+    """CE-T7: one die marked to roll, at location and colour ``die`` (``loc * N_COLOURS +
+    colour``), leaves its place and shows face ``f`` (1..6); it waits in ``S_ROLLED`` to be
+    placed (CE-T7.1, CE-T7.2). The one place a face is applied: drawn from the dice stream
+    (``s3_roll``) or answered at the chance point D_ROLL (``_apply``)."""
     b = seat_base(seat)
-    for i in range(L.N_COLOURS * L.N_COLOURS):
-        state[L.S_ROLLED + i] = 0
+    c = die % L.N_COLOURS
+    state[b + L.F_ROLL + die] -= 1
+    state[b + L.F_DICE + die] -= 1
+    state[L.S_ROLLED + (f - 1) * L.N_COLOURS + c] += 1
+    if log.shape[0] > 1:
+        emit(log, L.EV_ROLL, seat, c, f, die // L.N_COLOURS + 1)
+
+
+@njit(cache=True)
+def _post_roll(state, seat, die):
+    """Post the chance point D_ROLL of ``seat``'s die ``die`` (kept in ``S_CURSOR``): the faces
+    1..6 in face order; returns 1."""
+    state[L.S_CURSOR] = die
+    for f in range(L.N_FACES):
+        state[L.S_OPTIONS + f] = f + 1
+    return _post(state, seat, L.D_ROLL, L.N_FACES)
+
+
+@njit(cache=True)
+def s3_roll(state, seat, log, chance):
+    """CE-T7: every die marked to roll (used, CE-T1.2, and gained, CE-AMB-11) leaves its place
+    and is rolled, in colour-id order (grey first, §2.10), then location; CE-T7.2: 6s go to the
+    rest area. The marks (``F_ROLL``) say which dice remain, so the step resumes after a chance
+    point: with ``chance`` the die about to roll is posted as D_ROLL (returns 1; the answer
+    rolls it, ``_apply``), else it draws from the dice stream. 0 once the 6s are placed."""
+    b = seat_base(seat)
     for c in range(L.N_COLOURS):
         for loc in range(L.N_LOCS):
-            m = state[b + L.F_ROLL + loc * L.N_COLOURS + c]
-            state[b + L.F_ROLL + loc * L.N_COLOURS + c] = 0
-            state[b + L.F_DICE + loc * L.N_COLOURS + c] -= m
-            for _ in range(m):
-                f = _roll_face(state)
-                state[L.S_ROLLED + (f - 1) * L.N_COLOURS + c] += 1
-                if log.shape[0] > 1:
-                    emit(log, L.EV_ROLL, seat, c, f, loc + 1)
+            die = loc * L.N_COLOURS + c
+            while state[b + L.F_ROLL + die] > 0:
+                if chance:
+                    return _post_roll(state, seat, die)
+                ce_t7_die_shows(state, seat, die, draw(state, L.S_RNG_D, L.N_FACES) + 1, log)
     s = 0
     for c in range(L.N_COLOURS):
         m = state[L.S_ROLLED + 5 * L.N_COLOURS + c]
@@ -1131,6 +1154,7 @@ def s3_roll(state, seat, log):
     state[L.S_SIXES] = s
     state[L.S_CURSOR] = 0
     state[L.S_PHASE] = L.PH_OVERFLOW
+    return 0
 
 
 @njit(cache=True)
@@ -1362,6 +1386,8 @@ def _apply(state, rules, comp, seat, dp, code, log):
         s1_step(state, rules, seat, code, log)
     elif dp == L.D_OVERFLOW:
         overflow(state, seat, code, log)
+    elif dp == L.D_ROLL:   # a chance point (tests): the die shows face ``code``
+        ce_t7_die_shows(state, seat, state[L.S_CURSOR], code, log)
     else:   # a task of the S1 queue
         do_task(state, rules, comp, seat, state[L.S_TASK], code, log)
         state[L.S_TASK_POS] += 1
@@ -1379,7 +1405,7 @@ def _decider(state, ph):
 
 
 @njit(cache=True)
-def _steps(state, rules, comp, log, turn_stop, self_play):
+def _steps(state, rules, comp, log, turn_stop, self_play, chance):
     """The step machine from the control position S_PHASE: play the forced steps up to the
     next decision, post it and return 1; 0 once the game is over. With ``turn_stop`` it also
     returns 2 when a turn is over (CE-T8), before the next begins.
@@ -1393,7 +1419,11 @@ def _steps(state, rules, comp, log, turn_stop, self_play):
     cannot be done (an empty supply, no legal slot: skipped, section 5 of the rules) and an
     activation with no column to activate (CE-AMB-13 with ``allow_level0_activation`` off).
     The other empty lists are not decisions but the end of a sequence (the menu, the rest
-    or the move of a die done, no overflow). ``sim.tracing`` counts them (``advance_all``)."""
+    or the move of a die done, no overflow). ``sim.tracing`` counts them (``advance_all``).
+
+    With ``chance`` (tests and tools only) each S3 die about to roll is posted as the chance
+    point D_ROLL (options: the faces 1..6) and the answer rolls it; without it (every
+    production path) the dice draw from the dice stream as they roll (CE-T7)."""
     while True:
         if state[L.S_OVER] == 1:
             if state[L.S_PHASE] != L.PH_OVER:
@@ -1412,10 +1442,11 @@ def _steps(state, rules, comp, log, turn_stop, self_play):
             continue
         if ph == L.PH_S2:
             s2_income_and_goals(state, rules, comp, seat, log)
-            state[L.S_PHASE] = L.PH_S3
+            s3_begin(state)
             continue
         if ph == L.PH_S3:
-            s3_roll(state, seat, log)
+            if s3_roll(state, seat, log, chance):
+                return 1
             continue
         if ph == L.PH_END_TURN:
             end_turn(state, rules, seat)
@@ -1455,20 +1486,24 @@ def advance(state, rules, comp, log):
     the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
     with one legal option is taken here (option 0), one with none passed. With a decision
     pending: 1, nothing changes."""
-    return _advance(state, rules, comp, log, False)
+    return _advance(state, rules, comp, log, False, False)
 
 
 @njit(cache=True)
-def advance_turn(state, rules, comp, log):
+def advance_turn(state, rules, comp, log, chance):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
-    call begins the next turn): tests and tools that look at one turn."""
-    return _advance(state, rules, comp, log, True)
+    call begins the next turn): tests and tools that look at one turn. With ``chance`` it
+    also stops at each S3 die about to roll, posted as the chance point D_ROLL (the faces
+    1..6; applying one rolls the die as showing it, CE-T7); without it the dice draw from the
+    dice stream, as in ``advance``."""
+    return _advance(state, rules, comp, log, True, chance)
 
 
 @njit(cache=True)
-def _advance(state, rules, comp, log, turn_stop):
+def _advance(state, rules, comp, log, turn_stop, chance):
     """``advance`` (and with ``turn_stop``, ``advance_turn``): step to each posted decision,
-    take the forced ones and pass those without options, stop at a real choice."""
+    take the forced ones and pass those without options, stop at a real choice (or, with
+    ``chance``, a chance point)."""
     while True:
         if state[L.S_POINT] != 0:
             n = state[L.S_N_OPTIONS]
@@ -1478,7 +1513,7 @@ def _advance(state, rules, comp, log, turn_stop):
                 apply_option(state, rules, comp, np.int64(0), log)
             else:
                 state[L.S_POINT] = 0
-        r = _steps(state, rules, comp, log, turn_stop, False)
+        r = _steps(state, rules, comp, log, turn_stop, False, chance)
         if r != 1:
             return r
 
@@ -1492,7 +1527,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, comp, log, False, False)
+    return _steps(state, rules, comp, log, False, False, False)
 
 
 @njit(cache=True)
@@ -1677,7 +1712,7 @@ def playout(state, rules, comp, kinds, pparams, work, log):
     """Play on from the current position to the end with the seats' policies, ``while
     advance: apply_option(choose)``: the game loop, and a search policy's rollouts
     (``sim.search``; ``work`` as ``new_game`` makes it, unused by the policies)."""
-    while _steps(state, rules, comp, log, False, True):
+    while _steps(state, rules, comp, log, False, True, False):
         apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
 
 
@@ -1688,9 +1723,7 @@ def resample(state, rules, comp, seat, key):
     Everything drawn at setup is open: the customers on the houses (CE-S1), the goal tiles
     (CE-S3) and the start discs (CE-S10) lie face up. The only hidden information is the dice
     not yet rolled (the S3 rolls of CE-T7, on the dice stream) and the random seats' draws:
-    both streams restart from ``key`` (the search's stream), and the scenario tests' forced
-    dice (``S_FORCE``, a future written into the state) are dropped."""
-    state[L.S_FORCE_POS] = state[L.S_FORCE_N]
+    both streams restart from ``key`` (the search's stream)."""
     substream_in(state, L.S_RNG_D, key, SUB_DICE)
     substream_in(state, L.S_RNG_P, key, SUB_POLICY)
 

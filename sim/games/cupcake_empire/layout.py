@@ -40,6 +40,8 @@ encodes and decodes the packed ones):
   D20 column-5 level-4 choice ``encode_l4(0, region, 0)`` or ``encode_l4(1, column, level)``
   (DP12).
 - D21 overflow (DP13): colour of a die sent to the rest area.
+- D23 die roll: a chance point, not a decision point of the spec, posted only when the step
+  machine is asked for chance points (tests): the face 1..6 the S3 die shows (CE-T7).
 """
 from sim.decide import option_fields
 from sim.layout import Block, columns_block, exports
@@ -66,7 +68,7 @@ N_GOALS = 20          # A1..A5, B1..B5, C1..C5, D1..D5
 N_STACKS = 4
 MAX_TASKS = 8
 MAX_OPTS = 64
-MAX_FORCE = 16
+N_FACES = 6           # faces of a die (d6)
 
 # ---- codes --------------------------------------------------------------------------------------
 K_RANDOM = 0
@@ -149,6 +151,7 @@ D_BAKERY_Y = 19
 D_L4 = 20
 D_OVERFLOW = 21
 D_MORE = 22
+D_ROLL = 23        # not a decision point of the spec: the chance point of an S3 die (CE-T7)
 
 # ---- control positions (S_PHASE) ---------------------------------------------------------------
 PH_START_DISC = 0  # CE-S10: seat S_CURSOR places its start disc
@@ -165,7 +168,7 @@ PH_ACTIVATE = 10   # CE-T1: column and level
 PH_S1 = 11         # CE-T2 / CE-T3: main action and discs in any order
 PH_TASK = 12       # the S1 task queue
 PH_S2 = 13         # CE-T5, CE-T6
-PH_S3 = 14         # CE-T7: roll, place, overflow, ideas
+PH_S3 = 14         # CE-T7: roll (resumable: the dice still marked F_ROLL), place the 6s
 PH_OVERFLOW = 15   # CE-T7.1: column S_CURSOR overflows
 PH_END_TURN = 16   # CE-T8 / CE-E1 / CE-E2
 PH_OVER = 17
@@ -295,7 +298,8 @@ STATE = Block("S_", (
     ("phase", 1, "control position PH_*"),
     ("window", 1, "free-action window 1..3 (W1, W2, W3)"),
     ("return", 1, "phase to go back to after a menu (PH_FREE or PH_S1)"),
-    ("cursor", 1, "setup: seat deciding; S3: column being placed"),
+    ("cursor", 1, "setup: seat deciding; S3: die at a chance point (loc * 6 + colour), then "
+                  "column being placed"),
     ("active", 1, "active seat"),
     ("round", 1, "current round (1-based)"),
     ("turns", 1, "player turns started"),
@@ -336,9 +340,6 @@ STATE = Block("S_", (
     ("rolled", N_COLOURS * N_COLOURS, "S3: dice rolled by face 1..6 (row face-1) and colour"),
     ("sixes", 1, "S3: number of 6s"),
     ("dealt", MAX_PLAYERS * 2, "start discs dealt to seat s at s * 2 + j, -1 none (CE-S10)"),
-    ("force", MAX_FORCE, "test hook: forced die faces 1..6 for S3 rolls, in roll order"),
-    ("force_n", 1, "test hook: number of forced faces"),
-    ("force_pos", 1, "test hook: next forced face"),
     ("rng_d", 1, "SUB_DICE stream state (int64 bits, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")

@@ -6,7 +6,8 @@ is written once.
 Plain codes: D01 start disc column 0..4; D03 free action ``FA_*``; D06 rest die colour; D09
 target column; D12 / D13 / D14 base, frosting or pair kind; D17 hire colour; D19 yellow bakery
 region; D21 overflow colour; D22 ``STOP`` / ``MORE``; D07 ``SP_MOVE1`` / ``SP_IDEA`` /
-``SP_MOVEN``; D11 ``S1_MAIN`` / ``S1_MENU`` / ``S1_END``. Packed codes, one ``encode_*`` /
+``SP_MOVEN``; D11 ``S1_MAIN`` / ``S1_MENU`` / ``S1_END``; D23 ``D_ROLL`` (a chance point, not a
+decision of the spec: the S3 die about to roll, CE-T7) the face 1..6, in face order. Packed codes, one ``encode_*`` /
 ``decode_*`` pair each: D02 initial menu, D04 menu, D05 rest use, D07 special action SP1 (a
 disc), D08 die to move, D10 activation, D11 a disc of the column (``S1_DISC + space``), D15 shop
 placement, D16 house (region and distance; also the index of ``S_HOUSE``), D18 disc gain and
@@ -200,6 +201,8 @@ def option_text(point: int, code: int) -> str:
         return f"{_name(R.COLOURS, code)} die"
     if point == L.D_MORE:
         return "one more die" if code == L.MORE else "stop"
+    if point == L.D_ROLL:
+        return f"face {code}"
     if point == L.D_SPECIAL:
         if code < L.SP_MOVE1:
             t, column = decode_special_disc(code)
