@@ -2,7 +2,8 @@
 
 A test sets a game up (``sim.decide.start``), edits its state, forces the dice and plays one
 turn whose decisions it scripts by option code (``sim.decide.Game.take``); the step machine
-stops at the end of the turn (``kernel.advance_turn``).
+stops at the end of the turn (``kernel.advance_turn``). Forced dice are answers to the step
+machine's chance points (D_ROLL, D_GAMBLE_ROLL), posted while forced draws are queued.
 
 Dice are white = 0, black = 1, grey = 2 (RB-S5). Die faces are written slots 1..6 as in the
 spec's §11: ``'R'`` (Ringmaster), 2..6 (pips), face names, and ``('ARROW', t)`` for an arrow
@@ -25,6 +26,7 @@ from sim.games.rattlebones.rules import FACE_NAMES
 W, BL, G = 0, 1, 2                      # die ids
 MW, MB, MG = 1, 2, 4                    # dice masks
 DECLINE = O.DECLINE
+CHANCE = (L.D_ROLL, L.D_GAMBLE_ROLL)   # chance points: a die about to roll (options.py)
 
 
 def mv(dist, monkey=0):
@@ -83,6 +85,7 @@ class Game:
         self.log = self.game.log
         self.opts = np.zeros(L.MAX_OPTS, dtype=np.int64)
         self._script: list[int] = []
+        self._force: list[int] = []
         self._strict = True
 
     # ---- state access -------------------------------------------------------------------
@@ -161,11 +164,10 @@ class Game:
 
     # ---- forcing ------------------------------------------------------------------------
     def force(self, *draws):
-        """Forced draws in RNG order: die slots 1..6, gamble-die face index 0..5."""
-        for i, v in enumerate(draws):
-            self.state[L.S_FORCE + i] = v
-        self.state[L.S_FORCE_N] = len(draws)
-        self.state[L.S_FORCE_POS] = 0
+        """Forced draws in RNG order: die slots 1..6, gamble-die face index 0..5. ``run``
+        answers the chance points with them (D_ROLL: slot number, D_GAMBLE_ROLL: face
+        index); once they are used up the dice are drawn from the stream."""
+        self._force = list(draws)
 
     def script(self, *decisions, strict=True):
         """The option codes of the next decisions; ``strict``: any further decision with two
@@ -175,7 +177,7 @@ class Game:
 
     def check_script(self):
         assert not self._script, f"scripted decisions left over: {self._script}"
-        assert self.g(L.S_FORCE_POS) == self.g(L.S_FORCE_N), "forced draws left over"
+        assert not self._force, f"forced draws left over: {self._force}"
 
     def pending(self):
         """(decision point, seat, option codes) of the pending decision."""
@@ -192,16 +194,21 @@ class Game:
         P.fill_cfg(self.game.work[0], self.state, self.rules, self.kinds, self.pp)
 
     def run(self, until=()):
-        """Play the turn on: scripted decisions, then (strict) none or the policies; stop at
-        the end of the turn or the game (returns 2 / 0), or when a decision of a point in
-        ``until`` is pending (returns 1, not taken)."""
+        """Play the turn on: forced draws at the chance points while any are left, scripted
+        decisions, then (strict) none or the policies; stop at the end of the turn or the
+        game (returns 2 / 0), or when a decision of a point in ``until`` is pending (returns
+        1, not taken)."""
         while True:
-            r = int(K.advance_turn(self.state, self.rules, self.comp, self.log))
+            r = int(K.advance_turn(self.state, self.rules, self.comp, self.log,
+                                   bool(self._force)))
             if r != 1:
                 return r
             point, _, codes = self.pending()
             if point in until:
                 return 1
+            if point in CHANCE:   # a forced draw is the option code of its chance point
+                self.game.take(int(self._force.pop(0)))
+                continue
             self.opts[:] = 0
             self.opts[:len(codes)] = codes
             if self._script:
@@ -252,7 +259,8 @@ def _swap_dice_stream(state, rng):
 
 @njit(cache=True)
 def draw_slot(state, rng):
-    """One die roll (see ``kernel._draw_slot``) from the ``uint64[1]`` stream ``rng``."""
+    """One die roll (see ``kernel._draw_slot``, a slot index 0..5) from the ``uint64[1]``
+    stream ``rng``."""
     _swap_dice_stream(state, rng)
     s = K._draw_slot(state)
     _swap_dice_stream(state, rng)

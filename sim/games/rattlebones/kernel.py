@@ -87,24 +87,13 @@ def is_action_face(f):
 
 @njit(cache=True)
 def _draw_slot(state):
-    """One die roll: a uniform slot index 0..5 (RB-T3), or the next forced draw (tests).
-
-    Forced draws are slot numbers 1..6.
-    """
-    p = state[L.S_FORCE_POS]
-    if p < state[L.S_FORCE_N]:
-        state[L.S_FORCE_POS] = p + 1
-        return state[L.S_FORCE + p] - 1
+    """One die roll: a uniform slot index 0..5 from the dice stream (RB-T3, RB-S11)."""
     return draw(state, L.S_RNG_D, L.N_SLOTS)
 
 
 @njit(cache=True)
 def _draw_gamble(state):
-    """One gamble-die roll: a uniform face index 0..5 (RB-F6), or the next forced draw."""
-    p = state[L.S_FORCE_POS]
-    if p < state[L.S_FORCE_N]:
-        state[L.S_FORCE_POS] = p + 1
-        return state[L.S_FORCE + p]
+    """One gamble-die roll: a uniform face index 0..5 from the dice stream (RB-F6, RB-S11)."""
     return draw(state, L.S_RNG_D, L.N_GAMBLE)
 
 
@@ -310,8 +299,9 @@ def setup_game(state, rules, comp, n_players, rng_setup, scratch, log):
 # options block and returns their count (0: nothing to decide there, the step moved on);
 # ``_apply`` carries out one option and sets the position where play goes on. Each resolution
 # that needs a decision (a move, a shop visit, an install, a thief) records what follows it in
-# the continuation fields (S_CTX_*, S_LAND, S_SHOP_LEFT, S_CURSOR, S_THIEF_*), so nothing is
-# kept on the call stack between two decisions.
+# the continuation fields (S_CTX_*, S_LAND, S_SHOP_LEFT, S_CURSOR, S_THIEF_*), and a roll the
+# dice left to roll (S_ROLL_LEFT), so nothing is kept on the call stack between two decisions
+# (or two chance points, ``_steps``).
 
 
 # ---- turn start: extra dice, dice choice, roll (RB-T1 .. RB-T3) ------------------------------
@@ -337,14 +327,15 @@ def begin_turn(state, seat, log):
 
 
 @njit(cache=True)
-def roll_die(state, cfg, seat, die, event, log):
-    """RB-T3: the die shows a uniform slot; its result is the face there."""
-    s = _draw_slot(state)
+def rb_t3_roll(state, cfg, seat, die, s, log):
+    """RB-T3 / RB-F8: ``die`` of ``seat`` (rolled, or re-rolled in reroll event
+    S_REROLL_EVENTS) shows slot index ``s``; its result is the face there. Drawn
+    (``_draw_slot``) or given by the answer to a chance point D_ROLL."""
     state[L.S_UP_SLOT + die] = s
     state[seat_base(seat) + L.F_DICE_ROLLED] += 1
     if log.shape[0] > 1:
         emit(log, L.EV_ROLL, seat, die, s + 1, face_at(state, seat, die, s),
-            die_result(state, cfg, seat, die), event)
+            die_result(state, cfg, seat, die), state[L.S_REROLL_EVENTS])
 
 
 @njit(cache=True)
@@ -395,17 +386,50 @@ def list_dice(state):
 
 
 @njit(cache=True)
-def _roll_chosen(state, rules, seat, mask, log):
-    """RB-T3: roll the chosen dice in die-id order (RB-S11). RB-T4 / RB-T5a follow only when a
-    rolled die shows REROLL or DOUBLE, else the resolution (RB-T5b)."""
-    nd = state[L.S_N_DICE]
+def _start_roll(state, mask):
+    """RB-T3 / RB-F8: the dice of ``mask`` roll next, in die-id order (RB-S11; PH_ROLL)."""
+    state[L.S_ROLL_LEFT] = mask
+    state[L.S_PHASE] = L.PH_ROLL
+
+
+@njit(cache=True)
+def _roll_chosen(state, mask):
+    """RB-T3: the chosen dice (D02) are rolled: they roll next (``_start_roll``)."""
     state[L.S_ROLLED] = mask
-    for d in range(nd):
-        if (mask >> d) & 1:
-            roll_die(state, rules, seat, d, 0, log)
+    _start_roll(state, mask)
+
+
+@njit(cache=True)
+def _first_die(mask):
+    """The lowest die id in a non-empty dice ``mask`` (the next to roll, RB-S11)."""
+    d = 0
+    while not (mask >> d) & 1:
+        d += 1
+    return d
+
+
+@njit(cache=True)
+def _roll_answered(state, rules, seat, s, log):
+    """Chance point D_ROLL answered: the next die of S_ROLL_LEFT shows slot index ``s``
+    (``rb_t3_roll``); the dice after it roll on (PH_ROLL)."""
+    left = state[L.S_ROLL_LEFT]
+    rb_t3_roll(state, rules, seat, _first_die(left), s, log)
+    state[L.S_ROLL_LEFT] = left & (left - 1)
+
+
+@njit(cache=True)
+def _rolled(state, rules, seat):
+    """The dice are rolled. After the initial roll (RB-T3) RB-T4 / RB-T5a follow only when a
+    rolled die shows REROLL or DOUBLE, else the resolution (RB-T5b); after a reroll event
+    (RB-F8) the reroll loop goes on (RB-T4)."""
+    state[L.S_ROLL_LEFT] = 0
+    if state[L.S_REROLL_EVENTS] > 0:
+        state[L.S_PHASE] = L.PH_REROLL
+        return
+    rolled = state[L.S_ROLLED]
     special = False
-    for d in range(nd):
-        if (mask >> d) & 1:
+    for d in range(state[L.S_N_DICE]):
+        if (rolled >> d) & 1:
             f = die_result(state, rules, seat, d)
             if f == L.FC_REROLL or f == L.FC_DOUBLE:
                 special = True
@@ -451,7 +475,8 @@ def list_reroll(state, rules, seat):
 @njit(cache=True)
 def _reroll(state, rules, seat, u, log):
     """RB-F8: add die ``u`` (no gold); event 1 rerolls K + u, later events every rolled die
-    (``reroll_second_scope = all``) or K + u (``reroll_only``). u = -1: Reroll not applied."""
+    (``reroll_second_scope = all``) or K + u (``reroll_only``): they roll next
+    (``_start_roll``). u = -1: Reroll not applied."""
     if u < 0:
         state[L.S_PHASE] = L.PH_DOUBLES
         state[L.S_CURSOR] = 0
@@ -468,9 +493,7 @@ def _reroll(state, rules, seat, u, log):
         mask = rolled
     if log.shape[0] > 1:
         emit(log, L.EV_REROLL, seat, ev, u, mask)
-    for d in range(state[L.S_N_DICE]):
-        if (mask >> d) & 1:
-            roll_die(state, rules, seat, d, ev, log)
+    _start_roll(state, mask)
 
 
 @njit(cache=True)
@@ -945,11 +968,14 @@ def _steal(state, seat, t, log):
 
 
 @njit(cache=True)
-def gamble(state, cfg, seat, die, log):
-    """RB-F6: roll the gamble die once: points (never doubled); RINGMASTER lowers R with no
-    move; NINE moves a monkey N in [nine_move_min, nine_move_max] with this die as the moving
-    die (AMB-13)."""
-    g = state[L.S_GAMBLE + _draw_gamble(state)]
+def rb_f6_gamble(state, cfg, seat, k, log):
+    """RB-F6: the gamble die of die S_CTX_DIE's Gamble shows face index ``k`` (drawn,
+    ``_draw_gamble``, or given by the answer to a chance point D_GAMBLE_ROLL): points (never
+    doubled); RINGMASTER lowers R with no move; NINE moves a monkey N in [nine_move_min,
+    nine_move_max] with this die as the moving die (AMB-13). Then the next die (PH_ORDER)."""
+    die = state[L.S_CTX_DIE]
+    state[L.S_PHASE] = L.PH_ORDER
+    g = state[L.S_GAMBLE + k]
     if log.shape[0] > 1:
         emit(log, L.EV_GAMBLE, seat, die, g)
     if g == L.GB_RINGMASTER:
@@ -965,8 +991,8 @@ def gamble(state, cfg, seat, die, log):
 def resolve_die(state, cfg, seat, die, log):
     """RB-T5b: resolve one rolled die completely; the face is read now (arrows followed,
     RB-F3), with the Doubles assigned to it (RB-F5). Then its result face applies (RB-T6,
-    RB-T8, RB-T9, RB-F1 .. RB-F15): at once, or through the decisions it starts (S_PHASE);
-    the next die follows (PH_ORDER)."""
+    RB-T8, RB-T9, RB-F1 .. RB-F15): at once, or through the decisions it starts (S_PHASE; a
+    GAMBLE through the roll of the gamble die, PH_GAMBLE); the next die follows (PH_ORDER)."""
     state[L.S_PHASE] = L.PH_ORDER
     s = state[L.S_UP_SLOT + die]
     f, via = follow_arrow(state, seat, die, s)
@@ -1001,7 +1027,7 @@ def resolve_die(state, cfg, seat, die, log):
     elif f == L.FC_RANK:
         rank_1234(state, cfg, seat, mult, log)
     elif f == L.FC_GAMBLE:
-        gamble(state, cfg, seat, die, log)
+        state[L.S_PHASE] = L.PH_GAMBLE   # RB-F6: the gamble die rolls next
     elif f == L.FC_TRAIN:
         train_ride(state, cfg, seat, mult, log)
     elif f == L.FC_STOCK:
@@ -1036,6 +1062,19 @@ def _arrow(state, seat, t, log):
 
 
 @njit(cache=True)
+def list_chance(state, dp):
+    """The options of chance point ``dp`` (``options.py``): D_ROLL the slot numbers 1..6 a die
+    may show (RB-T3), D_GAMBLE_ROLL the face indices 0..5 of the gamble die (RB-F6)."""
+    if dp == L.D_ROLL:
+        for s in range(L.N_SLOTS):
+            state[L.S_OPTIONS + s] = s + 1
+        return L.N_SLOTS
+    for k in range(L.N_GAMBLE):
+        state[L.S_OPTIONS + k] = k
+    return L.N_GAMBLE
+
+
+@njit(cache=True)
 def _apply(state, rules, seat, dp, code, log):
     """Carry out option ``code`` of decision ``dp`` of ``seat`` and set where play goes on
     (``apply_option``; the game loop of ``_steps`` calls each effect at its own place)."""
@@ -1046,7 +1085,7 @@ def _apply(state, rules, seat, dp, code, log):
     elif dp == L.D_EXTRA:
         _pay_extra(state, rules, seat, code, log)
     elif dp == L.D_DICE:
-        _roll_chosen(state, rules, seat, code, log)
+        _roll_chosen(state, code)
     elif dp == L.D_SHOP:
         _exchange(state, rules, seat, code, log)
     elif dp == L.D_INSTALL:
@@ -1061,6 +1100,10 @@ def _apply(state, rules, seat, dp, code, log):
         _reroll(state, rules, seat, code, log)
     elif dp == L.D_DOUBLE:
         _declare_double(state, seat, code, log)
+    elif dp == L.D_ROLL:
+        _roll_answered(state, rules, seat, code - 1, log)
+    elif dp == L.D_GAMBLE_ROLL:
+        rb_f6_gamble(state, rules, seat, code, log)
 
 
 @njit(cache=True)
@@ -1074,7 +1117,7 @@ def _post(state, seat, dp, n):
 
 
 @njit(cache=True)
-def _steps(state, rules, kinds, work, log, turn_stop, self_play):
+def _steps(state, rules, kinds, work, log, turn_stop, self_play, chance):
     """The step machine from the control position S_PHASE: play the forced steps up to the
     next decision, post it and return 1; 0 once the game is over. With ``turn_stop`` it also
     stops (returning 2) when the active seat's turn is over (RB-T12), before the next one
@@ -1097,12 +1140,20 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
     K_RANDOM: ``sim.decide.random_index``; K_GREEDY: the ``policies.greedy_*`` heuristic of
     the point with ``work = (cfg,)``.
 
+    Dice are drawn from the dice stream (RB-S11) where they roll: the dice of a roll or a
+    reroll event in one step (PH_ROLL, RB-T3 / RB-F8), the gamble die in the step after the
+    resolution that rolls it (PH_GAMBLE, RB-F6). With ``chance`` (tests and tools only, never
+    with ``self_play``) each die about to roll is posted instead as a chance point (D_ROLL,
+    D_GAMBLE_ROLL: the rolling seat decides, the options are the die's faces, ``list_chance``),
+    and applying option x rolls the die as showing x (``_apply``); the play is otherwise the
+    same.
+
     The steps follow one another in the order of a turn (RB-T1 .. RB-T7, then the effects a
     resolution starts), and the position a step leaves is carried in the local ``ph`` to the
     next one: a step goes on with the steps after it at once and comes back to the top of the
     loop (which re-reads S_PHASE) only for an earlier one, the next die (RB-T5b) or the next
-    turn. Only a resolution (RB-T5b) and a shop exchange (RB-P2) can end the game (RB-E2); after
-    them the top of the loop checks it first."""
+    turn. Only a resolution (RB-T5b), the gamble die (RB-F6) and a shop exchange (RB-P2) can end
+    the game (RB-E2); after them the top of the loop checks it first."""
     while True:
         ph = state[L.S_PHASE]
         if ph == L.PH_OVER:
@@ -1142,7 +1193,17 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                     i = greedy_dice(state, work[0], seat, n)
                 else:
                     i = random_index(state, L.S_RNG_P, n)
-            _roll_chosen(state, rules, seat, state[L.S_OPTIONS + i], log)
+            _roll_chosen(state, state[L.S_OPTIONS + i])
+            ph = state[L.S_PHASE]
+        if ph == L.PH_ROLL:
+            # RB-T3 / RB-F8: the dice of S_ROLL_LEFT roll in die-id order (RB-S11)
+            left = state[L.S_ROLL_LEFT]
+            for d in range(state[L.S_N_DICE]):
+                if (left >> d) & 1:
+                    if chance:
+                        return _post(state, seat, L.D_ROLL, list_chance(state, L.D_ROLL))
+                    rb_t3_roll(state, rules, seat, d, _draw_slot(state), log)
+            _rolled(state, rules, seat)
             ph = state[L.S_PHASE]
         if ph == L.PH_REROLL:
             n = list_reroll(state, rules, seat)
@@ -1189,6 +1250,14 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play):
                 else:
                     i = random_index(state, L.S_RNG_P, n)
             _resolve(state, rules, seat, state[L.S_OPTIONS + i], log)
+            if state[L.S_ENDED]:
+                continue
+            ph = state[L.S_PHASE]
+        if ph == L.PH_GAMBLE:
+            # RB-F6: the gamble die of die S_CTX_DIE's Gamble rolls
+            if chance:
+                return _post(state, seat, L.D_GAMBLE_ROLL, list_chance(state, L.D_GAMBLE_ROLL))
+            rb_f6_gamble(state, rules, seat, _draw_gamble(state), log)
             if state[L.S_ENDED]:
                 continue
             ph = state[L.S_PHASE]
@@ -1284,20 +1353,24 @@ def advance(state, rules, comp, log):
     with one legal option is taken here (option 0), one with none passed. With a decision
     pending: 1, nothing changes.
     ``rules`` is the rules array (float64[R_LEN]; a ``cfg`` array works too)."""
-    return _advance(state, rules, comp, log, False)
+    return _advance(state, rules, comp, log, False, False)
 
 
 @njit(cache=True)
-def advance_turn(state, rules, comp, log):
+def advance_turn(state, rules, comp, log, chance):
     """``advance`` that also stops when the active seat's turn is over (returns 2; the next
-    call begins the next turn): tests and tools that look at one turn."""
-    return _advance(state, rules, comp, log, True)
+    call begins the next turn): tests and tools that look at one turn. With ``chance`` it
+    also stops at each die about to roll, posted as a chance point (D_ROLL / D_GAMBLE_ROLL,
+    ``_steps``) that the caller answers with the face it shows (``apply_option``); without,
+    the dice are drawn as in ``advance``."""
+    return _advance(state, rules, comp, log, True, chance)
 
 
 @njit(cache=True)
-def _advance(state, rules, comp, log, turn_stop):
+def _advance(state, rules, comp, log, turn_stop, chance):
     """``advance`` (and with ``turn_stop``, ``advance_turn``): step to each posted decision,
-    take the forced ones and pass those without options, stop at a real choice."""
+    take the forced ones and pass those without options, stop at a real choice (and with
+    ``chance`` at each chance point)."""
     while True:
         if state[L.S_POINT] != 0:
             n = state[L.S_N_OPTIONS]
@@ -1307,7 +1380,7 @@ def _advance(state, rules, comp, log, turn_stop):
                 apply_option(state, rules, comp, np.int64(0), log)
             else:
                 state[L.S_POINT] = 0
-        r = _steps(state, rules, state, (rules,), log, turn_stop, False)
+        r = _steps(state, rules, state, (rules,), log, turn_stop, False, chance)
         if r != 1:
             return r
 
@@ -1321,7 +1394,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, state, (rules,), log, False, False)
+    return _steps(state, rules, state, (rules,), log, False, False, False)
 
 
 @njit(cache=True)
@@ -1506,7 +1579,7 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
     them at the same offsets: the loop works on two arrays, ``state`` and ``cfg``."""
     _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
            scratch, rng_s, log)
-    _steps(state, cfg, kinds, (cfg,), log, False, True)
+    _steps(state, cfg, kinds, (cfg,), log, False, True, False)
     finish(state, rules, comp, games_row, seats_rows)
 
 
@@ -1575,7 +1648,7 @@ def playout(state, rules, comp, kinds, pparams, work, log):
     """Play on from the current position to the end with the seats' policies (self-play
     ``while advance: apply_option(choose)``, as ``_play_game``): a search policy's rollouts
     (``sim.search``). ``work = (cfg,)`` made for ``kinds``/``pparams`` (``new_game``)."""
-    _steps(state, rules, kinds, work, log, False, True)
+    _steps(state, rules, kinds, work, log, False, True, False)
 
 
 @njit(cache=True)
@@ -1584,11 +1657,8 @@ def resample(state, rules, comp, seat, key):
 
     The only hidden information is the dice not yet rolled (RB-T3 rolls, RB-F8 re-rolls,
     RB-F6 gamble-die rolls, all on the dice stream) and the random seats' draws: both streams
-    restart from ``key`` (the search's stream), and the scenario tests' forced draws
-    (``S_FORCE``, a future written into the state) are dropped. The board and its tiles
-    (RB-S2, placed face up), supplies and every seat's dice faces are open information and
-    stay.
+    restart from ``key`` (the search's stream). The board and its tiles (RB-S2, placed face
+    up), supplies and every seat's dice faces are open information and stay.
     """
-    state[L.S_FORCE_POS] = state[L.S_FORCE_N]
     substream_in(state, L.S_RNG_D, key, SUB_DICE)
     substream_in(state, L.S_RNG_P, key, SUB_POLICY)

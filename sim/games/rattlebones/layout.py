@@ -15,8 +15,9 @@ position (``S_PHASE`` = ``PH_*`` and the continuation fields below it) and the o
 (``S_POINT``, ``S_DECIDER``, ``S_N_OPTIONS``, ``S_OPTIONS``): the pending decision (§9) with its
 legal options. A decision with a single legal option is taken without asking. The option
 codes of every decision point are declared in ``options.py`` (``encode_*`` / ``decode_*``).
-Tests may force dice (S_FORCE); it is empty in real games. They script decisions through
-``sim.decide`` (``Game.take``), not through the state.
+Tests choose the dice by answering chance points (``D_ROLL``, ``D_GAMBLE_ROLL``: posted only
+when the step machine is asked to, ``kernel.advance_turn`` with ``chance``) and script decisions
+through ``sim.decide`` (``Game.take``), not through the state.
 """
 from sim.decide import option_fields
 from sim.layout import Block, columns_block, exports
@@ -29,7 +30,6 @@ MAX_MONKEYS = 5
 MAX_TRACK = 40
 MAX_TRAIN = 20
 MAX_TILES = 12
-MAX_FORCE = 8
 MAX_OPTS = 64       # most options of one decision: D07 NINE 9 distances x 5 monkeys + decline
 N_SLOTS = 6         # slots (faces) of a die
 N_GAMBLE = 6        # faces of the gamble die
@@ -95,19 +95,25 @@ D_PLUS1 = 10
 D_SHOP = 11
 D_THIEF = 12
 D_RM_MOVE = 13
+# chance points: not decision points of the spec (§9). Posted only on request (the step machine's
+# ``chance``, for tests and tools): the decider is the rolling seat, the options its die's faces
+D_ROLL = 14           # RB-T3 / RB-F8: the next die of S_ROLL_LEFT shows a slot (options.py)
+D_GAMBLE_ROLL = 15    # RB-F6: the gamble die of S_CTX_DIE's Gamble shows a face (options.py)
 
 # ---- control positions of the step machine (S_PHASE): where play goes on ------------------------
 PH_TURN = 0       # a turn of S_ACTIVE starts (truncation check, RB-T1 extra dice D01)
 PH_DICE = 1       # RB-T2: choose the 1 + S_EXTRA dice to roll (D02)
-PH_REROLL = 2     # RB-T4: the reroll loop (D03)
-PH_DOUBLES = 3    # RB-T5a: the Double of die S_CURSOR or a later one (D04)
-PH_ORDER = 4      # RB-T5b: the next die to resolve (D05); none left ends the turn (RB-T12)
-PH_MOVE = 5       # RB-T6: move of S_CTX_DIE by S_CTX_DIST..S_CTX_DMAX (S_MOVE_POINT: D06/D07/D13)
-PH_SHOP = 6       # RB-P2: star exchanges (S_SHOP_LEFT left, D11), then the landing S_LAND
-PH_LAND = 7       # RB-T7: the FACE (D08) / +1 (D10) effect of space S_LAND
-PH_ARROW = 8      # D09: target of the arrow installed in slot index S_CTX_SLOT
-PH_THIEF = 9      # RB-F2: victims from offset S_CURSOR clockwise (D12)
-PH_OVER = 10      # the game is over (ended or truncated)
+PH_ROLL = 2       # RB-T3 / RB-F8: the dice of S_ROLL_LEFT roll in die-id order (chance D_ROLL)
+PH_REROLL = 3     # RB-T4: the reroll loop (D03)
+PH_DOUBLES = 4    # RB-T5a: the Double of die S_CURSOR or a later one (D04)
+PH_ORDER = 5      # RB-T5b: the next die to resolve (D05); none left ends the turn (RB-T12)
+PH_GAMBLE = 6     # RB-F6: the gamble die of die S_CTX_DIE's Gamble (chance D_GAMBLE_ROLL)
+PH_MOVE = 7       # RB-T6: move of S_CTX_DIE by S_CTX_DIST..S_CTX_DMAX (S_MOVE_POINT: D06/D07/D13)
+PH_SHOP = 8       # RB-P2: star exchanges (S_SHOP_LEFT left, D11), then the landing S_LAND
+PH_LAND = 9       # RB-T7: the FACE (D08) / +1 (D10) effect of space S_LAND
+PH_ARROW = 10     # D09: target of the arrow installed in slot index S_CTX_SLOT
+PH_THIEF = 11     # RB-F2: victims from offset S_CURSOR clockwise (D12)
+PH_OVER = 12      # the game is over (ended or truncated)
 
 # ---- trace events (text in replay.py) ------------------------------------------------------------
 EV_SETUP = 1          # n, R, start_chair, tiles_mask
@@ -247,13 +253,12 @@ STATE = Block("S_", (
     ("ctx_slot", 1, "decision context: slot index of the arrow being installed (D09)"),
     ("ctx_victim", 1, "decision context: thief victim (D12)"),
     ("ctx_dist", 1, "decision context: move distance (D06/D13)"),
-    ("force_n", 1, "test hook: number of forced dice draws"),
-    ("force_pos", 1, "test hook: next forced draw"),
     ("stock_count", 1, "stocks in the game (RB-S7)"),
     ("train_moves", 1, "train resolutions so far"),
     ("phase", 1, "control position PH_*: where play goes on (step machine)"),
     ("extra", 1, "extra dice paid this turn (RB-T1), for the dice choice"),
     ("cursor", 1, "PH_DOUBLES: next die to check; PH_THIEF: offset of the next victim"),
+    ("roll_left", 1, "PH_ROLL: bitmask of the dice still to roll, in die-id order (RB-S11)"),
     ("ctx_dmax", 1, "pending move: largest distance (S_CTX_DIST is the smallest)"),
     ("move_point", 1, "pending move: its decision point D06 / D07 / D13"),
     ("land", 1, "space whose FACE / +1 effect follows the shop (-1 = none, AMB-02)"),
@@ -269,8 +274,6 @@ STATE = Block("S_", (
     ("train_track", MAX_TRAIN, "train values"),
     ("gamble", N_GAMBLE, "gamble faces: 1..8 points, GB_RINGMASTER, GB_NINE"),
     ("opp", N_SLOTS, "opposite slot index of each slot index (§2.2)"),
-    ("force", MAX_FORCE, "test hook: forced draws, slot numbers 1..6 for dice, face index 0..5 "
-                         "for the gamble die, consumed in RNG order (RB-S11)"),
     ("rng_d", 1, "SUB_DICE stream state (uint64 bits stored as int64, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state (same)"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")

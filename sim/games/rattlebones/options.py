@@ -7,6 +7,10 @@ non-mandatory Reroll); D04 target die; D05 die; D08 slot number 2..6 (0 = declin
 slot number 1..6; D11 k stars; D12 token type TK_GOLD / TK_STAR / TK_STOCK. Packed codes (one
 ``encode_*`` / ``decode_*`` pair each): D06 / D07 / D13 a move (``encode_move``) and D10 a +1
 choice (``encode_plus1``); -1 declines both.
+
+Chance points (not decision points of the spec; ``layout.D_ROLL``): D_ROLL the slot number
+1..6 the rolling die shows (RB-T3, RB-F8), D_GAMBLE_ROLL the index 0..5 of the face the gamble
+die shows (RB-F6, ``layout.S_GAMBLE``): six plain codes each, in face order.
 """
 from numba import njit
 
@@ -81,6 +85,10 @@ def option_text(point: int, code: int) -> str:
         return f"{what} die {die} slot {sidx + 1}"
     if point == L.D_SHOP:
         return f"cash {code} stars"
+    if point == L.D_ROLL:
+        return f"die shows slot {code}"
+    if point == L.D_GAMBLE_ROLL:
+        return f"gamble die shows face {code}"
     if point == L.D_THIEF:
         return f"take {_TOKENS[code]}" if 0 <= code < len(_TOKENS) else f"token {code}"
     return f"code {code}"
