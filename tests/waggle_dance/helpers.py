@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 from sim import batch, decide
 from sim.trace import events, new_log
 from sim.games.waggle_dance import SPEC
@@ -79,6 +78,8 @@ class ForcedGame(decide.Game):
     forced: list = field(default_factory=list)
 
     def advance(self) -> bool:
+        """Play to the next decision, the dice rolling the forced values first; False when
+        the game is over."""
         while True:
             more = K.advance_chance(self.state, self.rules, self.comp, self.log, bool(self.forced))
             if not (more and self.state[L.S_POINT] == L.D_ROLL):
