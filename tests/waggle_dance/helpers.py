@@ -4,9 +4,14 @@ A test sets a game up (``sim.decide.start``), edits its state (tiles, dice on ca
 and plays on from a chosen control position with the kernel's own steps; decisions are
 scripted by option code. ``Table.night()`` plays one night (A..G and the victory check) and
 stops when the next day would begin.
+
+Forced dice (``Table.force``) are a Python list: while it holds values the kernel is stepped
+with ``chance`` on, so it posts each die about to be rolled as a chance point (D_ROLL), which
+is answered with the next forced value; once the list is empty the dice stream rolls.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 
 from sim import batch, decide
 from sim.trace import events, new_log
@@ -43,6 +48,48 @@ def gather(c, side):
     return int(O.encode_move(c, side))
 
 
+def stream_faces(state, k):
+    """The faces the next ``k`` dice drawn from the dice stream of ``state`` show (drawn on a
+    copy, ``kernel.roll_die``), and the stream's state after them."""
+    z = state.copy()
+    return [int(K.roll_die(z)) for _ in range(k)], int(z[L.S_RNG_D])
+
+
+def position(state):
+    """A copy of ``state`` with the options block past the listed options blanked (those
+    entries mean nothing, ``kernel._opt_if``): equal positions give equal copies."""
+    s = state.copy()
+    s[L.S_OPTIONS + s[L.S_N_OPTIONS]:L.S_OPTIONS + L.MAX_OPTS] = 0
+    return s
+
+
+def face_code(forced, opts):
+    """The D_ROLL option code of the next forced value (taken off ``forced``), which the
+    chance point lists among ``opts``."""
+    code = int(O.encode_face(forced.pop(0)))
+    assert code in opts, (code, opts)
+    return code
+
+
+@dataclass
+class ForcedGame(decide.Game):
+    """``decide.Game`` whose ``advance`` answers the chance points with the forced values."""
+
+    forced: list = field(default_factory=list)
+
+    def advance(self) -> bool:
+        """Play to the next decision, the dice rolling the forced values first; False when
+        the game is over."""
+        while True:
+            more = K.advance_chance(self.state, self.rules, self.comp, self.log, bool(self.forced))
+            if not (more and self.state[L.S_POINT] == L.D_ROLL):
+                self.over = not more
+                return not self.over
+            codes = self.steps.pending(self.state)[2]
+            self.steps.apply(self.state, self.rules, self.comp,
+                             codes.index(face_code(self.forced, codes)), self.log)
+
+
 class Table:
     """A game set up by the kernel whose state a test edits (no dice rolled yet)."""
 
@@ -53,8 +100,10 @@ class Table:
         self.rules = arm.rules
         self.comp = arm.comp
         self.kinds, self.pp = arm.policy_arrays
-        self.game = decide.start(SPEC.steps, self.rules, self.comp, n, self.kinds, self.pp, seed,
-                                 index, new_log(20000))
+        self.forced = []        # force(): die values still to roll, in roll order
+        game = decide.start(SPEC.steps, self.rules, self.comp, n, self.kinds, self.pp, seed,
+                            index, new_log(20000))
+        self.game = ForcedGame(**vars(game), forced=self.forced)
         self.state = self.game.state
         self.log = self.game.log
         self.seen = []          # (phase, seat, options) of every decision met by night()
@@ -105,33 +154,43 @@ class Table:
         return int(self.state[i])
 
     def force(self, *values):
-        self.state[L.S_FORCE_N] = len(values)
-        self.state[L.S_FORCE_POS] = 0
-        self.state[L.S_FORCE:L.S_FORCE + len(values)] = values
+        """The next dice rolled show ``values`` (in roll order), then the dice stream rolls."""
+        self.forced[:] = [int(v) for v in values]
 
     # ---- playing -----------------------------------------------------------------------------
+    def chance(self):
+        """``kernel.advance_chance`` with chance points: the pending (point, seat, codes)."""
+        assert K.advance_chance(self.state, self.rules, self.comp, self.log, True)
+        return self.game.steps.pending(self.state)
+
     def play(self, phase, script=(), stop=L.PH_DAY):
         """From control position ``phase``, play the kernel's steps until ``stop`` (or the
         end), taking scripted option codes in order at decisions; once the script is used up,
-        decisions take their first option. Returns the number of scripted codes used."""
+        decisions take their first option. The dice roll the forced values first (chance
+        points, not decisions: not in ``seen``, no script code). Returns the number of
+        scripted codes used."""
         self.state[L.S_PHASE] = phase
         if self.state[L.S_ROUND] == 0:
             self.state[L.S_ROUND] = 1
         used = 0
         while True:
-            n = K._step(self.state, self.rules, self.log)
+            n = K._step(self.state, self.rules, self.log, bool(self.forced))
             if n < 0:
                 K._game_over(self.state, self.rules, self.log)
                 return used
             if n >= 1:
                 opts = [int(x) for x in self.state[L.S_OPTIONS:L.S_OPTIONS + n]]
                 seat = int(self.state[L.S_DECIDER])
-                self.seen.append((int(self.state[L.S_PHASE]), seat, opts))
-                code = opts[0]
-                if used < len(script) and n >= 2:
-                    code = script[used]
-                    assert code in opts, (code, opts)
-                    used += 1
+                phase = int(self.state[L.S_PHASE])
+                if K.decision_point(phase) == L.D_ROLL:
+                    code = face_code(self.forced, opts)
+                else:
+                    self.seen.append((phase, seat, opts))
+                    code = opts[0]
+                    if used < len(script) and n >= 2:
+                        code = script[used]
+                        assert code in opts, (code, opts)
+                        used += 1
                 K._apply(self.state, self.rules, seat, code, self.log)
             if self.state[L.S_PHASE] == stop:
                 return used

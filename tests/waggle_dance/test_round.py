@@ -1,9 +1,10 @@
 """The round and the day phase (WD-R1 .. WD-R16 of the day, WD-X3)."""
 
+from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O
 
-from .helpers import A, C, E, G, Table, place
+from .helpers import A, C, E, G, Table, place, position, stream_faces
 
 
 def _placers(t, stop_after=None):
@@ -110,3 +111,50 @@ def test_wd_qa8_die_on_an_empty_tile():
     assert t.tile(0, 0) == [0] * 6 and t.state[t.b(0) + L.F_EGG] == 0
     assert t.state[t.b(0) + L.F_TDICE:t.b(0) + L.F_TDICE + 6].sum() == 0
     assert t.seat(0, L.F_POOL) == 1 and t.seat(0, L.F_HONEY) == 0
+
+
+FACES = [int(O.encode_face(v)) for v in range(1, L.N_VAL + 1)]
+
+
+def test_wd_r2_chance_point_before_each_die():
+    """WD-R2 through chance points: with ``chance`` the step machine stops before each die of
+    the roll, in turn order from S (D_ROLL of the rolling seat, the faces 1..6 as options);
+    the faces answered are the dice rolled (EV_ROLL after each pool), the dice stream is not
+    drawn, and the day goes on to its placements."""
+    t = Table(3)
+    t.state[L.S_START] = 1
+    for p, k in ((0, 2), (1, 1), (2, 3)):
+        t.seat(p, L.F_POOL, k)
+    rng = int(t.state[L.S_RNG_D])
+    faces = [6, 2, 5, 2, 1, 3]          # seat 1: 6; seat 2: 2, 5, 2; seat 0: 1, 3
+    seats = []
+    for v in faces:
+        point, seat, codes = t.chance()
+        assert point == L.D_ROLL and codes == FACES
+        seats.append(seat)
+        t.game.take(int(O.encode_face(v)))
+    assert seats == [1, 2, 2, 2, 0, 0]
+    assert t.chance()[0] == L.D_PLACE
+    assert [t.seat(0, L.F_UNPLACED + v) for v in range(6)] == [1, 0, 1, 0, 0, 0]
+    assert [t.seat(1, L.F_UNPLACED + v) for v in range(6)] == [0, 0, 0, 0, 0, 1]
+    assert [t.seat(2, L.F_UNPLACED + v) for v in range(6)] == [0, 2, 0, 0, 1, 0]
+    assert [list(e[1:3]) for e in t.events(L.EV_ROLL)] == [[1, 1], [2, 3], [0, 2]]
+    assert int(t.state[L.S_RNG_D]) == rng, "no die drawn from the stream"
+    assert O.option_text(L.D_ROLL, FACES[3]) == "face 4"
+
+
+def test_wd_r2_without_chance_the_roll_is_advance():
+    """WD-R2: without ``chance`` the step machine rolls from the dice stream exactly as
+    ``advance`` does (same state, same events); with it, answering each chance point with the
+    face the stream would roll gives that same state and those events too."""
+    a, b, c = (Table(4, seed=3, index=7) for _ in range(3))
+    K.advance(a.state, a.rules, a.comp, a.log)
+    assert K.advance_chance(b.state, b.rules, b.comp, b.log, False)
+    faces, rng = stream_faces(c.state, 4 * 6)
+    for v in faces:
+        assert c.chance()[0] == L.D_ROLL
+        c.game.take(int(O.encode_face(v)))
+    assert c.chance()[0] == L.D_PLACE
+    c.state[L.S_RNG_D] = rng
+    assert (b.state == a.state).all() and (b.events() == a.events()).all()
+    assert (position(c.state) == position(a.state)).all() and (c.events() == a.events()).all()

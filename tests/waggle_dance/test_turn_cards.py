@@ -1,11 +1,12 @@
 """Queen cards on the own placement turn (WD-Q1, WD-I13, WD-I19, WD-I20; DP-02, DP-03,
 DP-05..DP-09), on hand-built states with scripted decisions: Overtime, Command, Shift Change,
 Feint, and Wrong Turn, Scout and Volunteer before the turn's placement; WD-Q5 on the turn."""
+from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O
 from sim.games.waggle_dance.replay import format_event
 
-from .helpers import A, C, Table, place
+from .helpers import A, C, Table, place, position, stream_faces
 from .test_cards import _no_dice, give
 from .test_cards import card as window_card
 
@@ -244,3 +245,54 @@ def test_option_codes_round_trip():
     assert O.decode_gift(O.encode_gift(-1)) == -1 and O.decode_gift(O.encode_gift(4)) == 4
     assert O.option_text(L.D_PLACE, O.encode_place(3, L.DEST_FLOWER)) == "place a 3 on flower 3"
     assert O.option_text(L.D_TRADE, O.encode_trade(-1, 2)) == "pay eggs for colour 3"
+
+
+def _volunteer(phase):
+    """Seat 0 (S) holds a Volunteer and a Scout with a 1 to place, seat 1 a 6; play goes on at
+    ``phase`` (its own turn, or the window DW0) up to the card decision, where seat 0 plays the
+    Volunteer. Returns the table, just before the volunteer die is rolled."""
+    t = fresh({"use_mini_expansion": True})
+    dice(t, 0, 1)
+    dice(t, 1, 6)
+    give(t, 0, L.Q_VOLUNTEER)
+    give(t, 0, L.Q_SCOUT)
+    t.state[L.S_WINDOW] = L.W_DW0
+    t.state[L.S_PHASE] = phase
+    t.chance()
+    t.game.take(card(L.Q_VOLUNTEER) if phase == L.PH_PLACE else window_card(L.Q_VOLUNTEER))
+    return t
+
+
+def test_wd_q2_volunteer_die_chance_point():
+    """WD-Q2 (DP-02) through chance points: a Volunteer played on the own turn or in DW0 takes
+    the volunteer die and stops before it is rolled (D_ROLL of the card's player, the faces
+    1..6); the face answered joins the player's unplaced dice, EV_PLAY logs it with the
+    window, and the turn or the window goes on: seat 0 decides again there (the dice stream is
+    not drawn)."""
+    for phase, window, point in ((L.PH_PLACE, L.W_TURN, L.D_PLACE), (L.PH_WINDOW, L.W_DW0, L.D_CARD)):
+        t = _volunteer(phase)
+        rng = int(t.state[L.S_RNG_D])
+        assert t.chance() == (L.D_ROLL, 0, [int(O.encode_face(v)) for v in range(1, L.N_VAL + 1)])
+        assert t.state[L.S_VOLUNTEER] == 1 and t.events(L.EV_PLAY).shape[0] == 0
+        t.game.take(int(O.encode_face(5)))
+        assert t.state[L.S_PHASE] == phase and t.chance()[:2] == (point, 0)
+        assert [t.seat(0, L.F_UNPLACED + v) for v in range(6)] == [1, 0, 0, 0, 1, 0]
+        assert [list(e[1:7]) for e in t.events(L.EV_PLAY)] == [[0, L.Q_VOLUNTEER, 5, 0, 0, window]]
+        assert int(t.state[L.S_RNG_D]) == rng, "no die drawn from the stream"
+
+
+def test_wd_q2_volunteer_die_without_chance_is_advance():
+    """WD-Q2: without ``chance`` the volunteer die is rolled from the dice stream exactly as
+    ``advance`` rolls it (same state, same events); answering its chance point with the face
+    the stream would roll gives that same state and those events too."""
+    for phase in (L.PH_PLACE, L.PH_WINDOW):
+        a, b, c = (_volunteer(phase) for _ in range(3))
+        K.advance(a.state, a.rules, a.comp, a.log)
+        assert K.advance_chance(b.state, b.rules, b.comp, b.log, False)
+        (face,), rng = stream_faces(c.state, 1)
+        assert c.chance()[0] == L.D_ROLL
+        c.game.take(int(O.encode_face(face)))
+        c.chance()
+        c.state[L.S_RNG_D] = rng
+        assert (b.state == a.state).all() and (b.events() == a.events()).all()
+        assert (position(c.state) == position(a.state)).all() and (c.events() == a.events()).all()

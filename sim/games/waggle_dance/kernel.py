@@ -24,7 +24,10 @@ The game is a resumable step machine (``sim.decide``): ``S_PHASE`` and the curso
 where play goes on, the options block holds the pending decision, so ``advance`` /
 ``apply_option`` / ``choose`` / ``finish`` (and ``new_game``) stop and resume at any decision
 and a copy of the state plays on like the original. ``play_many`` is the loop
-``while advance: apply_option(choose)``.
+``while advance: apply_option(choose)``. Dice are drawn from the dice stream; tests and tools
+may ask for chance points instead (``advance_chance``, ``_step``'s ``chance``): each die about
+to be rolled (WD-R2, WD-Q2) is then posted as a decision D_ROLL of the rolling seat whose
+options are its faces, and the face applied is the one the die shows.
 """
 import numpy as np
 from numba import njit
@@ -75,12 +78,17 @@ def turn_seat(state, k):
 
 @njit(cache=True)
 def roll_die(state):
-    """WD-R2: one die, uniform on 1..6 (or the next forced value of the test hook)."""
-    p = state[L.S_FORCE_POS]
-    if p < state[L.S_FORCE_N]:
-        state[L.S_FORCE_POS] = p + 1
-        return state[L.S_FORCE + p]
+    """WD-R2, WD-Q2: one die drawn from the dice stream, uniform on 1..6."""
     return 1 + draw(state, L.S_RNG_D, L.N_VAL)
+
+
+@njit(cache=True)
+def list_faces(state):
+    """The options of a chance point (D_ROLL): the faces 1..6 of the die about to be rolled,
+    in face order (``options.encode_face``). Returns their number."""
+    for v in range(1, L.N_VAL + 1):
+        state[L.S_OPTIONS + v - 1] = O.encode_face(v)
+    return L.N_VAL
 
 
 @njit(cache=True)
@@ -188,30 +196,56 @@ def setup_game(state, rules, comp, n_players, rng, log):
 # ==== day (WD-R1 .. WD-R10) ===================================================================
 @njit(cache=True)
 def begin_round(state, rules, log):
-    """WD-R1/R2 (and the WD-V6 guard): a new round starts and every player rolls their whole
-    pool. Returns False when ``max_rounds`` rounds were played (the game is truncated)."""
+    """WD-R1 (and the WD-V6 guard): a new round starts; its roll (WD-R2, ``roll_pools``)
+    begins at the start player. Returns False when ``max_rounds`` rounds were played (the
+    game is truncated)."""
     if state[L.S_ROUND] >= int(rules[R.R_MAX_ROUNDS]):
         state[L.S_TRUNCATED] = 1
         if log.shape[0] > 1:
             emit(log, L.EV_TRUNCATED, state[L.S_ROUND])
         return False
     state[L.S_ROUND] += 1
-    n = state[L.S_N_PLAYERS]
     if log.shape[0] > 1:
         emit(log, L.EV_ROUND, state[L.S_ROUND], state[L.S_START])
-    for k in range(n):
+    state[L.S_CURSOR] = 0
+    state[L.S_ROLLED] = 0
+    state[L.S_PHASE] = L.PH_ROLL
+    return True
+
+
+@njit(cache=True)
+def wd_r2_pool_die(state, b, v):
+    """WD-R2: a pool die of the seat at ``b`` is rolled showing ``v``: one more unplaced die
+    of value v this round."""
+    state[b + L.F_UNPLACED + v - 1] += 1
+
+
+@njit(cache=True)
+def roll_pools(state, log, chance):
+    """WD-R2: every player, in turn order from S, rolls their whole pool (``wd_r2_pool_die``;
+    an EV_ROLL after each pool), from the roll cursor on: the seat at turn offset S_CURSOR
+    has rolled S_ROLLED of its dice. Then the window DW0 opens (WD-R3) and 0 is returned.
+    With ``chance`` it stops before each die instead: the cursor is kept, the chance point
+    (D_ROLL) of the rolling seat (S_DECIDER) is listed and its number of options returned;
+    applying face code x rolls that die as showing x (``_apply``)."""
+    n = state[L.S_N_PLAYERS]
+    for k in range(state[L.S_CURSOR], n):
         seat = turn_seat(state, k)
         b = seat_base(seat)
-        packed = 0
-        for _ in range(state[b + L.F_POOL]):
-            v = roll_die(state)
-            state[b + L.F_UNPLACED + v - 1] += 1
+        for _ in range(state[L.S_ROLLED], state[b + L.F_POOL]):
+            if chance:
+                state[L.S_CURSOR] = k
+                state[L.S_DECIDER] = seat
+                return list_faces(state)
+            wd_r2_pool_die(state, b, roll_die(state))
+        state[L.S_ROLLED] = 0
         if log.shape[0] > 1:
+            packed = 0
             for v in range(L.N_VAL):
                 packed = packed * 32 + state[b + L.F_UNPLACED + v]
             emit(log, L.EV_ROLL, seat, state[b + L.F_POOL], packed)
     open_window(state, L.W_DW0)
-    return True
+    return 0
 
 
 @njit(cache=True)
@@ -1345,15 +1379,20 @@ def discard_card(state, seat, q):
 @njit(cache=True)
 def play_card(state, rules, seat, code, log):
     """WD-Q2: play the card of ``code`` (``options.encode_card``) on its target and resolve it
-    completely, then discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: roll the
-    volunteer die into the unplaced dice; Scout: draw, then keep (PH_KEEP); Wrong Turn: move the die
-    to the other flower, its value ignored; Queen's Gift: a tile or an egg; Relocation: share the
-    cubes of two tiles out. On the own turn (DP-05..DP-08): Overtime sets a die's value, which must
-    be this turn's placement; Command puts a die on a flower of the seat's; Shift Change adds a
-    placement or passes the turn; Feint moves a placed die instead of placing one."""
+    completely, then discard it (WD-Q3). Sick Day: the die sits out the round; Volunteer: take the
+    volunteer die, rolled at PH_VOLUNTEER (``wd_q2_volunteer_die``); Scout: draw, then keep
+    (PH_KEEP); Wrong Turn: move the die to the other flower, its value ignored; Queen's Gift: a
+    tile or an egg; Relocation: share the cubes of two tiles out. On the own turn (DP-05..DP-08):
+    Overtime sets a die's value, which must be this turn's placement; Command puts a die on a
+    flower of the seat's; Shift Change adds a placement or passes the turn; Feint moves a placed
+    die instead of placing one."""
     q, a = O.decode_card(code)
-    window = L.W_TURN if state[L.S_PHASE] == L.PH_PLACE else state[L.S_WINDOW]
+    window = play_window(state)
     discard_card(state, seat, q)
+    if q == L.Q_VOLUNTEER:
+        state[L.S_VOLUNTEER] = seat + 1        # the die leaves the supply, then is rolled
+        suspend(state, L.PH_VOLUNTEER)
+        return
     r0 = 0
     r1 = 0
     r2 = 0
@@ -1363,10 +1402,6 @@ def play_card(state, rules, seat, code, log):
         bp = seat_base(r0)
         state[bp + L.F_UNPLACED + r1 - 1] -= 1
         state[bp + L.F_SICK] += 1
-    elif q == L.Q_VOLUNTEER:
-        r0 = roll_die(state)
-        state[seat_base(seat) + L.F_UNPLACED + r0 - 1] += 1
-        state[L.S_VOLUNTEER] = seat + 1
     elif q == L.Q_SCOUT:
         r0 = scout(state, rules, seat)
     elif q == L.Q_WRONG_TURN:
@@ -1424,6 +1459,32 @@ def play_card(state, rules, seat, code, log):
 
 
 @njit(cache=True)
+def play_window(state):
+    """The window a card is played in (EV_PLAY): W_TURN on the own turn, else S_WINDOW."""
+    return L.W_TURN if state[L.S_PHASE] == L.PH_PLACE else state[L.S_WINDOW]
+
+
+@njit(cache=True)
+def suspend(state, phase):
+    """A card's resolution goes on at control position ``phase`` (a Scout's keep, the
+    volunteer die's roll); the window or own turn it was played in (S_RESUME) follows."""
+    state[L.S_RESUME] = state[L.S_PHASE]
+    state[L.S_PHASE] = phase
+
+
+@njit(cache=True)
+def wd_q2_volunteer_die(state, v, log):
+    """WD-Q2 (Volunteer, DP-02; WD-R3, WD-R16): the volunteer die of seat S_VOLUNTEER - 1 is
+    rolled showing ``v`` and joins its unplaced dice for this round; the card's resolution is
+    complete (EV_PLAY) and the window or own turn it was played in goes on."""
+    seat = state[L.S_VOLUNTEER] - 1
+    state[seat_base(seat) + L.F_UNPLACED + v - 1] += 1
+    state[L.S_PHASE] = state[L.S_RESUME]
+    if log.shape[0] > 1:
+        emit(log, L.EV_PLAY, seat, L.Q_VOLUNTEER, v, 0, 0, play_window(state))
+
+
+@njit(cache=True)
 def scout(state, rules, seat):
     """Scout (DP-03): draw min(``scout_draw``, deck) cards; ``scout_keep`` of them are kept one
     by one at PH_KEEP, the rest go to the discard pile (WD-Q3). Returns the cards drawn."""
@@ -1433,8 +1494,7 @@ def scout(state, rules, seat):
     state[L.S_CTX_Y] = state[L.S_DECK_POS] + k
     state[L.S_CTX_LEFT] = min(int(rules[R.R_SCOUT_KEEP]), k)
     state[L.S_DECK_POS] += k
-    state[L.S_RESUME] = state[L.S_PHASE]
-    state[L.S_PHASE] = L.PH_KEEP
+    suspend(state, L.PH_KEEP)
     return k
 
 
@@ -1565,17 +1625,19 @@ def window_step(state, rules, kind):
 
 # ==== the step machine (sim.decide) ============================================================
 @njit(cache=True)
-def _step(state, rules, log):
+def _step(state, rules, log, chance):
     """One step from the control position S_PHASE. Returns the number of options of the
     decision listed there (S_DECIDER set), 0 when the step moved on by itself, -1 at the end,
     ``PASSED - dp`` when it reached decision point ``dp`` of S_DECIDER with no legal option
     and played the rules' fallback: an egg die with no egg to take (D_EGG, WD-C3), a trade
     die with no possible trade (D_TRADE, WD-E5) and a gained cube with no tile to take it
-    (D_GAIN, WD-E4)."""
+    (D_GAIN, WD-E4). A die (WD-R2, WD-Q2) is drawn from the dice stream, or with ``chance``
+    (tests and tools) listed as a chance point (D_ROLL: the faces) before it is rolled."""
     ph = state[L.S_PHASE]
-    if ph == L.PH_DAY:
-        if not begin_round(state, rules, log):
+    if ph == L.PH_DAY or ph == L.PH_ROLL:
+        if ph == L.PH_DAY and not begin_round(state, rules, log):
             return -1
+        return roll_pools(state, log, chance)
     elif ph == L.PH_PLACE:
         seat = next_placer(state)
         if seat < 0:
@@ -1689,6 +1751,11 @@ def _step(state, rules, log):
         end_of_round(state, rules, log)
         if state[L.S_ENDED]:
             return -1
+    elif ph == L.PH_VOLUNTEER:
+        if chance:
+            state[L.S_DECIDER] = state[L.S_VOLUNTEER] - 1
+            return list_faces(state)
+        wd_q2_volunteer_die(state, roll_die(state), log)
     else:
         return -1
     return 0
@@ -1732,6 +1799,11 @@ def _apply(state, rules, seat, code, log):
         move_pollen(state, rules, seat, code, log)
     elif ph == L.PH_F_FLIP:
         flip_tile(state, rules, seat, code, log)
+    elif ph == L.PH_ROLL:                      # a chance point (D_ROLL): the die shows ``code``
+        wd_r2_pool_die(state, seat_base(seat), O.decode_face(code))
+        state[L.S_ROLLED] += 1
+    elif ph == L.PH_VOLUNTEER:
+        wd_q2_volunteer_die(state, O.decode_face(code), log)
 
 
 @njit(cache=True)
@@ -1761,7 +1833,9 @@ def decision_point(phase):
         return L.D_PAIR
     if phase == L.PH_F_MOVE:
         return L.D_MOVE
-    return L.D_FLIP
+    if phase == L.PH_F_FLIP:
+        return L.D_FLIP
+    return L.D_ROLL                            # PH_ROLL, PH_VOLUNTEER: a chance point
 
 
 @njit(cache=True)
@@ -1774,9 +1848,11 @@ def _post(state, seat, dp, n):
 
 
 @njit(cache=True)
-def _steps(state, rules, log, self_play):
+def _steps(state, rules, log, self_play, chance):
     """The step machine from the control position S_PHASE (``_step`` by ``_step``): play the
     forced steps up to the next decision, post it and return 1; 0 once the game is over.
+    With ``chance`` (tests and tools only) each die about to be rolled is posted too, as a
+    chance point (D_ROLL, ``_step``).
 
     With ``self_play`` (the game loop, ``playout``) a decision with a single option is taken
     at once and only those with two or more are posted. Without it every decision is posted,
@@ -1787,7 +1863,7 @@ def _steps(state, rules, log, self_play):
     while True:
         if state[L.S_PHASE] == L.PH_OVER:
             return 0
-        n = _step(state, rules, log)
+        n = _step(state, rules, log, chance)
         if n < 0:
             if n == -1:
                 _game_over(state, rules, log)
@@ -1807,7 +1883,7 @@ def _self_play_step(state, rules, log):
     the single ones taken at once; with a decision pending: 1."""
     if state[L.S_POINT] != 0:
         return 1
-    return _steps(state, rules, log, True)
+    return _steps(state, rules, log, True, False)
 
 
 @njit(cache=True)
@@ -1815,7 +1891,16 @@ def advance(state, rules, comp, log):
     """Play the forced steps up to the next decision with two or more legal options (listed
     in the options block) and return 1; 0 once the game is over (``sim.decide``). A decision
     with one legal option is taken here (option 0), one with none passed. With a decision
-    pending: 1, nothing changes."""
+    pending: 1, nothing changes. Dice are drawn from the dice stream."""
+    return advance_chance(state, rules, comp, log, False)
+
+
+@njit(cache=True)
+def advance_chance(state, rules, comp, log, chance):
+    """``advance``, and with ``chance`` (tests and tools) it stops at each die about to be
+    rolled too (WD-R2, WD-Q2): a chance point D_ROLL of the rolling seat whose options are the
+    faces (``options.encode_face``); ``apply_option`` of face code x rolls the die showing x.
+    Without ``chance``: ``advance``."""
     while True:
         if state[L.S_POINT] != 0:
             n = state[L.S_N_OPTIONS]
@@ -1825,7 +1910,7 @@ def advance(state, rules, comp, log):
                 apply_option(state, rules, comp, np.int64(0), log)
             else:
                 state[L.S_POINT] = 0
-        if not _steps(state, rules, log, False):
+        if not _steps(state, rules, log, False, chance):
             return 0
 
 
@@ -1838,7 +1923,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, log, False)
+    return _steps(state, rules, log, False, False)
 
 
 @njit(cache=True)
@@ -1967,8 +2052,7 @@ def resample(state, rules, comp, seat, key):
     """Re-sample what ``seat`` cannot know, for a search policy's rollout (``sim.search``).
 
     - The dice not yet rolled (WD-R2, the volunteer die) and the random seats' draws: the dice
-      and policy streams restart from ``key`` (the search's stream); the scenario tests'
-      forced dice (``S_FORCE``, a future written into the state) are dropped.
+      and policy streams restart from ``key`` (the search's stream).
     - The queen cards ``seat`` has not seen: the deck (WD-S2, face down) and the other
       players' hands are pooled, shuffled on a stream of ``key`` and dealt back in the same
       numbers (on the policy stream): every hand keeps its size, the deck its length. No array
@@ -1978,7 +2062,6 @@ def resample(state, rules, comp, seat, key):
 
     Everything else is open: the board, hives, supplies, blocking markers and placed dice.
     """
-    state[L.S_FORCE_POS] = state[L.S_FORCE_N]
     substream_in(state, L.S_RNG_D, key, SUB_DICE)
     substream_in(state, L.S_RNG_P, key, SUB_POLICY)
     n = state[L.S_N_PLAYERS]

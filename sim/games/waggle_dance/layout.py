@@ -52,6 +52,10 @@ Option encodings (decision points of spec §9):
   ``(x * MAX_HIVE + y) * RELOC_CODE + move`` (a ``D_MOVE`` gather code on tiles x < y).
 - ``D_KEEP`` (DP-03): the card type kept from a Scout draw.
 - ``D_HARVEST`` (DP-15): ``CARD_PASS`` or ``Q_HARVEST * CARD_PLAY + f`` (+1 cube of flower f+1).
+- ``D_ROLL`` (no decision point of §9: a chance point, posted only when the step machine is
+  asked to, ``chance``): the faces of the die about to be rolled (a pool die, WD-R2, or the
+  volunteer die, WD-Q2), ``options.encode_face(v)`` for v = 1..6 in face order; the decider
+  is the rolling seat.
 """
 from sim.decide import option_fields
 from sim.layout import Block, columns_block, exports
@@ -65,7 +69,6 @@ N_VAL = 6           # die values 1..6
 N_SLOTCARDS = 4     # A, C, E, G
 N_QUEEN = 14        # queen card types of components/queen_cards.csv
 MAX_DECK = 120      # queen deck size limit (counts of queen_cards.csv)
-MAX_FORCE = 64      # test hook: forced die values
 MAX_OPTS = 512      # most options of one decision (6 values x (5 + MAX_HIVE) placements)
 
 # ---- policy kinds ------------------------------------------------------------------------------
@@ -150,6 +153,8 @@ D_CARD = 10
 D_KEEP = 11
 D_HARVEST = 12
 D_HATCH = 13
+D_ROLL = 14         # not a decision point of §9: a chance point, a die about to be rolled
+                    # (WD-R2, WD-Q2), posted only on request (kernel ``_step``'s ``chance``)
 
 # ---- control positions of the step machine (S_PHASE) ----------------------------------------
 PH_DAY = 0          # a round starts: max_rounds guard, roll (WD-R2)
@@ -170,6 +175,8 @@ PH_WINDOW = 14      # a card window S_WINDOW (WD-R3, R9, R12), D_CARD
 PH_KEEP = 15        # Scout: the cards kept (DP-03), D_KEEP
 PH_HARVEST = 16     # Harvest after the flowers paid (WD-D6), D_HARVEST
 PH_B = 17           # B: Expertise on unequal egg-tile pairs (DP-13, D_HATCH), then the hatch (WD-B*)
+PH_ROLL = 18        # the day's roll (WD-R2) from the roll cursor (S_CURSOR, S_ROLLED), D_ROLL
+PH_VOLUNTEER = 19   # the volunteer die's roll (WD-Q2), then back to S_RESUME, D_ROLL
 # the phase each night window NW_A .. NW_G leads to (WD-R12)
 NIGHT_PHASES = (PH_NIGHT_A, PH_B, PH_C, PH_D, PH_E, PH_F, PH_G)
 
@@ -237,7 +244,7 @@ STATE = Block("S_", (
     ("start", 1, "current start player S (WD-R15)"),
     ("start_chair", 1, "WD-S5 draw: chair of seat 0"),
     ("phase", 1, "control position PH_*"),
-    ("cursor", 1, "turn offset from S of the seat to act next (day turns, night cards)"),
+    ("cursor", 1, "turn offset from S of the seat to act next (day roll, day turns, night cards)"),
     ("ended", 1, "1 once the victory check fired (WD-V2)"),
     ("truncated", 1, "1 if max_rounds was reached (WD-V6)"),
     ("end_trigger", 1, "ET_*"),
@@ -263,13 +270,11 @@ STATE = Block("S_", (
     ("turn_left", 1, "placements still due in the current turn (WD-R4; Shift Change +1, DP-07); 0 = between turns"),
     ("turn_placed", 1, "placements made in the current turn (Shift Change pass only before any, WD-I19)"),
     ("turn_value", 1, "Overtime pending: the value 1..6 the turn's placement must have (DP-05); 0 = none"),
-    ("resume", 1, "the control position a Scout's keep returns to (PH_WINDOW or PH_PLACE)"),
+    ("resume", 1, "the control position a Scout's keep or the volunteer die's roll returns to (PH_WINDOW or PH_PLACE)"),
+    ("rolled", 1, "the day's roll (PH_ROLL, WD-R2): dice the seat at turn offset S_CURSOR has rolled"),
     ("blocked", N_SLOTCARDS * N_VAL, "1 = slot card k, slot v+1 blocked (k * 6 + v, WD-S8/S9)"),
     ("slot_owner", N_SLOTCARDS * N_VAL, "seat + 1 of the die on slot card k, slot v+1; 0 = free"),
     ("flower", N_COL * MAX_PLAYERS, "dice of seat p on flower f at f * MAX_PLAYERS + p"),
-    ("force_n", 1, "test hook: number of forced die values"),
-    ("force_pos", 1, "test hook: next forced value"),
-    ("force", MAX_FORCE, "test hook: forced die values 1..6, consumed in roll order"),
     ("rng_d", 1, "SUB_DICE stream state (uint64 bits as int64, sim.rng.draw)"),
     ("rng_p", 1, "SUB_POLICY stream state (same)"),
 ) + option_fields(MAX_OPTS), title="state: global block (then one seat block per seat)")

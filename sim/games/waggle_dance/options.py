@@ -16,7 +16,9 @@ one ``encode_*`` / ``decode_*`` pair each:
   ``encode_wrong_turn``, Overtime ``encode_overtime``, Command ``encode_command``, Queen's
   Gift ``encode_gift``, Relocation ``encode_relocation``, Feint ``encode_feint``; Harvest the
   flower, Expertise the egg tile, Shift Change ``SHIFT_TWO`` / ``SHIFT_PASS``, Scout and
-  Volunteer 0.
+  Volunteer 0;
+- ``D_ROLL``, the chance point of a die about to be rolled (WD-R2, WD-Q2; not a decision
+  point of §9): one code per face, in face order (``encode_face``).
 
 A destination is the last, additive field of a placement and of a Feint: the listers append
 ``head + dest`` to a code whose other fields are set (``encode_place(v, 0)``, the Feint's card
@@ -43,6 +45,18 @@ def encode_place(v, dest):
 def decode_place(code):
     """(v, dest) of a placement code."""
     return code // L.PLACE_CODE, code % L.PLACE_CODE
+
+
+@njit(cache=True)
+def encode_face(v):
+    """D_ROLL: the die shows face ``v`` (1..6)."""
+    return v
+
+
+@njit(cache=True)
+def decode_face(code):
+    """The face 1..6 of a D_ROLL code."""
+    return code
 
 
 @njit(cache=True)
@@ -328,6 +342,8 @@ def option_text(point: int, code: int) -> str:
         kind, t = decode_flip(code)
         how = ("plainly", "with Efficiency", "with Alchemy", "with both")[kind]
         return f"flip tile {t} {how}"
+    if point == L.D_ROLL:
+        return f"face {decode_face(code)}"
     if point == L.D_KEEP:
         return f"keep {R.QUEEN_KEYS[code]}" if 0 <= code < len(R.QUEEN_KEYS) else f"keep {code}"
     return f"code {code}"
