@@ -35,10 +35,21 @@ and ``play_many`` are that loop. :class:`Steps` bundles the functions for Python
 (``GameSpec.steps``); :func:`play` drives a game from Python with a **scripted policy** (a list
 of option indices, then the seats' own policies), which the rule scenario tests use instead of
 hooks in the kernel.
+
+**Chance points.** The dice of a scenario test come through the same interface. Every
+production path draws a die from the dice stream where it rolls. Asked for chance points (a
+``chance`` argument of the game's step loop, which only tests and tools pass), the step machine
+stops before each die instead and posts it like a decision: a ``D_*`` code of its own (named
+in ``Steps.chance_points``, not a decision point of the spec), the rolling seat as decider and
+one option per face; applying an option rolls the die showing that face. The tests' ``force``
+helpers answer the chance points with the faces they are given. Nothing of a test lives in the
+production state. The production loops leave the argument out (``chance=False`` by default), so
+Numba compiles them with the constant and their roll loops test nothing (as a runtime flag it
+cost Rattlebones' self-play 3-4%).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
@@ -116,6 +127,10 @@ class Steps:
     # caller applies nothing: the next call passes it and goes on); 0 once the game is over.
     # Without it a game's trace sees only the decisions ``advance`` stops at.
     advance_all: Callable | None = None
+    # ``chance_points``: the game's chance points by code (a die about to roll, posted only
+    # when a test or tool asks for them; see the module docstring). Not decision points: the
+    # traces and policies never meet them, so they are named here and not in ``points``.
+    chance_points: dict = field(default_factory=dict)
     # ``ranks``: the policies pick among the listed option codes, so ``choose`` on a copy with
     # its choice taken off the list names its next best (``sim.search``'s ``top``). False where
     # a heuristic computes the code it wants from the state, or its position in the list, and
@@ -134,7 +149,8 @@ class Steps:
         point, seat, codes = self.pending(state)
         if self.option_text is not None:
             codes = [f"{c} ({self.option_text(point, c)})" for c in codes]
-        return f"{self.points.get(point, point)} of seat {seat}, options {codes}"
+        name = self.points.get(point) or self.chance_points.get(point, point)
+        return f"{name} of seat {seat}, options {codes}"
 
 
 @dataclass

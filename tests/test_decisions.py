@@ -59,6 +59,21 @@ def test_every_game_declares_its_step_machine(game):
     assert steps.points and all(isinstance(k, int) for k in steps.points), game
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_dice_reach_tests_as_chance_points_not_through_the_state(game):
+    """A game's chance points (``Steps.chance_points``) have codes of their own, apart from
+    its decision points, and read as text; no block of the game's layout declares a test hook
+    (a forced-dice queue written into the production state)."""
+    spec = registry.make(game)
+    steps = spec.steps
+    assert not set(steps.chance_points) & set(steps.points), game
+    for code in steps.chance_points:
+        assert steps.option_text is not None and steps.option_text(code, 1), (game, code)
+    hooks = [f"{b.prefix}{f.name}" for b in spec.layouts for f in b.fields
+             if "force" in f.name or "test hook" in f.doc]
+    assert not hooks, hooks
+
+
 @pytest.mark.parametrize("game,n", list(_cases()))
 @pytest.mark.parametrize("policy", ["greedy", "random"])
 def test_stepping_with_the_seats_policies_equals_play_many(game, n, policy):

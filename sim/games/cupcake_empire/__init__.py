@@ -48,6 +48,7 @@ SPEC = GameSpec(
                         L.D_SELL: "DP11 customer", L.D_HIRE: "DP12 hire colour",
                         L.D_DISC: "DP12 disc gain", L.D_BAKERY_Y: "DP12 yellow bakery",
                         L.D_L4: "DP12 level-4 choice", L.D_OVERFLOW: "DP13 overflow"},
+                chance_points={L.D_ROLL: "S3 die roll (CE-T7)"},
                 resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
                 option_text=options.option_text),
     trace=trace.TRACE,

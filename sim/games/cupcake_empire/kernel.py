@@ -1405,7 +1405,7 @@ def _decider(state, ph):
 
 
 @njit(cache=True)
-def _steps(state, rules, comp, log, turn_stop, self_play, chance):
+def _steps(state, rules, comp, log, turn_stop, self_play, chance=False):
     """The step machine from the control position S_PHASE: play the forced steps up to the
     next decision, post it and return 1; 0 once the game is over. With ``turn_stop`` it also
     returns 2 when a turn is over (CE-T8), before the next begins.
@@ -1423,7 +1423,9 @@ def _steps(state, rules, comp, log, turn_stop, self_play, chance):
 
     With ``chance`` (tests and tools only) each S3 die about to roll is posted as the chance
     point D_ROLL (options: the faces 1..6) and the answer rolls it; without it (every
-    production path) the dice draw from the dice stream as they roll (CE-T7)."""
+    production path) the dice draw from the dice stream as they roll (CE-T7).
+    The production loops leave ``chance`` out: compiled with its default (False) as a
+    constant, their roll loops carry no test for it (``sim.decide``)."""
     while True:
         if state[L.S_OVER] == 1:
             if state[L.S_PHASE] != L.PH_OVER:
@@ -1527,7 +1529,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, comp, log, False, False, False)
+    return _steps(state, rules, comp, log, False, False)
 
 
 @njit(cache=True)
@@ -1712,7 +1714,7 @@ def playout(state, rules, comp, kinds, pparams, work, log):
     """Play on from the current position to the end with the seats' policies, ``while
     advance: apply_option(choose)``: the game loop, and a search policy's rollouts
     (``sim.search``; ``work`` as ``new_game`` makes it, unused by the policies)."""
-    while _steps(state, rules, comp, log, False, True, False):
+    while _steps(state, rules, comp, log, False, True):
         apply_option(state, rules, comp, choose(state, rules, comp, kinds, pparams, work), log)
 
 

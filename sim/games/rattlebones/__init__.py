@@ -42,6 +42,7 @@ SPEC = GameSpec(
                         L.D_ARROW: "D09 arrow target", L.D_PLUS1: "D10 +1 choice",
                         L.D_SHOP: "D11 star cash-in", L.D_THIEF: "D12 thief item",
                         L.D_RM_MOVE: "D13 optional Ringmaster move"},
+                chance_points={L.D_ROLL: "die roll (RB-T3, RB-F8)", L.D_GAMBLE_ROLL: "gamble die roll (RB-F6)"},
                 resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
                 option_text=options.option_text, ranks=False),
     trace=trace.TRACE,

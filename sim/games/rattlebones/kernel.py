@@ -1117,7 +1117,7 @@ def _post(state, seat, dp, n):
 
 
 @njit(cache=True)
-def _steps(state, rules, kinds, work, log, turn_stop, self_play, chance):
+def _steps(state, rules, kinds, work, log, turn_stop, self_play, chance=False):
     """The step machine from the control position S_PHASE: play the forced steps up to the
     next decision, post it and return 1; 0 once the game is over. With ``turn_stop`` it also
     stops (returning 2) when the active seat's turn is over (RB-T12), before the next one
@@ -1147,6 +1147,8 @@ def _steps(state, rules, kinds, work, log, turn_stop, self_play, chance):
     D_GAMBLE_ROLL: the rolling seat decides, the options are the die's faces, ``list_chance``),
     and applying option x rolls the die as showing x (``_apply``); the play is otherwise the
     same.
+    The production loops leave ``chance`` out: compiled with its default (False) as a
+    constant, their roll loops carry no test for it (``sim.decide``).
 
     The steps follow one another in the order of a turn (RB-T1 .. RB-T7, then the effects a
     resolution starts), and the position a step leaves is carried in the local ``ph`` to the
@@ -1394,7 +1396,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, state, (rules,), log, False, False, False)
+    return _steps(state, rules, state, (rules,), log, False, False)
 
 
 @njit(cache=True)
@@ -1579,7 +1581,7 @@ def _play_game(rules, comp, n_players, kinds, pparams, master_seed, game_index, 
     them at the same offsets: the loop works on two arrays, ``state`` and ``cfg``."""
     _begin(rules, comp, n_players, kinds, pparams, master_seed, game_index, state, cfg,
            scratch, rng_s, log)
-    _steps(state, cfg, kinds, (cfg,), log, False, True, False)
+    _steps(state, cfg, kinds, (cfg,), log, False, True)
     finish(state, rules, comp, games_row, seats_rows)
 
 
@@ -1648,7 +1650,7 @@ def playout(state, rules, comp, kinds, pparams, work, log):
     """Play on from the current position to the end with the seats' policies (self-play
     ``while advance: apply_option(choose)``, as ``_play_game``): a search policy's rollouts
     (``sim.search``). ``work = (cfg,)`` made for ``kinds``/``pparams`` (``new_game``)."""
-    _steps(state, rules, kinds, work, log, False, True, False)
+    _steps(state, rules, kinds, work, log, False, True)
 
 
 @njit(cache=True)

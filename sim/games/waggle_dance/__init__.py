@@ -44,6 +44,7 @@ SPEC = GameSpec(
                         L.D_FLIP: "DP-19 flip", L.D_CARD: "DP-01..03, DP-09..11 card window",
                         L.D_KEEP: "DP-03 Scout keep", L.D_HATCH: "DP-13 Expertise at B",
                         L.D_HARVEST: "DP-15 Harvest"},
+                chance_points={L.D_ROLL: "die roll (WD-R2, WD-Q2 Volunteer)"},
                 resample=kernel.resample, playout=kernel.playout, advance_all=kernel.advance_all,
                 option_text=options.option_text),
     trace=trace.TRACE,

@@ -1848,11 +1848,13 @@ def _post(state, seat, dp, n):
 
 
 @njit(cache=True)
-def _steps(state, rules, log, self_play, chance):
+def _steps(state, rules, log, self_play, chance=False):
     """The step machine from the control position S_PHASE (``_step`` by ``_step``): play the
     forced steps up to the next decision, post it and return 1; 0 once the game is over.
     With ``chance`` (tests and tools only) each die about to be rolled is posted too, as a
     chance point (D_ROLL, ``_step``).
+    The production loops leave ``chance`` out: compiled with its default (False) as a
+    constant, their roll loops carry no test for it (``sim.decide``).
 
     With ``self_play`` (the game loop, ``playout``) a decision with a single option is taken
     at once and only those with two or more are posted. Without it every decision is posted,
@@ -1883,7 +1885,7 @@ def _self_play_step(state, rules, log):
     the single ones taken at once; with a decision pending: 1."""
     if state[L.S_POINT] != 0:
         return 1
-    return _steps(state, rules, log, True, False)
+    return _steps(state, rules, log, True)
 
 
 @njit(cache=True)
@@ -1923,7 +1925,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, log, False, False)
+    return _steps(state, rules, log, False)
 
 
 @njit(cache=True)
