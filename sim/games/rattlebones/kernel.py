@@ -1396,7 +1396,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, state, (rules,), log, False, False)
+    return _steps(state, rules, state, (rules,), log, False, False, False)   # as advance's: one compiled loop for both
 
 
 @njit(cache=True)

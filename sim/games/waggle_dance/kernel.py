@@ -1925,7 +1925,7 @@ def advance_all(state, rules, comp, log):
         if state[L.S_N_OPTIONS] > 0:
             return 1
         state[L.S_POINT] = 0
-    return _steps(state, rules, log, False)
+    return _steps(state, rules, log, False, False)   # as advance's: one compiled loop for both
 
 
 @njit(cache=True)
