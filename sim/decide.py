@@ -191,6 +191,19 @@ class Game:
             raise ScriptError(f"option code {code} is not offered at {self.steps.describe(self.state)}")
         self.apply(codes.index(code))
 
+    def answer_chance(self, forced: list) -> bool:
+        """When the pending decision is a chance point (``Steps.chance_points``), roll the
+        die showing the next of ``forced`` (its option code, taken off the list) and return
+        True; False otherwise. A chance point is not a decision: ``decisions`` is unchanged."""
+        point, _, codes = self.steps.pending(self.state)
+        if point not in self.steps.chance_points:
+            return False
+        face = forced.pop(0)
+        if face not in codes:
+            raise ScriptError(f"forced face {face} is not offered at {self.steps.describe(self.state)}")
+        self.steps.apply(self.state, self.rules, self.comp, np.int64(codes.index(face)), self.log)
+        return True
+
     def choose(self) -> int:
         return int(self.steps.choose(self.state, self.rules, self.comp, self.kinds, self.pparams,
                                      self.work))

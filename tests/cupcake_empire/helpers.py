@@ -188,10 +188,9 @@ class Game:
                                    bool(self.forced)))
             if r != 1:
                 return r
-            point, _, codes = self.pending()
-            if point == L.D_ROLL:
-                self.game.take(self.forced.pop(0))      # option code = face
+            if self.game.answer_chance(self.forced):    # option code = face
                 continue
+            point, _, codes = self.pending()
             if point in until and not self._script:
                 return 1
             head = self._script[0] if self._script else None

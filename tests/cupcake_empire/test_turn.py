@@ -8,6 +8,7 @@ from sim.games.cupcake_empire import layout as L
 from sim.games.cupcake_empire import options as O
 from sim.games.cupcake_empire.board import l_avail
 from sim.trace import events
+from tests.positions import position
 
 from .helpers import CHOC, FL, PLAIN, C, Game, act, ctype, free, house
 
@@ -283,14 +284,6 @@ def _rolls(log):
     return [(int(e[2]), int(e[3]), int(e[4])) for e in events(log) if e[0] == L.EV_ROLL]
 
 
-def _position(state):
-    """The state without the unlisted slots of the options block (codes past S_N_OPTIONS are
-    left over from earlier listings)."""
-    s = state.copy()
-    s[L.S_OPTIONS + s[L.S_N_OPTIONS]:L.S_OPTIONS + L.MAX_OPTS] = 0
-    return s
-
-
 def test_ce_t7_chance_points_post_each_die_and_roll_the_faces_answered():
     """CE-T7 with chance points: the step machine stops at each die about to roll (D_ROLL,
     decided by the rolling seat, the faces 1..6 as options in face order), the die still in
@@ -341,7 +334,7 @@ def test_ce_t7_without_chance_points_rolls_as_advance_and_chance_answers_match()
     assert (events(log_c) == events(log_a)).all()
     assert c[L.S_RNG_D] == g.state[L.S_RNG_D] != a[L.S_RNG_D]
     c[L.S_RNG_D] = a[L.S_RNG_D]
-    assert (_position(c) == _position(a)).all()
+    assert (position(c, L) == position(a, L)).all()
 
 
 def test_option_codes_round_trip():

@@ -26,7 +26,6 @@ from sim.games.rattlebones.rules import FACE_NAMES
 W, BL, G = 0, 1, 2                      # die ids
 MW, MB, MG = 1, 2, 4                    # dice masks
 DECLINE = O.DECLINE
-CHANCE = (L.D_ROLL, L.D_GAMBLE_ROLL)   # chance points: a die about to roll (options.py)
 
 
 def mv(dist, monkey=0):
@@ -54,6 +53,14 @@ def face_code(x):
 
 
 _ARMS: dict = {}
+
+
+def start(arm, n, seed, index):
+    """Game ``index`` of seed ``seed`` set up for stepping (``sim.decide.start``), with a log
+    of the game's size."""
+    kinds, pp = arm.policy_arrays
+    return decide.start(SPEC.steps, arm.rules, arm.comp, n, kinds, pp, seed, index,
+                        new_log(SPEC.max_events))
 
 
 def arm_for(n, tweaks=None, policy="random"):
@@ -203,12 +210,11 @@ class Game:
                                    bool(self._force)))
             if r != 1:
                 return r
+            if self.game.answer_chance(self._force):   # a forced draw is its option code
+                continue
             point, _, codes = self.pending()
             if point in until:
                 return 1
-            if point in CHANCE:   # a forced draw is the option code of its chance point
-                self.game.take(int(self._force.pop(0)))
-                continue
             self.opts[:] = 0
             self.opts[:len(codes)] = codes
             if self._script:

@@ -5,14 +5,14 @@ the die's faces; answering it rolls the die as showing that face (RB-T3, RB-F8, 
 import numpy as np
 import pytest
 
-from sim import batch, decide
-from sim.trace import events, new_log
+from sim import batch
+from sim.trace import events
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import kernel as K
 from sim.games.rattlebones import layout as L
 from sim.games.rattlebones import options as O
 
-from .helpers import BL, G, MG, MW, W, Game
+from .helpers import BL, G, MG, MW, W, Game, start
 
 SLOTS = [1, 2, 3, 4, 5, 6]          # D_ROLL options: slot numbers
 GAMBLE_FACES = [0, 1, 2, 3, 4, 5]   # D_GAMBLE_ROLL options: gamble face indices
@@ -137,12 +137,6 @@ N_SEAT = len(SPEC.seat_column_names)
 CASES = [(2, "greedy", 3), (3, "random", 4), (4, "random", 4)]
 
 
-def _start(arm, n, seed, index):
-    kinds, pp = arm.policy_arrays
-    return decide.start(SPEC.steps, arm.rules, arm.comp, n, kinds, pp, seed, index,
-                        new_log(SPEC.max_events))
-
-
 def _not_options(state):
     """The state without the options block's codes (stale entries past n are not part of
     the position; the chance points list more options than most decisions)."""
@@ -160,7 +154,7 @@ def test_rb_t3_f6_games_answered_from_the_dice_stream_are_the_advance_games(n, p
     arm = batch.make_arm(SPEC, n, policy=policy)
     seen = {L.D_ROLL: 0, L.D_GAMBLE_ROLL: 0}
     for index in range(games):
-        c = _start(arm, n, 7, index)
+        c = start(arm, n, 7, index)
         while (r := int(K.advance_turn(c.state, c.rules, c.comp, c.log, True))) != 0:
             if r == 2:
                 continue
@@ -173,7 +167,7 @@ def test_rb_t3_f6_games_answered_from_the_dice_stream_are_the_advance_games(n, p
                 c.apply(c.choose())
             if point in seen:
                 seen[point] += 1
-        g = _start(arm, n, 7, index).play_on()
+        g = start(arm, n, 7, index).play_on()
         assert (_not_options(c.state) == _not_options(g.state)).all()
         assert (events(c.log) == events(g.log)).all()
         rc, rg = c.results(n, N_GAME, N_SEAT), g.results(n, N_GAME, N_SEAT)
@@ -190,8 +184,8 @@ def test_without_chance_the_turn_steps_are_advance(n, policy, games):
     is that of ``advance`` (the whole state, options block included), to the end."""
     arm = batch.make_arm(SPEC, n, policy=policy)
     for index in range(games):
-        c = _start(arm, n, 11, index)
-        g = _start(arm, n, 11, index)
+        c = start(arm, n, 11, index)
+        g = start(arm, n, 11, index)
         while (r := int(K.advance_turn(c.state, c.rules, c.comp, c.log, False))) != 0:
             if r == 2:
                 continue

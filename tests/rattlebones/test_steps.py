@@ -3,18 +3,14 @@ import numpy as np
 import pytest
 
 from sim import batch, decide
-from sim.trace import events, new_log
+from sim.trace import events
 from sim.games.rattlebones import SPEC
 from sim.games.rattlebones import layout as L
 
+from .helpers import start
+
 N_GAME = len(SPEC.game_column_names)
 N_SEAT = len(SPEC.seat_column_names)
-
-
-def _start(arm, n, seed, index):
-    kinds, pp = arm.policy_arrays
-    return decide.start(SPEC.steps, arm.rules, arm.comp, n, kinds, pp, seed, index,
-                        new_log(SPEC.max_events))
 
 
 @pytest.mark.parametrize("n,policy,seats", [(2, "greedy", None), (3, "greedy", {0: "random"}),
@@ -24,7 +20,7 @@ def test_copy_at_a_decision_plays_on_like_the_original(n, policy, seats):
     the original, which are those of the batch kernel (``play_many``, ``play_one``)."""
     arm = batch.make_arm(SPEC, n, policy=policy, seat_policies=seats)
     for index in (0, 5):
-        g = _start(arm, n, 21, index)
+        g = start(arm, n, 21, index)
         g.play_on(max_decisions=7 + index)
         assert g.advance() and g.state[L.S_POINT] != 0
         c = g.copy()
@@ -45,7 +41,7 @@ def test_pending_decision_is_stable_and_checked():
     """``advance`` with a decision pending changes nothing; ``apply`` of an index out of
     range is refused without a change; a script names the decision it cannot take."""
     arm = batch.make_arm(SPEC, 2, policy="greedy")
-    g = _start(arm, 2, 3, 0)
+    g = start(arm, 2, 3, 0)
     assert g.advance()
     before = g.state.copy()
     assert g.advance()

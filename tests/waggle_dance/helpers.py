@@ -55,14 +55,6 @@ def stream_faces(state, k):
     return [int(K.roll_die(z)) for _ in range(k)], int(z[L.S_RNG_D])
 
 
-def position(state):
-    """A copy of ``state`` with the options block past the listed options blanked (those
-    entries mean nothing, ``kernel._opt_if``): equal positions give equal copies."""
-    s = state.copy()
-    s[L.S_OPTIONS + s[L.S_N_OPTIONS]:L.S_OPTIONS + L.MAX_OPTS] = 0
-    return s
-
-
 def face_code(forced, opts):
     """The D_ROLL option code of the next forced value (taken off ``forced``), which the
     chance point lists among ``opts``."""
@@ -82,12 +74,9 @@ class ForcedGame(decide.Game):
         the game is over."""
         while True:
             more = K.advance_chance(self.state, self.rules, self.comp, self.log, bool(self.forced))
-            if not (more and self.state[L.S_POINT] == L.D_ROLL):
+            if not (more and self.answer_chance(self.forced)):
                 self.over = not more
                 return not self.over
-            codes = self.steps.pending(self.state)[2]
-            self.steps.apply(self.state, self.rules, self.comp,
-                             codes.index(face_code(self.forced, codes)), self.log)
 
 
 class Table:

@@ -3,8 +3,9 @@
 from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O
+from tests.positions import position
 
-from .helpers import A, C, E, G, Table, place, position, stream_faces
+from .helpers import A, C, E, G, Table, place, stream_faces
 
 
 def _placers(t, stop_after=None):
@@ -157,4 +158,4 @@ def test_wd_r2_without_chance_the_roll_is_advance():
     assert c.chance()[0] == L.D_PLACE
     c.state[L.S_RNG_D] = rng
     assert (b.state == a.state).all() and (b.events() == a.events()).all()
-    assert (position(c.state) == position(a.state)).all() and (c.events() == a.events()).all()
+    assert (position(c.state, L) == position(a.state, L)).all() and (c.events() == a.events()).all()

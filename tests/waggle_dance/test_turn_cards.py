@@ -5,8 +5,9 @@ from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O
 from sim.games.waggle_dance.replay import format_event
+from tests.positions import position
 
-from .helpers import A, C, Table, place, position, stream_faces
+from .helpers import A, C, Table, place, stream_faces
 from .test_cards import _no_dice, give
 from .test_cards import card as window_card
 
@@ -295,4 +296,4 @@ def test_wd_q2_volunteer_die_without_chance_is_advance():
         c.chance()
         c.state[L.S_RNG_D] = rng
         assert (b.state == a.state).all() and (b.events() == a.events()).all()
-        assert (position(c.state) == position(a.state)).all() and (c.events() == a.events()).all()
+        assert (position(c.state, L) == position(a.state, L)).all() and (c.events() == a.events()).all()
