@@ -333,13 +333,10 @@ SCRATCH = Block("SCR_", (
      "(6-bit masks), and the egg trades its eggs pay for"),
     ("egg_room", MAX_PLAYERS * 2, "per seat (seat * 2): careful's C (policies._egg_room): its "
      "EMPTY tiles (-1: no egg wanted) and its egg tiles"),
-    ("ripe", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): how near the "
-     "tile is to a honey of its biggest colour (DP-04, policies._cached_ripe)"),
-    ("most", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: cubes of the tile's biggest colour"),
-    ("spare_lo", MAX_PLAYERS * MAX_HIVE, "per seat and tile t (seat * MAX_HIVE + t): least "
-     "_link_value(t, u) over tiles u that hold cubes (DP-04)"),
-    ("spare_hi", MAX_PLAYERS * MAX_HIVE, "per seat and tile t: best _link_value(t, u) over tiles u "
-     "that hold cubes (DP-04)"),
+    ("tile_pair", MAX_PLAYERS * MAX_HIVE, "per seat and pollen tile t (seat * MAX_HIVE + t): "
+     "the value of a die there that completes a pair (DP-04, policies._tile_pair)"),
+    ("tile_first", MAX_PLAYERS * MAX_HIVE, "per seat and pollen tile t: the value of a die "
+     "there as the first of a pair to come (-1e18: none; DP-04, policies._tile_first)"),
     ("link", MAX_PLAYERS * MAX_HIVE * MAX_HIVE, "per seat: _link_value(t, u) at "
      "(seat * MAX_HIVE + t) * MAX_HIVE + u (DP-04)"),
 ), title="policy scratch: float64[SCR_LEN]; a seat's hive values are emptied (NaN) when its hive "

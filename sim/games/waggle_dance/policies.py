@@ -113,7 +113,7 @@ def _empty_cache(state, scr, seat):
     The tiles that hold a die waiting for its pair and the rivals for a slot, by value
     (``_waiting``, ``_cached_rivals``), and the value of a die on each slot card
     (``_slot_now``) are NaN until first asked for; so are the values that depend on the seat's hive and dice alone (its slot
-    values, its free capacity, the links between its tiles, how ripe each tile is) if they
+    values, its free capacity, the links between its tiles, its tiles' values) if they
     changed since the seat's last placement decision (``_same_hive``): in a round's
     placements they do not."""
     nan = float("nan")
@@ -133,8 +133,8 @@ def _empty_cache(state, scr, seat):
     o = seat * L.MAX_HIVE
     nt = state[seat_base(seat) + L.F_N_TILES]
     for t in range(nt):
-        scr[L.SCR_SPARE_HI + o + t] = nan
-        scr[L.SCR_RIPE + o + t] = nan
+        scr[L.SCR_TILE_PAIR + o + t] = nan
+        scr[L.SCR_TILE_FIRST + o + t] = nan
         for u in range(nt):
             scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u] = nan
 
@@ -180,19 +180,6 @@ def _cached_trade_ok(state, rules, scr, seat):
 
 
 @njit(cache=True)
-def _cached_ripe(state, rules, scr, seat, t):
-    """DP-04: (ripe, most) of ``seat``'s tile ``t``, once per hive (``scr``): the cubes of its
-    biggest colour as a fraction of a honey (WD-F4), less a quarter per cube of another colour,
-    and the cubes of that colour."""
-    i = seat * L.MAX_HIVE + t
-    if scr[L.SCR_RIPE + i] != scr[L.SCR_RIPE + i]:
-        _, bc, other = _max_pure(state, seat_base(seat), t)
-        scr[L.SCR_MOST + i] = bc
-        scr[L.SCR_RIPE + i] = bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other
-    return scr[L.SCR_RIPE + i], scr[L.SCR_MOST + i]
-
-
-@njit(cache=True)
 def _cached_link(state, rules, scr, seat, t, u):
     """``_link_value(t, u)`` of ``seat``'s tiles, once per hive (``scr``): it does not depend on
     the die."""
@@ -203,22 +190,52 @@ def _cached_link(state, rules, scr, seat, t, u):
 
 
 @njit(cache=True)
-def _spare_links(state, rules, scr, seat, t):
-    """The least and the best ``_link_value(t, u)`` over the other tiles u of ``seat`` that
-    hold cubes ((-1, -1) if none; a link is never negative), once per hive (``scr``): the first
-    die of a pair to come may gather from any of them."""
-    b = seat_base(seat)
-    i = seat * L.MAX_HIVE + t
-    if scr[L.SCR_SPARE_HI + i] != scr[L.SCR_SPARE_HI + i]:
-        lo = hi = -1.0
-        for u in range(state[b + L.F_N_TILES]):
-            if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
-                x = _cached_link(state, rules, scr, seat, t, u)
-                lo = x if hi < 0.0 else min(lo, x)
-                hi = max(hi, x)
-        scr[L.SCR_SPARE_LO + i] = lo
-        scr[L.SCR_SPARE_HI + i] = hi
-    return scr[L.SCR_SPARE_LO + i], scr[L.SCR_SPARE_HI + i]
+def _ripe(state, rules, pp, seat, t):
+    """DP-04: (ripe, big) of ``seat``'s tile ``t``: the cubes of its biggest colour as a
+    fraction of a honey (WD-F4), less a quarter per cube of another colour, and whether that
+    colour holds ``honey_pair_min_same_colour`` cubes."""
+    _, bc, other = _max_pure(state, seat_base(seat), t)
+    return (bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other,
+            bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR])
+
+
+@njit(cache=True)
+def _tile_pair(state, rules, pp, scr, seat, t):
+    """DP-04, once per hive (``scr``): the value of a die on ``seat``'s pollen tile ``t`` that
+    completes a pair there (WD-F6): ``w_pair`` times how ripe the tile is (``_ripe``), a fifth
+    of it while its biggest colour is small."""
+    i = L.SCR_TILE_PAIR + seat * L.MAX_HIVE + t
+    if scr[i] != scr[i]:
+        ripe, big = _ripe(state, rules, pp, seat, t)
+        scr[i] = pp[R.P_W_PAIR] * ripe if big else 0.2 * pp[R.P_W_PAIR] * ripe
+    return scr[i]
+
+
+@njit(cache=True)
+def _tile_first(state, rules, pp, scr, seat, t):
+    """DP-04, once per hive (``scr``): the value of a die on ``seat``'s pollen tile ``t`` as
+    the first of a pair to come (a die of its value to spare): 0.4 ``w_pair`` times how ripe
+    the tile is (``_ripe``) when its biggest colour is big enough, and, when the tile holds
+    cubes, 0.3 ``w_pair`` times the best link to another tile with cubes the pair may gather
+    from (WD-F3, ``_link_value``; the least link if that weight is negative): the better of
+    the two, -1e18 if neither applies."""
+    i = L.SCR_TILE_FIRST + seat * L.MAX_HIVE + t
+    if scr[i] != scr[i]:
+        b = seat_base(seat)
+        ripe, big = _ripe(state, rules, pp, seat, t)
+        first = 0.4 * pp[R.P_W_PAIR] * ripe if big else -1e18
+        if holds_pollen(state, b, t) and tile_cubes(state, b, t) > 0:
+            lo = hi = -1.0
+            for u in range(state[b + L.F_N_TILES]):
+                if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
+                    x = _cached_link(state, rules, scr, seat, t, u)
+                    lo = x if hi < 0.0 else min(lo, x)
+                    hi = max(hi, x)
+            w = 0.3 * pp[R.P_W_PAIR]
+            if hi >= 0.0:       # w * link is highest at the best link (w >= 0), else the least
+                first = max(first, w * (hi if w >= 0.0 else lo))
+        scr[i] = first
+    return scr[i]
 
 
 @njit(cache=True, inline='always')
@@ -252,24 +269,15 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
         if d & 1:
             return pp[R.P_W_HATCH]
         return 0.3 * pp[R.P_W_HATCH] if spare and d == 0 else -0.2
-    ripe, bc = _cached_ripe(state, rules, scr, seat, t)
     if d & 1:                       # completes a pair on this tile (WD-F6)
-        if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
-            return pp[R.P_W_PAIR] * ripe
-        return 0.2 * pp[R.P_W_PAIR] * ripe
+        return _tile_pair(state, rules, pp, scr, seat, t)
     best = -0.3
     for k in range(_waiting(state, scr, seat, v)):    # a die of value v waits on tile u:
         u = int(scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k])  # a split pair with it (WD-F3)
         if u != t:
             best = max(best, 0.9 * pp[R.P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
     if spare:                                # first die of a pair to come
-        if bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]:
-            best = max(best, 0.4 * pp[R.P_W_PAIR] * ripe)
-        if holds_pollen(state, b, t) and bc > 0:
-            w = 0.3 * pp[R.P_W_PAIR]
-            lo, hi = _spare_links(state, rules, scr, seat, t)
-            if hi >= 0.0:       # w * link is highest at the best link (w >= 0), else the least
-                best = max(best, w * (hi if w >= 0.0 else lo))
+        best = max(best, _tile_first(state, rules, pp, scr, seat, t))
     return best
 
 
