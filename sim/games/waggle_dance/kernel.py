@@ -71,9 +71,19 @@ def _param_or(value, data):
 
 
 @njit(cache=True)
+def wrap(x, n):
+    """``x % n`` for ``x >= 0`` by subtraction (seats and turn positions: x < 2n wherever it is
+    used). An integer division by a number known only at run time costs tens of cycles, and
+    the turn order asks for one several thousand times a game."""
+    while x >= n:
+        x -= n
+    return x
+
+
+@njit(cache=True)
 def turn_seat(state, k):
     """The k-th seat in turn order from the start player S (§0)."""
-    return (state[L.S_START] + k) % state[L.S_N_PLAYERS]
+    return wrap(state[L.S_START] + k, state[L.S_N_PLAYERS])
 
 
 @njit(cache=True)
@@ -254,7 +264,7 @@ def next_placer(state):
     -1 when nobody has (the day is over)."""
     n = state[L.S_N_PLAYERS]
     for j in range(n):
-        k = (state[L.S_CURSOR] + j) % n
+        k = wrap(state[L.S_CURSOR] + j, n)
         seat = turn_seat(state, k)
         b = seat_base(seat)
         for v in range(L.N_VAL):
@@ -397,7 +407,7 @@ def end_turn(state):
     state[L.S_TURN_LEFT] = 0
     state[L.S_TURN_PLACED] = 0
     state[L.S_TURN_VALUE] = 0
-    state[L.S_CURSOR] = (state[L.S_CURSOR] + 1) % state[L.S_N_PLAYERS]
+    state[L.S_CURSOR] = wrap(state[L.S_CURSOR] + 1, state[L.S_N_PLAYERS])
 
 
 # ==== night A, B (WD-A*, WD-B*) ================================================================
@@ -1031,7 +1041,7 @@ def end_of_round(state, rules, log):
             state[L.S_ENDED] = 1
             state[L.S_END_TRIGGER] = L.ET_HONEY
     if state[L.S_ENDED] == 0:
-        state[L.S_START] = (state[L.S_START] + 1) % state[L.S_N_PLAYERS]
+        state[L.S_START] = wrap(state[L.S_START] + 1, state[L.S_N_PLAYERS])
         state[L.S_PHASE] = L.PH_DAY
 
 
