@@ -39,6 +39,18 @@ def test_t13_turn_order_wd_r4():
         assert sum(t.seat(p, L.F_UNPLACED + v) for v in range(6)) == 0
 
 
+def test_wd_r4_r15_turn_order_from_any_start_player():
+    """WD-R4, WD-R15: the k-th seat in turn order from start player S is (S + k) mod n for
+    every S and k (``turn_seat`` wraps by subtraction, ``wrap``), at 2 to 4 players."""
+    for n in (2, 3, 4):
+        t = Table(n)
+        for s in range(n):
+            t.state[L.S_START] = s
+            assert [K.turn_seat(t.state, k) for k in range(2 * n)] == [(s + k) % n
+                                                                        for k in range(2 * n)]
+    assert [K.wrap(x, 3) for x in range(10)] == [x % 3 for x in range(10)]
+
+
 def test_wd_r6_legal_destinations():
     """WD-R6, WD-R7, WD-R8, WD-X3, WD-QA7/QA8, WD-I4, WD-I22: a die of value v may go on a free,
     unblocked slot v of A/C/E/G, always on flower v, and on any own tile that is not honey
