@@ -190,13 +190,12 @@ def _cached_link(state, rules, scr, seat, t, u):
 
 
 @njit(cache=True)
-def _ripe(state, rules, pp, seat, t):
-    """DP-04: (ripe, big) of ``seat``'s tile ``t``: the cubes of its biggest colour as a
-    fraction of a honey (WD-F4), less a quarter per cube of another colour, and whether that
-    colour holds ``honey_pair_min_same_colour`` cubes."""
+def _ripe(state, rules, seat, t):
+    """DP-04: (ripe, most) of ``seat``'s tile ``t``: the cubes of its biggest colour as a
+    fraction of a honey (WD-F4), less a quarter per cube of another colour, and the cubes of
+    that colour."""
     _, bc, other = _max_pure(state, seat_base(seat), t)
-    return (bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other,
-            bc >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR])
+    return bc / rules[R.R_POLLEN_PER_HONEY] - 0.25 * other, bc
 
 
 @njit(cache=True)
@@ -206,7 +205,8 @@ def _tile_pair(state, rules, pp, scr, seat, t):
     of it while its biggest colour is small."""
     i = L.SCR_TILE_PAIR + seat * L.MAX_HIVE + t
     if scr[i] != scr[i]:
-        ripe, big = _ripe(state, rules, pp, seat, t)
+        ripe, most = _ripe(state, rules, seat, t)
+        big = most >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR]
         scr[i] = pp[R.P_W_PAIR] * ripe if big else 0.2 * pp[R.P_W_PAIR] * ripe
     return scr[i]
 
@@ -222,9 +222,9 @@ def _tile_first(state, rules, pp, scr, seat, t):
     i = L.SCR_TILE_FIRST + seat * L.MAX_HIVE + t
     if scr[i] != scr[i]:
         b = seat_base(seat)
-        ripe, big = _ripe(state, rules, pp, seat, t)
-        first = 0.4 * pp[R.P_W_PAIR] * ripe if big else -1e18
-        if holds_pollen(state, b, t) and tile_cubes(state, b, t) > 0:
+        ripe, most = _ripe(state, rules, seat, t)
+        first = 0.4 * pp[R.P_W_PAIR] * ripe if most >= pp[R.P_HONEY_PAIR_MIN_SAME_COLOUR] else -1e18
+        if holds_pollen(state, b, t) and most > 0:
             lo = hi = -1.0
             for u in range(state[b + L.F_N_TILES]):
                 if u != t and holds_pollen(state, b, u) and tile_cubes(state, b, u) > 0:
