@@ -284,7 +284,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
 @njit(cache=True)
 def _place_value(state, rules, pp, seat, code, scr):
     """``_place_value_inline`` as a function of its own, for the card plays' valuations
-    (DP-05 .. DP-08), which call it from several places; greedy's scoring of the listed
+    (DP-05 .. DP-08), which call it from several places, and ``greedy_value``; greedy's scoring of the listed
     placements inlines it (Numba ``inline='always'``): it runs about 10,000 times a 4-player
     game."""
     return _place_value_inline(state, rules, pp, seat, code, scr)
@@ -762,8 +762,8 @@ def greedy_value(state, rules, pp, seat, point, code, scr):
     """The greedy score of option ``code`` at decision ``point`` of ``seat`` (``scr``: see
     ``greedy``)."""
     b = seat_base(seat)
-    if point == L.D_PLACE:
-        return _place_value_inline(state, rules, pp, seat, code, scr)
+    if point == L.D_PLACE:         # greedy's own loop inlines it; here, a call
+        return _place_value(state, rules, pp, seat, code, scr)
     if point == L.D_EGG:
         if code < 0:
             return 0.0
