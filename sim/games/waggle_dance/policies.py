@@ -182,10 +182,13 @@ def _cached_trade_ok(state, rules, scr, seat):
 @njit(cache=True)
 def _cached_link(state, rules, scr, seat, t, u):
     """``_link_value(t, u)`` of ``seat``'s tiles, once per hive (``scr``): it does not depend on
-    the die."""
-    i = L.SCR_LINK + (seat * L.MAX_HIVE + t) * L.MAX_HIVE + u
+    the die, nor on the order of t and u (a gather splits the two tiles' cubes by their sums,
+    ``gather_split``), so both are filled."""
+    o = seat * L.MAX_HIVE
+    i = L.SCR_LINK + (o + t) * L.MAX_HIVE + u
     if scr[i] != scr[i]:
         scr[i] = _link_value(state, rules, seat_base(seat), t, u)
+        scr[L.SCR_LINK + (o + u) * L.MAX_HIVE + t] = scr[i]
     return scr[i]
 
 
