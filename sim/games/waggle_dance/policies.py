@@ -272,15 +272,21 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
         if d & 1:
             return pp[R.P_W_HATCH]
         return 0.3 * pp[R.P_W_HATCH] if spare and d == 0 else -0.2
+    o = seat * L.MAX_HIVE          # the per-hive values are read here, worked out (a call) once
     if d & 1:                       # completes a pair on this tile (WD-F6)
-        return _tile_pair(state, rules, pp, scr, seat, t)
+        x = scr[L.SCR_TILE_PAIR + o + t]
+        return x if x == x else _tile_pair(state, rules, pp, scr, seat, t)
     best = -0.3
     for k in range(_waiting(state, scr, seat, v)):    # a die of value v waits on tile u:
         u = int(scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k])  # a split pair with it (WD-F3)
         if u != t:
-            best = max(best, 0.9 * pp[R.P_W_PAIR] * _cached_link(state, rules, scr, seat, t, u))
+            x = scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u]
+            if x != x:
+                x = _cached_link(state, rules, scr, seat, t, u)
+            best = max(best, 0.9 * pp[R.P_W_PAIR] * x)
     if spare:                                # first die of a pair to come
-        best = max(best, _tile_first(state, rules, pp, scr, seat, t))
+        x = scr[L.SCR_TILE_FIRST + o + t]
+        best = max(best, x if x == x else _tile_first(state, rules, pp, scr, seat, t))
     return best
 
 
