@@ -19,7 +19,7 @@ from sim.games.waggle_dance import SPEC
 from sim.games.waggle_dance import kernel as K
 from sim.games.waggle_dance import layout as L
 from sim.games.waggle_dance import options as O
-from sim.games.waggle_dance.hive import seat_base
+from sim.games.waggle_dance.hive import rekey, seat_base
 
 A, C, E, G = L.CARD_A, L.CARD_C, L.CARD_E, L.CARD_G
 
@@ -111,6 +111,7 @@ class Table:
             old = self.state[b + L.F_CUBES + t * L.N_COL + c]
             self.state[L.S_CUBE_SUPPLY + c] -= k - old
             self.state[b + L.F_CUBES + t * L.N_COL + c] = k
+        self.rekey(seat)
 
     def tile(self, seat, t):
         b = self.b(seat)
@@ -120,11 +121,20 @@ class Table:
         b = self.b(seat)
         self.state[L.S_EGG_SUPPLY] -= on - self.state[b + L.F_EGG + t]
         self.state[b + L.F_EGG + t] = on
+        self.rekey(seat)
 
     def tile_dice(self, seat, t, *values):
         b = self.b(seat)
         for v in values:
             self.state[b + L.F_TDICE + t * L.N_VAL + v - 1] += 1
+        self.rekey(seat)
+
+    def rekey(self, seat=None):
+        """Record the tile keys (F_TKEY, ``hive.rekey``) of ``seat`` (default: every seat) after
+        its tiles were edited by hand, as the rules do after each change."""
+        for p in range(self.n) if seat is None else (seat,):
+            for t in range(L.MAX_HIVE):
+                rekey(self.state, self.b(p), t)
 
     def slot(self, card, v, seat):
         self.state[L.S_SLOT_OWNER + card * L.N_VAL + v - 1] = seat + 1
@@ -140,7 +150,13 @@ class Table:
         i = self.b(seat) + field
         if value is not None:
             self.state[i] = value
+            self.rekey(seat)
         return int(self.state[i])
+
+    def honey(self, seat, t):
+        """Tile t of ``seat`` is HONEY side up."""
+        self.state[self.b(seat) + L.F_TILE_HONEY + t] = 1
+        self.rekey(seat)
 
     def force(self, *values):
         """The next dice rolled show ``values`` (in roll order), then the dice stream rolls."""

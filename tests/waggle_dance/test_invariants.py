@@ -1,4 +1,5 @@
 """T-32: the invariants of spec §1.3 after every step of random play, at every seat count."""
+import numpy as np
 import pytest
 
 from sim import batch
@@ -27,6 +28,11 @@ def check(state, n):
         assert not ((eg > 0) & (cb.sum(axis=1) > 0)).any(), "egg and pollen on one tile"
         assert not ((hn > 0) & ((cb.sum(axis=1) > 0) | (eg > 0))).any(), "honey tile holds something"
         assert hn.sum() == state[b + L.F_HONEY]
+        td = state[b + L.F_TDICE:b + L.F_TDICE + L.MAX_HIVE * 6].reshape(L.MAX_HIVE, 6)
+        key = (eg << 24) | (hn << 25) | (cb << 4 * np.arange(6)).sum(axis=1) \
+            | (td << 26 + 5 * np.arange(6)).sum(axis=1)
+        assert (state[b + L.F_TKEY:b + L.F_TKEY + L.MAX_HIVE] == key).all(), \
+            "the tile keys the rules keep (hive.rekey) are the tiles' contents"
         cubes += cb.sum(axis=0) + state[b + L.F_GAINED:b + L.F_GAINED + 6]
         eggs += eg.sum()
         tiles += nt

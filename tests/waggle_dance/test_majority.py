@@ -58,7 +58,7 @@ def test_t19_overflow_wd_d7():
     t = Table(2)
     t.cubes(0, 0, c3=2)
     t.egg(0, 1)
-    t.state[t.b(0) + L.F_TILE_HONEY + 2] = 1
+    t.honey(0, 2)
     t.flower(1, 0, 2)
     t.flower(1, 1, 1)
     t.flower(3, 0, 1)

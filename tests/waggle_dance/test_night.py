@@ -112,7 +112,7 @@ def test_t17_no_empty_tile_wd_c2():
     t = Table(2)
     t.cubes(0, 0, c0=1)
     t.egg(0, 1)
-    t.state[t.b(0) + L.F_TILE_HONEY + 2] = 1
+    t.honey(0, 2)
     t.slot(C, 3, 0)
     eggs = t.state[L.S_EGG_SUPPLY]
     t.night()

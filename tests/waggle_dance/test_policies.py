@@ -185,6 +185,7 @@ def test_careful_DP04_a_die_on_C_needs_an_egg_an_EMPTY_tile_and_the_wish():
     assert _idle(t, 0, C) == 0, "the egg tile hatches at B and is EMPTY at C"
     t.egg(0, 2, 0)
     t.state[t.b(0) + L.F_TDICE + 2 * L.N_VAL + 3] = 0
+    t.rekey(0)
     assert _idle(t, 0, C) == 0, "tile 2 is EMPTY"
     t.slot(C, 1, 0)
     assert _idle(t, 0, C) == 1, "its one EMPTY tile is taken by its die on C1"

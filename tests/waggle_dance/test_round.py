@@ -62,7 +62,7 @@ def test_wd_r6_legal_destinations():
     t.cubes(0, 1, c2=2)
     t.egg(0, 2)
     t.seat(0, L.F_N_TILES, 4)
-    t.state[t.b(0) + L.F_TILE_HONEY + 3] = 1            # tile 3 honey
+    t.honey(0, 3)
     t.seat(0, L.F_POOL, 1)
     t.seat(1, L.F_POOL, 1)
     t.force(3, 5)

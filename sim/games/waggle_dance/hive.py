@@ -152,6 +152,9 @@ def tile_contents(state, b, t):
     return k
 
 
+CONTENTS = (1 << 26) - 1    # the bits of a tile_key that hold its tile_contents
+
+
 @njit(cache=True)
 def tile_key(state, b, t):
     """Everything that tells tile ``t`` apart (``tile_contents`` and this round's dice) packed in
@@ -160,8 +163,16 @@ def tile_key(state, b, t):
     lead to the same position up to the order of the tiles are listed once)."""
     k = tile_contents(state, b, t)
     for v in range(L.N_VAL):
-        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (26 + 5 * v)
+        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (26 + 5 * v)   # above CONTENTS
     return k
+
+
+@njit(cache=True)
+def rekey(state, b, t):
+    """Record tile ``t``'s ``tile_key`` in F_TKEY after a change to the tile: the rules call it
+    wherever a tile's cubes, egg, honey side or dice change (a new tile is empty, key 0), so
+    the listings (§9.1) and the policies read one key a tile instead of packing its fields."""
+    state[b + L.F_TKEY + t] = tile_key(state, b, t)
 
 
 @njit(cache=True)

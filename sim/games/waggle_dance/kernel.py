@@ -42,7 +42,7 @@ from . import layout as L
 from . import options as O
 from . import rules as R
 from .hive import (card_flip_ok, has_room, hive_cubes, holds_pollen, honey_colour, is_empty_tile,
-                   majority_owed, room, seat_base, tile_cubes, tile_dice, tile_key)
+                   majority_owed, rekey, room, seat_base, tile_cubes, tile_dice)
 from .policies import greedy
 
 # The game loop only sees arrays its callers own (sim.borrow). These allocate or receive arrays
@@ -106,6 +106,7 @@ def _clear_tile_dice(state, b, t):
     """WD-R14: the dice on tile ``t`` go back to the pool."""
     for v in range(L.N_VAL):
         state[b + L.F_TDICE + t * L.N_VAL + v] = 0
+    rekey(state, b, t)
 
 
 # ==== setup (WD-S1 .. WD-S11) =================================================================
@@ -278,14 +279,13 @@ def next_placer(state):
 def distinct_tiles(state, b, skip=-1):
     """§9.1 (options that lead to the same position up to the order of the tiles are listed
     once): bit t set for each tile of the seat at ``b`` that is not identical to an earlier
-    tile other than ``skip`` (-1 none), by ``hive.tile_key`` (the keys in S_TILE_KEY)."""
+    tile other than ``skip`` (-1 none), by ``hive.tile_key`` (F_TKEY, kept by the rules: ``rekey``)."""
     first = 0
     for t in range(state[b + L.F_N_TILES]):
-        k = tile_key(state, b, t)
-        state[L.S_TILE_KEY + t] = k
+        k = state[b + L.F_TKEY + t]
         dup = False
         for u in range(t):
-            dup |= (state[L.S_TILE_KEY + u] == k) & (u != skip)
+            dup |= (state[b + L.F_TKEY + u] == k) & (u != skip)
         if not dup:
             first |= 1 << t
     return first
@@ -365,7 +365,10 @@ def put_die(state, seat, v, dest):
     elif dest == L.DEST_FLOWER:
         put_on_flower(state, seat, v - 1, v)
     else:
-        state[seat_base(seat) + L.F_TDICE + (dest - L.DEST_TILE) * L.N_VAL + v - 1] += 1
+        b = seat_base(seat)
+        t = dest - L.DEST_TILE
+        state[b + L.F_TDICE + t * L.N_VAL + v - 1] += 1
+        rekey(state, b, t)
 
 
 @njit(cache=True)
@@ -428,6 +431,7 @@ def build_hive(state, rules, log):
                     state[L.S_TILE_SUPPLY] -= 1
                     t = state[b + L.F_N_TILES]
                     state[b + L.F_N_TILES] = t + 1
+                    rekey(state, b, t)
                     got += 1
             state[b + L.F_BUILDS] += got
             if log.shape[0] > 1:
@@ -461,6 +465,7 @@ def hatch(state, rules, log):
             result = 0
             if got > 0 or int(rules[R.R_HATCH_WITHOUT_SUPPLY]) == R.RETURN_EGG:
                 state[b + L.F_EGG + t] = 0
+                rekey(state, b, t)
                 state[L.S_EGG_SUPPLY] += 1
                 state[b + L.F_PERSONAL] -= got
                 state[b + L.F_POOL] += got
@@ -512,6 +517,7 @@ def take_egg(state, seat, code, log):
         state[L.S_CTX_LEFT] = 0
     else:
         state[b + L.F_EGG + code] = 1
+        rekey(state, b, code)
         state[L.S_EGG_SUPPLY] -= 1
         state[b + L.F_EGGS_TAKEN] += 1
         state[L.S_CTX_LEFT] -= 1
@@ -628,6 +634,7 @@ def place_cubes(state, rules, seat, code, log):
         state[b + L.F_CUBES + t * L.N_COL + c] += 1
         if log.shape[0] > 1:
             emit(log, L.EV_CUBE, seat, c, t, tile_cubes(state, b, t))
+    rekey(state, b, t)
 
 
 # ==== night E (WD-E*) ==========================================================================
@@ -719,6 +726,7 @@ def pay_item(state, rules, seat, t, log):
     else:
         state[b + L.F_CUBES + t * L.N_COL + c] -= 1
         state[L.S_CUBE_SUPPLY + c] += 1
+    rekey(state, b, t)
     if log.shape[0] > 1:
         emit(log, L.EV_PAY, seat, t, c)
     state[L.S_CTX_LEFT] -= 1
@@ -750,6 +758,7 @@ def gain_cube(state, seat, t, log):
     g = state[L.S_CTX_GAIN]
     if t >= 0:
         state[b + L.F_CUBES + t * L.N_COL + g] += 1
+        rekey(state, b, t)
     else:
         state[L.S_CUBE_SUPPLY + g] += 1
     if log.shape[0] > 1:
@@ -828,6 +837,8 @@ def take_pair(state, seat, code, log):
     x, y, v, w = O.decode_pair(code)             # w >= 0: Expertise, dice v on x and w on y
     state[b + L.F_TDICE + x * L.N_VAL + v] -= 1
     state[b + L.F_TDICE + y * L.N_VAL + (v if w < 0 else w)] -= 1
+    rekey(state, b, x)
+    rekey(state, b, y)
     if w >= 0:
         discard_card(state, seat, L.Q_EXPERTISE)
         if log.shape[0] > 1:
@@ -905,6 +916,8 @@ def apply_gather(state, rules, b, x, y, c):
         yroom -= mv
         state[b + L.F_CUBES + x * L.N_COL + d] = k - mv
         state[b + L.F_CUBES + y * L.N_COL + d] += mv
+    rekey(state, b, x)
+    rekey(state, b, y)
 
 
 @njit(cache=True)
@@ -993,6 +1006,7 @@ def flip_tile(state, rules, seat, code, log):
         state[L.S_CUBE_SUPPLY + d] += state[b + L.F_CUBES + t * L.N_COL + d]
         state[b + L.F_CUBES + t * L.N_COL + d] = 0
     state[b + L.F_TILE_HONEY + t] = 1
+    rekey(state, b, t)
     state[b + L.F_HONEY] += 1
     if log.shape[0] > 1:
         emit(log, L.EV_FLIP, seat, t, c, state[b + L.F_HONEY])
@@ -1373,7 +1387,9 @@ def feint(state, seat, a):
     elif src < L.FROM_TILE:
         take_from_flower(state, seat, src - L.FROM_FLOWER, v)
     else:
-        state[seat_base(seat) + L.F_TDICE + (src - L.FROM_TILE) * L.N_VAL + v - 1] -= 1
+        b = seat_base(seat)
+        state[b + L.F_TDICE + (src - L.FROM_TILE) * L.N_VAL + v - 1] -= 1
+        rekey(state, b, src - L.FROM_TILE)
     put_die(state, seat, v, dest)
     return v, src, dest
 
@@ -1449,12 +1465,14 @@ def play_card(state, rules, seat, code, log):
         if t < 0:
             r0 = state[b + L.F_N_TILES]
             state[b + L.F_N_TILES] = r0 + 1
+            rekey(state, b, r0)
             state[L.S_TILE_SUPPLY] -= 1
             r2 = state[L.S_TILE_SUPPLY]
         else:
             r0 = t
             r1 = 1
             state[b + L.F_EGG + r0] = 1
+            rekey(state, b, r0)
             state[L.S_EGG_SUPPLY] -= 1
             r2 = state[L.S_EGG_SUPPLY]
     else:                                    # Q_RELOCATION

@@ -260,7 +260,6 @@ STATE = Block("S_", (
     ("cube_supply", N_COL, "cubes of each colour in the supply"),
     ("deck", MAX_DECK, "queen deck: card types, top at S_DECK_POS"),
     ("unseen", MAX_DECK, "scratch of a search's re-sampling: the queen cards the seat has not seen"),
-    ("tile_key", MAX_HIVE, "scratch of a listing: hive.tile_key of the deciding seat's tiles (kernel.distinct_tiles)"),
     ("deck_n", 1, "cards in the shuffled deck"),
     ("deck_pos", 1, "next card to draw (WD-G1)"),
     ("discard", 1, "queen cards on the discard pile: played, or not kept from a Scout (WD-Q3)"),
@@ -302,6 +301,8 @@ SEAT = Block("F_", (
     ("drawn", 1, "statistic: queen cards drawn"),
     ("cubes", MAX_HIVE * N_COL, "cubes of colour c on tile t at t * N_COL + c"),
     ("tdice", MAX_HIVE * N_VAL, "this round's dice of value v+1 on tile t at t * N_VAL + v"),
+    ("tkey", MAX_HIVE, "hive.tile_key of tile t (its cubes, egg, honey side and dice packed), "
+     "kept by the rules wherever the tile changes (hive.rekey)"),
     ("egg", MAX_HIVE, "1 = tile holds an egg"),
     ("tile_honey", MAX_HIVE, "1 = tile is honey side up"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
