@@ -27,8 +27,8 @@ from sim.borrow import no_refcount_module, no_wraparound_module
 from . import layout as L
 from . import options as O
 from . import rules as R
-from .hive import (colour_in_hive, eggs_in_hive, free_capacity, gather_split, holds_pollen,
-                   honey_colour, is_empty_tile, majority_owed, room, seat_base, tile_contents,
+from .hive import (CONTENTS, colour_in_hive, eggs_in_hive, free_capacity, gather_split,
+                   holds_pollen, honey_colour, is_empty_tile, majority_owed, room, seat_base,
                    tile_cubes)
 
 no_refcount_module(__name__)  # policies never own an array (sim.borrow)
@@ -89,8 +89,8 @@ def _same_hive(state, scr, seat):
     """True if ``seat``'s hive and dice (its tiles, their cubes, eggs and honey, its honey
     count, pool and personal supply: all that its free capacity, the links between its tiles, their ripeness
     and its slot values depend on) are the ones recorded in ``scr`` (``SCR_HIVE``; the tiles
-    by ``tile_contents``, exact in a float64) at its last placement decision; else records
-    them. A zeroed scratch matches no hive."""
+    by ``tile_contents``, exact in a float64, read from the key the rules keep: F_TKEY) at its
+    last placement decision; else records them. A zeroed scratch matches no hive."""
     b = seat_base(seat)
     k = L.SCR_HIVE + seat * L.HIVE_KEY
     nt = state[b + L.F_N_TILES]
@@ -101,7 +101,7 @@ def _same_hive(state, scr, seat):
     scr[k + 2] = state[b + L.F_PERSONAL]
     scr[k + 3] = state[b + L.F_HONEY]
     for t in range(nt):                   # branch-free: compare and record every tile
-        x = tile_contents(state, b, t)
+        x = state[b + L.F_TKEY + t] & CONTENTS     # tile_contents, kept by the rules
         same &= scr[k + 4 + t] == x
         scr[k + 4 + t] = x
     return same
