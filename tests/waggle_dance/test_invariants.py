@@ -33,6 +33,8 @@ def check(state, n):
             | (td << 26 + 5 * np.arange(6)).sum(axis=1)
         assert (state[b + L.F_TKEY:b + L.F_TKEY + L.MAX_HIVE] == key).all(), \
             "the tile keys the rules keep (hive.rekey) are the tiles' contents"
+        first = sum(1 << t for t in range(nt) if key[t] not in key[:t])
+        assert state[b + L.F_FIRST] in (0, first), "the distinct tiles kept (kernel.distinct_tiles)"
         cubes += cb.sum(axis=0) + state[b + L.F_GAINED:b + L.F_GAINED + 6]
         eggs += eg.sum()
         tiles += nt

@@ -171,8 +171,10 @@ def tile_key(state, b, t):
 def rekey(state, b, t):
     """Record tile ``t``'s ``tile_key`` in F_TKEY after a change to the tile: the rules call it
     wherever a tile's cubes, egg, honey side or dice change (a new tile is empty, key 0), so
-    the listings (§9.1) and the policies read one key a tile instead of packing its fields."""
+    the listings (§9.1) and the policies read one key a tile instead of packing its fields;
+    the seat's distinct tiles (F_FIRST) are worked out again at the next listing."""
     state[b + L.F_TKEY + t] = tile_key(state, b, t)
+    state[b + L.F_FIRST] = 0
 
 
 @njit(cache=True)

@@ -279,7 +279,10 @@ def next_placer(state):
 def distinct_tiles(state, b, skip=-1):
     """§9.1 (options that lead to the same position up to the order of the tiles are listed
     once): bit t set for each tile of the seat at ``b`` that is not identical to an earlier
-    tile other than ``skip`` (-1 none), by ``hive.tile_key`` (F_TKEY, kept by the rules: ``rekey``)."""
+    tile other than ``skip`` (-1 none), by ``hive.tile_key`` (F_TKEY, kept by the rules: ``rekey``).
+    With none left out it is kept in F_FIRST until a tile changes."""
+    if skip < 0 and state[b + L.F_FIRST] != 0:
+        return state[b + L.F_FIRST]          # no tile changed since (hive.rekey)
     first = 0
     for t in range(state[b + L.F_N_TILES]):
         k = state[b + L.F_TKEY + t]
@@ -288,6 +291,8 @@ def distinct_tiles(state, b, skip=-1):
             dup |= (state[b + L.F_TKEY + u] == k) & (u != skip)
         if not dup:
             first |= 1 << t
+    if skip < 0:
+        state[b + L.F_FIRST] = first
     return first
 
 

@@ -303,6 +303,8 @@ SEAT = Block("F_", (
     ("tdice", MAX_HIVE * N_VAL, "this round's dice of value v+1 on tile t at t * N_VAL + v"),
     ("tkey", MAX_HIVE, "hive.tile_key of tile t (its cubes, egg, honey side and dice packed), "
      "kept by the rules wherever the tile changes (hive.rekey)"),
+    ("first", 1, "kernel.distinct_tiles of the seat (no tile left out) once worked out; 0 until "
+     "then (hive.rekey resets it)"),
     ("egg", MAX_HIVE, "1 = tile holds an egg"),
     ("tile_honey", MAX_HIVE, "1 = tile is honey side up"),
 ), title="state: seat block at SEAT0 + seat * SEAT_LEN")
