@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: demo test check lint goldens bench profile lab install clean
+.PHONY: demo test check lint goldens bench profile perf-functions lab install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -41,6 +41,10 @@ bench: $(STAMP)
 # where a game's time goes (rules, policies by decision point): make profile GAME=waggle_dance
 profile: $(STAMP)
 	$(BIN)/python -m pipelines.bench --profile $(if $(GAME),--game $(GAME))
+
+# the kernel's time by compiled function, sampled by Linux perf: make perf-functions GAME=waggle_dance
+perf-functions: $(STAMP)
+	$(BIN)/python -m pipelines.perf_functions --game $(or $(GAME),waggle_dance) $(if $(PLAYERS),--players $(PLAYERS))
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/
