@@ -62,8 +62,7 @@ def charge(functions: list[tuple[int, str]], samples: list[int], last_size: int 
     outside = 0
     for ip in samples:
         i = bisect.bisect_right(starts, ip) - 1
-        end = starts[i + 1] if 0 <= i < len(starts) - 1 else (starts[i] + last_size if i >= 0 else 0)
-        if i < 0 or ip >= end:
+        if i < 0 or ip >= (starts[i + 1] if i + 1 < len(starts) else starts[i] + last_size):
             outside += 1
             continue
         name = functions[i][1]
@@ -84,7 +83,11 @@ def _child(game: str, players: int, games: int, out: Path) -> None:
     functions = []
     for cres in spec.play_many.overloads.values():
         lib = cres.library
-        for fn in lib._final_module.functions:       # the program's module after linking
+        module = getattr(lib, "_final_module", None)   # Numba's linked module (not public API)
+        if module is None:
+            raise SystemExit("this Numba version does not keep the compiled module: "
+                             "no function addresses to charge the samples to")
+        for fn in module.functions:
             if not fn.is_declaration:
                 addr = lib.get_pointer_to_function(fn.name)
                 if addr:

@@ -152,7 +152,8 @@ def tile_contents(state, b, t):
     return k
 
 
-CONTENTS = (1 << 26) - 1    # the bits of a tile_key that hold its tile_contents
+DICE_BIT = 26                     # a tile_key's dice start above its tile_contents
+CONTENTS = (1 << DICE_BIT) - 1    # the bits of a tile_key that hold its tile_contents
 
 
 @njit(cache=True)
@@ -163,7 +164,7 @@ def tile_key(state, b, t):
     lead to the same position up to the order of the tiles are listed once)."""
     k = tile_contents(state, b, t)
     for v in range(L.N_VAL):
-        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (26 + 5 * v)   # above CONTENTS
+        k |= state[b + L.F_TDICE + t * L.N_VAL + v] << (DICE_BIT + 5 * v)
     return k
 
 

@@ -136,7 +136,7 @@ def _empty_cache(state, scr, seat):
         scr[L.SCR_TILE_PAIR + o + t] = nan
         scr[L.SCR_TILE_FIRST + o + t] = nan
         for u in range(nt):
-            scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u] = nan
+            scr[_link_at(seat, t, u)] = nan
 
 
 @njit(cache=True)
@@ -179,16 +179,21 @@ def _cached_trade_ok(state, rules, scr, seat):
     return scr[i] == 1.0
 
 
+@njit(cache=True, inline='always')
+def _link_at(seat, t, u):
+    """Where ``_link_value(t, u)`` of ``seat``'s tiles is kept in the scratch (SCR_LINK)."""
+    return L.SCR_LINK + (seat * L.MAX_HIVE + t) * L.MAX_HIVE + u
+
+
 @njit(cache=True)
 def _cached_link(state, rules, scr, seat, t, u):
     """``_link_value(t, u)`` of ``seat``'s tiles, once per hive (``scr``): it does not depend on
     the die, nor on the order of t and u (a gather splits the two tiles' cubes by their sums,
     ``gather_split``), so both are filled."""
-    o = seat * L.MAX_HIVE
-    i = L.SCR_LINK + (o + t) * L.MAX_HIVE + u
+    i = _link_at(seat, t, u)
     if scr[i] != scr[i]:
         scr[i] = _link_value(state, rules, seat_base(seat), t, u)
-        scr[L.SCR_LINK + (o + u) * L.MAX_HIVE + t] = scr[i]
+        scr[_link_at(seat, u, t)] = scr[i]
     return scr[i]
 
 
@@ -280,7 +285,7 @@ def _place_value_inline(state, rules, pp, seat, code, scr):
     for k in range(_waiting(state, scr, seat, v)):    # a die of value v waits on tile u:
         u = int(scr[L.SCR_WAIT + (v - 1) * L.MAX_HIVE + k])  # a split pair with it (WD-F3)
         if u != t:
-            x = scr[L.SCR_LINK + (o + t) * L.MAX_HIVE + u]
+            x = scr[_link_at(seat, t, u)]
             if x != x:
                 x = _cached_link(state, rules, scr, seat, t, u)
             best = max(best, 0.9 * pp[R.P_W_PAIR] * x)
