@@ -172,14 +172,21 @@ def _profile_tables(con, specs, players, games: int, repeats: int) -> None:
             p = profile(make_arm(spec, n), games, repeats=repeats)
             t = Table(title=f"{spec.id}, {n} players, default policy: {p.total_us:,.1f} us a "
                             f"game ({p.decisions:,.1f} decisions), 1 thread, {games:,} games",
-                      caption="a point's time is a difference of two timings: within a few "
-                              "tenths of a us a game of 0 it is noise; no time a decision "
-                              "below one decision a game")
+                      caption="the rules by point: shares of a replay timed by the cycle "
+                              "counter (steps to a point: the forced steps and the listing "
+                              "before its decisions); a policy's time at a point is a "
+                              "difference of two timings: within a few tenths of a us a game "
+                              "of 0 it is noise; no time a decision below one decision a game")
             for c in ("part", "decisions a game", "us a game", "share", "ns a decision"):
                 t.add_column(c, justify="right")
+            counts = {name: dec for name, dec, _ in p.points}
             parts = [("rules (replayed choices)", p.decisions, p.rules_us),
-                     ("  of which setting up", 0, p.setup_us),
-                     ("policies", p.decisions, p.policy_us)]
+                     ("  of which setting up", 0, p.setup_us)]
+            for name, listing, applying in p.rules_points:   # sim.profile.TIMED
+                parts.append((f"  steps to {name}", counts.get(name, 0), listing))
+                if name in counts:
+                    parts.append((f"  applying {name}", counts[name], applying))
+            parts.append(("policies", p.decisions, p.policy_us))
             parts += [(f"  {name}", dec, us) for name, dec, us in p.points]
             for name, dec, us in parts:
                 t.add_row(name, f"{dec:,.1f}" if dec else "", f"{us:,.1f}",

@@ -45,7 +45,8 @@ def test_peak_memory_is_the_child_own_not_the_bench_process():
 
 
 def test_bench_profile_table(capsys):
-    """make profile: the rules, setting up and each decision point the games met, per game."""
+    """make profile: the rules, setting up, the rules by decision point (the steps to it and
+    applying it) and each decision point the games met, per game."""
     import numba
     threads = numba.get_num_threads()
     assert bench.main(["--profile", "--game", "rattlebones", "--players", "2", "--games", "50",
@@ -54,3 +55,5 @@ def test_bench_profile_table(capsys):
     text = capsys.readouterr().out
     assert "rattlebones, 2 players" in text and "(replayed choices)" in text
     assert "setting up" in text and "D02 which dice" in text
+    assert "steps to D02 which dice" in text and "applying D02 which dice" in text
+    assert "the game's end" in text
