@@ -145,7 +145,7 @@ class Profile:
     # the rules' time by decision point (``TIMED``): its name (``END`` for the steps after
     # the last decision), the microseconds a game of the steps up to its decisions (forced
     # steps and listing) and of applying the options taken; empty without a cycle counter
-    rules_points: list[tuple[str, float, float]] = ()
+    rules_points: list[tuple[str, float, float]]
 
     @property
     def policy_us(self) -> float:
@@ -208,8 +208,7 @@ def profile(arm, games: int = 2000, seed: int = 1, repeats: int = 3) -> Profile:
     setup = min(timed(SET_UP) for _ in range(repeats))
     points = [(name, counts[p] / games, saved(p))
               for p, name in sorted(arm.spec.steps.points.items()) if counts[p]]
-    run.ticks[:] = 0
-    timed(TIMED)
+    timed(TIMED)                  # fills run.ticks (only this replay writes them)
     return Profile(arm.spec.id, arm.n_players, games, decisions / games, total, rules_us,
                    setup, points, rules_by_point(run.ticks, arm.spec.steps.points, rules_us))
 
