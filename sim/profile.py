@@ -48,6 +48,7 @@ TIMED = -5       # replay_point: every decision from the record, the steps timed
 # after the last decision); ticks[APPLYING, p]: of applying the option taken there;
 # ticks[CALL, 0]: of the whole call
 LISTING, APPLYING, CALL = 0, 1, 2
+END = "the game's end"   # rules_by_point's name for the steps after the last decision
 
 
 @intrinsic
@@ -212,8 +213,6 @@ def profile(arm, games: int = 2000, seed: int = 1, repeats: int = 3) -> Profile:
     return Profile(arm.spec.id, arm.n_players, games, decisions / games, total, rules_us,
                    setup, points, rules_by_point(run.ticks, arm.spec.steps.points, rules_us))
 
-
-END = "the game's end"
 
 
 def rules_by_point(ticks: np.ndarray, names: dict, rules_us: float
