@@ -5,7 +5,7 @@ BIN     := $(VENV)/bin
 STAMP   := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: demo test check lint goldens bench profile perf-functions lab install clean
+.PHONY: demo test check lint goldens bench profile perf-functions lean-day lab install clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -45,6 +45,10 @@ profile: $(STAMP)
 # the kernel's time by compiled function, sampled by Linux perf: make perf-functions GAME=waggle_dance
 perf-functions: $(STAMP)
 	$(BIN)/python -m pipelines.perf_functions --game $(or $(GAME),waggle_dance) $(if $(PLAYERS),--players $(PLAYERS))
+
+# a Waggle Dance placement day, kernel against a lean prototype (the bound of issue 40)
+lean-day: $(STAMP)
+	$(BIN)/python -m pipelines.lean_day
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks/

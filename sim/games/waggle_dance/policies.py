@@ -59,6 +59,13 @@ def _flower_gain(state, rules, seat, f):
     for p in range(n):
         if p != seat:
             top = max(top, state[L.S_FLOWER + f * L.MAX_PLAYERS + p])
+    return majority_gain(rules, mine, top)
+
+
+@njit(cache=True, inline='always')
+def majority_gain(rules, mine, top):
+    """DP-04: cubes one more die adds to the payout of a seat with ``mine`` dice on a flower
+    where the most an opponent has is ``top`` (WD-D2/D3; a second place counted at half)."""
     if mine + 1 > top:
         after = rules[R.R_MAJORITY_FIRST_PAYOUT]
     elif mine + 1 == top:
@@ -420,22 +427,37 @@ def _slot_idle(state, rules, pp, seat, dest, scr):
         free += min(built * rules[R.R_TILES_PER_BUILD_DIE], state[L.S_TILE_SUPPLY])
         return 1 if free <= mine * rules[R.R_EGGS_PER_EGG_DIE] else 0
     if dest == L.DEST_E:
-        i = L.SCR_TRADE_COLOURS + seat * 3
-        if scr[i] != scr[i]:
-            _trade_colours(state, rules, pp, seat, scr)
-        pollen = 0
-        by_egg = 0
-        for c2 in range(L.N_COL):
-            if state[L.S_CUBE_SUPPLY + c2] > 0:
-                pollen += (int(scr[i]) >> c2) & 1
-                by_egg += (int(scr[i + 1]) >> c2) & 1
-        return 1 if pollen + min(by_egg, scr[i + 2]) <= mine else 0
+        return e_idle(state, rules, pp, seat, scr, mine)
+    return g_idle(state, rules, seat, taken, mine)
+
+
+@njit(cache=True, inline='always')
+def e_idle(state, rules, pp, seat, scr, mine):
+    """``_slot_idle`` of E for ``seat`` with ``mine`` of its dice on E: 1 if no trade greedy
+    would make is left (``_trade_colours``), else 0."""
+    i = L.SCR_TRADE_COLOURS + seat * 3
+    if scr[i] != scr[i]:
+        _trade_colours(state, rules, pp, seat, scr)
+    pollen = 0
+    by_egg = 0
+    for c2 in range(L.N_COL):
+        if state[L.S_CUBE_SUPPLY + c2] > 0:
+            pollen += (int(scr[i]) >> c2) & 1
+            by_egg += (int(scr[i + 1]) >> c2) & 1
+    return 1 if pollen + min(by_egg, scr[i + 2]) <= mine else 0
+
+
+@njit(cache=True, inline='always')
+def g_idle(state, rules, seat, taken, mine):
+    """``_slot_idle`` of G with ``taken`` dice on G, ``mine`` of them the seat's: 2 if no card
+    is left to draw (WD-G2), 1 if the seat's hand would be full (WD-G3), else 0."""
     cards = rules[R.R_CARDS_PER_DRAW_DIE]
     if state[L.S_DECK_N] - state[L.S_DECK_POS] <= taken * cards:
         return 2
     limit = rules[R.R_HAND_LIMIT]
     if limit > 0:
         held = 0
+        b = seat_base(seat)
         for q in range(L.N_QUEEN):
             held += state[b + L.F_HAND + q]
         if held + mine * cards >= limit:
