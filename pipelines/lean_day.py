@@ -46,7 +46,7 @@ from sim.games.waggle_dance import rules as R
 from sim.games.waggle_dance.hive import DICE_BIT, seat_base
 from sim.games.waggle_dance.policies import (
     IDLE, _cached_free_capacity, _cached_link, _cached_slot_value, _egg_room, _empty_cache,
-    _link_at, _tile_first, _tile_pair, _trade_colours, greedy)
+    _link_at, _tile_first, _tile_pair, e_idle, g_idle, greedy, majority_gain)
 
 # the rest never own an array (sim.borrow)
 no_refcount_module(__name__, exclude=("record_days", "time_days"))
@@ -146,26 +146,11 @@ def _distinct(keys, s, nt):
 @njit(cache=True)
 def _flower_gain(fl, rules, n, seat, f):
     """``policies._flower_gain`` on the prototype's flower counts."""
-    mine = fl[f, seat]
     top = 0
     for p in range(n):
         if p != seat:
             top = max(top, fl[f, p])
-    if mine + 1 > top:
-        after = rules[R.R_MAJORITY_FIRST_PAYOUT]
-    elif mine + 1 == top:
-        after = rules[R.R_MAJORITY_TIED_FIRST_PAYOUT]
-    else:
-        after = rules[R.R_MAJORITY_SECOND_PAYOUT] * 0.5
-    if mine == 0:
-        return after
-    if mine > top:
-        before = rules[R.R_MAJORITY_FIRST_PAYOUT]
-    elif mine == top:
-        before = rules[R.R_MAJORITY_TIED_FIRST_PAYOUT]
-    else:
-        before = rules[R.R_MAJORITY_SECOND_PAYOUT] * 0.5
-    return after - before
+    return majority_gain(rules, fl[f, seat], top)
 
 
 @njit(cache=True)
@@ -195,27 +180,8 @@ def _slot_idle(state, rules, pp, scr, seat, card, taken, mine, td, egg_mask):
         free += min(mine[seat, L.CARD_A] * rules[R.R_TILES_PER_BUILD_DIE], state[L.S_TILE_SUPPLY])
         return 1 if free <= mine[seat, card] * rules[R.R_EGGS_PER_EGG_DIE] else 0
     if card == L.CARD_E:
-        i = L.SCR_TRADE_COLOURS + seat * 3
-        if scr[i] != scr[i]:
-            _trade_colours(state, rules, pp, seat, scr)
-        pollen = 0
-        by_egg = 0
-        for c2 in range(L.N_COL):
-            if state[L.S_CUBE_SUPPLY + c2] > 0:
-                pollen += (int(scr[i]) >> c2) & 1
-                by_egg += (int(scr[i + 1]) >> c2) & 1
-        return 1 if pollen + min(by_egg, scr[i + 2]) <= mine[seat, card] else 0
-    cards = rules[R.R_CARDS_PER_DRAW_DIE]
-    if state[L.S_DECK_N] - state[L.S_DECK_POS] <= taken[card] * cards:
-        return 2
-    limit = rules[R.R_HAND_LIMIT]
-    if limit > 0:
-        held = 0
-        for q in range(L.N_QUEEN):
-            held += state[b + L.F_HAND + q]
-        if held + mine[seat, card] * cards >= limit:
-            return 1
-    return 0
+        return e_idle(state, rules, pp, seat, scr, mine[seat, card])
+    return g_idle(state, rules, seat, taken[card], mine[seat, card])
 
 
 def workspace():
