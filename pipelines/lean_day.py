@@ -58,7 +58,7 @@ MAX_DAY = 160          # placements of one day kept per recorded day (4 seats x 
 # ---- recording ------------------------------------------------------------------------------
 @njit(cache=True)
 def record_days(rules, comp, kinds, pparams, seed, n_games, max_days, snaps, placed, n_placed):
-    """Play ``n_games`` 4-player games (``sim.decide``'s loop) and record, for each plain day
+    """Play ``n_games`` 4-player games (``sim.decide``'s loop, stopping at every decision) and record, for each plain day
     (no turn-card option listed on any of its turns), the state at its first placement decision
     (``snaps``) and its placements as seat * 2**20 + placement code (``placed``, ``n_placed``).
     Returns (plain days recorded, all days, placement decisions of the plain days)."""
@@ -72,7 +72,10 @@ def record_days(rules, comp, kinds, pparams, seed, n_games, max_days, snaps, pla
         k = 0
         day_round = 0
         snap = np.zeros(state.shape[0], dtype=np.int64)
-        while K.advance(state, rules, comp, log):
+        while K.advance_all(state, rules, comp, log):    # every decision, one option or more
+            n = state[L.S_N_OPTIONS]
+            if n == 0:
+                continue                        # no legal option: the rules' fallback was played
             is_place = state[L.S_POINT] == L.D_PLACE and state[L.S_PHASE] == L.PH_PLACE
             if in_day and (not is_place or state[L.S_ROUND] != day_round):
                 in_day = False                  # the day is over
@@ -88,16 +91,16 @@ def record_days(rules, comp, kinds, pparams, seed, n_games, max_days, snaps, pla
                     day_round = state[L.S_ROUND]
                     snap[:] = state
                     days += 1
-                n = state[L.S_N_OPTIONS]
                 if state[L.S_OPTIONS + n - 1] >= L.TURN_CARD:
                     plain = False
-                i = K.choose(state, rules, comp, kinds, pparams, work)
+                i = K.choose(state, rules, comp, kinds, pparams, work) if n >= 2 else 0
                 if k < MAX_DAY and kept < max_days:
                     placed[kept, k] = state[L.S_DECIDER] * (1 << 20) + state[L.S_OPTIONS + i]
                 k += 1
                 K.apply_option(state, rules, comp, i, log)
             else:
-                K.apply_option(state, rules, comp, K.choose(state, rules, comp, kinds, pparams, work), log)
+                K.apply_option(state, rules, comp,
+                               K.choose(state, rules, comp, kinds, pparams, work) if n >= 2 else 0, log)
         if kept >= max_days:
             break
     total = 0
