@@ -10,7 +10,9 @@ prototype's day; the prototype's rules alone (the recorded placements applied, n
 and their set-up (the day copied into its arrays); the prototype's day played a second time,
 with greedy's hive values kept and worked out afresh. From these: greedy's share, its hive
 values, and the extra cost of a day's first play (the branches and caches the day before left
-cold), per day and per placement.
+cold), per day and per placement. Last, it plays whole games twice, as they are and with
+every day that is sure to be plain played by the prototype (``play_games``), checks that both
+end with the rows of ``run_games`` and prints their games/s.
 
 The prototype keeps what a placement day changes in small arrays of its own instead of the
 game state (WD-R4 turns, WD-R6 destinations, as the kernel implements them): the free slots of
@@ -431,17 +433,69 @@ def time_days(what, snaps, placed, n_days, rules, pparams, scr, work_state, ws, 
     return total
 
 
+# ---- whole games with the plain days played lean -------------------------------------------
+TURN_CARDS = (L.Q_OVERTIME, L.Q_COMMAND, L.Q_SHIFT_CHANGE, L.Q_FEINT, L.Q_WRONG_TURN, L.Q_SCOUT,
+              L.Q_VOLUNTEER)      # the cards a placement turn may offer (kernel.list_turn)
+
+
+@njit(cache=True)
+def _plain_ahead(state):
+    """True if no seat holds a card a placement turn may offer: the rest of the day is plain
+    (cards are drawn only at night, WD-G1)."""
+    for p in range(state[L.S_N_PLAYERS]):
+        b = seat_base(p)
+        for q in TURN_CARDS:
+            if state[b + L.F_HAND + q] > 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def play_games(lean, rules, comp, kinds, pparams, seed, first, games_out, seats_out, ws):
+    """Play games ``first + i`` (4 players) as ``kernel.playout`` does, one state and scratch
+    reused, into the result rows; with ``lean``, each day that is sure to be plain
+    (``_plain_ahead`` at its first placement decision) is played by the prototype, its
+    placements applied to the state by the rules (``kernel._apply``). Returns those days."""
+    state = np.zeros(K.state_size(4), dtype=np.int64)
+    scr = np.zeros(L.SCR_LEN, dtype=np.float64)
+    log = np.zeros((1, 8), dtype=np.int64)
+    out = np.zeros(MAX_DAY, dtype=np.int64)
+    none = np.full(1, -1, dtype=np.int64)
+    work = (scr,)
+    lean_days = 0
+    for i in range(games_out.shape[0]):
+        K._begin(rules, comp, 4, seed, first + i, state, log)
+        day = 0
+        while K._self_play_step(state, rules, log):
+            if (lean and state[L.S_PHASE] == L.PH_PLACE and state[L.S_ROUND] != day
+                    and _plain_ahead(state)):
+                day = state[L.S_ROUND]
+                k = lean_day(state, rules, pparams, scr, ws, out, none)
+                state[L.S_POINT] = 0
+                state[L.S_N_OPTIONS] = 0
+                for j in range(k):
+                    K._apply(state, rules, out[j] >> 20, out[j] & ((1 << 20) - 1), log)
+                lean_days += 1
+                continue
+            day = state[L.S_ROUND] if state[L.S_PHASE] == L.PH_PLACE else day
+            K.apply_option(state, rules, comp, K.choose(state, rules, comp, kinds, pparams, work), log)
+        K.finish(state, rules, comp, games_out[i], seats_out[i])
+    return lean_days
+
+
 def main(argv=None, may_restart: bool = False) -> int:
     """The CLI. With ``may_restart`` (run as a script) the timings are taken in a new process,
     once the code is compiled and in the cache: the kernel's day ran up to 4x slower in the
     process that had just compiled the prototype."""
-    from sim.batch import make_arm
+    from sim.batch import make_arm, run_games
     from sim.registry import make
 
     ap = argparse.ArgumentParser(prog="python -m pipelines.lean_day", description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=2000, help="games to record days from (default 2000)")
     ap.add_argument("--days", type=int, default=6000, help="plain days kept at most (default 6000)")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds (default 5)")
+    ap.add_argument("--whole", type=int, default=4000,
+                    help="whole games timed with and without the prototype's days (default 4000)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fresh", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -505,6 +559,25 @@ def main(argv=None, may_restart: bool = False) -> int:
                     ("    first play's extra", med[LEAN] - afresh)):
         print(f"{name:32s} {x / kept * 1e6:8.2f} us a day  {x / decisions * 1e9:7.1f} ns a placement")
     print(f"prototype / kernel: {med[LEAN] / med[KERNEL]:.3f}")
+
+    g0, s0 = run_games(arm, a.seed, 0, a.whole)         # whole games: the run's rows, then timed
+    rates = {0: [], 1: []}
+    lean_days = 0
+    for r in range(a.rounds):
+        for lean in ((0, 1) if r % 2 == 0 else (1, 0)):
+            g = np.zeros_like(g0)
+            sr = np.zeros_like(s0)
+            t = time.perf_counter()
+            days = play_games(lean, arm.rules, arm.comp, kinds, params, np.uint64(a.seed), 0, g, sr, ws)
+            rates[lean].append(a.whole / (time.perf_counter() - t))
+            if not (np.array_equal(g, g0) and np.array_equal(sr, s0)):
+                print(f"whole games {'with' if lean else 'without'} the prototype's days: rows differ from the run's")
+                return 1
+            lean_days = max(lean_days, days)
+    k0, k1 = float(np.median(rates[0])), float(np.median(rates[1]))
+    print(f"whole games ({a.whole:,}, one thread, rows equal to run_games'): the kernel {k0:,.0f} games/s; "
+          f"the sure-plain days ({lean_days / a.whole:.1f} a game) by the prototype {k1:,.0f} games/s "
+          f"({k1 / k0:.3f}x)")
     return 0
 
 

@@ -85,3 +85,19 @@ def test_time_days_counts_the_placements_of_each_play(days):
         assert LD.time_days(what, *args) == decisions
     for what in (LD.COPY, LD.SETUP):
         assert LD.time_days(what, *args) == 0
+
+
+def test_whole_games_with_the_prototype_days_are_the_runs_games():
+    """Games whose sure-plain days the prototype plays (its placements applied by the rules)
+    end with the very rows of ``run_games``: same dice, same choices, same results."""
+    from sim.batch import run_games
+    arm = make_arm(make("waggle_dance"), 4)
+    kinds, params = arm.policy_arrays
+    g0, s0 = run_games(arm, 11, 5, 12)
+    for lean in (0, 1):
+        g, s = np.zeros_like(g0), np.zeros_like(s0)
+        days = LD.play_games(lean, arm.rules, arm.comp, kinds, params, np.uint64(11), 5, g, s,
+                             LD.workspace())
+        assert (days > 12) if lean else days == 0
+        np.testing.assert_array_equal(g, g0)
+        np.testing.assert_array_equal(s, s0)
