@@ -51,29 +51,33 @@ from sim.games.waggle_dance.policies import (
     _link_at, _tile_first, _tile_pair, e_idle, g_idle, greedy, majority_gain)
 
 # the rest never own an array (sim.borrow)
-no_refcount_module(__name__, exclude=("record_days", "time_days"))
+no_refcount_module(__name__, exclude=("record_days", "time_days", "play_games"))
 no_wraparound_module(__name__)  # indices are never negative (sim.borrow)
 
 MAX_DAY = 160          # placements of one day kept per recorded day (4 seats x up to 30 dice + volunteer)
+SEAT_SHIFT = 20        # a recorded placement: seat << SEAT_SHIFT | placement code
+CODE_MASK = (1 << SEAT_SHIFT) - 1
+GREEDY = -1            # lean_day's follow[0]: greedy chooses (else the recorded placements)
+SET_UP_ONLY = -2       # lean_day's follow[0]: set the day up and stop (time_days SETUP)
 
 
 # ---- recording ------------------------------------------------------------------------------
 @njit(cache=True)
 def record_days(rules, comp, kinds, pparams, seed, n_games, max_days, snaps, placed, n_placed):
-    """Play ``n_games`` 4-player games (``sim.decide``'s loop, stopping at every decision) and record, for each plain day
-    (no turn-card option listed on any of its turns), the state at its first placement decision
-    (``snaps``) and its placements as seat * 2**20 + placement code (``placed``, ``n_placed``).
+    """Play ``n_games`` 4-player games (``sim.decide``'s loop, stopping at every decision) and
+    record, for each plain day (no turn-card option listed on any of its turns), the state at its first placement decision
+    (``snaps``) and its placements as seat << SEAT_SHIFT | placement code (``placed``, ``n_placed``).
     Returns (plain days recorded, all days, placement decisions of the plain days)."""
     log = np.zeros((1, 8), dtype=np.int64)
     kept = 0
     days = 0
+    snap = np.zeros(snaps.shape[1], dtype=np.int64)
     for g in range(n_games):
         state, work = K.new_game(rules, comp, 4, kinds, pparams, seed, g, log)
         in_day = False
         plain = True
         k = 0
         day_round = 0
-        snap = np.zeros(state.shape[0], dtype=np.int64)
         while K.advance_all(state, rules, comp, log):    # every decision, one option or more
             n = state[L.S_N_OPTIONS]
             if n == 0:
@@ -97,7 +101,7 @@ def record_days(rules, comp, kinds, pparams, seed, n_games, max_days, snaps, pla
                     plain = False
                 i = K.choose(state, rules, comp, kinds, pparams, work) if n >= 2 else 0
                 if k < MAX_DAY and kept < max_days:
-                    placed[kept, k] = state[L.S_DECIDER] * (1 << 20) + state[L.S_OPTIONS + i]
+                    placed[kept, k] = state[L.S_DECIDER] << SEAT_SHIFT | state[L.S_OPTIONS + i]
                 k += 1
                 K.apply_option(state, rules, comp, i, log)
             else:
@@ -128,13 +132,22 @@ def kernel_day(state, rules, pparams, scr, log, out):
         seat = state[L.S_DECIDER]
         i = greedy(state, rules, pparams, seat, L.D_PLACE, n, scr) if n >= 2 else 0
         code = state[L.S_OPTIONS + i]
-        out[k] = seat * (1 << 20) + code
+        out[k] = seat << SEAT_SHIFT | code
         k += 1
         K._apply(state, rules, seat, code, log)
     return k
 
 
 # ---- the lean day ----------------------------------------------------------------------------
+@njit(cache=True, inline='always')
+def _low_bit(m):
+    """The index of the lowest bit set in ``m`` (not 0)."""
+    t = 0
+    while not (m >> t) & 1:
+        t += 1
+    return t
+
+
 @njit(cache=True)
 def _distinct(keys, s, nt):
     """§9.1: bit t set for each tile of seat ``s`` whose key no earlier tile has."""
@@ -174,9 +187,7 @@ def _slot_idle(state, rules, pp, scr, seat, card, taken, mine, td, egg_mask):
         if eggs > 0 and state[b + L.F_PERSONAL] > 0:
             m = egg_mask
             while m:
-                t = 0
-                while not (m >> t) & 1:
-                    t += 1
+                t = _low_bit(m)
                 m &= m - 1
                 for v in range(L.N_VAL):
                     if td[seat, t, v] >= 2:
@@ -212,9 +223,7 @@ def _best_tile(state, rules, pp, scr, seat, v, un, td, odd, listed, eggs):
     spare = un[seat, v - 1] >= 2
     m = listed[seat]                            # WD-R6c, §9.1
     while m:
-        t = 0
-        while not (m >> t) & 1:
-            t += 1
+        t = _low_bit(m)
         m &= m - 1
         d = td[seat, t, v - 1]
         if (eggs[seat] >> t) & 1:
@@ -232,9 +241,7 @@ def _best_tile(state, rules, pp, scr, seat, v, un, td, odd, listed, eggs):
             x = -0.3
             w = odd[seat, v - 1] & ~(1 << t)
             while w:
-                u = 0
-                while not (w >> u) & 1:
-                    u += 1
+                u = _low_bit(w)
                 w &= w - 1
                 y = scr[_link_at(seat, t, u)]
                 if y != y:
@@ -252,11 +259,13 @@ def _best_tile(state, rules, pp, scr, seat, v, un, td, odd, listed, eggs):
 
 
 @njit(cache=True)
-def _greedy_place(state, rules, pp, scr, seat, n, free, taken, mine, fl, un, has, td, odd, listed,
-                  eggs, seen, now, block, tb_val, tb_t):
+def _greedy_place(state, rules, pp, scr, seat, n, ws):
     """``policies.greedy`` at a placement decision of ``seat`` (DP-04) on the prototype's
-    arrays: the best (value, destination), the first on ties in the kernel's listing order
-    (``kernel.list_placements``), as a placement code."""
+    arrays (``ws``): the best (value, destination), the first on ties in the kernel's listing
+    order (``kernel.list_placements``), as a placement code."""
+    free, taken, mine, fl, un, has, _, td, odd, _, seat_bits, slot_now, tb_val, tb_t = ws
+    listed, eggs, seen = seat_bits[0], seat_bits[2], seat_bits[3]
+    now, block = slot_now[0], slot_now[1]
     if not seen[seat]:                              # the seat's hive values (once a day)
         seen[seat] = 1
         _empty_cache(state, scr, seat)
@@ -312,11 +321,11 @@ def lean_day(state, rules, pparams, scr, ws, out, follow):
     """Play the placement turns of the plain day at ``state`` (at its first placement
     decision) with greedy on the prototype's arrays (``ws``: ``workspace``); ``state`` itself
     is only read. The placements in ``out`` (as ``record_days``). Returns their number. With
-    ``follow[0] >= 0`` it places the dice as ``follow`` says (as ``record_days``) instead of
-    valuing them: the prototype's rules alone."""
-    free, taken, mine, fl, un, has, nts, td, odd, keys, seat_bits, slot_now, tb_val, tb_t = ws
-    listed, honeys, eggs, seen = seat_bits[0], seat_bits[1], seat_bits[2], seat_bits[3]
-    now, block = slot_now[0], slot_now[1]
+    ``follow[0]`` other than GREEDY it places the dice as ``follow`` says (as ``record_days``)
+    instead of valuing them: the prototype's rules alone; with SET_UP_ONLY it stops once set
+    up."""
+    free, taken, mine, fl, un, has, nts, td, odd, keys, seat_bits, _, tb_val, tb_t = ws
+    listed, honeys, eggs = seat_bits[0], seat_bits[1], seat_bits[2]
     n = state[L.S_N_PLAYERS]
     free[:] = 0                                           # bit v-1: slot v free and unblocked
     taken[:] = 0
@@ -352,31 +361,28 @@ def lean_day(state, rules, pparams, scr, ws, out, follow):
                 td[p, t, v] = d
                 odd[p, v] |= (d & 1) << t
         listed[p] = _distinct(keys, p, nt) & ~honeys[p]
-    if follow[0] == -2:                                 # the set-up alone (time_days SETUP)
+    if follow[0] == SET_UP_ONLY:
         return 0
     cursor = state[L.S_CURSOR]
     k = 0
     while True:
         seat = -1                                       # WD-R4: the next seat with dice
+        with_dice = has[0] | has[1] | has[2] | has[3] | has[4] | has[5]
         for j in range(n):
             c = (cursor + j) % n
             s = (state[L.S_START] + c) % n
-            if (has[0] | has[1] | has[2] | has[3] | has[4] | has[5]) >> s & 1:
+            if (with_dice >> s) & 1:
                 cursor = c
                 seat = s
                 break
         if seat < 0:
             return k
-        if follow[0] >= 0:                              # the recorded placement
-            best_code = follow[k] & ((1 << 20) - 1)
-            out[k] = seat * (1 << 20) + best_code
-            k += 1
-        else:
-            best_code = _greedy_place(state, rules, pparams[seat], scr, seat, n, free, taken,
-                                      mine, fl, un, has, td, odd, listed, eggs, seen, now, block,
-                                      tb_val, tb_t)
-            out[k] = seat * (1 << 20) + best_code
-            k += 1
+        if follow[0] == GREEDY:
+            best_code = _greedy_place(state, rules, pparams[seat], scr, seat, n, ws)
+        else:                                           # the recorded placement
+            best_code = follow[k] & CODE_MASK
+        out[k] = seat << SEAT_SHIFT | best_code
+        k += 1
         v, dest = O.decode_place(best_code)             # apply it
         tb_t[seat, v - 1] = -2                          # the dice of v moved
         un[seat, v - 1] -= 1
@@ -413,8 +419,8 @@ def time_days(what, snaps, placed, n_days, rules, pparams, scr, work_state, ws, 
     for the second play, or worked out again: the seats' hive records wiped), COPY nothing
     more (the cost to take off). Returns the placements made (of the last play)."""
     total = 0
-    none = np.full(1, -1, dtype=np.int64)
-    setup = np.full(1, -2, dtype=np.int64)
+    none = np.full(1, GREEDY, dtype=np.int64)
+    setup = np.full(1, SET_UP_ONLY, dtype=np.int64)
     for d in range(n_days):
         work_state[:] = snaps[d]
         if what == KERNEL:
@@ -460,7 +466,7 @@ def play_games(lean, rules, comp, kinds, pparams, seed, first, games_out, seats_
     scr = np.zeros(L.SCR_LEN, dtype=np.float64)
     log = np.zeros((1, 8), dtype=np.int64)
     out = np.zeros(MAX_DAY, dtype=np.int64)
-    none = np.full(1, -1, dtype=np.int64)
+    none = np.full(1, GREEDY, dtype=np.int64)
     work = (scr,)
     lean_days = 0
     for i in range(games_out.shape[0]):
@@ -474,7 +480,7 @@ def play_games(lean, rules, comp, kinds, pparams, seed, first, games_out, seats_
                 state[L.S_POINT] = 0
                 state[L.S_N_OPTIONS] = 0
                 for j in range(k):
-                    K._apply(state, rules, out[j] >> 20, out[j] & ((1 << 20) - 1), log)
+                    K._apply(state, rules, out[j] >> SEAT_SHIFT, out[j] & CODE_MASK, log)
                 lean_days += 1
                 continue
             day = state[L.S_ROUND] if state[L.S_PHASE] == L.PH_PLACE else day
@@ -517,7 +523,7 @@ def main(argv=None, may_restart: bool = False) -> int:
     scr = np.zeros(L.SCR_LEN, dtype=np.float64)
     state = np.zeros(size, dtype=np.int64)
     ws = workspace()
-    none = np.full(1, -1, dtype=np.int64)
+    none = np.full(1, GREEDY, dtype=np.int64)
     for d in range(kept):                               # the same placements, in the same order
         for name, fn, args in (("kernel", kernel_day, (snaps[d].copy(), arm.rules, params, scr, log, out)),
                                ("lean", lean_day, (snaps[d], arm.rules, params, scr, ws, out, none)),

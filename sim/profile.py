@@ -214,7 +214,6 @@ def profile(arm, games: int = 2000, seed: int = 1, repeats: int = 3) -> Profile:
                    setup, points, rules_by_point(run.ticks, arm.spec.steps.points, rules_us))
 
 
-
 def rules_by_point(ticks: np.ndarray, names: dict, rules_us: float
                    ) -> list[tuple[str, float, float]]:
     """(name, listing, applying) in microseconds a game for each decision point with cycles in

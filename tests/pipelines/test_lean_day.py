@@ -44,7 +44,7 @@ def test_kernel_and_prototype_place_every_die_as_the_game_did(days):
         k = LD.kernel_day(snaps[d].copy(), arm.rules, params, scr, log, out)
         np.testing.assert_array_equal(out[:k], want)
         state = snaps[d].copy()
-        k = LD.lean_day(state, arm.rules, params, scr, ws, out, np.full(1, -1, dtype=np.int64))
+        k = LD.lean_day(state, arm.rules, params, scr, ws, out, np.full(1, LD.GREEDY, dtype=np.int64))
         np.testing.assert_array_equal(out[:k], want)
         np.testing.assert_array_equal(state, snaps[d])      # the prototype only reads the state
         k = LD.lean_day(state, arm.rules, params, scr, ws, out, placed[d])
@@ -67,12 +67,12 @@ def test_the_prototype_follows_the_greedy_weights(days):
             continue                # other placements made a queen card playable: not plain
         theirs = out[:k2].copy()
         k = LD.lean_day(snaps[d].copy(), arm.rules, heavy, scr, LD.workspace(), out,
-                        np.full(1, -1, dtype=np.int64))
+                        np.full(1, LD.GREEDY, dtype=np.int64))
         mine = out[:k].copy()
         np.testing.assert_array_equal(mine, theirs)
         compared += 1
-        flowers += ((mine % (1 << 20)) % L.PLACE_CODE == L.DEST_FLOWER).sum()
-        before += ((placed[d, :n_placed[d]] % (1 << 20)) % L.PLACE_CODE == L.DEST_FLOWER).sum()
+        flowers += ((mine & LD.CODE_MASK) % L.PLACE_CODE == L.DEST_FLOWER).sum()
+        before += ((placed[d, :n_placed[d]] & LD.CODE_MASK) % L.PLACE_CODE == L.DEST_FLOWER).sum()
     assert compared > len(snaps) // 2
     assert flowers > 1.5 * before
 
